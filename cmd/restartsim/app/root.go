@@ -1,0 +1,67 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes shared by every subcommand.
+const (
+	ExitOK       = 0
+	ExitFailure  = 1 // also: gate found a regression
+	ExitBadInput = 2
+)
+
+// ExitError carries a specific exit code out of a subcommand.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// badInput marks err as bad input or environment (exit code 2).
+func badInput(err error) error { return &ExitError{Code: ExitBadInput, Err: err} }
+
+// subcommands is filled by each subcommand file's init, so adding a verb touches one file only.
+var subcommands []func() *cobra.Command
+
+// NewRootCommand builds the restartsim command tree.
+func NewRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "restartsim",
+		Short:         "Measure how long a Kubernetes controller is blind after a restart, under real AWS API throttles",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	for _, sub := range subcommands {
+		root.AddCommand(sub())
+	}
+	return root
+}
+
+// Main runs the CLI and returns the process exit code. SIGINT and SIGTERM cancel the context so
+// every subcommand can shut down cleanly.
+func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := NewRootCommand()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(os.Stderr, "error:", err)
+	var exitErr *ExitError
+	if errors.As(err, &exitErr) {
+		return exitErr.Code
+	}
+	return ExitBadInput
+}

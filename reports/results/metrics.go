@@ -1,0 +1,73 @@
+package results
+
+import "sort"
+
+// Metric names understood by thresholds and the gate. One place defines them so the scenario
+// validator, the simulation and the gate agree.
+const (
+	MetricTTFMR                          = "ttfmr_seconds"
+	MetricChangeLatencyP50               = "change_latency_p50_seconds"
+	MetricChangeLatencyP95               = "change_latency_p95_seconds"
+	MetricChangeLatencyP99               = "change_latency_p99_seconds"
+	MetricChangeLatencyMax               = "change_latency_max_seconds"
+	MetricSteadyState                    = "steady_state_seconds"
+	MetricAWSCallsBeforeFirstMeaningful  = "aws_calls_before_first_meaningful"
+	MetricThrottledBeforeFirstMeaningful = "throttled_before_first_meaningful"
+	MetricAWSCalls                       = "aws_calls_total"
+	MetricThrottled                      = "throttled_total"
+	MetricK8sWrites                      = "k8s_writes_total"
+	MetricCheckpointPatches              = "checkpoint_patches_total"
+	MetricReadinessGateFlipP95           = "readiness_gate_flip_p95_seconds"
+	MetricDriftRepairMax                 = "drift_repair_max_seconds"
+	MetricInvariantViolations            = "invariant_violations"
+)
+
+// Metrics returns every metric the summary has a value for. Metrics of events that never
+// happened (nil pointers, empty quantiles) are absent, so a gate can tell "missing" from zero.
+func (s *Summary) Metrics() map[string]float64 {
+	m := map[string]float64{
+		MetricAWSCallsBeforeFirstMeaningful:  float64(sum(s.AWSCallsBeforeFirstMeaningful)),
+		MetricThrottledBeforeFirstMeaningful: float64(s.ThrottledBeforeFirstMeaningful),
+		MetricAWSCalls:                       float64(sum(s.AWSCalls)),
+		MetricThrottled:                      float64(s.Throttled),
+		MetricK8sWrites:                      float64(s.K8sWrites.Total()),
+		MetricCheckpointPatches:              float64(s.K8sWrites.CheckpointPatches),
+	}
+	if s.TTFMRSeconds != nil {
+		m[MetricTTFMR] = *s.TTFMRSeconds
+	}
+	if s.SteadyStateSeconds != nil {
+		m[MetricSteadyState] = *s.SteadyStateSeconds
+	}
+	if q := s.ChangeLatency; q.Count > 0 {
+		m[MetricChangeLatencyP50], m[MetricChangeLatencyP95] = q.P50, q.P95
+		m[MetricChangeLatencyP99], m[MetricChangeLatencyMax] = q.P99, q.Max
+	}
+	if s.ReadinessGateFlip.Count > 0 {
+		m[MetricReadinessGateFlipP95] = s.ReadinessGateFlip.P95
+	}
+	if s.DriftRepair.Count > 0 {
+		m[MetricDriftRepairMax] = s.DriftRepair.Max
+	}
+	return m
+}
+
+// MetricNames lists every known metric name, sorted, for validation messages.
+func MetricNames() []string {
+	names := []string{
+		MetricTTFMR, MetricChangeLatencyP50, MetricChangeLatencyP95, MetricChangeLatencyP99,
+		MetricChangeLatencyMax, MetricSteadyState, MetricAWSCallsBeforeFirstMeaningful,
+		MetricThrottledBeforeFirstMeaningful, MetricAWSCalls, MetricThrottled, MetricK8sWrites,
+		MetricCheckpointPatches, MetricReadinessGateFlipP95, MetricDriftRepairMax, MetricInvariantViolations,
+	}
+	sort.Strings(names)
+	return names
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

@@ -1,0 +1,224 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// SchemaVersion identifies the layout of results.json. Bump it on incompatible changes.
+const SchemaVersion = "restartsim.results/v1"
+
+// Results is the content of results.json: one scenario run, one entry per strategy.
+type Results struct {
+	SchemaVersion string      `json:"schemaVersion"`
+	Scenario      Scenario    `json:"scenario"`
+	Environment   Environment `json:"environment"`
+	Strategies    []Strategy  `json:"strategies"`
+	// Gate holds the scenario's gate rules, so the gate needs only results.json and a baseline.
+	Gate []GateRule `json:"gate,omitempty"`
+	// Sweep holds one point per fleet size when the scenario sweeps sizes (scale runs).
+	Sweep []SweepPoint `json:"sweep,omitempty"`
+}
+
+// Scenario describes what was run.
+type Scenario struct {
+	Name      string    `json:"name"`
+	File      string    `json:"file"`
+	Seed      int64     `json:"seed"`
+	TimeScale float64   `json:"timeScale"`
+	TGBs      int       `json:"targetGroupBindings"`
+	StartedAt time.Time `json:"startedAt"`
+	// WallSeconds is the wall-clock duration of the whole run, setup included.
+	WallSeconds float64 `json:"wallSeconds"`
+	// Repeats is how many times each strategy ran; summaries are medians across repeats.
+	Repeats int `json:"repeats,omitempty"`
+}
+
+// Environment records where the run happened, so figures can be compared fairly.
+type Environment struct {
+	RestartsimVersion string `json:"restartsimVersion"`
+	KubernetesVersion string `json:"kubernetesVersion"`
+	GoVersion         string `json:"goVersion"`
+	OS                string `json:"os"`
+	Arch              string `json:"arch"`
+	CPUs              int    `json:"cpus"`
+	Cluster           string `json:"cluster"` // "envtest" or "kubeconfig"
+	AWSEndpoint       string `json:"awsEndpoint"`
+	AWSProfile        string `json:"awsProfile"`
+	// PeakRSSBytes is the peak resident memory of the whole process tree (harness, apiserver, etcd).
+	PeakRSSBytes int64 `json:"peakRSSBytes,omitempty"`
+}
+
+// Strategy is one controller configuration's run on the shared fleet and timeline.
+type Strategy struct {
+	Name       string            `json:"name"`
+	Config     map[string]string `json:"config"`
+	Summary    Summary           `json:"summary"`
+	Runs       []Summary         `json:"runs,omitempty"` // per repeat, when Repeats > 1
+	Changes    []Change          `json:"changes"`
+	Events     []Event           `json:"events"`
+	Invariants Invariants        `json:"invariants"`
+	Thresholds []ThresholdResult `json:"thresholds"`
+}
+
+// Quantiles summarises a set of durations in seconds.
+type Quantiles struct {
+	Count int     `json:"count"`
+	P50   float64 `json:"p50"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
+}
+
+// Summary holds one strategy's key figures. All times are scenario seconds; a nil pointer
+// means the event never happened within the run.
+type Summary struct {
+	// TTFMRSeconds: from the restart to the first AWS mutation that applies a pending meaningful change.
+	TTFMRSeconds *float64 `json:"ttfmrSeconds"`
+	// ChangeLatency: per meaningful change, from the change (or restart) until AWS reflects it.
+	ChangeLatency Quantiles `json:"changeLatency"`
+	// SteadyStateSeconds: from the restart until every invariant holds.
+	SteadyStateSeconds *float64 `json:"steadyStateSeconds"`
+
+	AWSCallsBeforeFirstMeaningful  map[string]int `json:"awsCallsBeforeFirstMeaningful"`
+	ThrottledBeforeFirstMeaningful int            `json:"throttledBeforeFirstMeaningful"`
+	AWSCalls                       map[string]int `json:"awsCalls"`
+	Throttled                      int            `json:"throttled"`
+
+	K8sWrites K8sWrites `json:"k8sWrites"`
+
+	ReadinessGateFlip Quantiles `json:"readinessGateFlip"`
+	DriftRepair       Quantiles `json:"driftRepair"`
+	Objects           Objects   `json:"objects"`
+}
+
+// K8sWrites counts writes by the controller to the API server during the measured phase.
+type K8sWrites struct {
+	CheckpointPatches int `json:"checkpointPatches"`
+	PodStatusPatches  int `json:"podStatusPatches"`
+	StatusUpdates     int `json:"statusUpdates"`
+	Other             int `json:"other"`
+}
+
+// Total is the sum of all writes.
+func (w K8sWrites) Total() int {
+	return w.CheckpointPatches + w.PodStatusPatches + w.StatusUpdates + w.Other
+}
+
+// Objects counts what the fleet held.
+type Objects struct {
+	TGBs           int `json:"targetGroupBindings"`
+	Services       int `json:"services"`
+	EndpointSlices int `json:"endpointSlices"`
+	Pods           int `json:"pods"`
+	Nodes          int `json:"nodes"`
+	TargetGroups   int `json:"targetGroups"`
+}
+
+// Change is one meaningful change and when AWS reflected it.
+type Change struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // e.g. "scale-up", "scale-down", "rotate-ip", "add-tgb", "remove-tgb", "drift"
+	TGB  string `json:"tgb"`  // namespace/name
+	// AtSeconds is when the change was made (scenario seconds since the measured phase began).
+	AtSeconds float64 `json:"atSeconds"`
+	// AppliedSeconds is when fakeaws first reflected it; nil if never.
+	AppliedSeconds *float64 `json:"appliedSeconds"`
+	// LatencySeconds is AppliedSeconds minus max(AtSeconds, the restart that preceded it).
+	LatencySeconds *float64 `json:"latencySeconds"`
+}
+
+// Event marks a timeline action for plots: restarts, faults, churn.
+type Event struct {
+	AtSeconds  float64 `json:"atSeconds"`
+	EndSeconds float64 `json:"endSeconds,omitempty"` // for windows such as outages
+	Kind       string  `json:"kind"`                 // "restart", "awsFault", "churn", ...
+	Detail     string  `json:"detail,omitempty"`
+}
+
+// Invariants is the end-of-run check of AWS state against the desired state.
+type Invariants struct {
+	Passed     bool        `json:"passed"`
+	Missing    int         `json:"missingTargets"`
+	Stale      int         `json:"staleTargets"`
+	Violations []Violation `json:"violations"`
+}
+
+// Violation names one TGB whose AWS state is wrong.
+type Violation struct {
+	TGB    string `json:"tgb"`
+	Kind   string `json:"kind"` // "missing-target", "stale-target", "readiness-gate", "sg-rule", "stale-checkpoint"
+	Detail string `json:"detail"`
+}
+
+// ThresholdResult is one scenario threshold checked against a summary metric.
+type ThresholdResult struct {
+	Metric string  `json:"metric"`
+	Limit  float64 `json:"limit"`
+	Value  float64 `json:"value"`
+	Passed bool    `json:"passed"`
+}
+
+// GateRule is one CI gate rule from the scenario's gate section.
+type GateRule struct {
+	Metric   string `json:"metric"`
+	Strategy string `json:"strategy"`
+	// RelativeTo divides the metric by the same metric of another strategy in the same run
+	// (e.g. TTFMR of checkpoint / TTFMR of no-checkpoint), which cancels machine speed.
+	RelativeTo string `json:"relativeTo,omitempty"`
+	// Max is an absolute limit on the (possibly relative) value.
+	Max *float64 `json:"max,omitempty"`
+	// MaxRegression is the allowed increase over the baseline as a fraction (0.5 = +50 %).
+	MaxRegression *float64 `json:"maxRegression,omitempty"`
+	// Slack is an absolute allowance added to the regression limit, for metrics near zero.
+	Slack float64 `json:"slack,omitempty"`
+}
+
+// SweepPoint is one fleet size of a scale sweep.
+type SweepPoint struct {
+	TGBs       int                `json:"targetGroupBindings"`
+	TTFMRByStr map[string]float64 `json:"ttfmrSecondsByStrategy"`
+}
+
+// Strategy returns the strategy with the given name.
+func (r *Results) Strategy(name string) (*Strategy, bool) {
+	for i := range r.Strategies {
+		if r.Strategies[i].Name == name {
+			return &r.Strategies[i], true
+		}
+	}
+	return nil, false
+}
+
+// Load reads and checks a results.json file.
+func Load(path string) (*Results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data, path)
+}
+
+// Decode parses results.json content; name is used in errors.
+func Decode(data []byte, name string) (*Results, error) {
+	var r Results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if r.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("%s: schemaVersion %q, want %q", name, r.SchemaVersion, SchemaVersion)
+	}
+	return &r, nil
+}
+
+// Save writes r as indented JSON.
+func (r *Results) Save(path string) error {
+	r.SchemaVersion = SchemaVersion
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
