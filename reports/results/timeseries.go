@@ -9,8 +9,8 @@ import (
 
 // Series names in timeseries.csv. Per-operation series append ":<Operation>".
 const (
-	SeriesAWSCalls      = "aws_calls"      // + ":<Operation>", calls in the bucket
-	SeriesAWSThrottled  = "aws_throttled"  // + ":<Operation>", throttled calls in the bucket
+	SeriesAWSCalls      = "aws_calls"     // + ":<Operation>", calls in the bucket
+	SeriesAWSThrottled  = "aws_throttled" // + ":<Operation>", throttled calls in the bucket
 	SeriesQueueDepth    = "workqueue_depth"
 	SeriesDeferredDepth = "deferred_queue_depth"
 )

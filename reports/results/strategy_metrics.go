@@ -1,0 +1,9 @@
+package results
+
+// Metrics returns the strategy's summary metrics plus those that live outside the summary
+// (invariant_violations, from the end-of-run invariant check).
+func (s *Strategy) Metrics() map[string]float64 {
+	m := s.Summary.Metrics()
+	m[MetricInvariantViolations] = float64(len(s.Invariants.Violations))
+	return m
+}
