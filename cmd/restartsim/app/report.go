@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/restartsim/restartsim/reports"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+func init() { subcommands = append(subcommands, newReportCommand) }
+
+// TimeseriesFile is the name of the time series written beside results.json.
+const TimeseriesFile = "timeseries.csv"
+
+// reportOptions are the flags of `restartsim report`.
+type reportOptions struct {
+	// Results is the results.json to render; timeseries.csv is read from the same directory.
+	Results string
+	// OutDir receives the PNGs and report.html. Default: the directory of Results.
+	OutDir string
+}
+
+func newReportCommand() *cobra.Command {
+	o := &reportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report -i RESULTS [-o DIR]",
+		Short: "Render PNG figures and a self-contained HTML report from a results.json",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return badInput(err)
+			}
+			return o.run(cmd.Context(), cmd.OutOrStdout())
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// AddFlags registers the flags.
+func (o *reportOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.Results, "input", "i", "", "results.json to render (timeseries.csv is read from beside it)")
+	fs.StringVarP(&o.OutDir, "output", "o", "", "directory for the PNGs and report.html (default: the directory of --input)")
+}
+
+// Validate checks the flags and applies defaults.
+func (o *reportOptions) Validate() error {
+	if o.Results == "" {
+		return errors.New("--input is required")
+	}
+	if o.OutDir == "" {
+		o.OutDir = filepath.Dir(o.Results)
+	}
+	return nil
+}
+
+func (o *reportOptions) run(_ context.Context, out io.Writer) error {
+	r, err := results.Load(o.Results)
+	if err != nil {
+		return badInput(err)
+	}
+	ts, err := readTimeseries(filepath.Join(filepath.Dir(o.Results), TimeseriesFile))
+	if err != nil {
+		return badInput(err)
+	}
+	files, err := reports.Render(r, ts, o.OutDir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files.Figures {
+		fmt.Fprintf(out, "wrote %s\n", f.Path)
+	}
+	for _, s := range files.Skipped {
+		fmt.Fprintf(out, "skipped %s: %s\n", s.ID, s.Reason)
+	}
+	fmt.Fprintf(out, "wrote %s\n", files.HTML)
+	return nil
+}
+
+// readTimeseries reads timeseries.csv; a missing file yields no samples (the report then
+// skips the time-series figures and says so).
+func readTimeseries(path string) ([]results.Sample, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ts, err := results.ReadCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ts, nil
+}

@@ -1,0 +1,209 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// Verdict is the outcome of one check.
+type Verdict string
+
+// Verdicts.
+const (
+	Pass     Verdict = "pass"
+	Improved Verdict = "pass (improved)"
+	Fail     Verdict = "FAIL"
+)
+
+// Check is one rule evaluated against the current run and the baseline.
+type Check struct {
+	Rule results.GateRule
+	// Current is the metric in the run under test (a ratio when Rule.RelativeTo is set).
+	Current float64
+	// Baseline is the same figure in the baseline; nil when evaluated without one.
+	Baseline *float64
+	// Limit is the tightest of the absolute Max and baseline × (1 + MaxRegression) + Slack;
+	// +Inf when no limit applies.
+	Limit   float64
+	Verdict Verdict
+	// Reason explains a failure, e.g. "+62% over baseline, allowed +50%".
+	Reason string
+}
+
+// Name identifies the check: "strategy/metric" or "strategy/metric÷other".
+func (c Check) Name() string {
+	n := c.Rule.Strategy + "/" + c.Rule.Metric
+	if c.Rule.RelativeTo != "" {
+		n += "÷" + c.Rule.RelativeTo
+	}
+	return n
+}
+
+// Report is the outcome of a gate run.
+type Report struct {
+	Scenario string
+	Checks   []Check
+}
+
+// Failed returns the failed checks.
+func (r *Report) Failed() []Check {
+	var out []Check
+	for _, c := range r.Checks {
+		if c.Verdict == Fail {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ViolationError reports checks that failed: a regression or a value over an absolute limit.
+// It is not returned for bad input.
+type ViolationError struct {
+	Failed []Check
+	Total  int
+}
+
+func (e *ViolationError) Error() string {
+	parts := make([]string, len(e.Failed))
+	for i, c := range e.Failed {
+		parts[i] = fmt.Sprintf("%s = %s > limit %s (%s)", c.Name(), format(c.Current), format(c.Limit), c.Reason)
+	}
+	return fmt.Sprintf("gate: %d of %d checks failed: %s", len(e.Failed), e.Total, strings.Join(parts, "; "))
+}
+
+// IsViolation reports whether err is or wraps a *ViolationError.
+func IsViolation(err error) bool {
+	var v *ViolationError
+	return errors.As(err, &v)
+}
+
+// Evaluate checks current against its own gate rules (current.Gate) and the baseline. With a
+// nil baseline only absolute limits are checked (used when recording a new baseline). It
+// returns the report and a *ViolationError when a check fails; any other error is bad input:
+// no rules, an invalid rule, or a strategy or metric missing from either run.
+func Evaluate(current, baseline *results.Results) (*Report, error) {
+	if current == nil {
+		return nil, errors.New("gate: no current results")
+	}
+	if len(current.Gate) == 0 {
+		return nil, fmt.Errorf("gate: results of scenario %q have no gate rules (add a gate: section to the scenario)", current.Scenario.Name)
+	}
+	rep := &Report{Scenario: current.Scenario.Name}
+	for i, rule := range current.Gate {
+		if err := validateRule(rule); err != nil {
+			return nil, fmt.Errorf("gate: rule %d: %w", i+1, err)
+		}
+		c := Check{Rule: rule, Limit: math.Inf(1), Verdict: Pass}
+		var err error
+		if c.Current, err = value(current, rule); err != nil {
+			return nil, fmt.Errorf("gate: current results: %w", err)
+		}
+		if rule.Max != nil {
+			c.Limit = *rule.Max
+		}
+		if baseline != nil && rule.MaxRegression != nil {
+			b, err := value(baseline, rule)
+			if err != nil {
+				return nil, fmt.Errorf("gate: baseline: %w (record a new baseline with --update-baseline)", err)
+			}
+			c.Baseline = &b
+			c.Limit = math.Min(c.Limit, b*(1+*rule.MaxRegression)+rule.Slack)
+		}
+		judge(&c)
+		rep.Checks = append(rep.Checks, c)
+	}
+	if failed := rep.Failed(); len(failed) > 0 {
+		return rep, &ViolationError{Failed: failed, Total: len(rep.Checks)}
+	}
+	return rep, nil
+}
+
+// judge sets the verdict and reason; a relative tolerance absorbs float noise.
+func judge(c *Check) {
+	tol := 1e-9 * math.Max(1, math.Abs(c.Limit))
+	switch {
+	case c.Current > c.Limit+tol:
+		c.Verdict = Fail
+		if c.Rule.Max != nil && c.Limit == *c.Rule.Max {
+			c.Reason = "over the absolute limit"
+		} else {
+			c.Reason = fmt.Sprintf("%s over baseline, allowed +%.0f%% + %s", change(*c.Baseline, c.Current), *c.Rule.MaxRegression*100, format(c.Rule.Slack))
+		}
+	case c.Baseline != nil && c.Current < *c.Baseline:
+		c.Verdict = Improved
+		c.Reason = change(*c.Baseline, c.Current) + " vs baseline"
+	}
+}
+
+func change(from, to float64) string {
+	if from == 0 {
+		return fmt.Sprintf("%+g", to-from)
+	}
+	return fmt.Sprintf("%+.0f%%", (to-from)/from*100)
+}
+
+func validateRule(r results.GateRule) error {
+	switch {
+	case r.Strategy == "":
+		return fmt.Errorf("metric %q: strategy is empty", r.Metric)
+	case !slices.Contains(results.MetricNames(), r.Metric):
+		return fmt.Errorf("unknown metric %q (known: %s)", r.Metric, strings.Join(results.MetricNames(), ", "))
+	case r.Max == nil && r.MaxRegression == nil:
+		return fmt.Errorf("%s/%s: neither max nor maxRegression is set", r.Strategy, r.Metric)
+	case r.MaxRegression != nil && *r.MaxRegression < 0:
+		return fmt.Errorf("%s/%s: maxRegression %g is negative", r.Strategy, r.Metric, *r.MaxRegression)
+	case r.Slack < 0:
+		return fmt.Errorf("%s/%s: slack %g is negative", r.Strategy, r.Metric, r.Slack)
+	case r.RelativeTo == r.Strategy:
+		return fmt.Errorf("%s/%s: relativeTo names the strategy itself", r.Strategy, r.Metric)
+	}
+	return nil
+}
+
+// value returns the rule's figure in r: the metric, or its ratio to another strategy's.
+func value(r *results.Results, rule results.GateRule) (float64, error) {
+	v, err := metric(r, rule.Strategy, rule.Metric)
+	if err != nil || rule.RelativeTo == "" {
+		return v, err
+	}
+	d, err := metric(r, rule.RelativeTo, rule.Metric)
+	if err != nil {
+		return 0, err
+	}
+	if d == 0 {
+		return 0, fmt.Errorf("%s of strategy %q is 0, so %s cannot be taken relative to it", rule.Metric, rule.RelativeTo, rule.Strategy)
+	}
+	return v / d, nil
+}
+
+func metric(r *results.Results, strategy, name string) (float64, error) {
+	s, ok := r.Strategy(strategy)
+	if !ok {
+		have := make([]string, len(r.Strategies))
+		for i, st := range r.Strategies {
+			have[i] = st.Name
+		}
+		return 0, fmt.Errorf("no strategy %q (have: %s)", strategy, strings.Join(have, ", "))
+	}
+	v, ok := s.Metrics()[name]
+	if !ok {
+		return 0, fmt.Errorf("metric %s is missing for strategy %q: the event it measures never happened in this run", name, strategy)
+	}
+	return v, nil
+}
+
+func format(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "-"
+	case v == math.Trunc(v) && math.Abs(v) < 1e12:
+		return fmt.Sprintf("%.0f", v)
+	default:
+		return fmt.Sprintf("%.4g", v)
+	}
+}

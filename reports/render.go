@@ -1,0 +1,121 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/restartsim/restartsim/reports/internal/chart"
+	"github.com/restartsim/restartsim/reports/internal/dataset"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// File names written by Render.
+const (
+	HTMLFile = "report.html"
+
+	FigureAWSCalls    = "aws-calls"
+	FigureLatencyCDF  = "change-latency-cdf"
+	FigureQueueDepths = "queue-depths"
+	FigureRestartCost = "restart-cost"
+	FigureSweep       = "ttfmr-sweep"
+)
+
+// Figure is one PNG written by Render.
+type Figure struct {
+	ID            string // one of the Figure* constants; the file is ID + ".png"
+	Title         string
+	Caption       string
+	Path          string
+	Width, Height int // pixels
+	png           []byte
+}
+
+// Skipped names a figure Render did not draw and why (for example: no time series).
+type Skipped struct {
+	ID     string
+	Reason string
+}
+
+// Files lists what Render wrote.
+type Files struct {
+	HTML    string
+	Figures []Figure
+	Skipped []Skipped
+}
+
+// Render writes the figures and report.html for r into dir (created if needed). ts is the
+// content of timeseries.csv; without it the time-series figures are skipped and the report
+// says so. Render fails only on unusable input or I/O errors.
+func Render(r *results.Results, ts []results.Sample, dir string) (Files, error) {
+	if r == nil || len(r.Strategies) == 0 {
+		return Files{}, errors.New("reports: results have no strategies")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Files{}, fmt.Errorf("reports: %w", err)
+	}
+	var files Files
+	for _, spec := range figureSpecs(r, ts) {
+		if spec.skip != "" {
+			files.Skipped = append(files.Skipped, Skipped{ID: spec.id, Reason: spec.skip})
+			continue
+		}
+		img, err := spec.draw()
+		if err != nil {
+			return files, fmt.Errorf("reports: figure %s: %w", spec.id, err)
+		}
+		path := filepath.Join(dir, spec.id+".png")
+		if err := os.WriteFile(path, img.Data, 0o644); err != nil {
+			return files, fmt.Errorf("reports: %w", err)
+		}
+		files.Figures = append(files.Figures, Figure{ID: spec.id, Title: spec.title, Caption: spec.caption,
+			Path: path, Width: img.Width, Height: img.Height, png: img.Data})
+	}
+	files.HTML = filepath.Join(dir, HTMLFile)
+	if err := writeHTML(files.HTML, newPage(r, files)); err != nil {
+		return files, fmt.Errorf("reports: %w", err)
+	}
+	return files, nil
+}
+
+type figureSpec struct {
+	id, title, caption string
+	skip               string // non-empty: reason the figure is not drawn
+	draw               func() (chart.PNG, error)
+}
+
+func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
+	tl := dataset.NewTimeline(ts, dataset.MaxBins)
+	noTS := ""
+	if tl.Empty() {
+		noTS = "no timeseries.csv samples"
+	}
+	cdf := dataset.NewLatencyCDF(r)
+	noCDF := ""
+	if cdf.Empty() {
+		noCDF = "no meaningful change was applied in any strategy"
+	}
+	sweep, hasSweep := dataset.NewSweep(r)
+	noSweep := ""
+	if !hasSweep {
+		noSweep = "the scenario does not sweep fleet size"
+	}
+	return []figureSpec{
+		{id: FigureAWSCalls, title: "AWS API calls per second",
+			caption: "Calls per operation over scenario time, one panel per strategy; throttled calls shaded red; dashed black lines are controller restarts, orange marks AWS faults.",
+			skip:    noTS, draw: func() (chart.PNG, error) { return chart.CallRates(dataset.NewCallRates(r, tl)) }},
+		{id: FigureLatencyCDF, title: "Per-change latency (CDF)",
+			caption: "For each meaningful change, the time from the change (or the restart, for changes already pending) until AWS reflects it. Dashed vertical lines mark each strategy's TTFMR.",
+			skip:    noCDF, draw: func() (chart.PNG, error) { return chart.LatencyCDF(cdf) }},
+		{id: FigureQueueDepths, title: "Queue depths",
+			caption: "Controller work-queue depth and deferred-queue depth over scenario time, one line per strategy.",
+			skip:    noTS, draw: func() (chart.PNG, error) { return chart.QueueDepths(dataset.NewQueueDepths(r, tl)) }},
+		{id: FigureRestartCost, title: "Cost of the restart",
+			caption: "AWS API calls made before the first meaningful reconcile, and Kubernetes writes by the controller, per strategy.",
+			draw:    func() (chart.PNG, error) { return chart.Bars(dataset.NewBars(r)) }},
+		{id: FigureSweep, title: "TTFMR vs fleet size",
+			caption: "Time to first meaningful reconcile against the number of TargetGroupBindings, log-log, one line per strategy.",
+			skip:    noSweep, draw: func() (chart.PNG, error) { return chart.Sweep(sweep) }},
+	}
+}
