@@ -1,0 +1,147 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/clientcmd"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+)
+
+func init() { subcommands = append(subcommands, newControllerCommand) }
+
+// controllerOptions are the flags of `restartsim controller`.
+type controllerOptions struct {
+	kubeconfig string
+	checkpoint string
+	logLevel   int
+	logJSON    bool
+	opts       controller.Options
+}
+
+func newControllerCommand() *cobra.Command {
+	o := &controllerOptions{}
+	cmd := &cobra.Command{
+		Use:   "controller",
+		Short: "Run the TargetGroupBinding controller against a cluster and an AWS endpoint",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return badInput(err)
+			}
+			return o.run(cmd)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// AddFlags registers the flags; defaults mirror controller.Options' documented defaults, with the
+// priority queue on and loopback metrics/health addresses like a deployed controller.
+func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
+	c := &o.opts
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig; empty uses in-cluster config or $KUBECONFIG")
+	fs.StringVar(&o.checkpoint, "checkpoint", string(controller.CheckpointAnnotation), "Startup strategy: none, annotation or compact")
+	fs.BoolVar(&c.PriorityQueue, "priority-queue", true, "Use controller-runtime's priority queue")
+	fs.BoolVar(&c.LowPriorityInitialEvents, "low-priority-initial-events", false, "Enqueue initial-list events of the controller's own Service/EndpointSlice/Pod/Node handlers at low priority")
+	fs.DurationVar(&c.DeferralDelay, "deferral-delay", controller.DefaultDeferralDelay, "Delay of the forced full reconcile after a checkpoint early exit")
+	fs.DurationVar(&c.DeferralJitter, "deferral-jitter", controller.DefaultDeferralJitter, "Uniform jitter added to --deferral-delay")
+	fs.DurationVar(&c.RequeueDuration, "targetgroupbinding-requeue-duration", controller.DefaultRequeueDuration, "Requeue while a gated target is not healthy")
+	fs.DurationVar(&c.TargetHealthCacheTTL, "target-health-cache-ttl", controller.DefaultTargetHealthCacheTTL, "DescribeTargetHealth cache TTL")
+	fs.DurationVar(&c.SecurityGroupCacheTTL, "security-group-cache-ttl", controller.DefaultSecurityGroupCacheTTL, "ENI, security group and VPC cache TTL")
+	fs.DurationVar(&c.SyncPeriod, "sync-period", controller.DefaultSyncPeriod, "Informer resync period and TTL of the deferred processed set")
+	fs.IntVar(&c.MaxConcurrentReconciles, "max-concurrent-reconciles", controller.DefaultMaxConcurrentReconciles, "Reconcile workers")
+	fs.StringVar(&c.ClusterName, "cluster-name", "", "Cluster name (picks the cluster-tagged security group of an ENI)")
+	fs.StringVar(&c.VpcID, "vpc-id", "", "VPC of the target groups when the spec does not name one")
+	fs.StringVar(&c.AWS.Region, "aws-region", controller.DefaultRegion, "AWS region")
+	fs.StringVar(&c.AWS.Endpoint, "aws-endpoint", "", "AWS endpoint URL for ELBv2 and EC2; empty = real AWS")
+	fs.StringVar(&c.AWS.AccessKeyID, "aws-access-key-id", "", "Static AWS access key; empty = default credential chain")
+	fs.StringVar(&c.AWS.SecretAccessKey, "aws-secret-access-key", "", "Static AWS secret key")
+	fs.IntVar(&c.AWS.MaxAttempts, "aws-max-retries", controller.DefaultMaxAttempts, "Max attempts of the standard retryer")
+	fs.StringVar(&c.AWS.Throttle, "aws-api-throttle", "", "Client-side throttle serviceID:operationRegex=rate:burst,... (merged per service over the upstream defaults)")
+	fs.BoolVar(&c.LeaderElection, "leader-elect", false, "Enable Lease-based leader election")
+	fs.StringVar(&c.LeaderElectionID, "leader-election-id", controller.DefaultLeaderElectionID, "Name of the leader election Lease")
+	fs.StringVar(&c.LeaderElectionNamespace, "leader-election-namespace", "", "Namespace of the leader election Lease")
+	fs.StringVar(&c.MetricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", `Metrics address; "0" disables`)
+	fs.StringVar(&c.HealthProbeBindAddress, "health-probe-bind-address", "127.0.0.1:8081", `Health probe address; "0" disables`)
+	fs.StringSliceVar(&c.Namespaces, "namespaces", nil, "Namespaces to watch (default all)")
+	fs.StringVar(&c.Mutant, "mutant", "", "Inject a known bug: "+strings.Join(controller.KnownMutants(), ", "))
+	fs.IntVar(&o.logLevel, "v", 0, "Log verbosity")
+	fs.BoolVar(&o.logJSON, "log-json", false, "Log JSON instead of console text")
+}
+
+// Validate checks the flags.
+func (o *controllerOptions) Validate() error {
+	o.opts.Checkpoint = controller.CheckpointMode(o.checkpoint)
+	var errs []error
+	if err := o.opts.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if o.opts.LowPriorityInitialEvents && !o.opts.PriorityQueue {
+		errs = append(errs, errors.New("--low-priority-initial-events needs --priority-queue"))
+	}
+	if o.opts.DeferralDelay <= 0 || o.opts.RequeueDuration <= 0 || o.opts.SyncPeriod <= 0 {
+		errs = append(errs, errors.New("--deferral-delay, --targetgroupbinding-requeue-duration and --sync-period must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+func (o *controllerOptions) run(cmd *cobra.Command) error {
+	log := zap.New(zap.UseDevMode(!o.logJSON), zap.WriteTo(cmd.ErrOrStderr()), zap.Level(zapLevel(o.logLevel)))
+	ctrl.SetLogger(log)
+	o.opts.Logger = log.WithName("tgb")
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if o.kubeconfig != "" {
+		rules.ExplicitPath = o.kubeconfig
+	}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return badInput(fmt.Errorf("loading kubeconfig: %w", err))
+	}
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return err
+	}
+	if err := v1beta1.AddToScheme(scheme); err != nil {
+		return err
+	}
+	shutdown := 10 * time.Second
+	mgr, err := ctrl.NewManager(cfg, controller.ManagerOptions(o.opts, manager.Options{
+		Scheme: scheme, Logger: log, GracefulShutdownTimeout: &shutdown,
+	}))
+	if err != nil {
+		return fmt.Errorf("creating manager: %w", err)
+	}
+	if _, err := controller.New(mgr, o.opts); err != nil {
+		return fmt.Errorf("creating controller: %w", err)
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
+		return err
+	}
+	log.Info("starting controller", "checkpoint", o.opts.Checkpoint, "priorityQueue", o.opts.PriorityQueue,
+		"lowPriorityInitialEvents", o.opts.LowPriorityInitialEvents, "awsEndpoint", o.opts.AWS.Endpoint)
+	if err := mgr.Start(cmd.Context()); err != nil {
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
+	log.Info("controller stopped")
+	return nil
+}
+
+// zapLevel maps -v N to zap's level (-N: higher verbosity logs more).
+func zapLevel(v int) zapcore.Level { return zapcore.Level(-v) }

@@ -1,0 +1,65 @@
+package app
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/restartsim/restartsim/controller"
+)
+
+func TestControllerFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{name: "defaults", args: nil},
+		{name: "compact", args: []string{"--checkpoint=compact", "--priority-queue=false", "--deferral-delay=1m", "--aws-api-throttle=EC2:^Describe.*=10:20"}},
+		{name: "bad mode", args: []string{"--checkpoint=sometimes"}, wantErr: "checkpoint"},
+		{name: "bad throttle", args: []string{"--aws-api-throttle=EC2:x=1"}, wantErr: "throttle"},
+		{name: "low priority needs pq", args: []string{"--priority-queue=false", "--low-priority-initial-events"}, wantErr: "needs --priority-queue"},
+		{name: "bad mutant", args: []string{"--mutant=nope"}, wantErr: "mutant"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := newControllerCommand()
+			o := &controllerOptions{}
+			cmd.ResetFlags()
+			o.AddFlags(cmd.Flags())
+			if err := cmd.ParseFlags(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			err := o.Validate()
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+	o := &controllerOptions{}
+	cmd := newControllerCommand()
+	cmd.ResetFlags()
+	o.AddFlags(cmd.Flags())
+	_ = cmd.ParseFlags(nil)
+	if !o.opts.PriorityQueue || o.opts.MetricsBindAddress != "127.0.0.1:8080" || o.opts.DeferralDelay != controller.DefaultDeferralDelay {
+		t.Fatalf("defaults %+v", o.opts)
+	}
+}
+
+func TestControllerHelp(t *testing.T) {
+	root := NewRootCommand()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"controller", "--help"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"--kubeconfig", "--aws-endpoint", "--checkpoint", "--priority-queue", "--aws-api-throttle", "--leader-elect"} {
+		if !strings.Contains(out.String(), f) {
+			t.Errorf("help lacks %s", f)
+		}
+	}
+}

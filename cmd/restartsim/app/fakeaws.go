@@ -1,0 +1,178 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/go-logr/zapr"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"go.uber.org/zap"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+func init() { subcommands = append(subcommands, newFakeAWSCommand) }
+
+// fakeAWSOptions are the flags of `restartsim fakeaws`.
+type fakeAWSOptions struct {
+	listen              string
+	profile             string
+	region              string
+	accessKeyID         string
+	secretAccessKey     string
+	healthyAfter        time.Duration
+	deregistrationDelay time.Duration
+	timeScale           float64
+	seed                uint64
+	callLog             string
+	verbose             bool
+}
+
+func newFakeAWSOptions() *fakeAWSOptions {
+	return &fakeAWSOptions{
+		listen: "127.0.0.1:4566", profile: fakeaws.ProfileAWSDocumented, region: "us-west-2",
+		accessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), secretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
+		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1,
+	}
+}
+
+func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.listen, "listen", o.listen, "address to listen on (a bare :port binds 127.0.0.1)")
+	fs.StringVar(&o.profile, "profile", o.profile, "throttle profile: aws-documented, aws-2026 or unlimited")
+	fs.StringVar(&o.region, "region", o.region, "signing region clients must use")
+	fs.StringVar(&o.accessKeyID, "access-key-id", o.accessKeyID, "accepted access key ID (default $AWS_ACCESS_KEY_ID)")
+	fs.StringVar(&o.secretAccessKey, "secret-access-key", o.secretAccessKey, "accepted secret access key (default $AWS_SECRET_ACCESS_KEY)")
+	fs.DurationVar(&o.healthyAfter, "healthy-after", o.healthyAfter, "scenario time a registered target stays initial")
+	fs.DurationVar(&o.deregistrationDelay, "deregistration-delay", o.deregistrationDelay, "scenario time a deregistered target stays draining")
+	fs.Float64Var(&o.timeScale, "time-scale", o.timeScale, "scenario seconds per wall second (rates × s, delays ÷ s)")
+	fs.Uint64Var(&o.seed, "seed", o.seed, "seed for latency jitter, error injection and resource IDs")
+	fs.StringVar(&o.callLog, "call-log", o.callLog, "write every call as JSON lines to this file")
+	fs.BoolVarP(&o.verbose, "verbose", "v", o.verbose, "log every call")
+}
+
+func (o *fakeAWSOptions) Validate() error {
+	var errs []error
+	if o.accessKeyID == "" || o.secretAccessKey == "" {
+		errs = append(errs, errors.New("--access-key-id and --secret-access-key (or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY) are required"))
+	}
+	if o.timeScale <= 0 {
+		errs = append(errs, fmt.Errorf("--time-scale must be > 0, got %v", o.timeScale))
+	}
+	if o.healthyAfter <= 0 || o.deregistrationDelay <= 0 {
+		errs = append(errs, errors.New("--healthy-after and --deregistration-delay must be > 0"))
+	}
+	switch o.profile {
+	case fakeaws.ProfileAWSDocumented, fakeaws.ProfileAWS2026, fakeaws.ProfileUnlimited:
+	default:
+		errs = append(errs, fmt.Errorf("--profile %q: want aws-documented, aws-2026 or unlimited", o.profile))
+	}
+	if _, _, err := net.SplitHostPort(o.listen); err != nil {
+		errs = append(errs, fmt.Errorf("--listen %q: %w", o.listen, err))
+	}
+	return errors.Join(errs...)
+}
+
+func newFakeAWSCommand() *cobra.Command {
+	o := newFakeAWSOptions()
+	cmd := &cobra.Command{
+		Use:   "fakeaws",
+		Short: "Serve a throttled fake ELBv2 + EC2 (+ S3) endpoint for aws-sdk-go-v2 clients",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return badInput(err)
+			}
+			return runFakeAWS(cmd.Context(), o, nil)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func newZapLogger(verbose bool) (logr.Logger, func(), error) {
+	cfg := zap.NewProductionConfig()
+	cfg.Encoding = "console"
+	cfg.EncoderConfig = zap.NewDevelopmentEncoderConfig()
+	if verbose {
+		cfg.Level = zap.NewAtomicLevelAt(-1)
+	}
+	z, err := cfg.Build()
+	if err != nil {
+		return logr.Logger{}, nil, err
+	}
+	return zapr.NewLogger(z), func() { _ = z.Sync() }, nil
+}
+
+// runFakeAWS serves until ctx is cancelled. ready, when non-nil, receives the base URL once it listens (tests).
+func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) error {
+	log, sync, err := newZapLogger(o.verbose)
+	if err != nil {
+		return err
+	}
+	defer sync()
+	srv, err := fakeaws.New(fakeaws.Options{
+		Region: o.region, AccessKeyID: o.accessKeyID, SecretAccessKey: o.secretAccessKey, Profile: o.profile,
+		HealthyAfter: o.healthyAfter, DeregistrationDelay: o.deregistrationDelay, TimeScale: o.timeScale, Seed: o.seed,
+		Logger: log.WithName("fakeaws"),
+	})
+	if err != nil {
+		return badInput(err)
+	}
+	if o.callLog != "" {
+		f, err := os.Create(o.callLog)
+		if err != nil {
+			return badInput(fmt.Errorf("--call-log: %w", err))
+		}
+		defer f.Close()
+		stop := srv.Recorder().StreamTo(f)
+		defer stop()
+	}
+	addr := o.listen
+	if host, port, _ := net.SplitHostPort(addr); host == "" {
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return badInput(fmt.Errorf("--listen: %w", err))
+	}
+	var calls, throttled atomic.Int64
+	cancel := srv.Recorder().Subscribe(func(c fakeaws.Call) {
+		calls.Add(1)
+		if c.Outcome == fakeaws.OutcomeThrottled {
+			throttled.Add(1)
+		}
+	})
+	defer cancel()
+	log.Info("fakeaws listening", "url", "http://"+ln.Addr().String(), "profile", o.profile, "region", o.region, "timeScale", o.timeScale)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		var lastC, lastT int64
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				c, th := calls.Load(), throttled.Load()
+				log.Info("rates", "callsPerSec", c-lastC, "throttledPerSec", th-lastT, "totalCalls", c, "scenarioTime", srv.Now().Format(time.RFC3339))
+				lastC, lastT = c, th
+			}
+		}
+	}()
+	if ready != nil {
+		ready <- "http://" + ln.Addr().String()
+	}
+	err = srv.Serve(ctx, ln)
+	<-done
+	log.Info("fakeaws stopped", "totalCalls", calls.Load(), "throttled", throttled.Load())
+	return err
+}

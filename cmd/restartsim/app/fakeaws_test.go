@@ -1,0 +1,56 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+func TestFakeAWSValidate(t *testing.T) {
+	o := newFakeAWSOptions()
+	o.accessKeyID, o.secretAccessKey = "", ""
+	o.timeScale = 0
+	if err := o.Validate(); err == nil {
+		t.Fatal("invalid options accepted")
+	}
+	if code := Main([]string{"fakeaws", "--profile", "nope", "--access-key-id", "a", "--secret-access-key", "b"}); code != ExitBadInput {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+func TestFakeAWSServesAndStops(t *testing.T) {
+	o := newFakeAWSOptions()
+	o.listen, o.accessKeyID, o.secretAccessKey = "127.0.0.1:0", "id", "secret"
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	errc := make(chan error, 1)
+	go func() { errc <- runFakeAWS(ctx, o, ready) }()
+	url := <-ready
+	req, _ := http.NewRequest("GET", url+"/_restartsim/calls", nil)
+	req.Header.Set(fakeaws.AdminAccessKeyHeader, "id")
+	req.Header.Set(fakeaws.AdminSecretKeyHeader, "secret")
+	var resp *http.Response
+	var err error
+	for range 50 {
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("admin call: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	cancel()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("did not stop")
+	}
+}

@@ -1,0 +1,141 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/internal/awsclient"
+	"github.com/restartsim/restartsim/controller/internal/awsclient/throttle"
+	"github.com/restartsim/restartsim/controller/internal/checkpoint"
+	"github.com/restartsim/restartsim/controller/internal/deferred"
+	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/controller/internal/networking"
+	"github.com/restartsim/restartsim/controller/internal/targets"
+)
+
+// Name is the controller's name in controller-runtime metrics and logs.
+const Name = "targetgroupbinding"
+
+// FinalizerName is the finalizer the controller puts on every TargetGroupBinding.
+const FinalizerName = "elbv2.k8s.aws/resources"
+
+// Controller is one TargetGroupBinding controller instance; all its state lives here.
+type Controller struct {
+	opts     Options
+	client   client.Client
+	log      logr.Logger
+	recorder recorder.EventRecorder
+	metrics  *metrics.Metrics
+	elb      *awsclient.ELB
+	ec2      *awsclient.EC2
+	network  *networking.Manager
+	codec    checkpoint.Codec // nil for CheckpointNone
+
+	processed *deferred.Processed
+	schedule  *deferred.Schedule
+	queue     *deferred.Queue  // annotation
+	timers    *deferred.Timers // compact
+
+	registeredMu sync.Mutex
+	registered   map[string]map[string]targets.Target // TG ARN → targets this instance registered (multi-cluster groups)
+
+	// hooks for tests: called after RegisterTargets succeeded, before the checkpoint save.
+	afterRegister func(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error
+}
+
+// New builds a controller on mgr: AWS clients, field indexes, watches, the reconciler and (for the
+// annotation strategy) the deferred queue runnable. The caller starts mgr.
+func New(mgr manager.Manager, opts Options) (*Controller, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	o := opts.setDefaults()
+	if o.Logger.GetSink() == nil {
+		o.Logger = mgr.GetLogger().WithName(Name)
+	}
+	m, err := metrics.New(o.MetricsRegistry)
+	if err != nil {
+		return nil, fmt.Errorf("registering metrics: %w", err)
+	}
+	thr, err := throttle.ParseWithDefaults(o.AWS.Throttle)
+	if err != nil {
+		return nil, err
+	}
+	clients, err := awsclient.NewClients(context.Background(), awsclient.Config{
+		Region: o.AWS.Region, Endpoint: o.AWS.Endpoint, AccessKeyID: o.AWS.AccessKeyID,
+		SecretAccessKey: o.AWS.SecretAccessKey, MaxAttempts: o.AWS.MaxAttempts, Throttle: thr,
+	}, m)
+	if err != nil {
+		return nil, err
+	}
+	c := &Controller{
+		opts: o, client: mgr.GetClient(), log: o.Logger, metrics: m,
+		recorder:   mgr.GetEventRecorder("targetgroupbinding-controller"),
+		elb:        awsclient.NewELB(clients.ELBV2, o.TargetHealthCacheTTL, o.Clock.Now),
+		ec2:        awsclient.NewEC2(clients.EC2, o.SecurityGroupCacheTTL, o.Clock.Now),
+		processed:  deferred.NewProcessed(o.SyncPeriod, o.Clock),
+		schedule:   deferred.NewSchedule(o.DeferralDelay, max(o.DeferralJitter, 0), o.Rand),
+		registered: map[string]map[string]targets.Target{},
+	}
+	c.network = networking.NewManager(networking.Options{EC2: c.ec2, ClusterName: o.ClusterName, NetworkingTGBs: c.networkingTGBs})
+	switch o.Checkpoint {
+	case CheckpointAnnotation:
+		c.codec = checkpoint.Upstream{}
+		c.queue = deferred.NewQueue(deferred.QueueOptions{
+			Schedule: c.schedule, Clock: o.Clock, Depth: m.DeferredQueueDepth, Handle: c.handleDeferred,
+			Log: o.Logger.WithName("deferred"),
+		})
+		if err := mgr.Add(manager.RunnableFunc(c.queue.Start)); err != nil {
+			return nil, err
+		}
+	case CheckpointCompact:
+		c.codec = checkpoint.Compact{}
+		c.timers = deferred.NewTimers(o.Clock, m.DeferredQueueDepth)
+	}
+	if err := setupIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		return nil, err
+	}
+	err = builder.ControllerManagedBy(mgr).
+		Named(Name).
+		For(&v1beta1.TargetGroupBinding{}, builder.WithPredicates(tgbPredicate())).
+		Watches(&corev1.Service{}, c.serviceHandler()).
+		Watches(&discoveryv1.EndpointSlice{}, c.endpointSliceHandler()).
+		Watches(&corev1.Pod{}, c.podHandler()).
+		Watches(&corev1.Node{}, c.nodeHandler()).
+		WithOptions(crcontroller.Options{
+			MaxConcurrentReconciles: o.MaxConcurrentReconciles,
+			SkipNameValidation:      ptr.To(true),
+			UsePriorityQueue:        ptr.To(o.PriorityQueue),
+		}).
+		Complete(c)
+	if err != nil {
+		return nil, fmt.Errorf("building controller: %w", err)
+	}
+	return c, nil
+}
+
+// handleDeferred is the annotation strategy's deferred work: reset the checkpoint with a PATCH so
+// that the resulting update event triggers a full reconcile.
+func (c *Controller) handleDeferred(ctx context.Context, key types.NamespacedName) error {
+	tgb := &v1beta1.TargetGroupBinding{}
+	if err := c.client.Get(ctx, key, tgb); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if !tgb.DeletionTimestamp.IsZero() {
+		return nil
+	}
+	return c.resetCheckpoint(ctx, tgb, resetDeferred)
+}

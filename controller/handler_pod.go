@@ -1,0 +1,48 @@
+package controller
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+
+	"github.com/restartsim/restartsim/controller/internal/readinessgate"
+)
+
+// podHandler maps a pod to the bindings whose readiness gates it carries (the gate names the
+// binding, so no lookup is needed). Pods without gates are covered by their EndpointSlices.
+// Updates count when containers readiness, a gate condition or deletion changes.
+func (c *Controller) podHandler() handler.EventHandler {
+	return mapHandler{
+		c: c,
+		mapFn: func(_ context.Context, o client.Object) []types.NamespacedName {
+			pod := o.(*corev1.Pod)
+			var out []types.NamespacedName
+			for _, name := range readinessgate.TGBNames(pod) {
+				out = append(out, types.NamespacedName{Namespace: pod.Namespace, Name: name})
+			}
+			return out
+		},
+		relevant: func(o, n client.Object) bool {
+			op, np := o.(*corev1.Pod), n.(*corev1.Pod)
+			if len(readinessgate.TGBNames(np)) == 0 {
+				return false
+			}
+			if readinessgate.ContainersReady(op) != readinessgate.ContainersReady(np) ||
+				(op.DeletionTimestamp == nil) != (np.DeletionTimestamp == nil) || op.Status.PodIP != np.Status.PodIP {
+				return true
+			}
+			for _, name := range readinessgate.TGBNames(np) {
+				ct := readinessgate.ConditionType(name)
+				oc, _ := readinessgate.Condition(op, ct)
+				nc, _ := readinessgate.Condition(np, ct)
+				if oc.Status != nc.Status {
+					return true
+				}
+			}
+			return false
+		},
+	}
+}

@@ -1,0 +1,86 @@
+// Package metrics holds the controller's Prometheus metrics. Each controller instance registers
+// its own set on the registerer it is given; registering twice on one registerer reuses the
+// collectors already there instead of panicking.
+package metrics
+
+import (
+	"errors"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Reconcile results.
+const (
+	ResultFull      = "full"
+	ResultEarlyExit = "early_exit"
+	ResultError     = "error"
+)
+
+// AWS call outcomes.
+const (
+	OutcomeSuccess   = "success"
+	OutcomeThrottled = "throttled"
+	OutcomeError     = "error"
+)
+
+// Metrics are the tgb_* metrics.
+type Metrics struct {
+	// Reconciles is tgb_reconciles_total{result}.
+	Reconciles *prometheus.CounterVec
+	// CheckpointResets is tgb_checkpoint_resets_total{reason}.
+	CheckpointResets *prometheus.CounterVec
+	// DeferredQueueDepth is tgb_deferred_queue_depth.
+	DeferredQueueDepth prometheus.Gauge
+	// AWSRequests is tgb_aws_requests_total{service,operation,outcome}, one per HTTP attempt.
+	AWSRequests *prometheus.CounterVec
+	// AWSThrottleWait is tgb_aws_throttle_wait_seconds{service,operation}.
+	AWSThrottleWait *prometheus.HistogramVec
+}
+
+// New creates the metrics and registers them on reg (nil: not registered).
+func New(reg prometheus.Registerer) (*Metrics, error) {
+	m := &Metrics{
+		Reconciles: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tgb_reconciles_total", Help: "TargetGroupBinding reconciles by result (full, early_exit, error).",
+		}, []string{"result"}),
+		CheckpointResets: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tgb_checkpoint_resets_total", Help: "Checkpoint resets by reason.",
+		}, []string{"reason"}),
+		DeferredQueueDepth: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "tgb_deferred_queue_depth", Help: "TargetGroupBindings waiting for their deferred full reconcile.",
+		}),
+		AWSRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tgb_aws_requests_total", Help: "AWS API requests (HTTP attempts) by service, operation and outcome.",
+		}, []string{"service", "operation", "outcome"}),
+		AWSThrottleWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "tgb_aws_throttle_wait_seconds",
+			Help:    "Time AWS calls waited in the client-side throttle.",
+			Buckets: []float64{0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"service", "operation"}),
+	}
+	if reg == nil {
+		return m, nil
+	}
+	var err error
+	m.Reconciles = register(reg, m.Reconciles, &err)
+	m.CheckpointResets = register(reg, m.CheckpointResets, &err)
+	m.DeferredQueueDepth = register(reg, m.DeferredQueueDepth, &err)
+	m.AWSRequests = register(reg, m.AWSRequests, &err)
+	m.AWSThrottleWait = register(reg, m.AWSThrottleWait, &err)
+	return m, err
+}
+
+func register[C prometheus.Collector](reg prometheus.Registerer, c C, errp *error) C {
+	if err := reg.Register(c); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if errors.As(err, &are) {
+			if existing, ok := are.ExistingCollector.(C); ok {
+				return existing
+			}
+		}
+		if *errp == nil {
+			*errp = err
+		}
+	}
+	return c
+}

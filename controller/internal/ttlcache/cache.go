@@ -1,0 +1,55 @@
+// Package ttlcache is a small concurrency-safe map whose entries expire after a TTL on an injected clock.
+package ttlcache
+
+import (
+	"sync"
+	"time"
+)
+
+// Cache maps K to V; entries expire ttl after Set.
+type Cache[K comparable, V any] struct {
+	mu      sync.Mutex
+	now     func() time.Time
+	ttl     time.Duration
+	entries map[K]entry[V]
+}
+
+type entry[V any] struct {
+	v       V
+	expires time.Time
+}
+
+// New creates a cache; now is the time source (nil: time.Now).
+func New[K comparable, V any](ttl time.Duration, now func() time.Time) *Cache[K, V] {
+	if now == nil {
+		now = time.Now
+	}
+	return &Cache[K, V]{now: now, ttl: ttl, entries: map[K]entry[V]{}}
+}
+
+// Get returns the live value for k.
+func (c *Cache[K, V]) Get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[k]
+	if !ok || !c.now().Before(e.expires) {
+		delete(c.entries, k)
+		var zero V
+		return zero, false
+	}
+	return e.v, true
+}
+
+// Set stores v for k with the cache's TTL.
+func (c *Cache[K, V]) Set(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries[k] = entry[V]{v: v, expires: c.now().Add(c.ttl)}
+}
+
+// Delete drops k.
+func (c *Cache[K, V]) Delete(k K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.entries, k)
+}

@@ -1,0 +1,28 @@
+package ttlcache
+
+import (
+	"testing"
+	"time"
+)
+
+func TestExpiry(t *testing.T) {
+	now := time.Unix(0, 0)
+	c := New[string, int](time.Minute, func() time.Time { return now })
+	c.Set("a", 1)
+	if v, ok := c.Get("a"); !ok || v != 1 {
+		t.Fatal("miss right after Set")
+	}
+	now = now.Add(59 * time.Second)
+	if _, ok := c.Get("a"); !ok {
+		t.Fatal("expired early")
+	}
+	now = now.Add(time.Second)
+	if _, ok := c.Get("a"); ok {
+		t.Fatal("not expired at TTL")
+	}
+	c.Set("b", 2)
+	c.Delete("b")
+	if _, ok := c.Get("b"); ok {
+		t.Fatal("Delete kept entry")
+	}
+}

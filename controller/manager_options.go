@@ -1,0 +1,33 @@
+package controller
+
+import (
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+)
+
+// ManagerOptions returns base with the settings a strategy needs applied: the controller queue
+// (priority queue on or off; name validation off so many managers may live in one process), the
+// informer sync period, leader election (Lease), metrics and health bind addresses, and the cached
+// namespaces. Fields of base it does not own (Scheme, Logger, ...) are kept.
+func ManagerOptions(opts Options, base manager.Options) manager.Options {
+	o := opts.setDefaults()
+	base.Controller.UsePriorityQueue = ptr.To(o.PriorityQueue)
+	base.Controller.SkipNameValidation = ptr.To(true)
+	base.Cache.SyncPeriod = ptr.To(o.SyncPeriod)
+	if len(o.Namespaces) > 0 {
+		base.Cache.DefaultNamespaces = map[string]cache.Config{}
+		for _, ns := range o.Namespaces {
+			base.Cache.DefaultNamespaces[ns] = cache.Config{}
+		}
+	}
+	base.LeaderElection = o.LeaderElection
+	base.LeaderElectionID = o.LeaderElectionID
+	base.LeaderElectionNamespace = o.LeaderElectionNamespace
+	base.LeaderElectionResourceLock = "leases"
+	base.LeaderElectionReleaseOnCancel = true
+	base.Metrics = metricsserver.Options{BindAddress: o.MetricsBindAddress}
+	base.HealthProbeBindAddress = o.HealthProbeBindAddress
+	return base
+}

@@ -1,0 +1,187 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/utils/clock"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/restartsim/restartsim/controller/internal/awsclient/throttle"
+)
+
+// CheckpointMode selects the startup strategy.
+type CheckpointMode string
+
+const (
+	// CheckpointNone makes every reconcile a full one.
+	CheckpointNone CheckpointMode = "none"
+	// CheckpointAnnotation is upstream LBC: two annotations, deferred queue resetting with a PATCH.
+	CheckpointAnnotation CheckpointMode = "annotation"
+	// CheckpointCompact is one annotation <hash>/<unixSeconds> and an in-controller requeue.
+	CheckpointCompact CheckpointMode = "compact"
+)
+
+// Options configures a controller. Zero values take the documented defaults (see setDefaults).
+type Options struct {
+	// Checkpoint is the startup strategy. Default: annotation.
+	Checkpoint CheckpointMode
+	// PriorityQueue uses controller-runtime's priority queue (applied by ManagerOptions and New).
+	// Default: false in the library (a bool has no unset state); the binary's flag defaults to true
+	// like upstream.
+	PriorityQueue bool
+	// LowPriorityInitialEvents makes the controller's own Service, EndpointSlice, Pod and Node
+	// handlers enqueue initial-list events at low priority (upstream does not). Needs PriorityQueue.
+	LowPriorityInitialEvents bool
+
+	// DeferralDelay is the fixed part of the deferred full reconcile after an early exit. Default: 30m.
+	DeferralDelay time.Duration
+	// DeferralJitter is the uniform jitter [0, DeferralJitter) added to DeferralDelay. Default: 15m.
+	// A negative value means no jitter.
+	DeferralJitter time.Duration
+	// RequeueDuration is the requeue while a gated target is not healthy yet. Default: 15s.
+	RequeueDuration time.Duration
+	// TargetHealthCacheTTL is how long DescribeTargetHealth results are reused. Default: 5m.
+	TargetHealthCacheTTL time.Duration
+	// SecurityGroupCacheTTL is how long ENI, security group and VPC lookups are reused. Default: 10m.
+	SecurityGroupCacheTTL time.Duration
+	// SyncPeriod is the informer resync period and the TTL of the deferred "processed" set. Default: 10h.
+	SyncPeriod time.Duration
+	// MaxConcurrentReconciles is the number of reconcile workers. Default: 3.
+	MaxConcurrentReconciles int
+
+	// ClusterName picks the cluster-tagged security group when a target ENI has several. Default: "".
+	ClusterName string
+	// VpcID is the VPC of the target groups when the spec does not name one; used to register IPs
+	// outside the VPC with availability zone "all". Default: "" (no VPC lookup).
+	VpcID string
+	// AWS configures the AWS clients.
+	AWS AWSOptions
+
+	// LeaderElection, LeaderElectionID, LeaderElectionNamespace configure the manager's Lease-based
+	// leader election (applied by ManagerOptions). Defaults: false, "restartsim-tgb-controller", "".
+	LeaderElection          bool
+	LeaderElectionID        string
+	LeaderElectionNamespace string
+	// MetricsBindAddress and HealthProbeBindAddress are applied by ManagerOptions.
+	// Defaults: "0" (metrics server off) and "" (probes off); the binary uses loopback addresses.
+	MetricsBindAddress     string
+	HealthProbeBindAddress string
+	// Namespaces limits the namespaced objects the manager caches (applied by ManagerOptions).
+	// Default: all namespaces.
+	Namespaces []string
+
+	// Clock is the time source of checkpoint timestamps, deferrals and caches. Default: real clock.
+	Clock clock.WithTicker
+	// Rand draws deferral jitter. Default: seeded from the clock.
+	Rand *rand.Rand
+	// Logger is the controller's logger. Default: the manager's logger.
+	Logger logr.Logger
+	// MetricsRegistry receives the tgb_* metrics of this instance. Default: controller-runtime's
+	// registry (registering twice reuses the existing collectors).
+	MetricsRegistry prometheus.Registerer
+	// Mutant, when set, injects a known bug (see mutants.go) for mutation testing. Default: "".
+	Mutant string
+}
+
+// AWSOptions configures the AWS clients.
+type AWSOptions struct {
+	// Region is the AWS region. Default: us-east-1.
+	Region string
+	// Endpoint is the BaseEndpoint of both clients. Default: "" (real AWS).
+	Endpoint string
+	// AccessKeyID and SecretAccessKey are static credentials. Default: "" (the default credential chain).
+	AccessKeyID     string
+	SecretAccessKey string
+	// MaxAttempts is the standard retryer's attempt limit (the retry token bucket is off). Default: 10.
+	MaxAttempts int
+	// Throttle is the client-side throttle in the upstream --aws-api-throttle format
+	// `serviceID:operationRegex=rate:burst,...`, merged per service over the upstream defaults.
+	// Default: "" (defaults only: ELBv2 Register/Deregister 4:20, Describe 50:200, Modify 3:20).
+	Throttle string
+}
+
+// Defaults of Options.
+const (
+	DefaultDeferralDelay           = 30 * time.Minute
+	DefaultDeferralJitter          = 15 * time.Minute
+	DefaultRequeueDuration         = 15 * time.Second
+	DefaultTargetHealthCacheTTL    = 5 * time.Minute
+	DefaultSecurityGroupCacheTTL   = 10 * time.Minute
+	DefaultSyncPeriod              = 10 * time.Hour
+	DefaultMaxConcurrentReconciles = 3
+	DefaultMaxAttempts             = 10
+	DefaultRegion                  = "us-east-1"
+	DefaultLeaderElectionID        = "restartsim-tgb-controller"
+)
+
+// setDefaults fills every unset field; the one place defaults are applied.
+func (o Options) setDefaults() Options {
+	if o.Checkpoint == "" {
+		o.Checkpoint = CheckpointAnnotation
+	}
+	setDur(&o.DeferralDelay, DefaultDeferralDelay)
+	if o.DeferralJitter == 0 {
+		o.DeferralJitter = DefaultDeferralJitter
+	}
+	setDur(&o.RequeueDuration, DefaultRequeueDuration)
+	setDur(&o.TargetHealthCacheTTL, DefaultTargetHealthCacheTTL)
+	setDur(&o.SecurityGroupCacheTTL, DefaultSecurityGroupCacheTTL)
+	setDur(&o.SyncPeriod, DefaultSyncPeriod)
+	if o.MaxConcurrentReconciles <= 0 {
+		o.MaxConcurrentReconciles = DefaultMaxConcurrentReconciles
+	}
+	if o.AWS.Region == "" {
+		o.AWS.Region = DefaultRegion
+	}
+	if o.AWS.MaxAttempts <= 0 {
+		o.AWS.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.LeaderElectionID == "" {
+		o.LeaderElectionID = DefaultLeaderElectionID
+	}
+	if o.MetricsBindAddress == "" {
+		o.MetricsBindAddress = "0"
+	}
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	if o.Rand == nil {
+		seed := uint64(o.Clock.Now().UnixNano())
+		o.Rand = rand.New(rand.NewPCG(seed, seed>>1|1))
+	}
+	if o.MetricsRegistry == nil {
+		o.MetricsRegistry = ctrlmetrics.Registry
+	}
+	return o
+}
+
+func setDur(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
+}
+
+// Validate reports invalid options (after defaulting).
+func (o Options) Validate() error {
+	var errs []error
+	switch o.Checkpoint {
+	case "", CheckpointNone, CheckpointAnnotation, CheckpointCompact:
+	default:
+		errs = append(errs, fmt.Errorf("checkpoint: %q is not one of none, annotation, compact", o.Checkpoint))
+	}
+	if _, err := throttle.ParseWithDefaults(o.AWS.Throttle); err != nil {
+		errs = append(errs, fmt.Errorf("aws throttle: %w", err))
+	}
+	if o.Mutant != "" && !knownMutants[o.Mutant] {
+		errs = append(errs, fmt.Errorf("mutant: unknown %q", o.Mutant))
+	}
+	if o.DeferralDelay < 0 || o.RequeueDuration < 0 || o.TargetHealthCacheTTL < 0 || o.SecurityGroupCacheTTL < 0 || o.SyncPeriod < 0 {
+		errs = append(errs, errors.New("durations must not be negative"))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,379 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/envtestassets"
+)
+
+// One envtest API server and one fakeaws endpoint for the package; each test uses its own
+// namespace (the manager caches only that namespace) and its own target groups.
+var (
+	cfg    *rest.Config
+	k8s    client.Client
+	scheme = runtime.NewScheme()
+	aws_   *fakeaws.Server
+	awsURL string
+	elbc   *elbv2.Client
+	nsSeq  atomic.Int32
+	tgSeq  atomic.Int32
+	logger = logr.Discard()
+)
+
+const (
+	testRegion = "us-west-2"
+	testKey    = "restartsim"
+)
+
+func TestMain(m *testing.M) { os.Exit(runSuite(m)) }
+
+func runSuite(m *testing.M) int {
+	if os.Getenv("TGB_TEST_LOG") != "" {
+		logger = zap.New(zap.UseDevMode(true), zap.WriteTo(os.Stderr))
+	}
+	ctrl.SetLogger(logger)
+	assets, err := envtestassets.Dir("")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	env := &envtest.Environment{
+		BinaryAssetsDirectory: assets,
+		CRDDirectoryPaths:     []string{filepath.Join("config", "crd")},
+		ErrorIfCRDPathMissing: true,
+	}
+	if cfg, err = env.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "starting envtest:", err)
+		return 1
+	}
+	defer func() { _ = env.Stop() }()
+	_ = clientgoscheme.AddToScheme(scheme)
+	_ = v1beta1.AddToScheme(scheme)
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	aws_, err = fakeaws.New(fakeaws.Options{Region: testRegion, AccessKeyID: testKey, SecretAccessKey: testKey,
+		Profile: fakeaws.ProfileUnlimited, HealthyAfter: 500 * time.Millisecond, DeregistrationDelay: time.Second})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	srv := httptest.NewServer(aws_)
+	defer srv.Close()
+	awsURL = srv.URL
+	elbc = elbv2.New(elbv2.Options{Region: testRegion, BaseEndpoint: aws.String(awsURL),
+		Credentials: credentials.NewStaticCredentialsProvider(testKey, testKey, "")})
+	return m.Run()
+}
+
+// testOptions are Options with durations shrunk for tests; deferral is far away unless a test sets it.
+func testOptions(mode CheckpointMode) Options {
+	return Options{
+		Checkpoint:            mode,
+		DeferralDelay:         time.Hour,
+		DeferralJitter:        -1,
+		RequeueDuration:       200 * time.Millisecond,
+		TargetHealthCacheTTL:  time.Minute,
+		SecurityGroupCacheTTL: time.Minute,
+		AWS:                   AWSOptions{Region: testRegion, Endpoint: awsURL, AccessKeyID: testKey, SecretAccessKey: testKey, MaxAttempts: 3},
+		Logger:                logger,
+	}
+}
+
+// running is one started controller.
+type running struct {
+	c       *Controller
+	reg     *prometheus.Registry
+	cancel  context.CancelFunc
+	done    chan error
+	stopped bool
+}
+
+// startController builds a fresh manager and controller (like a new process) for namespace ns.
+func startController(t *testing.T, ns string, opts Options, setup ...func(*Controller, context.CancelFunc)) *running {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	opts.MetricsRegistry = reg
+	opts.Namespaces = []string{ns}
+	mopts := ManagerOptions(opts, manager.Options{Scheme: scheme, Logger: logger})
+	mopts.GracefulShutdownTimeout = ptr.To(5 * time.Second)
+	mgr, err := ctrl.NewManager(cfg, mopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(mgr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	for _, s := range setup {
+		s(c, cancel)
+	}
+	r := &running{c: c, reg: reg, cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- mgr.Start(ctx) }()
+	t.Cleanup(r.stop)
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		t.Fatal("cache did not sync")
+	}
+	return r
+}
+
+func (r *running) stop() {
+	if r.stopped {
+		return
+	}
+	r.stopped = true
+	r.cancel()
+	select {
+	case <-r.done:
+	case <-time.After(15 * time.Second):
+	}
+}
+
+// newNamespace creates a unique namespace.
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	name := fmt.Sprintf("t%d-%s", nsSeq.Add(1), strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())))
+	if len(name) > 60 {
+		name = name[:60]
+	}
+	name = strings.TrimRight(name, "-")
+	if err := k8s.Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// createTargetGroup creates a target group in fakeaws through the SDK.
+func createTargetGroup(t *testing.T, name string, tt elbtypes.TargetTypeEnum) string {
+	t.Helper()
+	name = fmt.Sprintf("tg%d-%s", tgSeq.Add(1), name)
+	if len(name) > 32 {
+		name = name[:32]
+	}
+	name = strings.Trim(name, "-")
+	out, err := elbc.CreateTargetGroup(context.Background(), &elbv2.CreateTargetGroupInput{
+		Name: aws.String(name), Protocol: elbtypes.ProtocolEnumHttp, Port: aws.Int32(80),
+		VpcId: aws.String(aws_.DefaultVPCID()), TargetType: tt,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aws.ToString(out.TargetGroups[0].TargetGroupArn)
+}
+
+func eventually(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// liveTargets returns the non-draining targets of a group as "id:port".
+func liveTargets(t *testing.T, arn string) map[string]bool {
+	t.Helper()
+	hs, err := aws_.Targets(arn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, h := range hs {
+		if h.State != fakeaws.HealthDraining {
+			out[fmt.Sprintf("%s:%d", h.Target.ID, h.Target.Port)] = true
+		}
+	}
+	return out
+}
+
+func sameSet(got map[string]bool, want ...string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for _, w := range want {
+		if !got[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// callsFor returns the recorded calls since seq for one target group (all groups when arn is "").
+func callsFor(since int, arn string) []fakeaws.Call {
+	var out []fakeaws.Call
+	for _, c := range aws_.Recorder().Since(since) {
+		if arn == "" || c.TargetGroupARN == arn {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fixture objects ---------------------------------------------------------------------------
+
+func mkService(ns, name string, nodePort int32) *corev1.Service {
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)}}}}
+	if nodePort != 0 {
+		svc.Spec.Type = corev1.ServiceTypeNodePort
+		svc.Spec.Ports[0].NodePort = nodePort
+	}
+	return svc
+}
+
+func mkPod(ns, name string, gates ...string) *corev1.Pod {
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "app"}}}}
+	for _, g := range gates {
+		p.Spec.ReadinessGates = append(p.Spec.ReadinessGates, corev1.PodReadinessGate{ConditionType: corev1.PodConditionType(g)})
+	}
+	return p
+}
+
+// epRef is one endpoint: pod name, IP and readiness.
+type epRef struct {
+	pod, ip string
+	ready   bool
+}
+
+func mkSlice(ns, name, svc string, eps ...epRef) *discoveryv1.EndpointSlice {
+	s := &discoveryv1.EndpointSlice{
+		ObjectMeta:  metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{discoveryv1.LabelServiceName: svc}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
+	}
+	s.Endpoints = endpointsOf(eps...)
+	return s
+}
+
+func endpointsOf(eps ...epRef) []discoveryv1.Endpoint {
+	out := []discoveryv1.Endpoint{}
+	for _, e := range eps {
+		out = append(out, discoveryv1.Endpoint{Addresses: []string{e.ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(e.ready)},
+			TargetRef: &corev1.ObjectReference{Kind: "Pod", Name: e.pod}})
+	}
+	return out
+}
+
+func mkTGB(ns, name, svc, arn string, tt v1beta1.TargetType) *v1beta1.TargetGroupBinding {
+	return &v1beta1.TargetGroupBinding{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: v1beta1.TargetGroupBindingSpec{TargetGroupARN: arn, TargetType: &tt,
+			ServiceRef: v1beta1.ServiceReference{Name: svc, Port: intstr.FromInt32(80)}}}
+}
+
+func create(t *testing.T, objs ...client.Object) {
+	t.Helper()
+	for _, o := range objs {
+		if err := k8s.Create(context.Background(), o); err != nil {
+			t.Fatalf("create %T %s: %v", o, o.GetName(), err)
+		}
+	}
+}
+
+// backend creates a Service, n pods with containers ready, and one EndpointSlice of ready
+// endpoints with IPs 10.0.<third>.<i+1>; it returns the endpoint refs.
+func backend(t *testing.T, ns, svc string, third, n int, gates ...string) []epRef {
+	t.Helper()
+	create(t, mkService(ns, svc, 0))
+	var eps []epRef
+	for i := 0; i < n; i++ {
+		p := mkPod(ns, fmt.Sprintf("%s-%d", svc, i), gates...)
+		create(t, p)
+		setContainersReady(t, p, true)
+		eps = append(eps, epRef{pod: p.Name, ip: fmt.Sprintf("10.0.%d.%d", third+i/250, i%250+1), ready: true})
+	}
+	create(t, mkSlice(ns, svc+"-slice", svc, eps...))
+	return eps
+}
+
+func setContainersReady(t *testing.T, p *corev1.Pod, ready bool) {
+	t.Helper()
+	ctx := context.Background()
+	if err := k8s.Get(ctx, client.ObjectKeyFromObject(p), p); err != nil {
+		t.Fatal(err)
+	}
+	st := corev1.ConditionFalse
+	if ready {
+		st = corev1.ConditionTrue
+	}
+	orig := p.DeepCopy()
+	found := false
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == corev1.ContainersReady {
+			p.Status.Conditions[i].Status = st
+			found = true
+		}
+	}
+	if !found {
+		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.ContainersReady, Status: st})
+	}
+	if err := k8s.Status().Patch(ctx, p, client.StrategicMergeFrom(orig)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func setSliceEndpoints(t *testing.T, ns, name string, eps ...epRef) {
+	t.Helper()
+	ctx := context.Background()
+	s := &discoveryv1.EndpointSlice{}
+	if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, s); err != nil {
+		t.Fatal(err)
+	}
+	s.Endpoints = endpointsOf(eps...)
+	if err := k8s.Update(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func getTGB(t *testing.T, ns, name string) *v1beta1.TargetGroupBinding {
+	t.Helper()
+	tgb := &v1beta1.TargetGroupBinding{}
+	if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, tgb); err != nil {
+		t.Fatal(err)
+	}
+	return tgb
+}
+
+func targetKeys(eps []epRef) []string {
+	var out []string
+	for _, e := range eps {
+		out = append(out, e.ip+":8080")
+	}
+	return out
+}
+
+func clientKey(ns, name string) client.ObjectKey { return client.ObjectKey{Namespace: ns, Name: name} }

@@ -1,0 +1,9 @@
+package fakeaws
+
+import "context"
+
+type bodyKey struct{}
+
+func withBody(ctx context.Context, b []byte) context.Context {
+	return context.WithValue(ctx, bodyKey{}, b)
+}

@@ -1,0 +1,24 @@
+// Package fakeaws is a loopback AWS endpoint for simulations: it speaks the real ELBv2 (2015-12-01) and EC2
+// (2016-11-15) AWS Query wire protocol, so unmodified aws-sdk-go-v2 clients work against it with only
+// BaseEndpoint changed, and serves S3 (path-style, via gofakes3) on the same listener.
+//
+// Layers: internal/query (form decoding, XML envelopes, the one error-code → HTTP-status table), internal/sigv4
+// (signature verification), internal/elbv2 and internal/ec2 (handlers per resource), internal/state (the
+// account), internal/throttle (token buckets per AWS category), internal/faults (latency, errors, outages).
+// This package wires them into an http.Handler, records every call, exports Prometheus metrics and offers the
+// admin API as Go methods and as JSON over HTTP under /_restartsim/.
+//
+// # Time
+//
+// Everything runs in scenario time: sim = start + (clock − start) × TimeScale, where clock is Options.Clock.
+// Token buckets refill in scenario time (so AWS rates × TimeScale per wall second), injected latency sleeps
+// latency ÷ TimeScale of wall time, and all recorded times and durations are scenario time.
+//
+// # Authentication
+//
+// AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the
+// request is routed by the credential scope's service (elasticloadbalancing, ec2, s3). The clock skew of
+// X-Amz-Date is not checked (scenario time may run faster than the client's clock). The admin HTTP API accepts
+// either a SigV4-signed request (any service name in the scope) or the two headers
+// X-Restartsim-Access-Key-Id and X-Restartsim-Secret-Access-Key carrying the same credentials.
+package fakeaws

@@ -1,0 +1,72 @@
+package fakeaws_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+var codeRE = regexp.MustCompile(`<Code>[^<]+</Code>`)
+
+// FuzzQueryRequest signs arbitrary form bodies for ELBv2 or EC2 and checks the router and parser never panic
+// and always answer with well-formed XML, carrying an error code unless the status is 200.
+func FuzzQueryRequest(f *testing.F) {
+	for _, s := range []struct{ svc, body string }{
+		{"elasticloadbalancing", "Action=DescribeTargetGroups&Version=2015-12-01&PageSize=2"},
+		{"elasticloadbalancing", "Action=RegisterTargets&Version=2015-12-01&TargetGroupArn=arn%3Aaws%3Ax&Targets.member.1.Id=10.0.0.1&Targets.member.1.Port=80"},
+		{"ec2", "Action=AuthorizeSecurityGroupIngress&Version=2016-11-15&GroupId=sg-1&IpPermissions.1.IpProtocol=tcp&IpPermissions.1.FromPort=1&IpPermissions.1.ToPort=2&IpPermissions.1.IpRanges.1.CidrIp=10.0.0.0%2F8"},
+		{"ec2", "Action=DescribeInstances&Version=2016-11-15&Filter.1.Name=tag%3Ax&Filter.1.Value.1=%2A&MaxResults=5"},
+	} {
+		f.Add(s.svc, s.body)
+	}
+	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, Profile: fakeaws.ProfileUnlimited})
+	if err != nil {
+		f.Fatal(err)
+	}
+	signer := v4.NewSigner()
+	creds := aws.Credentials{AccessKeyID: testKey, SecretAccessKey: testSecret}
+	f.Fuzz(func(t *testing.T, svc, body string) {
+		if svc != "ec2" {
+			svc = "elasticloadbalancing"
+		}
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		sum := sha256.Sum256([]byte(body))
+		if err := signer.SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), svc, "us-west-2", time.Now()); err != nil {
+			t.Skip(err)
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		out := rec.Body.Bytes()
+		dec := xml.NewDecoder(bytes.NewReader(out))
+		for {
+			_, err := dec.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("status %d: malformed XML %q: %v", rec.Code, out, err)
+			}
+		}
+		if rec.Code != http.StatusOK && !codeRE.Match(out) {
+			t.Fatalf("status %d without an error code: %q", rec.Code, out)
+		}
+		if rec.Code == http.StatusOK && !bytes.Contains(out, []byte("Response")) {
+			t.Fatalf("200 without a response envelope: %q", out)
+		}
+	})
+}

@@ -1,0 +1,107 @@
+package query
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Error is an AWS service error: a code from the table below and a message.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Status is the HTTP status AWS uses for this error code.
+func (e *Error) Status() int { return StatusOf(e.Code) }
+
+// Errorf builds an *Error.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// statusByCode is the one place that maps every error code fakeaws returns to its HTTP status. Codes not listed
+// are client errors (400), as for most AWS error codes.
+var statusByCode = map[string]int{
+	// Auth (both services).
+	"MissingAuthenticationToken": http.StatusForbidden,
+	"IncompleteSignature":        http.StatusForbidden,
+	"InvalidClientTokenId":       http.StatusForbidden,
+	"SignatureDoesNotMatch":      http.StatusForbidden,
+	"AuthFailure":                http.StatusUnauthorized, // EC2
+	"AccessDenied":               http.StatusForbidden,    // S3 and admin
+	// Throttling: ELB answers 400 Throttling, EC2 503 RequestLimitExceeded.
+	"Throttling":           http.StatusBadRequest,
+	"RequestLimitExceeded": http.StatusServiceUnavailable,
+	// Server-side faults.
+	"InternalFailure":    http.StatusInternalServerError,
+	"InternalError":      http.StatusInternalServerError, // EC2 spelling
+	"ServiceUnavailable": http.StatusServiceUnavailable,
+	"Unavailable":        http.StatusServiceUnavailable, // EC2 spelling
+	// Generic request errors.
+	"InvalidAction":               http.StatusBadRequest,
+	"MissingAction":               http.StatusBadRequest,
+	"MissingParameter":            http.StatusBadRequest,
+	"ValidationError":             http.StatusBadRequest,
+	"InvalidParameterValue":       http.StatusBadRequest,
+	"InvalidParameterCombination": http.StatusBadRequest,
+	"MalformedQueryString":        http.StatusBadRequest,
+	"RequestEntityTooLarge":       http.StatusRequestEntityTooLarge,
+	"DryRunOperation":             http.StatusPreconditionFailed,
+	"OperationNotPermitted":       http.StatusBadRequest,
+	"InvalidPaginationToken":      http.StatusBadRequest,
+	"InvalidNextToken":            http.StatusBadRequest, // unused spelling kept for completeness
+	"UnsupportedOperation":        http.StatusBadRequest,
+	"InvalidInput":                http.StatusBadRequest,
+	"InvalidRequest":              http.StatusBadRequest,
+	"InvalidID":                   http.StatusBadRequest,
+	"NotFound":                    http.StatusNotFound, // admin API
+	// ELBv2.
+	"TargetGroupNotFound":         http.StatusBadRequest,
+	"LoadBalancerNotFound":        http.StatusBadRequest,
+	"InvalidTarget":               http.StatusBadRequest,
+	"TooManyTargets":              http.StatusBadRequest,
+	"TooManyTargetGroups":         http.StatusBadRequest,
+	"TooManyTags":                 http.StatusBadRequest,
+	"DuplicateTagKeys":            http.StatusBadRequest,
+	"DuplicateTargetGroupName":    http.StatusBadRequest,
+	"ResourceInUse":               http.StatusBadRequest,
+	"InvalidConfigurationRequest": http.StatusBadRequest,
+	// EC2.
+	"InvalidGroup.NotFound":               http.StatusBadRequest,
+	"InvalidGroup.Duplicate":              http.StatusBadRequest,
+	"InvalidGroupId.Malformed":            http.StatusBadRequest,
+	"InvalidPermission.Duplicate":         http.StatusBadRequest,
+	"InvalidPermission.NotFound":          http.StatusBadRequest,
+	"InvalidPermission.Malformed":         http.StatusBadRequest,
+	"RulesPerSecurityGroupLimitExceeded":  http.StatusBadRequest,
+	"DependencyViolation":                 http.StatusBadRequest,
+	"InvalidVpcID.NotFound":               http.StatusBadRequest,
+	"InvalidInstanceID.NotFound":          http.StatusBadRequest,
+	"InvalidInstanceID.Malformed":         http.StatusBadRequest,
+	"InvalidNetworkInterfaceID.NotFound":  http.StatusBadRequest,
+	"InvalidNetworkInterfaceID.Malformed": http.StatusBadRequest,
+	"InvalidFilter":                       http.StatusBadRequest,
+	"TagLimitExceeded":                    http.StatusBadRequest,
+}
+
+// StatusOf returns the HTTP status for an error code (400 when the code is not in the table).
+func StatusOf(code string) int {
+	if s, ok := statusByCode[code]; ok {
+		return s
+	}
+	return http.StatusBadRequest
+}
+
+// IsServerFault reports whether the code is a server-side (5xx) fault; ELB marks those Type=Receiver.
+func IsServerFault(code string) bool { return StatusOf(code) >= 500 }
+
+// KnownCodes lists every code in the table (for tests).
+func KnownCodes() []string {
+	out := make([]string, 0, len(statusByCode))
+	for c := range statusByCode {
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package query
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Form is a decoded Query request: the flattened key/value pairs of the form body (and URL query).
+type Form struct {
+	values   url.Values
+	prefixes map[string]struct{}
+}
+
+// ParseForm decodes a form-encoded body and merges the URL query parameters (body wins).
+func ParseForm(body []byte, rawQuery string) (*Form, error) {
+	v, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil, err
+	}
+	if rawQuery != "" {
+		q, err := url.ParseQuery(rawQuery)
+		if err != nil {
+			return nil, err
+		}
+		for k, vs := range q {
+			if _, ok := v[k]; !ok {
+				v[k] = vs
+			}
+		}
+	}
+	f := &Form{values: v, prefixes: make(map[string]struct{}, len(v)*2)}
+	for k := range v {
+		for i := 0; i < len(k); i++ {
+			if k[i] == '.' {
+				f.prefixes[k[:i]] = struct{}{}
+			}
+		}
+		f.prefixes[k] = struct{}{}
+	}
+	return f, nil
+}
+
+// Get returns the first value of key, or "".
+func (f *Form) Get(key string) string {
+	vs := f.values[key]
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}
+
+// Has reports whether key, or any key below key (key.x), is present.
+func (f *Form) Has(key string) bool {
+	_, ok := f.prefixes[key]
+	return ok
+}
+
+// Len is the number of keys.
+func (f *Form) Len() int { return len(f.values) }
+
+// Members returns the list-element prefixes prefix.1, prefix.2, ... that are present, in order. It stops at the
+// first missing index, as AWS does.
+func (f *Form) Members(prefix string) []string {
+	var out []string
+	for i := 1; i <= len(f.values); i++ {
+		p := prefix + "." + strconv.Itoa(i)
+		if !f.Has(p) {
+			break
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Strings returns the values of a scalar list (prefix.1, prefix.2, ...).
+func (f *Form) Strings(prefix string) []string {
+	var out []string
+	for _, p := range f.Members(prefix) {
+		out = append(out, f.Get(p))
+	}
+	return out
+}
+
+// Int returns key parsed as an integer; ok is false when the key is absent; err is a ValidationError-style
+// problem when present but malformed.
+func (f *Form) Int(key string) (n int64, ok bool, err error) {
+	s := f.Get(key)
+	if !f.Has(key) {
+		return 0, false, nil
+	}
+	n, perr := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if perr != nil {
+		return 0, true, perr
+	}
+	return n, true, nil
+}
+
+// Bool returns key parsed as a boolean (absent → def).
+func (f *Form) Bool(key string, def bool) (bool, error) {
+	if !f.Has(key) {
+		return def, nil
+	}
+	return strconv.ParseBool(f.Get(key))
+}

@@ -1,0 +1,224 @@
+package state
+
+import (
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+)
+
+// SeedVPC adds (or replaces) a VPC. CIDRs must be valid prefixes.
+func (s *Store) SeedVPC(v VPC) (VPC, error) {
+	if len(v.CIDRs) == 0 {
+		return VPC{}, query.Errorf("MissingParameter", "a VPC needs at least one CIDR block")
+	}
+	for _, c := range v.CIDRs {
+		if _, err := netip.ParsePrefix(c); err != nil {
+			return VPC{}, query.Errorf("InvalidParameterValue", "invalid CIDR %q", c)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v.ID == "" {
+		v.ID = s.newID("vpc-", 17)
+	}
+	v.CIDRs = slices.Clone(v.CIDRs)
+	v.Tags = cloneTags(v.Tags)
+	if v.IsDefault {
+		for _, o := range s.vpcs {
+			o.IsDefault = false
+		}
+		s.defaultVPC = v.ID
+	}
+	s.vpcs[v.ID] = &v
+	return cloneVPC(&v), nil
+}
+
+func cloneVPC(v *VPC) VPC {
+	c := *v
+	c.CIDRs = slices.Clone(v.CIDRs)
+	c.Tags = cloneTags(v.Tags)
+	return c
+}
+
+func (s *Store) vpcOrDefault(id string) (string, error) {
+	if id == "" {
+		return s.defaultVPC, nil
+	}
+	if _, ok := s.vpcs[id]; !ok {
+		return "", notFound("InvalidVpcID.NotFound", "vpc ID", id)
+	}
+	return id, nil
+}
+
+func (s *Store) checkGroups(ids []string) error {
+	for _, g := range ids {
+		if _, ok := s.sgs[g]; !ok {
+			return notFound("InvalidGroup.NotFound", "security group", g)
+		}
+	}
+	return nil
+}
+
+// SeedInstance adds (or replaces) an instance and its primary ENI.
+func (s *Store) SeedInstance(in Instance) (Instance, error) {
+	if !strings.HasPrefix(in.ID, "i-") {
+		return Instance{}, query.Errorf("InvalidInstanceID.Malformed", "Invalid id: %q", in.ID)
+	}
+	if _, err := netip.ParseAddr(in.PrivateIP); err != nil {
+		return Instance{}, query.Errorf("InvalidParameterValue", "invalid private IP %q", in.PrivateIP)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vpc, err := s.vpcOrDefault(in.VPCID)
+	if err != nil {
+		return Instance{}, err
+	}
+	if err := s.checkGroups(in.SecurityGroupIDs); err != nil {
+		return Instance{}, err
+	}
+	in.VPCID = vpc
+	if in.State == "" {
+		in.State = "running"
+	}
+	if in.PrimaryENIID == "" {
+		in.PrimaryENIID = "eni-" + strings.TrimPrefix(in.ID, "i-")
+	}
+	in.SecurityGroupIDs = slices.Clone(in.SecurityGroupIDs)
+	in.Tags = cloneTags(in.Tags)
+	s.instances[in.ID] = &in
+	s.enis[in.PrimaryENIID] = &ENI{
+		ID: in.PrimaryENIID, PrivateIPs: []string{in.PrivateIP}, SecurityGroupIDs: slices.Clone(in.SecurityGroupIDs),
+		SubnetID: in.SubnetID, AvailabilityZone: in.AvailabilityZone, VPCID: vpc, InstanceID: in.ID,
+		Description: "primary network interface",
+	}
+	return cloneInstance(&in), nil
+}
+
+func cloneInstance(in *Instance) Instance {
+	c := *in
+	c.SecurityGroupIDs = slices.Clone(in.SecurityGroupIDs)
+	c.Tags = cloneTags(in.Tags)
+	return c
+}
+
+// SeedENI adds (or replaces) a network interface (for example a pod ENI).
+func (s *Store) SeedENI(e ENI) (ENI, error) {
+	if len(e.PrivateIPs) == 0 {
+		return ENI{}, query.Errorf("MissingParameter", "an ENI needs at least one private IP")
+	}
+	for _, ip := range e.PrivateIPs {
+		if _, err := netip.ParseAddr(ip); err != nil {
+			return ENI{}, query.Errorf("InvalidParameterValue", "invalid private IP %q", ip)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vpc, err := s.vpcOrDefault(e.VPCID)
+	if err != nil {
+		return ENI{}, err
+	}
+	if err := s.checkGroups(e.SecurityGroupIDs); err != nil {
+		return ENI{}, err
+	}
+	if e.ID == "" {
+		e.ID = s.newID("eni-", 17)
+	}
+	e.VPCID = vpc
+	e.PrivateIPs = slices.Clone(e.PrivateIPs)
+	e.SecurityGroupIDs = slices.Clone(e.SecurityGroupIDs)
+	e.Tags = cloneTags(e.Tags)
+	s.enis[e.ID] = &e
+	return cloneENI(&e), nil
+}
+
+func cloneENI(e *ENI) ENI {
+	c := *e
+	c.PrivateIPs = slices.Clone(e.PrivateIPs)
+	c.SecurityGroupIDs = slices.Clone(e.SecurityGroupIDs)
+	c.Tags = cloneTags(e.Tags)
+	return c
+}
+
+// VPCs returns all VPCs sorted by ID.
+func (s *Store) VPCs() []VPC {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]VPC, 0, len(s.vpcs))
+	for _, k := range sortedKeys(s.vpcs) {
+		out = append(out, cloneVPC(s.vpcs[k]))
+	}
+	return out
+}
+
+// Instances returns all instances sorted by ID.
+func (s *Store) Instances() []Instance {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Instance, 0, len(s.instances))
+	for _, k := range sortedKeys(s.instances) {
+		out = append(out, cloneInstance(s.instances[k]))
+	}
+	return out
+}
+
+// ENIs returns all network interfaces sorted by ID.
+func (s *Store) ENIs() []ENI {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ENI, 0, len(s.enis))
+	for _, k := range sortedKeys(s.enis) {
+		out = append(out, cloneENI(s.enis[k]))
+	}
+	return out
+}
+
+// CreateTags tags EC2 resources (vpc-, i-, eni-, sg-). All IDs must exist; nothing changes otherwise.
+func (s *Store) CreateTags(ids []string, tags []Tag) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	targets := make([]*[]Tag, 0, len(ids))
+	for _, id := range ids {
+		var p *[]Tag
+		switch {
+		case strings.HasPrefix(id, "vpc-"):
+			if v, ok := s.vpcs[id]; ok {
+				p = &v.Tags
+			} else {
+				return notFound("InvalidVpcID.NotFound", "vpc ID", id)
+			}
+		case strings.HasPrefix(id, "i-"):
+			if v, ok := s.instances[id]; ok {
+				p = &v.Tags
+			} else {
+				return query.Errorf("InvalidInstanceID.NotFound", "The instance ID '%s' does not exist", id)
+			}
+		case strings.HasPrefix(id, "eni-"):
+			if v, ok := s.enis[id]; ok {
+				p = &v.Tags
+			} else {
+				return notFound("InvalidNetworkInterfaceID.NotFound", "networkInterface ID", id)
+			}
+		case strings.HasPrefix(id, "sg-"):
+			if v, ok := s.sgs[id]; ok {
+				p = &v.Tags
+			} else {
+				return notFound("InvalidGroup.NotFound", "security group", id)
+			}
+		default:
+			return query.Errorf("InvalidID", "The ID '%s' is not valid", id)
+		}
+		targets = append(targets, p)
+	}
+	for _, p := range targets {
+		merged := mergeTags(cloneTags(*p), tags)
+		if len(merged) > 50 {
+			return query.Errorf("TagLimitExceeded", "The maximum number of tags (50) for a resource has been exceeded")
+		}
+	}
+	for _, p := range targets {
+		*p = mergeTags(*p, tags)
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package state
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+)
+
+// Config are the account-wide settings of a Store.
+type Config struct {
+	AccountID           string
+	Region              string
+	HealthyAfter        time.Duration
+	DeregistrationDelay time.Duration
+	MaxTargetsPerGroup  int
+	MaxTargetGroups     int
+	MaxRulesPerGroup    int
+	MaxTags             int
+	Seed                uint64
+}
+
+// Store is the account state.
+type Store struct {
+	mu  sync.Mutex
+	cfg Config
+	rng *rand.Rand
+
+	defaultVPC string
+	vpcs       map[string]*VPC
+	instances  map[string]*Instance
+	enis       map[string]*ENI
+	sgs        map[string]*SecurityGroup
+	tgs        map[string]*tgEntry
+}
+
+type targetKey struct {
+	id   string
+	port int32
+}
+
+type targetEntry struct {
+	t              Target
+	registeredAt   time.Time
+	deregisteredAt *time.Time
+}
+
+type tgEntry struct {
+	TargetGroup
+	targets map[targetKey]*targetEntry
+}
+
+// New returns a Store with one default VPC (10.0.0.0/16), like a fresh account.
+func New(cfg Config) *Store {
+	s := &Store{
+		cfg:       cfg,
+		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
+		vpcs:      map[string]*VPC{},
+		instances: map[string]*Instance{},
+		enis:      map[string]*ENI{},
+		sgs:       map[string]*SecurityGroup{},
+		tgs:       map[string]*tgEntry{},
+	}
+	id := s.newID("vpc-", 17)
+	s.vpcs[id] = &VPC{ID: id, CIDRs: []string{"10.0.0.0/16"}, IsDefault: true}
+	s.defaultVPC = id
+	sg := s.newSecurityGroup("default", "default VPC security group", id)
+	// The default group allows all traffic from itself.
+	sg.Ingress = append(sg.Ingress, Rule{ID: s.newID("sgr-", 17), Protocol: "-1", SourceGroupID: sg.ID})
+	return s
+}
+
+// SetHealthTiming changes the health state machine's delays (scenario time). Zero leaves a value unchanged.
+func (s *Store) SetHealthTiming(healthyAfter, deregistrationDelay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if healthyAfter > 0 {
+		s.cfg.HealthyAfter = healthyAfter
+	}
+	if deregistrationDelay > 0 {
+		s.cfg.DeregistrationDelay = deregistrationDelay
+	}
+}
+
+// AccountID returns the owning account.
+func (s *Store) AccountID() string { return s.cfg.AccountID }
+
+// DefaultVPCID returns the ID of the default VPC.
+func (s *Store) DefaultVPCID() string { return s.defaultVPC }
+
+func (s *Store) newID(prefix string, hexDigits int) string {
+	const digits = "0123456789abcdef"
+	b := make([]byte, 0, len(prefix)+hexDigits)
+	b = append(b, prefix...)
+	for range hexDigits {
+		b = append(b, digits[s.rng.IntN(16)])
+	}
+	return string(b)
+}
+
+func notFound(code, kind, id string) error {
+	return query.Errorf(code, "The %s '%s' does not exist", kind, id)
+}
+
+func cloneTags(t []Tag) []Tag { return slices.Clone(t) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// mergeTags sets tags on an existing list (overwriting values of equal keys).
+func mergeTags(have []Tag, add []Tag) []Tag {
+	for _, t := range add {
+		found := false
+		for i := range have {
+			if have[i].Key == t.Key {
+				have[i].Value = t.Value
+				found = true
+				break
+			}
+		}
+		if !found {
+			have = append(have, t)
+		}
+	}
+	return have
+}
+
+func (s *Store) tagLimit(n int) error {
+	if s.cfg.MaxTags > 0 && n > s.cfg.MaxTags {
+		return query.Errorf("TooManyTags", "The quota for the number of tags per resource (%d) has been exceeded", s.cfg.MaxTags)
+	}
+	return nil
+}
+
+func fmtInt(n int64) string { return fmt.Sprint(n) }

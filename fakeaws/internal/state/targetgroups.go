@@ -1,0 +1,403 @@
+package state
+
+import (
+	"net/netip"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+)
+
+var tgName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$`)
+
+func cloneTG(tg *tgEntry) TargetGroup {
+	c := tg.TargetGroup
+	c.Tags = cloneTags(tg.Tags)
+	return c
+}
+
+// CreateTargetGroup creates a target group. Creating one with the name and settings of an existing group returns
+// the existing group (AWS is idempotent here); the same name with other settings is DuplicateTargetGroupName.
+func (s *Store) CreateTargetGroup(tg TargetGroup, now time.Time) (TargetGroup, error) {
+	if !tgName.MatchString(tg.Name) || strings.HasPrefix(strings.ToLower(tg.Name), "internal-") {
+		return TargetGroup{}, query.Errorf("ValidationError", "Target group name '%s' must be at most 32 alphanumeric characters or hyphens, and must not begin or end with a hyphen", tg.Name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tg.TargetType != "lambda" {
+		if tg.VPCID == "" {
+			return TargetGroup{}, query.Errorf("ValidationError", "A VPC ID must be specified for target type '%s'", tg.TargetType)
+		}
+		if _, ok := s.vpcs[tg.VPCID]; !ok {
+			return TargetGroup{}, query.Errorf("ValidationError", "The VPC ID '%s' is not found", tg.VPCID)
+		}
+	}
+	for _, o := range s.tgs {
+		if o.Name != tg.Name {
+			continue
+		}
+		if o.Protocol == tg.Protocol && o.Port == tg.Port && o.VPCID == tg.VPCID && o.TargetType == tg.TargetType {
+			return cloneTG(o), nil
+		}
+		return TargetGroup{}, query.Errorf("DuplicateTargetGroupName", "A target group with the same name '%s' exists, but with different settings", tg.Name)
+	}
+	if s.cfg.MaxTargetGroups > 0 && len(s.tgs) >= s.cfg.MaxTargetGroups {
+		return TargetGroup{}, query.Errorf("TooManyTargetGroups", "You have reached the limit on the number of target groups for your AWS account")
+	}
+	if err := s.tagLimit(len(tg.Tags)); err != nil {
+		return TargetGroup{}, err
+	}
+	tg.ARN = "arn:aws:elasticloadbalancing:" + s.cfg.Region + ":" + s.cfg.AccountID + ":targetgroup/" + tg.Name + "/" + s.newID("", 16)
+	tg.CreatedAt = now
+	tg.Tags = cloneTags(tg.Tags)
+	e := &tgEntry{TargetGroup: tg, targets: map[targetKey]*targetEntry{}}
+	s.tgs[tg.ARN] = e
+	return cloneTG(e), nil
+}
+
+func (s *Store) tg(arn string) (*tgEntry, error) {
+	if e, ok := s.tgs[arn]; ok {
+		return e, nil
+	}
+	return nil, query.Errorf("TargetGroupNotFound", "Target groups '%s' not found", arn)
+}
+
+// DeleteTargetGroup deletes a group; deleting an unknown group succeeds, as in AWS.
+func (s *Store) DeleteTargetGroup(arn string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.tgs, arn)
+}
+
+// TargetGroups returns all target groups sorted by name, then ARN.
+func (s *Store) TargetGroups() []TargetGroup {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]TargetGroup, 0, len(s.tgs))
+	for _, e := range s.tgs {
+		out = append(out, cloneTG(e))
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].ARN < out[j].ARN
+	})
+	return out
+}
+
+// TargetGroup returns one group by ARN.
+func (s *Store) TargetGroup(arn string) (TargetGroup, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, err := s.tg(arn)
+	if err != nil {
+		return TargetGroup{}, err
+	}
+	return cloneTG(e), nil
+}
+
+// ModifyTargetGroup applies fn to the group's settings under the lock.
+func (s *Store) ModifyTargetGroup(arn string, fn func(*TargetGroup) error) (TargetGroup, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, err := s.tg(arn)
+	if err != nil {
+		return TargetGroup{}, err
+	}
+	c := cloneTG(e)
+	if err := fn(&c); err != nil {
+		return TargetGroup{}, err
+	}
+	e.HealthCheck = c.HealthCheck
+	return cloneTG(e), nil
+}
+
+func (s *Store) validateTarget(e *tgEntry, t Target) error {
+	switch e.TargetType {
+	case "instance":
+		in, ok := s.instances[t.ID]
+		if !ok {
+			return query.Errorf("InvalidTarget", "The following targets are not valid instances: '%s'", t.ID)
+		}
+		if in.State != "running" {
+			return query.Errorf("InvalidTarget", "The following targets are not in a running state and cannot be registered: '%s'", t.ID)
+		}
+		if in.VPCID != e.VPCID {
+			return query.Errorf("InvalidTarget", "The following targets are not in the target group VPC '%s': '%s'", e.VPCID, t.ID)
+		}
+	case "ip":
+		addr, err := netip.ParseAddr(t.ID)
+		if err != nil {
+			return query.Errorf("InvalidTarget", "The IP address '%s' is not a valid IPv4 address", t.ID)
+		}
+		if t.AvailabilityZone == "all" {
+			return nil
+		}
+		vpc := s.vpcs[e.VPCID]
+		in := false
+		if vpc != nil {
+			for _, c := range vpc.CIDRs {
+				if p, err := netip.ParsePrefix(c); err == nil && p.Contains(addr) {
+					in = true
+				}
+			}
+		}
+		if !in {
+			return query.Errorf("InvalidTarget", "The IP address '%s' is not within the VPC '%s'", t.ID, e.VPCID)
+		}
+	default:
+		return query.Errorf("InvalidTarget", "Targets of type '%s' cannot be registered by fakeaws", e.TargetType)
+	}
+	return nil
+}
+
+// gc drops targets whose draining period is over.
+func (s *Store) gc(e *tgEntry, now time.Time) {
+	for k, t := range e.targets {
+		if t.deregisteredAt != nil && !now.Before(t.deregisteredAt.Add(s.cfg.DeregistrationDelay)) {
+			delete(e.targets, k)
+		}
+	}
+}
+
+func (s *Store) resolve(e *tgEntry, t Target) (Target, error) {
+	if t.Port == 0 {
+		t.Port = e.Port
+	}
+	if t.Port < 1 || t.Port > 65535 {
+		return t, query.Errorf("ValidationError", "Port must be between 1 and 65535 for target '%s'", t.ID)
+	}
+	if t.ID == "" {
+		return t, query.Errorf("ValidationError", "A target ID must be specified")
+	}
+	return t, nil
+}
+
+// RegisterTargets registers targets at now; a draining target goes back to initial.
+func (s *Store) RegisterTargets(arn string, targets []Target, now time.Time) error {
+	if len(targets) == 0 {
+		return query.Errorf("ValidationError", "1 validation error detected: Value null at 'targets' failed to satisfy constraint: Member must not be null")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, err := s.tg(arn)
+	if err != nil {
+		return err
+	}
+	s.gc(e, now)
+	resolved := make([]Target, 0, len(targets))
+	added := 0
+	for _, t := range targets {
+		t, err := s.resolve(e, t)
+		if err != nil {
+			return err
+		}
+		if err := s.validateTarget(e, t); err != nil {
+			return err
+		}
+		if _, ok := e.targets[targetKey{t.ID, t.Port}]; !ok {
+			added++
+		}
+		resolved = append(resolved, t)
+	}
+	if s.cfg.MaxTargetsPerGroup > 0 && len(e.targets)+added > s.cfg.MaxTargetsPerGroup {
+		return query.Errorf("TooManyTargets", "You've reached the limit on the number of targets (%d) per target group", s.cfg.MaxTargetsPerGroup)
+	}
+	for _, t := range resolved {
+		k := targetKey{t.ID, t.Port}
+		if have, ok := e.targets[k]; ok {
+			if have.deregisteredAt != nil {
+				have.deregisteredAt = nil
+				have.registeredAt = now
+			}
+			continue
+		}
+		e.targets[k] = &targetEntry{t: t, registeredAt: now}
+	}
+	return nil
+}
+
+// DeregisterTargets starts draining registered targets. A target that is not registered is InvalidTarget;
+// deregistering a draining target again is a no-op.
+func (s *Store) DeregisterTargets(arn string, targets []Target, now time.Time) error {
+	if len(targets) == 0 {
+		return query.Errorf("ValidationError", "1 validation error detected: Value null at 'targets' failed to satisfy constraint: Member must not be null")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, err := s.tg(arn)
+	if err != nil {
+		return err
+	}
+	s.gc(e, now)
+	keys := make([]targetKey, 0, len(targets))
+	for _, t := range targets {
+		t, err := s.resolve(e, t)
+		if err != nil {
+			return err
+		}
+		k := targetKey{t.ID, t.Port}
+		if _, ok := e.targets[k]; !ok {
+			return query.Errorf("InvalidTarget", "The following targets are not registered in target group '%s': 'Id: %s, Port: %d'", arn, t.ID, t.Port)
+		}
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		if te := e.targets[k]; te.deregisteredAt == nil {
+			at := now
+			te.deregisteredAt = &at
+		}
+	}
+	return nil
+}
+
+func (s *Store) health(te *targetEntry, now time.Time) TargetHealth {
+	h := TargetHealth{Target: te.t, RegisteredAt: te.registeredAt, HealthyAt: te.registeredAt.Add(s.cfg.HealthyAfter)}
+	switch {
+	case te.deregisteredAt != nil:
+		at := *te.deregisteredAt
+		h.DeregisteredAt = &at
+		h.State, h.Reason = HealthDraining, ReasonDeregistrationInProgress
+		h.Description = "Target deregistration is in progress"
+	case now.Before(h.HealthyAt):
+		h.State, h.Reason = HealthInitial, ReasonRegistrationInProgress
+		h.Description = "Target registration is in progress"
+	default:
+		h.State = HealthHealthy
+	}
+	return h
+}
+
+// TargetHealth returns the health of the group's targets at now, sorted by ID and port. With a filter, it
+// returns exactly the filtered targets in order; unknown ones are "unused"/Target.NotRegistered.
+func (s *Store) TargetHealth(arn string, filter []Target, now time.Time) ([]TargetHealth, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, err := s.tg(arn)
+	if err != nil {
+		return nil, err
+	}
+	s.gc(e, now)
+	if len(filter) > 0 {
+		out := make([]TargetHealth, 0, len(filter))
+		for _, f := range filter {
+			if f.Port == 0 {
+				f.Port = e.Port
+			}
+			if te, ok := e.targets[targetKey{f.ID, f.Port}]; ok {
+				out = append(out, s.health(te, now))
+				continue
+			}
+			out = append(out, TargetHealth{Target: f, State: HealthUnused, Reason: ReasonNotRegistered, Description: "Target is not registered to the target group"})
+		}
+		return out, nil
+	}
+	out := make([]TargetHealth, 0, len(e.targets))
+	for _, te := range e.targets {
+		out = append(out, s.health(te, now))
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Target.ID != out[j].Target.ID {
+			return out[i].Target.ID < out[j].Target.ID
+		}
+		return out[i].Target.Port < out[j].Target.Port
+	})
+	return out, nil
+}
+
+// RemoveTarget deletes a target immediately, out of band (drift).
+func (s *Store) RemoveTarget(arn string, t Target) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, err := s.tg(arn)
+	if err != nil {
+		return err
+	}
+	if t.Port == 0 {
+		t.Port = e.Port
+	}
+	k := targetKey{t.ID, t.Port}
+	if _, ok := e.targets[k]; !ok {
+		return query.Errorf("InvalidTarget", "target %s:%d is not registered in %s", t.ID, t.Port, arn)
+	}
+	delete(e.targets, k)
+	return nil
+}
+
+// AddTags tags target groups.
+func (s *Store) AddTags(arns []string, tags []Tag) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	es, err := s.tagTargets(arns)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := s.tagLimit(len(mergeTags(cloneTags(e.Tags), tags))); err != nil {
+			return err
+		}
+	}
+	for _, e := range es {
+		e.Tags = mergeTags(e.Tags, tags)
+	}
+	return nil
+}
+
+// RemoveTags removes tag keys from target groups.
+func (s *Store) RemoveTags(arns []string, keys []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	es, err := s.tagTargets(arns)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		kept := e.Tags[:0]
+		for _, t := range e.Tags {
+			drop := false
+			for _, k := range keys {
+				if t.Key == k {
+					drop = true
+				}
+			}
+			if !drop {
+				kept = append(kept, t)
+			}
+		}
+		e.Tags = kept
+	}
+	return nil
+}
+
+// Tags returns the tags of each ARN, in order.
+func (s *Store) Tags(arns []string) ([][]Tag, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	es, err := s.tagTargets(arns)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]Tag, len(es))
+	for i, e := range es {
+		out[i] = cloneTags(e.Tags)
+	}
+	return out, nil
+}
+
+func (s *Store) tagTargets(arns []string) ([]*tgEntry, error) {
+	out := make([]*tgEntry, 0, len(arns))
+	for _, a := range arns {
+		if strings.Contains(a, ":loadbalancer/") {
+			return nil, query.Errorf("LoadBalancerNotFound", "Load balancer '%s' not found", a)
+		}
+		e, err := s.tg(a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}

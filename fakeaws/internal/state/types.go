@@ -1,0 +1,137 @@
+package state
+
+import "time"
+
+// Tag is a key/value resource tag.
+type Tag struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// VPC is a seeded or default VPC.
+type VPC struct {
+	ID        string   `json:"id"`
+	CIDRs     []string `json:"cidrs"` // first is the primary CidrBlock
+	IsDefault bool     `json:"isDefault,omitempty"`
+	Tags      []Tag    `json:"tags,omitempty"`
+}
+
+// Instance is a seeded EC2 instance. Seeding also creates its primary ENI (PrimaryENIID, derived when empty).
+type Instance struct {
+	ID               string   `json:"id"`
+	PrivateIP        string   `json:"privateIp"`
+	SubnetID         string   `json:"subnetId,omitempty"`
+	AvailabilityZone string   `json:"availabilityZone,omitempty"`
+	VPCID            string   `json:"vpcId,omitempty"` // default: the default VPC
+	SecurityGroupIDs []string `json:"securityGroupIds,omitempty"`
+	PrimaryENIID     string   `json:"primaryEniId,omitempty"`
+	State            string   `json:"state,omitempty"` // default "running"
+	Tags             []Tag    `json:"tags,omitempty"`
+}
+
+// ENI is a seeded network interface.
+type ENI struct {
+	ID               string   `json:"id"`
+	PrivateIPs       []string `json:"privateIps"` // first is primary
+	SecurityGroupIDs []string `json:"securityGroupIds,omitempty"`
+	SubnetID         string   `json:"subnetId,omitempty"`
+	AvailabilityZone string   `json:"availabilityZone,omitempty"`
+	VPCID            string   `json:"vpcId,omitempty"` // default: the default VPC
+	InstanceID       string   `json:"instanceId,omitempty"`
+	Description      string   `json:"description,omitempty"`
+	Tags             []Tag    `json:"tags,omitempty"`
+}
+
+// Rule is one security group ingress (or egress) rule with a single source, like EC2's SecurityGroupRule.
+// Protocol is normalised: "tcp", "udp", "icmp", "icmpv6", "-1" (all) or a protocol number.
+type Rule struct {
+	ID            string `json:"id,omitempty"`
+	Protocol      string `json:"protocol"`
+	FromPort      int32  `json:"fromPort"`
+	ToPort        int32  `json:"toPort"`
+	CIDR          string `json:"cidr,omitempty"`
+	CIDRv6        string `json:"cidrv6,omitempty"`
+	SourceGroupID string `json:"sourceGroupId,omitempty"`
+	PrefixListID  string `json:"prefixListId,omitempty"`
+	Description   string `json:"description,omitempty"`
+}
+
+// SameAs reports whether two rules grant the same access (ID and description ignored).
+func (r Rule) SameAs(o Rule) bool {
+	if r.Protocol != o.Protocol || r.CIDR != o.CIDR || r.CIDRv6 != o.CIDRv6 || r.SourceGroupID != o.SourceGroupID || r.PrefixListID != o.PrefixListID {
+		return false
+	}
+	if r.Protocol == "-1" {
+		return true
+	}
+	return r.FromPort == o.FromPort && r.ToPort == o.ToPort
+}
+
+// SecurityGroup is an EC2 security group.
+type SecurityGroup struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	VPCID       string `json:"vpcId"`
+	OwnerID     string `json:"ownerId"`
+	Ingress     []Rule `json:"ingress"`
+	Egress      []Rule `json:"egress"`
+	Tags        []Tag  `json:"tags,omitempty"`
+}
+
+// HealthCheck holds a target group's health check settings.
+type HealthCheck struct {
+	Enabled            bool   `json:"enabled"`
+	Protocol           string `json:"protocol"`
+	Port               string `json:"port"`
+	Path               string `json:"path,omitempty"`
+	IntervalSeconds    int32  `json:"intervalSeconds"`
+	TimeoutSeconds     int32  `json:"timeoutSeconds"`
+	HealthyThreshold   int32  `json:"healthyThreshold"`
+	UnhealthyThreshold int32  `json:"unhealthyThreshold"`
+	Matcher            string `json:"matcher,omitempty"`
+}
+
+// TargetGroup is an ELBv2 target group.
+type TargetGroup struct {
+	ARN           string      `json:"arn"`
+	Name          string      `json:"name"`
+	Protocol      string      `json:"protocol,omitempty"`
+	Port          int32       `json:"port,omitempty"`
+	VPCID         string      `json:"vpcId,omitempty"`
+	TargetType    string      `json:"targetType"`
+	IPAddressType string      `json:"ipAddressType,omitempty"`
+	HealthCheck   HealthCheck `json:"healthCheck"`
+	Tags          []Tag       `json:"tags,omitempty"`
+	CreatedAt     time.Time   `json:"createdAt"`
+}
+
+// Target identifies a registered target.
+type Target struct {
+	ID               string `json:"id"`
+	Port             int32  `json:"port"`
+	AvailabilityZone string `json:"availabilityZone,omitempty"`
+}
+
+// Target health states and reasons, as ELBv2 reports them.
+const (
+	HealthInitial  = "initial"
+	HealthHealthy  = "healthy"
+	HealthDraining = "draining"
+	HealthUnused   = "unused"
+
+	ReasonRegistrationInProgress   = "Elb.RegistrationInProgress"
+	ReasonDeregistrationInProgress = "Target.DeregistrationInProgress"
+	ReasonNotRegistered            = "Target.NotRegistered"
+)
+
+// TargetHealth is a target with its health at a point in scenario time.
+type TargetHealth struct {
+	Target         Target     `json:"target"`
+	State          string     `json:"state"`
+	Reason         string     `json:"reason,omitempty"`
+	Description    string     `json:"description,omitempty"`
+	RegisteredAt   time.Time  `json:"registeredAt"`
+	HealthyAt      time.Time  `json:"healthyAt"`
+	DeregisteredAt *time.Time `json:"deregisteredAt,omitempty"`
+}

@@ -1,0 +1,237 @@
+// Package throttle models AWS's per-account token buckets: ELB shares one bucket per category across its
+// operations, EC2 has one bucket per action sized by the action's category. Buckets run in scenario time (the
+// caller passes now), so a time-scale factor speeds refill up without changing any configured number.
+package throttle
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Limit is a token bucket: Rate tokens per scenario second, Burst capacity. Rate < 0 means unlimited.
+type Limit struct {
+	Rate  float64 `json:"rate"`
+	Burst int     `json:"burst"`
+}
+
+// Unlimited never throttles.
+var Unlimited = Limit{Rate: -1}
+
+func (l Limit) limiter(now time.Time) *rate.Limiter {
+	if l.Rate < 0 || math.IsInf(l.Rate, 1) {
+		return rate.NewLimiter(rate.Inf, 0)
+	}
+	lim := rate.NewLimiter(rate.Limit(l.Rate), l.Burst)
+	// Start full: rate.NewLimiter's first use fills the bucket relative to that time.
+	lim.AllowN(now, 0)
+	return lim
+}
+
+// Categories.
+const (
+	ELBRegistration      = "elbv2/registration"
+	ELBDescribe          = "elbv2/describe"
+	ELBMutating          = "elbv2/mutating"
+	ELBResourceIntensive = "elbv2/resource-intensive"
+	EC2Describe          = "ec2/describe"
+	EC2Unfiltered        = "ec2/unfiltered-describe"
+	EC2Mutating          = "ec2/mutating"
+	EC2SecurityGroup     = "ec2/security-group-ingress"
+)
+
+// Profile names.
+const (
+	ProfileDocumented = "aws-documented"
+	Profile2026       = "aws-2026"
+	ProfileUnlimited  = "unlimited"
+)
+
+var profiles = map[string]map[string]Limit{
+	ProfileDocumented: {
+		ELBRegistration: {4, 20}, ELBDescribe: {10, 40}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
+		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
+	},
+	Profile2026: {
+		ELBRegistration: {4, 20}, ELBDescribe: {50, 200}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
+		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
+	},
+	ProfileUnlimited: {},
+}
+
+// Profiles lists the known profile names.
+func Profiles() []string {
+	out := make([]string, 0, len(profiles))
+	for k := range profiles {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ValidProfile reports whether name is a known profile.
+func ValidProfile(name string) bool { _, ok := profiles[name]; return ok }
+
+// IsCategory reports whether key names a category (rather than an operation).
+func IsCategory(key string) bool {
+	_, ok := profiles[ProfileDocumented][key]
+	return ok
+}
+
+// unfilteredEC2 are the describes AWS charges to the smaller bucket when called without filters or paging.
+var unfilteredEC2 = map[string]bool{
+	"DescribeInstances": true, "DescribeNetworkInterfaces": true, "DescribeSecurityGroups": true,
+	"DescribeSnapshots": true, "DescribeSpotInstanceRequests": true, "DescribeVolumes": true,
+}
+
+// Category returns the bucket category of an operation. unfiltered tells whether an EC2 describe carried no
+// filter, no ID list and no MaxResults.
+func Category(service, op string, unfiltered bool) string {
+	switch service {
+	case "elbv2":
+		switch {
+		case op == "RegisterTargets" || op == "DeregisterTargets":
+			return ELBRegistration
+		case op == "CreateLoadBalancer" || op == "SetSubnets":
+			return ELBResourceIntensive
+		case strings.HasPrefix(op, "Describe"):
+			return ELBDescribe
+		default:
+			return ELBMutating
+		}
+	case "ec2":
+		switch {
+		case strings.HasPrefix(op, "AuthorizeSecurityGroup") || strings.HasPrefix(op, "RevokeSecurityGroup"):
+			return EC2SecurityGroup
+		case strings.HasPrefix(op, "Describe"):
+			if unfiltered && unfilteredEC2[op] {
+				return EC2Unfiltered
+			}
+			return EC2Describe
+		default:
+			return EC2Mutating
+		}
+	}
+	return ""
+}
+
+type bucket struct {
+	lim   *rate.Limiter
+	limit Limit
+}
+
+// Throttler holds the buckets of one account.
+type Throttler struct {
+	mu        sync.Mutex
+	profile   string
+	overrides map[string]Limit
+	buckets   map[string]*bucket
+}
+
+// New returns a Throttler; overrides are keyed by operation name or category.
+func New(profile string, overrides map[string]Limit) (*Throttler, error) {
+	if !ValidProfile(profile) {
+		return nil, fmt.Errorf("unknown throttle profile %q (known: %s)", profile, strings.Join(Profiles(), ", "))
+	}
+	t := &Throttler{profile: profile, overrides: map[string]Limit{}, buckets: map[string]*bucket{}}
+	for k, v := range overrides {
+		t.overrides[k] = v
+	}
+	return t, nil
+}
+
+// SetProfile switches profile; all buckets restart full.
+func (t *Throttler) SetProfile(name string) error {
+	if !ValidProfile(name) {
+		return fmt.Errorf("unknown throttle profile %q (known: %s)", name, strings.Join(Profiles(), ", "))
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.profile = name
+	t.buckets = map[string]*bucket{}
+	return nil
+}
+
+// Profile returns the current profile name.
+func (t *Throttler) Profile() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.profile
+}
+
+// SetLimit overrides one operation or category; the affected buckets restart full.
+func (t *Throttler) SetLimit(key string, l Limit) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.overrides[key] = l
+	t.buckets = map[string]*bucket{}
+}
+
+// ClearLimit removes an override.
+func (t *Throttler) ClearLimit(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.overrides, key)
+	t.buckets = map[string]*bucket{}
+}
+
+// resolve returns the bucket key and limit for an operation.
+func (t *Throttler) resolve(service, op string, unfiltered bool) (string, Limit) {
+	if l, ok := t.overrides[op]; ok {
+		return "op/" + op, l
+	}
+	cat := Category(service, op, unfiltered)
+	l, ok := t.overrides[cat]
+	if !ok {
+		l, ok = profiles[t.profile][cat]
+		if !ok {
+			l = Unlimited
+		}
+	}
+	if service == "ec2" {
+		return cat + "/" + op, l
+	}
+	return cat, l
+}
+
+// Allow takes one token for the call at scenario time now. It returns the bucket key and whether the call may
+// proceed.
+func (t *Throttler) Allow(service, op string, unfiltered bool, now time.Time) (string, bool) {
+	t.mu.Lock()
+	key, l := t.resolve(service, op, unfiltered)
+	b, ok := t.buckets[key]
+	if !ok {
+		b = &bucket{lim: l.limiter(now), limit: l}
+		t.buckets[key] = b
+	}
+	t.mu.Unlock()
+	return key, b.lim.AllowN(now, 1)
+}
+
+// BucketState is a bucket's fill at a point in time.
+type BucketState struct {
+	Key    string  `json:"key"`
+	Tokens float64 `json:"tokens"`
+	Limit  Limit   `json:"limit"`
+}
+
+// Buckets returns every bucket that has been used since the last reconfiguration, sorted by key.
+func (t *Throttler) Buckets(now time.Time) []BucketState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]BucketState, 0, len(t.buckets))
+	for k, b := range t.buckets {
+		tokens := b.lim.TokensAt(now)
+		if b.limit.Rate < 0 {
+			tokens = math.Inf(1)
+		}
+		out = append(out, BucketState{Key: k, Tokens: tokens, Limit: b.limit})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}

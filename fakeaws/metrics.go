@@ -1,0 +1,66 @@
+package fakeaws
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+type metrics struct {
+	requests  *prometheus.CounterVec
+	duration  *prometheus.HistogramVec
+	throttled *prometheus.CounterVec
+}
+
+// bucketCollector reports the fill of every live token bucket.
+type bucketCollector struct {
+	s        *Server
+	tokens   *prometheus.Desc
+	capacity *prometheus.Desc
+	rate     *prometheus.Desc
+}
+
+func (c *bucketCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.tokens
+	ch <- c.capacity
+	ch <- c.rate
+}
+
+func (c *bucketCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, b := range c.s.throttle.Buckets(c.s.clock.Now()) {
+		if b.Limit.Rate < 0 {
+			continue
+		}
+		ch <- prometheus.MustNewConstMetric(c.tokens, prometheus.GaugeValue, b.Tokens, b.Key)
+		ch <- prometheus.MustNewConstMetric(c.capacity, prometheus.GaugeValue, float64(b.Limit.Burst), b.Key)
+		ch <- prometheus.MustNewConstMetric(c.rate, prometheus.GaugeValue, b.Limit.Rate, b.Key)
+	}
+}
+
+func newMetrics(s *Server, reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fakeaws_requests_total",
+			Help: "Requests served, by service, operation and AWS error code (\"OK\" for success).",
+		}, []string{"service", "operation", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "fakeaws_request_duration_seconds",
+			Help:    "Request latency in scenario seconds, including injected latency.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2.5, 14),
+		}, []string{"service", "operation"}),
+		throttled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fakeaws_throttled_requests_total",
+			Help: "Requests rejected by a token bucket.",
+		}, []string{"service", "operation"}),
+	}
+	bc := &bucketCollector{
+		s:        s,
+		tokens:   prometheus.NewDesc("fakeaws_throttle_bucket_tokens", "Tokens currently in the bucket (scenario time).", []string{"bucket"}, nil),
+		capacity: prometheus.NewDesc("fakeaws_throttle_bucket_capacity", "Bucket capacity (burst).", []string{"bucket"}, nil),
+		rate:     prometheus.NewDesc("fakeaws_throttle_bucket_refill_per_second", "Refill rate in tokens per scenario second.", []string{"bucket"}, nil),
+	}
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.throttled, bc} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}

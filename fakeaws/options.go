@@ -1,0 +1,135 @@
+package fakeaws
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
+)
+
+// Limit is a token bucket in scenario time: Rate tokens per second refill, Burst capacity. Rate < 0 means
+// unlimited; Rate 0 with Burst 0 throttles every call.
+type Limit = throttle.Limit
+
+// Throttle profile names.
+const (
+	ProfileAWSDocumented = throttle.ProfileDocumented // the documented AWS buckets (design.md §3)
+	ProfileAWS2026       = throttle.Profile2026       // ELB describe raised to 200 / 50 per s
+	ProfileUnlimited     = throttle.ProfileUnlimited  // never throttles
+)
+
+// Throttle categories, usable as keys of Options.Overrides and SetLimit besides operation names.
+const (
+	CategoryELBRegistration      = throttle.ELBRegistration
+	CategoryELBDescribe          = throttle.ELBDescribe
+	CategoryELBMutating          = throttle.ELBMutating
+	CategoryELBResourceIntensive = throttle.ELBResourceIntensive
+	CategoryEC2Describe          = throttle.EC2Describe
+	CategoryEC2Unfiltered        = throttle.EC2Unfiltered
+	CategoryEC2Mutating          = throttle.EC2Mutating
+	CategoryEC2SecurityGroup     = throttle.EC2SecurityGroup
+)
+
+// Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).
+type Options struct {
+	// Region is the signing region clients must use. Default "us-west-2".
+	Region string
+	// AccessKeyID and SecretAccessKey are the only accepted credentials. Default "restartsim" / "restartsim".
+	AccessKeyID     string
+	SecretAccessKey string
+	// AccountID owns every resource. Default "123456789012".
+	AccountID string
+	// Profile is the throttle profile: "aws-documented" (default), "aws-2026" or "unlimited".
+	Profile string
+	// Overrides replaces the bucket of an operation (own bucket, e.g. "RegisterTargets") or of a category
+	// (e.g. "elbv2/describe"). Default none.
+	Overrides map[string]Limit
+	// HealthyAfter is how long a registered target stays "initial" before turning "healthy". Default 10s.
+	HealthyAfter time.Duration
+	// DeregistrationDelay is how long a deregistered target stays "draining" before it is gone. Default 300s.
+	DeregistrationDelay time.Duration
+	// TimeScale speeds scenario time up relative to Clock: rates × TimeScale, delays ÷ TimeScale. Default 1.
+	TimeScale float64
+	// Seed seeds latency jitter, error injection and resource IDs. Default 0 (still deterministic).
+	Seed uint64
+	// Clock is the time source. Default the real clock; tests pass a *FakeClock.
+	Clock Clock
+	// Logger receives debug logs (V(1): every call). Default logr.Discard().
+	Logger logr.Logger
+	// Registry receives the metrics. Default nil → a new private registry (see Server.Gatherer).
+	Registry prometheus.Registerer
+	// MaxBodyBytes bounds ELBv2/EC2/admin request bodies (not S3 uploads). Default 1 MiB.
+	MaxBodyBytes int64
+	// MaxTargetsPerGroup is the TooManyTargets quota. Default 1000.
+	MaxTargetsPerGroup int
+	// MaxTargetGroups is the TooManyTargetGroups quota. Default 3000.
+	MaxTargetGroups int
+	// MaxRulesPerSecurityGroup is the RulesPerSecurityGroupLimitExceeded quota (ingress). Default 60.
+	MaxRulesPerSecurityGroup int
+}
+
+func (o *Options) setDefaults() {
+	if o.Region == "" {
+		o.Region = "us-west-2"
+	}
+	if o.AccessKeyID == "" {
+		o.AccessKeyID = "restartsim"
+	}
+	if o.SecretAccessKey == "" {
+		o.SecretAccessKey = "restartsim"
+	}
+	if o.AccountID == "" {
+		o.AccountID = "123456789012"
+	}
+	if o.Profile == "" {
+		o.Profile = ProfileAWSDocumented
+	}
+	if o.HealthyAfter == 0 {
+		o.HealthyAfter = 10 * time.Second
+	}
+	if o.DeregistrationDelay == 0 {
+		o.DeregistrationDelay = 300 * time.Second
+	}
+	if o.TimeScale == 0 {
+		o.TimeScale = 1
+	}
+	if o.Clock == nil {
+		o.Clock = RealClock{}
+	}
+	if o.Logger.GetSink() == nil {
+		o.Logger = logr.Discard()
+	}
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = 1 << 20
+	}
+	if o.MaxTargetsPerGroup == 0 {
+		o.MaxTargetsPerGroup = 1000
+	}
+	if o.MaxTargetGroups == 0 {
+		o.MaxTargetGroups = 3000
+	}
+	if o.MaxRulesPerSecurityGroup == 0 {
+		o.MaxRulesPerSecurityGroup = 60
+	}
+}
+
+func (o *Options) validate() error {
+	var errs []error
+	if !throttle.ValidProfile(o.Profile) {
+		errs = append(errs, fmt.Errorf("profile: unknown %q (known: %v)", o.Profile, throttle.Profiles()))
+	}
+	if o.TimeScale < 0 {
+		errs = append(errs, fmt.Errorf("timeScale: must be > 0, got %v", o.TimeScale))
+	}
+	if o.HealthyAfter < 0 || o.DeregistrationDelay < 0 {
+		errs = append(errs, errors.New("healthyAfter, deregistrationDelay: must not be negative"))
+	}
+	if o.MaxBodyBytes < 0 {
+		errs = append(errs, errors.New("maxBodyBytes: must not be negative"))
+	}
+	return errors.Join(errs...)
+}

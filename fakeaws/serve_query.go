@@ -1,0 +1,197 @@
+package fakeaws
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
+	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
+)
+
+// Service names as recorded.
+const (
+	ServiceELBv2 = "elbv2"
+	ServiceEC2   = "ec2"
+	ServiceS3    = "s3"
+)
+
+// queryCall is the state of one Query request while it is served.
+type queryCall struct {
+	s       *Server
+	w       http.ResponseWriter
+	start   time.Time
+	dialect query.Dialect
+	call    Call
+}
+
+func (q *queryCall) fail(e *query.Error, outcome string) {
+	q.write(e.Status(), query.EncodeError(q.dialect, e, q.call.RequestID), outcome, e.Code)
+}
+
+func (q *queryCall) write(status int, body []byte, outcome, code string) {
+	query.WriteXML(q.w, status, q.call.RequestID, body)
+	q.call.Outcome, q.call.ErrorCode, q.call.HTTPStatus = outcome, code, status
+	q.call.Latency = q.s.clock.Now().Sub(q.start)
+	q.s.observe(q.call)
+}
+
+func serviceOfScope(name string) string {
+	switch name {
+	case "elasticloadbalancing":
+		return ServiceELBv2
+	case "ec2":
+		return ServiceEC2
+	}
+	return ""
+}
+
+func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
+	q := &queryCall{s: s, w: w, start: s.clock.Now()}
+	q.call = Call{Time: q.start, RequestID: s.newRequestID(), Operation: "unknown"}
+	scope, hasScope := sigv4.ParseScope(r)
+	q.call.Service = serviceOfScope(scope.Service)
+	if q.call.Service == ServiceEC2 {
+		q.dialect = query.EC2Query
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			q.fail(query.Errorf("RequestEntityTooLarge", "Request body exceeds %d bytes", s.opts.MaxBodyBytes), OutcomeError)
+			return
+		}
+		q.fail(query.Errorf("MalformedQueryString", "Could not read the request body"), OutcomeError)
+		return
+	}
+	form, err := query.ParseForm(body, r.URL.RawQuery)
+	if err != nil {
+		q.fail(query.Errorf("MalformedQueryString", "The query string is malformed"), OutcomeError)
+		return
+	}
+	if !hasScope { // pick the error dialect from the Version the client sent
+		switch form.Get("Version") {
+		case elbv2.Version:
+			q.call.Service = ServiceELBv2
+		case "":
+		default:
+			q.call.Service, q.dialect = ServiceEC2, query.EC2Query
+		}
+	}
+	if e := s.authenticate(r, body, q.call.Service); e != nil {
+		q.fail(e, OutcomeError)
+		return
+	}
+	if q.call.Service == "" {
+		q.fail(query.Errorf("InvalidAction", "The service '%s' is not served by this endpoint", scope.Service), OutcomeError)
+		return
+	}
+	action := form.Get("Action")
+	handler, e := s.lookup(q.call.Service, action, form)
+	if e != nil {
+		q.fail(e, OutcomeError)
+		return
+	}
+	q.call.Operation = action
+	q.call.TargetGroupARN = form.Get("TargetGroupArn")
+	q.call.SecurityGroupID = form.Get("GroupId")
+	if q.call.Service == ServiceELBv2 && form.Has("Targets") {
+		q.call.Targets, _ = elbv2.Targets(form)
+	}
+
+	d := s.faults.Decide(q.call.Service, action, q.start)
+	bucket, allowed := s.throttle.Allow(q.call.Service, action, q.call.Service == ServiceEC2 && ec2.Unfiltered(form), q.start)
+	q.call.Bucket = bucket
+	s.sleep(r.Context(), d.Delay)
+	switch {
+	case d.Outage:
+		code := "ServiceUnavailable"
+		if q.dialect == query.EC2Query {
+			code = "Unavailable"
+		}
+		q.fail(query.Errorf(code, "Service is unavailable (simulated outage)"), OutcomeError)
+		return
+	case !allowed:
+		if q.dialect == query.EC2Query {
+			q.fail(query.Errorf("RequestLimitExceeded", "Request limit exceeded."), OutcomeThrottled)
+		} else {
+			q.fail(query.Errorf("Throttling", "Rate exceeded"), OutcomeThrottled)
+		}
+		return
+	case d.Code != "":
+		q.fail(query.Errorf(d.Code, "Simulated failure of %s", action), OutcomeError)
+		return
+	}
+	result, err := handler(s.clock.Now(), form)
+	if err != nil {
+		var qe *query.Error
+		if !errors.As(err, &qe) {
+			qe = query.Errorf("InternalFailure", "%v", err)
+		}
+		q.fail(qe, OutcomeError)
+		return
+	}
+	out, err := query.EncodeResponse(q.dialect, action, q.call.RequestID, result)
+	if err != nil {
+		q.fail(query.Errorf("InternalFailure", "encoding the response: %v", err), OutcomeError)
+		return
+	}
+	q.write(http.StatusOK, out, OutcomeOK, "")
+}
+
+// lookup resolves the action of a Query request, checking Action and Version like the real services.
+func (s *Server) lookup(service, action string, form *query.Form) (func(time.Time, *query.Form) (any, error), *query.Error) {
+	if action == "" {
+		return nil, query.Errorf("MissingAction", "The request must contain the parameter Action")
+	}
+	version := form.Get("Version")
+	switch service {
+	case ServiceELBv2:
+		if version != elbv2.Version {
+			return nil, query.Errorf("InvalidAction", "Could not find operation %s for version %s", action, version)
+		}
+		if h, ok := s.elb.Lookup(action); ok {
+			return h, nil
+		}
+		return nil, query.Errorf("InvalidAction", "Could not find operation %s for version %s", action, version)
+	default:
+		if version == "" {
+			return nil, query.Errorf("MissingParameter", "The request must contain the parameter Version")
+		}
+		if h, ok := s.ec2.Lookup(action); ok {
+			return h, nil
+		}
+		return nil, query.Errorf("InvalidAction", "The action %s is not valid for this web service.", action)
+	}
+}
+
+// authenticate verifies SigV4 and maps failures to the service's error code.
+func (s *Server) authenticate(r *http.Request, body []byte, service string) *query.Error {
+	scope, f := sigv4.Verify(r, s.opts.AccessKeyID, s.opts.SecretAccessKey, sigv4.PayloadHash(body), false)
+	if f == nil && scope.Region != s.opts.Region {
+		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to a valid region, not '" + scope.Region + "'."}
+	}
+	if f == nil {
+		return nil
+	}
+	ec2Style := service == ServiceEC2
+	switch f.Kind {
+	case sigv4.Missing:
+		return query.Errorf("MissingAuthenticationToken", "%s", f.Message)
+	case sigv4.Malformed:
+		return query.Errorf("IncompleteSignature", "%s", f.Message)
+	case sigv4.UnknownKey:
+		if ec2Style {
+			return query.Errorf("AuthFailure", "AWS was not able to validate the provided access credentials")
+		}
+		return query.Errorf("InvalidClientTokenId", "%s", f.Message)
+	default:
+		if ec2Style {
+			return query.Errorf("AuthFailure", "AWS was not able to validate the provided access credentials")
+		}
+		return query.Errorf("SignatureDoesNotMatch", "%s", f.Message)
+	}
+}

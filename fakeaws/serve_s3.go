@@ -1,0 +1,120 @@
+package fakeaws
+
+import (
+	"encoding/xml"
+	"net/http"
+	"strings"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
+)
+
+// isS3 reports whether r goes to S3: signed for service s3, or unsigned and not a Query request.
+func (s *Server) isS3(r *http.Request) bool {
+	if scope, ok := sigv4.ParseScope(r); ok {
+		return scope.Service == "s3"
+	}
+	if r.Header.Get("Authorization") != "" {
+		return false
+	}
+	if r.URL.Query().Has("Action") {
+		return false
+	}
+	ct := r.Header.Get("Content-Type")
+	return !(r.Method == http.MethodPost && strings.HasPrefix(ct, "application/x-www-form-urlencoded"))
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+type s3Error struct {
+	XMLName   xml.Name `xml:"Error"`
+	Code      string   `xml:"Code"`
+	Message   string   `xml:"Message"`
+	RequestID string   `xml:"RequestId"`
+}
+
+func s3Operation(r *http.Request) string {
+	path := strings.Trim(r.URL.Path, "/")
+	bucket, key, hasKey := strings.Cut(path, "/")
+	hasKey = hasKey && key != ""
+	switch {
+	case bucket == "":
+		return "ListBuckets"
+	case r.Method == http.MethodPost && r.URL.Query().Has("delete"):
+		return "DeleteObjects"
+	}
+	obj := map[string]string{http.MethodGet: "GetObject", http.MethodPut: "PutObject", http.MethodHead: "HeadObject", http.MethodDelete: "DeleteObject", http.MethodPost: "PostObject"}
+	bkt := map[string]string{http.MethodGet: "ListObjects", http.MethodPut: "CreateBucket", http.MethodHead: "HeadBucket", http.MethodDelete: "DeleteBucket", http.MethodPost: "PostBucket"}
+	m := bkt
+	if hasKey {
+		m = obj
+	}
+	if op, ok := m[r.Method]; ok {
+		return op
+	}
+	return r.Method
+}
+
+func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
+	start := s.clock.Now()
+	c := Call{Time: start, Service: ServiceS3, Operation: s3Operation(r), RequestID: s.newRequestID()}
+	finish := func(status int, code string) {
+		c.HTTPStatus, c.ErrorCode, c.Outcome = status, code, OutcomeOK
+		if status >= 300 {
+			c.Outcome = OutcomeError
+			if c.ErrorCode == "" {
+				c.ErrorCode = http.StatusText(status)
+			}
+		}
+		c.Latency = s.clock.Now().Sub(start)
+		s.observe(c)
+	}
+	payload := r.Header.Get("X-Amz-Content-Sha256")
+	if payload == "" {
+		payload = "UNSIGNED-PAYLOAD"
+	}
+	scope, f := sigv4.Verify(r, s.opts.AccessKeyID, s.opts.SecretAccessKey, payload, true)
+	if f == nil && scope.Region != s.opts.Region {
+		f = &sigv4.Failure{Kind: sigv4.Malformed, Message: "the region '" + scope.Region + "' is wrong; expecting '" + s.opts.Region + "'"}
+	}
+	if f != nil {
+		code := map[sigv4.Kind]string{sigv4.Missing: "AccessDenied", sigv4.Malformed: "AuthorizationHeaderMalformed",
+			sigv4.UnknownKey: "InvalidAccessKeyId", sigv4.BadSignature: "SignatureDoesNotMatch"}[f.Kind]
+		body, _ := xml.Marshal(s3Error{Code: code, Message: f.Message, RequestID: c.RequestID})
+		w.Header().Set("Content-Type", "application/xml")
+		w.Header().Set("x-amz-request-id", c.RequestID)
+		w.WriteHeader(query.StatusOf(code))
+		_, _ = w.Write(append([]byte(xml.Header), body...))
+		finish(query.StatusOf(code), code)
+		return
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	s.s3.ServeHTTP(sw, r)
+	if sw.status == 0 {
+		sw.status = http.StatusOK
+	}
+	finish(sw.status, "")
+}

@@ -1,0 +1,240 @@
+package fakeaws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
+	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
+	"github.com/restartsim/restartsim/fakeaws/internal/faults"
+	"github.com/restartsim/restartsim/fakeaws/internal/state"
+	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
+)
+
+// Server is the fake AWS endpoint. It is an http.Handler; Start or Serve put it on a listener.
+type Server struct {
+	opts     Options
+	log      logr.Logger
+	clock    simClock
+	st       *state.Store
+	elb      *elbv2.Service
+	ec2      *ec2.Service
+	throttle *throttle.Throttler
+	faults   *faults.Injector
+	rec      *Recorder
+	metrics  *metrics
+	gatherer prometheus.Gatherer
+	s3       http.Handler
+	admin    http.Handler
+	reqSeq   atomic.Uint64
+
+	mu      sync.Mutex
+	httpSrv *http.Server
+	url     string
+}
+
+// New builds a Server from opts (zero fields take their documented defaults).
+func New(opts Options) (*Server, error) {
+	opts.setDefaults()
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("fakeaws: invalid options: %w", err)
+	}
+	thr, err := throttle.New(opts.Profile, opts.Overrides)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:     opts,
+		log:      opts.Logger,
+		clock:    simClock{base: opts.Clock, start: opts.Clock.Now(), scale: opts.TimeScale},
+		throttle: thr,
+		faults:   faults.New(opts.Seed),
+		rec:      newRecorder(),
+	}
+	s.st = state.New(state.Config{
+		AccountID: opts.AccountID, Region: opts.Region, HealthyAfter: opts.HealthyAfter,
+		DeregistrationDelay: opts.DeregistrationDelay, MaxTargetsPerGroup: opts.MaxTargetsPerGroup,
+		MaxTargetGroups: opts.MaxTargetGroups, MaxRulesPerGroup: opts.MaxRulesPerSecurityGroup, MaxTags: 50, Seed: opts.Seed,
+	})
+	s.elb = elbv2.New(s.st)
+	s.ec2 = ec2.New(s.st)
+	reg := opts.Registry
+	if reg == nil {
+		r := prometheus.NewRegistry()
+		reg, s.gatherer = r, r
+	} else if g, ok := reg.(prometheus.Gatherer); ok {
+		s.gatherer = g
+	}
+	if s.metrics, err = newMetrics(s, reg); err != nil {
+		return nil, fmt.Errorf("fakeaws: registering metrics: %w", err)
+	}
+	s.s3 = gofakes3.New(s3mem.New(s3mem.WithTimeSource(s.clock)), gofakes3.WithTimeSource(s.clock), gofakes3.WithTimeSkewLimit(0)).Server()
+	s.admin = s.adminHandler()
+	return s, nil
+}
+
+// ServeHTTP routes a request: /_restartsim/ to the admin API, SigV4 scope "s3" to S3, everything else to the
+// Query services.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.log.Error(fmt.Errorf("panic: %v", p), "fakeaws handler panicked", "path", r.URL.Path)
+			http.Error(w, "internal error", http.StatusInternalServerError)
+		}
+	}()
+	if strings.HasPrefix(r.URL.Path, "/_restartsim/") {
+		s.admin.ServeHTTP(w, r)
+		return
+	}
+	if s.isS3(r) {
+		s.serveS3(w, r)
+		return
+	}
+	s.serveQuery(w, r)
+}
+
+// Now returns the current scenario time.
+func (s *Server) Now() time.Time { return s.clock.Now() }
+
+// Recorder returns the call recorder.
+func (s *Server) Recorder() *Recorder { return s.rec }
+
+// Gatherer returns the registry to scrape (nil when Options.Registry is a Registerer only).
+func (s *Server) Gatherer() prometheus.Gatherer { return s.gatherer }
+
+// Options returns the effective (defaulted) options.
+func (s *Server) Options() Options { return s.opts }
+
+func withLoopback(addr string) string {
+	if addr == "" {
+		return "127.0.0.1:0"
+	}
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
+}
+
+// Start listens on addr ("" → 127.0.0.1 on a free port; an address without host binds 127.0.0.1) and serves in
+// the background until Close. It returns the base URL (http://host:port) for BaseEndpoint.
+func (s *Server) Start(addr string) (string, error) {
+	ln, err := net.Listen("tcp", withLoopback(addr))
+	if err != nil {
+		return "", fmt.Errorf("fakeaws: listen: %w", err)
+	}
+	srv := s.newHTTPServer()
+	s.mu.Lock()
+	if s.httpSrv != nil {
+		s.mu.Unlock()
+		ln.Close()
+		return "", errors.New("fakeaws: already started")
+	}
+	s.httpSrv, s.url = srv, "http://"+ln.Addr().String()
+	s.mu.Unlock()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error(err, "fakeaws server stopped")
+		}
+	}()
+	return s.URL(), nil
+}
+
+// Serve serves on ln until ctx is cancelled, then shuts down gracefully (in-flight requests get 5 s).
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := s.newHTTPServer()
+	s.mu.Lock()
+	s.url = "http://" + ln.Addr().String()
+	s.mu.Unlock()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			srv.Close()
+		}
+		return nil
+	}
+}
+
+func (s *Server) newHTTPServer() *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second}
+}
+
+// URL is the base URL of the listener started by Start or Serve ("" before).
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.url
+}
+
+// Close stops a server started by Start, waiting up to 5 s for in-flight requests.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	srv := s.httpSrv
+	s.httpSrv = nil
+	s.mu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		return srv.Close()
+	}
+	return nil
+}
+
+func (s *Server) newRequestID() string {
+	n := s.reqSeq.Add(1)
+	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(s.opts.Seed), uint16(n>>48), uint16(n>>36)&0xfff, uint16(n>>24)&0xfff, n&0xffffffffffff)
+}
+
+// sleep waits d of scenario time (d ÷ TimeScale of clock time) or until ctx ends.
+func (s *Server) sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	select {
+	case <-s.clock.base.After(s.clock.wall(d)):
+	case <-ctx.Done():
+	}
+}
+
+func (s *Server) observe(c Call) {
+	code := c.ErrorCode
+	if code == "" {
+		code = "OK"
+	}
+	svc := c.Service
+	if svc == "" {
+		svc = "unknown"
+	}
+	s.metrics.requests.WithLabelValues(svc, c.Operation, code).Inc()
+	s.metrics.duration.WithLabelValues(svc, c.Operation).Observe(c.Latency.Seconds())
+	if c.Outcome == OutcomeThrottled {
+		s.metrics.throttled.WithLabelValues(svc, c.Operation).Inc()
+	}
+	s.rec.record(c)
+	if s.log.V(1).Enabled() {
+		s.log.V(1).Info("call", "service", c.Service, "operation", c.Operation, "outcome", c.Outcome, "code", c.ErrorCode, "latency", c.Latency)
+	}
+}
