@@ -1,0 +1,34 @@
+// Package workload owns the simulated cluster workload of a restartsim run: the fleet of
+// TargetGroupBindings with their Services, Pods, EndpointSlices and Nodes, the AWS resources behind
+// them, the simulated kubelet and endpoint controller that envtest lacks, the mutations a timeline
+// applies, and the desired state that invariants are checked against.
+//
+// The flow is:
+//
+//	fleet := workload.Plan(spec, rng)          // pure and deterministic: same seed, same fleet
+//	stats, err := fleet.Create(ctx, opts)      // many concurrent writers, pipelined per TGB
+//	sim, _ := workload.NewSimulator(cfg, simOpts); go sim.Start(ctx)
+//	ch, err := fleet.ScaleService(ctx, key, +2) // each mutation returns the meaningful Change
+//	want, err := workload.Desired(ctx, c)       // computed from the cluster only
+//	fleet.Cleanup(ctx)                          // for --kubeconfig runs
+//
+// Everything random (names, instance IDs, node assignment, which TGBs use instance targets,
+// readiness gates or networking, which pod a mutation picks) is drawn from seeded RNGs; IPs are
+// allocated sequentially from the pod range, so a replayed run produces the same objects.
+//
+// # Writers
+//
+// Create and the mutations write EndpointSlices directly, so a Change is reflected in the cluster when
+// the mutation returns; the Simulator (the simulated kubelet and endpoint controller) keeps pod
+// readiness and the slices consistent afterwards, e.g. when a controller flips a readiness gate. Both
+// sync a slice from consistent API reads under the slice's resourceVersion, so neither can overwrite
+// the other with older state. Start the Simulator after Create: during Create it would only add
+// informer load. Mutations of different TGBs may run concurrently; Create must finish first.
+//
+// Services are selectorless (the simulator, not a real endpoint controller, owns their
+// EndpointSlices; on a real cluster the built-in controller therefore leaves them alone). Services of
+// ip TargetGroupBindings are headless so that large fleets do not exhaust envtest's default
+// /24 service CIDR; instance TargetGroupBindings need NodePort Services, which do take a cluster IP:
+// start the API server with a larger --service-cluster-ip-range (e.g. 10.96.0.0/12) for more than
+// ~250 of them.
+package workload

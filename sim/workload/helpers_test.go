@@ -1,0 +1,93 @@
+package workload_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/workload"
+)
+
+var fleetSeq atomic.Int32
+
+type testFleet struct {
+	*workload.Fleet
+	aws      *awsEnv
+	run      map[string]string
+	stats    workload.Stats
+	progress *bytes.Buffer
+}
+
+// createFleet plans and creates a fleet in its own namespaces, node range and fakeaws.
+func createFleet(t *testing.T, spec workload.Spec, seed uint64) *testFleet {
+	t.Helper()
+	i := fleetSeq.Add(1)
+	spec.NamespacePrefix = fmt.Sprintf("t%02d", i)
+	spec.NodeCIDR = fmt.Sprintf("10.0.%d.0/24", 200+i)
+	tf := &testFleet{Fleet: workload.Plan(spec, seeded(seed)), aws: newAWS(t), progress: &bytes.Buffer{},
+		run: map[string]string{"restartsim.io/run": spec.NamespacePrefix}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var err error
+	tf.stats, err = tf.Create(ctx, workload.Options{
+		Client: k8s, AWS: tf.aws, Labels: tf.run, Progress: tf.progress, ProgressInterval: 50 * time.Millisecond,
+		ContainerRestartDelay: 300 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	t.Cleanup(tf.Close)
+	return tf
+}
+
+func (tf *testFleet) desired(t *testing.T) map[types.NamespacedName]workload.DesiredTGB {
+	t.Helper()
+	d, err := workload.Desired(context.Background(), k8s, client.MatchingLabels(tf.run))
+	if err != nil {
+		t.Fatalf("Desired: %v", err)
+	}
+	return d
+}
+
+// eventually polls cond every 25 ms for up to 10 s.
+func eventually(t *testing.T, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, detail := cond()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s: %s", what, detail)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// applied returns before + register − deregister, sorted like Desired's targets.
+func applied(before []workload.Target, ch workload.Change) []workload.Target {
+	out := slices.DeleteFunc(slices.Clone(before), func(x workload.Target) bool { return slices.Contains(ch.Deregister, x) })
+	out = append(out, ch.Register...)
+	sortTargets(out)
+	return out
+}
+
+func sortTargets(ts []workload.Target) {
+	slices.SortFunc(ts, func(a, b workload.Target) int {
+		if a.ID != b.ID {
+			if a.ID < b.ID {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Port - b.Port)
+	})
+}

@@ -1,0 +1,64 @@
+package workload
+
+import (
+	"context"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// nodeLeaseNamespace holds the kubelets' heartbeat Leases.
+const nodeLeaseNamespace = corev1.NamespaceNodeLease
+
+// renewLeases keeps a heartbeat Lease per fleet node, as the kubelet does, so that on a real cluster the
+// node lifecycle controller does not mark the simulated nodes NotReady and evict their pods.
+func (s *Simulator) renewLeases(ctx context.Context) {
+	t := time.NewTicker(s.opts.NodeLeaseInterval)
+	defer t.Stop()
+	for {
+		s.renewLeasesOnce(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (s *Simulator) renewLeasesOnce(ctx context.Context) {
+	var nodes corev1.NodeList
+	if err := s.c.List(ctx, &nodes, client.MatchingLabels(s.opts.Labels)); err != nil {
+		s.opts.Logger.V(1).Info("listing nodes for leases", "error", err.Error())
+		return
+	}
+	now := metav1.NewMicroTime(time.Now())
+	duration := int32(max(40, 4*s.opts.NodeLeaseInterval/time.Second))
+	for i := range nodes.Items {
+		n := &nodes.Items[i]
+		if !nodeReady(n) || instanceID(n.Spec.ProviderID) == "" {
+			continue
+		}
+		lease := &coordinationv1.Lease{}
+		err := s.c.Get(ctx, client.ObjectKey{Namespace: nodeLeaseNamespace, Name: n.Name}, lease)
+		switch {
+		case apierrors.IsNotFound(err):
+			lease = &coordinationv1.Lease{
+				ObjectMeta: metav1.ObjectMeta{Namespace: nodeLeaseNamespace, Name: n.Name,
+					OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.Name, UID: n.UID}}},
+				Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(n.Name), LeaseDurationSeconds: &duration, RenewTime: &now},
+			}
+			err = s.c.Create(ctx, lease)
+		case err == nil:
+			lease.Spec.RenewTime, lease.Spec.LeaseDurationSeconds = &now, &duration
+			err = s.c.Update(ctx, lease)
+		}
+		if err != nil && ctx.Err() == nil {
+			s.opts.Logger.V(1).Info("renewing node lease", "node", n.Name, "error", err.Error())
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package workload
+
+import (
+	"maps"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+)
+
+// Labels and annotations the workload puts on objects.
+const (
+	// ServiceLabel on a pod names its Service (the Services are selectorless).
+	ServiceLabel = "restartsim.io/service"
+	// SecurityGroupsAnnotation on a pod or node lists the security group IDs of its ENI, comma-separated.
+	SecurityGroupsAnnotation = "restartsim.io/security-groups"
+	// ENIAnnotation on a pod is the ID of its ENI.
+	ENIAnnotation = "restartsim.io/eni"
+	// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the simulator's slices.
+	ManagedBy = "endpointslice.restartsim.io"
+	// PortName names the Service port, the container port and the EndpointSlice port.
+	PortName      = "http"
+	containerName = "app"
+	image         = "registry.k8s.io/pause:3.10"
+)
+
+func withLabels(run map[string]string, extra map[string]string) map[string]string {
+	out := make(map[string]string, len(run)+len(extra))
+	maps.Copy(out, run)
+	maps.Copy(out, extra)
+	return out
+}
+
+func (f *Fleet) namespaceObject(name string, run map[string]string) *corev1.Namespace {
+	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: withLabels(run, nil)}}
+}
+
+func (f *Fleet) nodeObject(n NodePlan, sgID string, run map[string]string, now metav1.Time) *corev1.Node {
+	return &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: n.Name,
+			Labels: withLabels(run, map[string]string{
+				corev1.LabelHostname:           n.Name,
+				corev1.LabelTopologyZone:       n.Zone,
+				corev1.LabelTopologyRegion:     region(n.Zone),
+				corev1.LabelInstanceTypeStable: "m5.large",
+				corev1.LabelOSStable:           "linux",
+			}),
+			Annotations: map[string]string{SecurityGroupsAnnotation: sgID},
+		},
+		Spec: corev1.NodeSpec{ProviderID: n.ProviderID()},
+		Status: corev1.NodeStatus{
+			Conditions: []corev1.NodeCondition{{
+				Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady",
+				Message: "kubelet is posting ready status (simulated)", LastHeartbeatTime: now, LastTransitionTime: now,
+			}},
+			Addresses: []corev1.NodeAddress{
+				{Type: corev1.NodeInternalIP, Address: n.PrivateIP},
+				{Type: corev1.NodeHostName, Address: n.Name},
+			},
+		},
+	}
+}
+
+func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service {
+	svc := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, Labels: withLabels(run, nil)},
+		Spec: corev1.ServiceSpec{
+			Ports: []corev1.ServicePort{{
+				Name: PortName, Protocol: corev1.ProtocolTCP, Port: f.Spec.ServicePort,
+				TargetPort: intstr.FromInt32(f.Spec.Port), NodePort: t.NodePort,
+			}},
+		},
+	}
+	if t.TargetType == v1beta1.TargetTypeInstance {
+		svc.Spec.Type = corev1.ServiceTypeNodePort
+		svc.Spec.ExternalTrafficPolicy = corev1.ServiceExternalTrafficPolicyCluster
+	} else {
+		svc.Spec.Type = corev1.ServiceTypeClusterIP
+		svc.Spec.ClusterIP = corev1.ClusterIPNone
+	}
+	return svc
+}
+
+func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]string) *corev1.Pod {
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: p.Name, Namespace: t.Namespace,
+			Labels:      withLabels(run, map[string]string{ServiceLabel: t.Name}),
+			Annotations: map[string]string{SecurityGroupsAnnotation: sgID, ENIAnnotation: p.ENIID},
+		},
+		Spec: corev1.PodSpec{
+			NodeName:                      f.Nodes[p.Node].Name,
+			TerminationGracePeriodSeconds: ptr.To[int64](0),
+			Containers: []corev1.Container{{
+				Name: containerName, Image: image,
+				Ports: []corev1.ContainerPort{{Name: PortName, ContainerPort: f.Spec.Port, Protocol: corev1.ProtocolTCP}},
+			}},
+		},
+	}
+	if t.ReadinessGate {
+		pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: corev1.PodConditionType(t.GateType())}}
+	}
+	return pod
+}
+
+// runningStatus is the status a kubelet reports for a started pod: Running, containers ready, Ready
+// according to the readiness gates (none are set yet, so a gated pod is not Ready).
+func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev1.PodStatus {
+	st := corev1.PodStatus{
+		Phase:     corev1.PodRunning,
+		HostIP:    f.Nodes[p.Node].PrivateIP,
+		HostIPs:   []corev1.HostIP{{IP: f.Nodes[p.Node].PrivateIP}},
+		PodIP:     p.IP,
+		PodIPs:    []corev1.PodIP{{IP: p.IP}},
+		StartTime: &now,
+		QOSClass:  corev1.PodQOSBestEffort,
+		Conditions: []corev1.PodCondition{
+			{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
+		},
+		ContainerStatuses: []corev1.ContainerStatus{{
+			Name: containerName, Image: image, ImageID: image, Ready: true, Started: ptr.To(true),
+			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}},
+		}},
+	}
+	cp := *pod
+	cp.Status = st
+	ready := ReadyCondition(&cp)
+	ready.LastTransitionTime = now
+	st.Conditions = append(st.Conditions, ready)
+	return st
+}
+
+func sliceName(service string) string { return service + "-sim" }
+
+func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
+	return &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: sliceName(t.Name), Namespace: t.Namespace,
+			Labels: withLabels(run, map[string]string{
+				discoveryv1.LabelServiceName: t.Name,
+				discoveryv1.LabelManagedBy:   ManagedBy,
+			}),
+		},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Ports: []discoveryv1.EndpointPort{{
+			Name: ptr.To(PortName), Port: ptr.To(f.Spec.Port), Protocol: ptr.To(corev1.ProtocolTCP),
+		}},
+		Endpoints: Endpoints(pods),
+	}
+}
+
+func (f *Fleet) tgbObject(t *TGBPlan, run map[string]string) *v1beta1.TargetGroupBinding {
+	tt := t.TargetType
+	tgb := &v1beta1.TargetGroupBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, Labels: withLabels(run, nil)},
+		Spec: v1beta1.TargetGroupBindingSpec{
+			TargetGroupARN: t.TargetGroupARN,
+			TargetType:     &tt,
+			ServiceRef:     v1beta1.ServiceReference{Name: t.Name, Port: intstr.FromInt32(f.Spec.ServicePort)},
+			VpcID:          f.Spec.VpcID,
+		},
+	}
+	if t.Networking != NetworkingNone {
+		port := intstr.FromInt32(f.Spec.Port)
+		if t.TargetType == v1beta1.TargetTypeInstance {
+			port = intstr.FromInt32(t.NodePort)
+		}
+		peer := v1beta1.NetworkingPeer{IPBlock: &v1beta1.IPBlock{CIDR: f.Spec.VPCCIDR}}
+		if t.Networking == NetworkingSecurityGroup {
+			peer = v1beta1.NetworkingPeer{SecurityGroup: &v1beta1.SecurityGroup{GroupID: f.live.lbSG}}
+		}
+		tgb.Spec.Networking = &v1beta1.TargetGroupBindingNetworking{Ingress: []v1beta1.NetworkingIngressRule{{
+			From:  []v1beta1.NetworkingPeer{peer},
+			Ports: []v1beta1.NetworkingPort{{Protocol: ptr.To(v1beta1.NetworkingProtocolTCP), Port: &port}},
+		}}}
+	}
+	return tgb
+}

@@ -1,0 +1,99 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+)
+
+// Options configures Create and, through the Fleet it leaves behind, the mutations and Cleanup.
+type Options struct {
+	// Client writes every object. Required; its scheme must know core, discovery and v1beta1 types, and its
+	// rest.Config should not rate-limit on the client side (QPS < 0, or high QPS and Burst).
+	Client client.Client
+	// AWS creates target groups and security groups and seeds instances and ENIs. Required.
+	AWS Provisioner
+	// Concurrency is the number of concurrent Kubernetes writers. Default 32.
+	Concurrency int
+	// AWSConcurrency is the number of concurrent Provisioner calls. Default Concurrency.
+	AWSConcurrency int
+	// Progress receives a progress bar (objects done / total, rate, ETA) when it is a terminal, plain
+	// lines every ProgressInterval otherwise. Default nil: no progress output.
+	Progress io.Writer
+	// ProgressInterval is the period of plain progress lines. Default 5s.
+	ProgressInterval time.Duration
+	// Labels go on every object and namespace the fleet creates: the run label, which Cleanup selects on
+	// and the Simulator should watch. Default none (Cleanup then refuses to run).
+	Labels map[string]string
+	// ContainerRestartDelay is how long ContainerRestart keeps a container down, in wall time (the sim
+	// scales scenario time before passing it). Default 5s.
+	ContainerRestartDelay time.Duration
+	// Logger receives progress and mutation logs. Default logr.Discard().
+	Logger logr.Logger
+
+	now func() time.Time // clock; default time.Now
+}
+
+// Defaults of Options.
+const (
+	DefaultConcurrency           = 32
+	DefaultProgressInterval      = 5 * time.Second
+	DefaultContainerRestartDelay = 5 * time.Second
+)
+
+func (o *Options) setDefaults() {
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.AWSConcurrency <= 0 {
+		o.AWSConcurrency = o.Concurrency
+	}
+	if o.ProgressInterval <= 0 {
+		o.ProgressInterval = DefaultProgressInterval
+	}
+	if o.ContainerRestartDelay <= 0 {
+		o.ContainerRestartDelay = DefaultContainerRestartDelay
+	}
+	if o.Logger.GetSink() == nil {
+		o.Logger = logr.Discard()
+	}
+	if o.now == nil {
+		o.now = time.Now
+	}
+}
+
+func (o *Options) validate() error {
+	var errs []error
+	if o.Client == nil {
+		errs = append(errs, errors.New("client: required"))
+	} else if !o.Client.Scheme().Recognizes(v1beta1.GroupVersion.WithKind("TargetGroupBinding")) {
+		errs = append(errs, errors.New("client: scheme lacks elbv2.k8s.aws/v1beta1 (call v1beta1.AddToScheme)"))
+	}
+	if o.AWS == nil {
+		errs = append(errs, errors.New("aws: a Provisioner is required"))
+	}
+	return errors.Join(errs...)
+}
+
+// liveState is what Create leaves for the mutations.
+type liveState struct {
+	opts  Options
+	sgIDs []string // security group IDs by index of Fleet.SecurityGroupNames (last: the load balancer's)
+	lbSG  string
+
+	changes int // Change ID sequence
+
+	bg     context.Context // outlives mutation calls: delayed container starts
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// ErrNotCreated is returned by mutations on a fleet that Create has not (successfully) created.
+var ErrNotCreated = errors.New("workload: fleet not created")

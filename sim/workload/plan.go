@@ -1,0 +1,258 @@
+package workload
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+)
+
+// Fleet is a planned (and, after Create, live) fleet. The exported fields are the plan; mutations keep
+// them current under the Fleet's lock, so read them only before Create or through the accessor methods.
+type Fleet struct {
+	// Spec is the defaulted spec the fleet was planned from.
+	Spec Spec
+	// Namespaces are the namespaces, in order.
+	Namespaces []string
+	// Nodes are the nodes, in order.
+	Nodes []NodePlan
+	// TGBs are the TargetGroupBindings, in order of creation.
+	TGBs []*TGBPlan
+	// SecurityGroupNames are the shared pod/node security groups followed by the load balancer's
+	// (the source of networking rules).
+	SecurityGroupNames []string
+
+	mu        sync.Mutex
+	rng       *rand.Rand // mutations' own stream, split off the Plan RNG
+	podIPs    *ipAllocator
+	nodePorts []int32 // unused NodePorts in drawing order
+	nextTGB   int
+	byKey     map[types.NamespacedName]*TGBPlan
+	live      *liveState // set by Create
+}
+
+// NodePlan is one Node and its EC2 instance.
+type NodePlan struct {
+	Name       string
+	InstanceID string
+	PrivateIP  string
+	Zone       string
+	// SecurityGroup indexes SecurityGroupNames.
+	SecurityGroup int
+}
+
+// ProviderID is the node's spec.providerID, aws:///<zone>/<instance-id>.
+func (n NodePlan) ProviderID() string { return "aws:///" + n.Zone + "/" + n.InstanceID }
+
+// NetworkingSource is where a TGB's networking rule allows traffic from.
+type NetworkingSource string
+
+// Networking sources.
+const (
+	NetworkingNone          NetworkingSource = ""
+	NetworkingSecurityGroup NetworkingSource = "securityGroup" // the load balancer's security group
+	NetworkingIPBlock       NetworkingSource = "ipBlock"       // the VPC CIDR
+)
+
+// TGBPlan is one TargetGroupBinding with its Service (same namespace and name) and pods.
+type TGBPlan struct {
+	Namespace       string
+	Name            string
+	TargetGroupName string
+	TargetType      v1beta1.TargetType
+	// ReadinessGate means the pods carry the gate target-health.elbv2.k8s.aws/<Name> (ip only).
+	ReadinessGate bool
+	// Networking is the source of the TGB's single ingress rule, NetworkingNone for no spec.networking.
+	Networking NetworkingSource
+	// NodePort is the Service's NodePort (instance TGBs only).
+	NodePort int32
+	// Pods are the current pods, oldest first.
+	Pods []PodPlan
+	// NextPod is the ordinal the next pod's name takes.
+	NextPod int
+	// TargetGroupARN is set by Create (or AddTGB).
+	TargetGroupARN string
+
+	lock sync.Mutex // serialises mutations of this TGB
+}
+
+// Key is the TGB's (and its Service's) namespaced name.
+func (t *TGBPlan) Key() types.NamespacedName {
+	return types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
+}
+
+// GateType is the readiness-gate condition type of the TGB.
+func (t *TGBPlan) GateType() string { return ReadinessGatePrefix + t.Name }
+
+// PodPlan is one pod.
+type PodPlan struct {
+	Name  string
+	IP    string
+	Node  int // index into Fleet.Nodes
+	ENIID string
+	// SecurityGroup indexes SecurityGroupNames.
+	SecurityGroup int
+}
+
+// ReadinessGatePrefix is the prefix of a TGB's readiness-gate condition type.
+const ReadinessGatePrefix = "target-health.elbv2.k8s.aws/"
+
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+func randName(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteByte(nameAlphabet[rng.IntN(len(nameAlphabet))])
+	}
+	return b.String()
+}
+
+func randHex(rng *rand.Rand, n int) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	for range n {
+		b.WriteByte(hex[rng.IntN(16)])
+	}
+	return b.String()
+}
+
+// chosen marks k of n indexes, drawn without replacement.
+func chosen(rng *rand.Rand, n, k int) []bool {
+	marks := make([]bool, n)
+	for _, i := range rng.Perm(n)[:k] {
+		marks[i] = true
+	}
+	return marks
+}
+
+// Plan plans a fleet from spec (defaulted here) and rng. It panics on an invalid spec: call
+// spec.WithDefaults().Validate() first. The result depends only on the spec and the RNG's state, so
+// the same seed gives the same fleet: names, IPs, instance IDs, node assignment and target types.
+func Plan(spec Spec, rng *rand.Rand) *Fleet {
+	spec = spec.WithDefaults()
+	if err := spec.Validate(); err != nil {
+		panic(fmt.Sprintf("workload.Plan: invalid spec: %v", err))
+	}
+	f := &Fleet{
+		Spec:  spec,
+		rng:   rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())),
+		byKey: make(map[types.NamespacedName]*TGBPlan, spec.TGBs),
+	}
+	for i := range spec.Namespaces {
+		f.Namespaces = append(f.Namespaces, fmt.Sprintf("%s-%02d", spec.NamespacePrefix, i))
+	}
+	for i := range spec.SecurityGroups {
+		f.SecurityGroupNames = append(f.SecurityGroupNames, fmt.Sprintf("%s-nodes-%d", spec.NamespacePrefix, i))
+	}
+	f.SecurityGroupNames = append(f.SecurityGroupNames, spec.NamespacePrefix+"-lb")
+
+	vpc := netip.MustParsePrefix(spec.VPCCIDR)
+	nodeNet := netip.MustParsePrefix(spec.NodeCIDR)
+	nodeIPs := newIPAllocator(nodeNet, netip.Prefix{})
+	f.podIPs = newIPAllocator(vpc, nodeNet)
+	for i := range spec.Nodes {
+		ip, _ := nodeIPs.Next() // Validate checked the range
+		zone := spec.Zones[i%len(spec.Zones)]
+		f.Nodes = append(f.Nodes, NodePlan{
+			Name:          "ip-" + strings.ReplaceAll(ip, ".", "-") + "." + region(zone) + ".compute.internal",
+			InstanceID:    "i-" + randHex(rng, 17),
+			PrivateIP:     ip,
+			Zone:          zone,
+			SecurityGroup: rng.IntN(spec.SecurityGroups),
+		})
+	}
+
+	nInstance := share(spec.TGBs, spec.InstanceShare)
+	instance := chosen(rng, spec.TGBs, nInstance)
+	networking := chosen(rng, spec.TGBs, share(spec.TGBs, spec.NetworkingShare))
+	gated := chosen(rng, spec.TGBs-nInstance, share(spec.TGBs-nInstance, spec.ReadinessGateShare))
+	for _, p := range rng.Perm(nodePortMax - nodePortMin + 1) {
+		f.nodePorts = append(f.nodePorts, int32(nodePortMin+p))
+	}
+	ipIndex := 0
+	for i := range spec.TGBs {
+		kind := v1beta1.TargetTypeIP
+		gate := false
+		if instance[i] {
+			kind = v1beta1.TargetTypeInstance
+		} else {
+			gate = gated[ipIndex]
+			ipIndex++
+		}
+		src := NetworkingNone
+		if networking[i] {
+			src = NetworkingSecurityGroup
+			if rng.IntN(2) == 1 {
+				src = NetworkingIPBlock
+			}
+		}
+		// Validate made sure the pod range is large enough for the initial fleet.
+		t, _ := f.planTGB(rng, kind, gate, src)
+		f.addTGB(t)
+	}
+	return f
+}
+
+// planTGB plans the next TGB with its pods, drawing from rng. Callers hold f.mu or own f.
+func (f *Fleet) planTGB(rng *rand.Rand, kind v1beta1.TargetType, gate bool, src NetworkingSource) (*TGBPlan, error) {
+	i := f.nextTGB
+	name := fmt.Sprintf("svc-%05d-%s", i, randName(rng, 5))
+	t := &TGBPlan{
+		Namespace:       f.Namespaces[i%len(f.Namespaces)],
+		Name:            name,
+		TargetGroupName: "tg-" + name,
+		TargetType:      kind,
+		ReadinessGate:   gate && kind == v1beta1.TargetTypeIP,
+		Networking:      src,
+	}
+	if kind == v1beta1.TargetTypeInstance {
+		if len(f.nodePorts) == 0 {
+			return nil, fmt.Errorf("planning TGB %s: no NodePort left in %d-%d", name, nodePortMin, nodePortMax)
+		}
+		t.NodePort, f.nodePorts = f.nodePorts[0], f.nodePorts[1:]
+	}
+	for range f.Spec.PodsPerService {
+		p, err := f.planPod(rng, t)
+		if err != nil {
+			return nil, err
+		}
+		t.Pods = append(t.Pods, p)
+	}
+	f.nextTGB++
+	return t, nil
+}
+
+// planPod plans the next pod of t (not yet appended).
+func (f *Fleet) planPod(rng *rand.Rand, t *TGBPlan) (PodPlan, error) {
+	ip, err := f.podIPs.Next()
+	if err != nil {
+		return PodPlan{}, err
+	}
+	p := PodPlan{
+		Name:          fmt.Sprintf("%s-%d", t.Name, t.NextPod),
+		IP:            ip,
+		Node:          rng.IntN(len(f.Nodes)),
+		ENIID:         "eni-" + randHex(rng, 17),
+		SecurityGroup: rng.IntN(f.Spec.SecurityGroups),
+	}
+	t.NextPod++
+	return p, nil
+}
+
+func (f *Fleet) addTGB(t *TGBPlan) {
+	f.TGBs = append(f.TGBs, t)
+	f.byKey[t.Key()] = t
+}
+
+// region is the region of an availability zone (us-west-2a → us-west-2).
+func region(zone string) string {
+	if n := len(zone); n > 0 && zone[n-1] >= 'a' && zone[n-1] <= 'z' {
+		return zone[:n-1]
+	}
+	return zone
+}

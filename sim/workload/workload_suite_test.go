@@ -1,0 +1,125 @@
+package workload_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/envtestassets"
+)
+
+var (
+	cfg *rest.Config
+	k8s client.Client
+)
+
+// TestMain starts one envtest API server (with the TGB CRD and a /12 service range, so NodePort
+// Services do not run out of cluster IPs) for the whole package.
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
+	assets, err := envtestassets.Dir("")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	env := &envtest.Environment{
+		BinaryAssetsDirectory: assets,
+		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "controller", "config", "crd")},
+		ErrorIfCRDPathMissing: true,
+	}
+	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", "10.96.0.0/12")
+	if cfg, err = env.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "starting envtest:", err)
+		return 1
+	}
+	defer func() { _ = env.Stop() }()
+	cfg.QPS = -1 // no client-side throttling: the harness measures the API server
+	scheme := runtime.NewScheme()
+	_ = clientgoscheme.AddToScheme(scheme)
+	_ = v1beta1.AddToScheme(scheme)
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// awsEnv is an in-process fakeaws with SDK clients, and a Provisioner over them: target and security
+// groups through the real ELBv2/EC2 APIs, instances and ENIs through the admin API.
+type awsEnv struct {
+	srv *fakeaws.Server
+	elb *elb.Client
+	ec2 *ec2.Client
+}
+
+func newAWS(t testing.TB) *awsEnv {
+	t.Helper()
+	srv, err := fakeaws.New(fakeaws.Options{Profile: fakeaws.ProfileUnlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	o := srv.Options()
+	ac := aws.Config{
+		Region:       o.Region,
+		Credentials:  credentials.NewStaticCredentialsProvider(o.AccessKeyID, o.SecretAccessKey, ""),
+		BaseEndpoint: aws.String(hs.URL),
+	}
+	return &awsEnv{srv: srv, elb: elb.NewFromConfig(ac), ec2: ec2.NewFromConfig(ac)}
+}
+
+func (a *awsEnv) CreateTargetGroup(ctx context.Context, name string, tt v1beta1.TargetType, port int32, vpcID string) (string, error) {
+	in := &elb.CreateTargetGroupInput{
+		Name: aws.String(name), TargetType: elbtypes.TargetTypeEnum(tt), Port: aws.Int32(port),
+		Protocol: elbtypes.ProtocolEnumHttp,
+	}
+	if vpcID == "" {
+		vpcID = a.srv.DefaultVPCID()
+	}
+	in.VpcId = aws.String(vpcID)
+	out, err := a.elb.CreateTargetGroup(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	return aws.ToString(out.TargetGroups[0].TargetGroupArn), nil
+}
+
+func (a *awsEnv) CreateSecurityGroup(ctx context.Context, name, vpcID string) (string, error) {
+	in := &ec2.CreateSecurityGroupInput{GroupName: aws.String(name), Description: aws.String("restartsim " + name)}
+	if vpcID != "" {
+		in.VpcId = aws.String(vpcID)
+	}
+	out, err := a.ec2.CreateSecurityGroup(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	return aws.ToString(out.GroupId), nil
+}
+
+func (a *awsEnv) SeedInstance(_ context.Context, id, ip string, sgs []string) error {
+	_, err := a.srv.SeedInstance(fakeaws.Instance{ID: id, PrivateIP: ip, SecurityGroupIDs: sgs})
+	return err
+}
+
+func (a *awsEnv) SeedENI(_ context.Context, id string, ips, sgs []string) error {
+	_, err := a.srv.SeedENI(fakeaws.ENI{ID: id, PrivateIPs: ips, SecurityGroupIDs: sgs})
+	return err
+}
