@@ -22,6 +22,8 @@ const (
 	resetServiceNotFound     = "service_not_found"
 	resetDeferred            = "deferred"
 	resetEndpointsIncomplete = "endpoints_incomplete"
+	resetServicePortNotFound = "service_port_not_found"
+	resetTargetGroupNotFound = "target_group_not_found"
 )
 
 // resetCheckpoint clears a stored checkpoint (no-op when none is stored or checkpointing is off).

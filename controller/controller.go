@@ -3,9 +3,11 @@ package controller
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 
 	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -49,6 +51,9 @@ type Controller struct {
 	queue     *deferred.Queue  // annotation
 	timers    *deferred.Timers // compact
 
+	driftTimers   *deferred.Timers // nil when drift checks are off
+	driftSchedule *deferred.Schedule
+
 	registeredMu sync.Mutex
 	registered   map[string]map[string]targets.Target // TG ARN → targets this instance registered (multi-cluster groups)
 
@@ -89,6 +94,12 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 		processed:  deferred.NewProcessed(o.SyncPeriod, o.Clock),
 		schedule:   deferred.NewSchedule(o.DeferralDelay, max(o.DeferralJitter, 0), o.Rand),
 		registered: map[string]map[string]targets.Target{},
+	}
+	if o.DriftCheckInterval > 0 {
+		// Its own generator, drawn from o.Rand once here, so the two schedules never share one.
+		rng := rand.New(rand.NewPCG(o.Rand.Uint64(), o.Rand.Uint64()))
+		c.driftSchedule = deferred.NewSchedule(o.DriftCheckInterval, o.DriftCheckInterval/2, rng)
+		c.driftTimers = deferred.NewTimers(o.Clock, prometheus.NewGauge(prometheus.GaugeOpts{Name: "unregistered"}))
 	}
 	c.network = networking.NewManager(networking.Options{EC2: c.ec2, ClusterName: o.ClusterName, NetworkingTGBs: c.networkingTGBs})
 	switch o.Checkpoint {

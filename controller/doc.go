@@ -9,6 +9,26 @@
 //   - PriorityQueue / LowPriorityInitialEvents: controller-runtime's priority queue, and whether the
 //     controller's own watch handlers also push initial-list events to low priority.
 //
+// Drift (upstream #4889): a matching checkpoint only says the Kubernetes side is unchanged, not that
+// AWS still matches it. The reference therefore runs a periodic, Describe-only drift check for each
+// binding whose checkpoint matches: every DriftCheckInterval (default 5m, plus jitter up to half of
+// it, first due one interval after the binding's first early exit so a restart stays free of AWS
+// calls) the early exit first reads the target group's targets (DescribeTargetHealth) and, when the
+// binding has networking rules, its targets' security groups (DescribeSecurityGroups); data younger
+// than half the interval is reused, so bindings sharing a security group cost one describe. If a
+// wanted target is missing (or an owned one is extra) or an owned ingress rule was revoked, the
+// reconcile becomes a full one, which resets the checkpoint before repairing and saves it after.
+// No mutation and no API write happens while AWS matches, so the checkpoint keeps its purpose; the
+// deferred full reconcile stays as the backstop. Cost: about one DescribeTargetHealth per binding
+// per interval. A negative interval turns the check off (upstream behaviour).
+//
+// Bindings pointing at a missing Service, Service port or target group get Ready=False with reason
+// ServiceNotFound, ServicePortNotFound or TargetGroupNotFound and a Warning event, and are retried
+// by the work queue with per-item exponential backoff (see BindingError).
+//
+// Mutants (mutants.go) re-introduce known bugs for mutation testing; Options.Validate refuses them
+// unless AllowMutants is set or the binary is built with -tags mutants.
+//
 // New registers everything on a controller-runtime manager the caller starts; nothing is global, so
 // a process may create, start and stop many controllers (each one like a fresh process).
 // Subpackages under internal/ hold the small units the reconciler composes.

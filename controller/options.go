@@ -53,6 +53,13 @@ type Options struct {
 	SyncPeriod time.Duration
 	// MaxConcurrentReconciles is the number of reconcile workers. Default: 3.
 	MaxConcurrentReconciles int
+	// DriftCheckInterval is how often a binding whose checkpoint matches is checked for out-of-band
+	// drift (targets removed or added, owned security group rules revoked) with Describe calls only,
+	// plus uniform jitter in [0, DriftCheckInterval/2); AWS data younger than DriftCheckInterval/2 is
+	// reused, so bindings sharing a security group share one DescribeSecurityGroups. Drift found
+	// turns the reconcile into a full one (see doc.go). Default: 5m. Negative: off (upstream: drift
+	// waits for the deferred full reconcile).
+	DriftCheckInterval time.Duration
 
 	// ClusterName picks the cluster-tagged security group when a target ENI has several. Default: "".
 	ClusterName string
@@ -84,8 +91,11 @@ type Options struct {
 	// MetricsRegistry receives the tgb_* metrics of this instance. Default: controller-runtime's
 	// registry (registering twice reuses the existing collectors).
 	MetricsRegistry prometheus.Registerer
-	// Mutant, when set, injects a known bug (see mutants.go) for mutation testing. Default: "".
+	// Mutant, when set, injects a known bug (see mutants.go) for mutation testing. Refused by
+	// Validate unless AllowMutants is set or the binary is built with -tags mutants. Default: "".
 	Mutant string
+	// AllowMutants permits Mutant in a binary built without the `mutants` tag. Default: false.
+	AllowMutants bool
 }
 
 // AWSOptions configures the AWS clients.
@@ -114,6 +124,7 @@ const (
 	DefaultSecurityGroupCacheTTL   = 10 * time.Minute
 	DefaultSyncPeriod              = 10 * time.Hour
 	DefaultMaxConcurrentReconciles = 3
+	DefaultDriftCheckInterval      = 5 * time.Minute
 	DefaultMaxAttempts             = 10
 	DefaultRegion                  = "us-east-1"
 	DefaultLeaderElectionID        = "restartsim-tgb-controller"
@@ -132,6 +143,9 @@ func (o Options) setDefaults() Options {
 	setDur(&o.TargetHealthCacheTTL, DefaultTargetHealthCacheTTL)
 	setDur(&o.SecurityGroupCacheTTL, DefaultSecurityGroupCacheTTL)
 	setDur(&o.SyncPeriod, DefaultSyncPeriod)
+	if o.DriftCheckInterval == 0 {
+		o.DriftCheckInterval = DefaultDriftCheckInterval
+	}
 	if o.MaxConcurrentReconciles <= 0 {
 		o.MaxConcurrentReconciles = DefaultMaxConcurrentReconciles
 	}
@@ -177,8 +191,8 @@ func (o Options) Validate() error {
 	if _, err := throttle.ParseWithDefaults(o.AWS.Throttle); err != nil {
 		errs = append(errs, fmt.Errorf("aws throttle: %w", err))
 	}
-	if o.Mutant != "" && !knownMutants[o.Mutant] {
-		errs = append(errs, fmt.Errorf("mutant: unknown %q", o.Mutant))
+	if err := o.validateMutant(); err != nil {
+		errs = append(errs, err)
 	}
 	if o.DeferralDelay < 0 || o.RequeueDuration < 0 || o.TargetHealthCacheTTL < 0 || o.SecurityGroupCacheTTL < 0 || o.SyncPeriod < 0 {
 		errs = append(errs, errors.New("durations must not be negative"))

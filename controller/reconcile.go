@@ -45,7 +45,12 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	if err != nil {
 		result = metrics.ResultError
-		if ctx.Err() == nil {
+		if be := asBindingError(err); be != nil && ctx.Err() == nil && tgb.DeletionTimestamp.IsZero() {
+			log.Info("binding points at something missing; retrying with backoff", "reason", be.Reason, "error", be.Err.Error())
+			if rerr := c.recordBindingError(ctx, tgb, be); rerr != nil {
+				log.Error(rerr, "recording binding error")
+			}
+		} else if ctx.Err() == nil {
 			log.Error(err, "reconcile failed")
 			c.recorder.Eventf(tgb, nil, corev1.EventTypeWarning, "FailedReconcile", "Reconcile", "%v", err)
 		}
@@ -70,7 +75,7 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 	svc := &corev1.Service{}
 	if err := c.client.Get(ctx, types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}, svc); err != nil {
 		if apierrors.IsNotFound(err) {
-			return metrics.ResultFull, reconcile.Result{}, c.backendGone(ctx, tgb, tg)
+			return "", reconcile.Result{}, c.backendGone(ctx, tgb, tg)
 		}
 		return "", reconcile.Result{}, err
 	}
@@ -83,7 +88,11 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 		return "", reconcile.Result{}, err
 	}
 	if c.codec != nil && !eps.Incomplete {
-		if exit, res := c.earlyExit(tgb, eps, cp); exit {
+		exit, res, err := c.earlyExit(ctx, tgb, tg, eps, cp)
+		if err != nil {
+			return "", reconcile.Result{}, err
+		}
+		if exit {
 			return metrics.ResultEarlyExit, res, nil
 		}
 	}
@@ -91,20 +100,34 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 	return metrics.ResultFull, res, err
 }
 
-// earlyExit decides the checkpoint skip and, if skipping, schedules the deferred full reconcile.
-func (c *Controller) earlyExit(tgb *v1beta1.TargetGroupBinding, eps endpoints.Result, cp checkpoint.Checkpoint) (bool, reconcile.Result) {
+// earlyExit decides the checkpoint skip and, if skipping, schedules the deferred full reconcile
+// and the drift check. A due drift check that finds drift turns it into a full reconcile.
+func (c *Controller) earlyExit(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo,
+	eps endpoints.Result, cp checkpoint.Checkpoint) (bool, reconcile.Result, error) {
 	if !c.codec.Matches(tgb.Annotations, cp) {
-		return false, reconcile.Result{}
+		return false, reconcile.Result{}, nil
 	}
-	if c.opts.Mutant != MutantEarlyExitIgnoresGates {
+	if !c.mutant(MutantStaleGateRead) {
 		gate := readinessgate.ConditionType(tgb.Name)
 		for _, e := range eps.Endpoints {
 			if e.Gated && readinessgate.PresentNotTrue(e.Pod, gate) {
-				return false, reconcile.Result{}
+				return false, reconcile.Result{}, nil
 			}
 		}
 	}
-	key := client.ObjectKeyFromObject(tgb)
+	if drift, err := c.driftDue(ctx, tgb, tg, eps); err != nil || drift {
+		return false, reconcile.Result{}, err
+	}
+	exit, res := c.deferFullReconcile(client.ObjectKeyFromObject(tgb))
+	if exit {
+		res.RequeueAfter = minRequeue(res.RequeueAfter, c.driftRequeue(tgb))
+	}
+	return exit, res, nil
+}
+
+// deferFullReconcile schedules the forced full reconcile of an early-exited binding (once per
+// processed-set TTL); false means the compact strategy's timer is due and this is that reconcile.
+func (c *Controller) deferFullReconcile(key types.NamespacedName) (bool, reconcile.Result) {
 	switch c.opts.Checkpoint {
 	case CheckpointCompact:
 		armed, due, left := c.timers.Check(key)
@@ -171,12 +194,13 @@ func (c *Controller) backendGone(ctx context.Context, tgb *v1beta1.TargetGroupBi
 	if err := c.network.Remove(ctx, client.ObjectKeyFromObject(tgb).String(), nil); err != nil {
 		return err
 	}
-	if c.opts.Mutant != MutantSkipCleanupReset {
+	if !c.mutant(MutantSkipAfterCleanup) {
 		if err := c.resetCheckpoint(ctx, tgb, resetServiceNotFound); err != nil {
 			return err
 		}
 	}
-	return c.setStatus(ctx, tgb, false, "ServiceNotFound", fmt.Sprintf("service %s not found", tgb.Spec.ServiceRef.Name), false)
+	return &BindingError{Reason: ReasonServiceNotFound,
+		Err: fmt.Errorf("service %s/%s not found: targets deregistered", tgb.Namespace, tgb.Spec.ServiceRef.Name)}
 }
 
 // finalize deregisters every target, drops the binding's rules and removes the finalizer.
@@ -233,5 +257,8 @@ func (c *Controller) deregisterAll(ctx context.Context, tgb *v1beta1.TargetGroup
 func (c *Controller) forget(key types.NamespacedName) {
 	if c.timers != nil {
 		c.timers.Disarm(key, false)
+	}
+	if c.driftTimers != nil {
+		c.driftTimers.Disarm(key, false)
 	}
 }

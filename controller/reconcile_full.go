@@ -40,12 +40,16 @@ func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroup
 		return reconcile.Result{}, fmt.Errorf("networking: %w", err)
 	}
 	if len(add) > 0 || len(remove) > 0 {
-		if c.opts.Mutant == MutantSaveBeforeRegister {
+		switch {
+		case c.mutant(MutantSaveBeforeRegister):
 			if err := c.saveCheckpoint(ctx, tgb, cp); err != nil {
 				return reconcile.Result{}, err
 			}
-		} else if err := c.resetCheckpoint(ctx, tgb, resetTargetsChanged); err != nil {
-			return reconcile.Result{}, err
+		case c.mutant(MutantNoClearOnRegister): // seed commit 2: no clear on register/deregister
+		default:
+			if err := c.resetCheckpoint(ctx, tgb, resetTargetsChanged); err != nil {
+				return reconcile.Result{}, err
+			}
 		}
 	}
 	if len(remove) > 0 {
@@ -74,6 +78,9 @@ func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroup
 	if err != nil {
 		return reconcile.Result{}, err
 	}
+	if c.mutant(MutantNoClearOnRegister) {
+		pending = false // seed commit 2: saved as if done; nothing re-runs until the gate flips
+	}
 	if pending || eps.Incomplete {
 		reason := resetGatePending
 		if !pending {
@@ -93,11 +100,21 @@ func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroup
 	if c.timers != nil {
 		c.timers.Disarm(key, false)
 	}
-	return reconcile.Result{}, c.setStatus(ctx, tgb, true, "Reconciled", fmt.Sprintf("%d targets", len(eps.Endpoints)), true)
+	res := reconcile.Result{RequeueAfter: c.armDrift(tgb)}
+	return res, c.setStatus(ctx, tgb, true, "Reconciled", fmt.Sprintf("%d targets", len(eps.Endpoints)), true)
 }
 
 // reconcileNetworking hands the binding's rules and target security groups to the aggregator.
 func (c *Controller) reconcileNetworking(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, eps endpoints.Result) error {
+	req := c.networkingRequest(tgb, tg, eps)
+	req.BeforeMutate = func(ctx context.Context) error {
+		return c.resetCheckpoint(ctx, tgb, resetNetworking)
+	}
+	return c.network.Reconcile(ctx, req)
+}
+
+// networkingRequest is the binding's networking wish: its rules on its targets' security groups.
+func (c *Controller) networkingRequest(tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, eps endpoints.Result) networking.Request {
 	var ports []int32
 	var ids []string
 	seenPort := map[int32]bool{}
@@ -111,16 +128,13 @@ func (c *Controller) reconcileNetworking(ctx context.Context, tgb *v1beta1.Targe
 	req := networking.Request{
 		TGB:   client.ObjectKeyFromObject(tgb).String(),
 		Rules: networking.DesiredRules(tgb.Spec.Networking, ports),
-		BeforeMutate: func(ctx context.Context) error {
-			return c.resetCheckpoint(ctx, tgb, resetNetworking)
-		},
 	}
 	if tg.Type == v1beta1.TargetTypeInstance {
 		req.InstanceIDs = ids
 	} else {
 		req.IPs = ids
 	}
-	return c.network.Reconcile(ctx, req)
+	return req
 }
 
 // updateReadinessGates sets each gated pod's condition from its target's health and reports

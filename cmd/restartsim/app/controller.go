@@ -78,7 +78,9 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.MetricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", `Metrics address; "0" disables`)
 	fs.StringVar(&c.HealthProbeBindAddress, "health-probe-bind-address", "127.0.0.1:8081", `Health probe address; "0" disables`)
 	fs.StringSliceVar(&c.Namespaces, "namespaces", nil, "Namespaces to watch (default all)")
-	fs.StringVar(&c.Mutant, "mutant", "", "Inject a known bug: "+strings.Join(controller.KnownMutants(), ", "))
+	fs.DurationVar(&c.DriftCheckInterval, "drift-check-interval", controller.DefaultDriftCheckInterval, "Describe-only drift check of bindings whose checkpoint matches (plus up to half as much jitter); negative disables")
+	fs.StringVar(&c.Mutant, "mutant", "", "Test only: inject a known bug ("+strings.Join(controller.KnownMutants(), ", ")+"); needs --allow-mutants or a -tags mutants build")
+	fs.BoolVar(&c.AllowMutants, "allow-mutants", false, "Test only: allow --mutant in a build without the mutants tag")
 	fs.IntVar(&o.logLevel, "v", 0, "Log verbosity")
 	fs.BoolVar(&o.logJSON, "log-json", false, "Log JSON instead of console text")
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 
@@ -19,7 +20,9 @@ func TestControllerFlags(t *testing.T) {
 		{name: "bad mode", args: []string{"--checkpoint=sometimes"}, wantErr: "checkpoint"},
 		{name: "bad throttle", args: []string{"--aws-api-throttle=EC2:x=1"}, wantErr: "throttle"},
 		{name: "low priority needs pq", args: []string{"--priority-queue=false", "--low-priority-initial-events"}, wantErr: "needs --priority-queue"},
-		{name: "bad mutant", args: []string{"--mutant=nope"}, wantErr: "mutant"},
+		{name: "bad mutant", args: []string{"--mutant=nope", "--allow-mutants"}, wantErr: "mutant"},
+		{name: "allowed mutant", args: []string{"--mutant=defer-drift", "--allow-mutants"}},
+		{name: "drift interval", args: []string{"--drift-check-interval=30s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,8 +47,36 @@ func TestControllerFlags(t *testing.T) {
 	cmd.ResetFlags()
 	o.AddFlags(cmd.Flags())
 	_ = cmd.ParseFlags(nil)
-	if !o.opts.PriorityQueue || o.opts.MetricsBindAddress != "127.0.0.1:8080" || o.opts.DeferralDelay != controller.DefaultDeferralDelay {
+	if !o.opts.PriorityQueue || o.opts.DeferralDelay != controller.DefaultDeferralDelay || o.opts.AllowMutants || o.opts.Mutant != "" {
 		t.Fatalf("defaults %+v", o.opts)
+	}
+	// The metrics and health endpoints bind loopback unless told otherwise.
+	for flag, addr := range map[string]string{"metrics": o.opts.MetricsBindAddress, "health": o.opts.HealthProbeBindAddress} {
+		host, _, err := net.SplitHostPort(addr)
+		if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+			t.Errorf("%s bind address %q is not loopback", flag, addr)
+		}
+	}
+}
+
+// TestControllerMutantRefused: --mutant without --allow-mutants is refused unless built with -tags mutants.
+func TestControllerMutantRefused(t *testing.T) {
+	o := &controllerOptions{}
+	cmd := newControllerCommand()
+	cmd.ResetFlags()
+	o.AddFlags(cmd.Flags())
+	if err := cmd.ParseFlags([]string{"--mutant=" + controller.MutantDeferDrift}); err != nil {
+		t.Fatal(err)
+	}
+	err := o.Validate()
+	if controller.MutantsBuildTag() {
+		if err != nil {
+			t.Fatalf("mutants build refused: %v", err)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), "--allow-mutants") {
+		t.Fatalf("error %v, want a refusal naming --allow-mutants", err)
 	}
 }
 

@@ -145,6 +145,17 @@ func (e *EC2) SecurityGroups(ctx context.Context, ids []string) (map[string]Secu
 	return out, nil
 }
 
+// FreshSecurityGroups is SecurityGroups reusing cached groups only when younger than maxAge, so
+// that many drift checks of one group within maxAge cost one DescribeSecurityGroups.
+func (e *EC2) FreshSecurityGroups(ctx context.Context, ids []string, maxAge time.Duration) (map[string]SecurityGroup, error) {
+	for _, id := range ids {
+		if _, ok := e.groups.GetFresh(id, maxAge); !ok {
+			e.groups.Delete(id)
+		}
+	}
+	return e.SecurityGroups(ctx, ids)
+}
+
 // InvalidateSecurityGroup drops a group from the cache (after changing its rules).
 func (e *EC2) InvalidateSecurityGroup(id string) { e.groups.Delete(id) }
 

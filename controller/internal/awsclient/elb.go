@@ -67,6 +67,16 @@ func (e *ELB) ListTargets(ctx context.Context, tgARN string) ([]targets.Health, 
 	return hs, nil
 }
 
+// ListTargetsFresh is ListTargets reusing a cached answer only when it is younger than maxAge
+// (the drift check's read).
+func (e *ELB) ListTargetsFresh(ctx context.Context, tgARN string, maxAge time.Duration) ([]targets.Health, error) {
+	if hs, ok := e.health.GetFresh(tgARN, maxAge); ok {
+		return hs, nil
+	}
+	e.health.Delete(tgARN)
+	return e.ListTargets(ctx, tgARN)
+}
+
 // InvalidateTargets drops the cached target health of a target group.
 func (e *ELB) InvalidateTargets(tgARN string) { e.health.Delete(tgARN) }
 

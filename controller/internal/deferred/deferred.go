@@ -171,6 +171,17 @@ func (t *Timers) Check(key types.NamespacedName) (armed, due bool, left time.Dur
 	return true, true, 0
 }
 
+// Left reports the time until key's timer is due (0 when due) and whether it is armed; it never disarms.
+func (t *Timers) Left(key types.NamespacedName) (time.Duration, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	at, ok := t.due[key]
+	if !ok {
+		return 0, false
+	}
+	return max(at.Sub(t.clk.Now()), 0), true
+}
+
 // Disarm drops key's timer (locked: whether t.mu is already held).
 func (t *Timers) Disarm(key types.NamespacedName, locked bool) {
 	if !locked {

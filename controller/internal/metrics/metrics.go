@@ -16,6 +16,13 @@ const (
 	ResultError     = "error"
 )
 
+// Drift check results.
+const (
+	DriftClean = "clean"
+	DriftFound = "drift"
+	DriftError = "error"
+)
+
 // AWS call outcomes.
 const (
 	OutcomeSuccess   = "success"
@@ -31,6 +38,8 @@ type Metrics struct {
 	CheckpointResets *prometheus.CounterVec
 	// DeferredQueueDepth is tgb_deferred_queue_depth.
 	DeferredQueueDepth prometheus.Gauge
+	// DriftChecks is tgb_drift_checks_total{result}.
+	DriftChecks *prometheus.CounterVec
 	// AWSRequests is tgb_aws_requests_total{service,operation,outcome}, one per HTTP attempt.
 	AWSRequests *prometheus.CounterVec
 	// AWSThrottleWait is tgb_aws_throttle_wait_seconds{service,operation}.
@@ -49,6 +58,9 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		DeferredQueueDepth: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "tgb_deferred_queue_depth", Help: "TargetGroupBindings waiting for their deferred full reconcile.",
 		}),
+		DriftChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tgb_drift_checks_total", Help: "Drift checks of bindings whose checkpoint matched, by result (clean, drift, error).",
+		}, []string{"result"}),
 		AWSRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tgb_aws_requests_total", Help: "AWS API requests (HTTP attempts) by service, operation and outcome.",
 		}, []string{"service", "operation", "outcome"}),
@@ -65,6 +77,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 	m.Reconciles = register(reg, m.Reconciles, &err)
 	m.CheckpointResets = register(reg, m.CheckpointResets, &err)
 	m.DeferredQueueDepth = register(reg, m.DeferredQueueDepth, &err)
+	m.DriftChecks = register(reg, m.DriftChecks, &err)
 	m.AWSRequests = register(reg, m.AWSRequests, &err)
 	m.AWSThrottleWait = register(reg, m.AWSThrottleWait, &err)
 	return m, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
@@ -17,6 +18,7 @@ type EC2 interface {
 	PodSecurityGroups(ctx context.Context, ips []string) (map[string][]string, error)
 	InstanceSecurityGroups(ctx context.Context, ids []string) (map[string][]string, error)
 	SecurityGroups(ctx context.Context, ids []string) (map[string]awsclient.SecurityGroup, error)
+	FreshSecurityGroups(ctx context.Context, ids []string, maxAge time.Duration) (map[string]awsclient.SecurityGroup, error)
 	Authorize(ctx context.Context, sgID string, perms []ec2types.IpPermission) error
 	Revoke(ctx context.Context, sgID string, perms []ec2types.IpPermission) error
 }
@@ -79,6 +81,30 @@ func (m *Manager) Reconcile(ctx context.Context, req Request) error {
 		m.desired[req.TGB] = want
 	}
 	return m.apply(ctx, affected, req.BeforeMutate)
+}
+
+// Missing reports the target security groups that lack some of the request's rules (the drift
+// check: an owned rule revoked out of band). Groups are read no older than maxAge; nothing is
+// mutated and the aggregate is not touched.
+func (m *Manager) Missing(ctx context.Context, req Request, maxAge time.Duration) ([]string, error) {
+	if len(req.Rules) == 0 {
+		return nil, nil
+	}
+	sgs, err := m.targetSecurityGroups(ctx, req)
+	if err != nil || len(sgs) == 0 {
+		return nil, err
+	}
+	groups, err := m.opts.EC2.FreshSecurityGroups(ctx, sgs, maxAge)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, sg := range sgs {
+		if add, _ := diff(req.Rules, OwnedRules(groups[sg].Ingress)); len(add) > 0 {
+			out = append(out, sg)
+		}
+	}
+	return out, nil
 }
 
 // Remove forgets a TargetGroupBinding and revokes the rules only it wanted.

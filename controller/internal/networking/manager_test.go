@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"testing"
+	"time"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
@@ -26,6 +27,9 @@ func (f *fakeEC2) PodSecurityGroups(_ context.Context, ips []string) (map[string
 }
 func (f *fakeEC2) InstanceSecurityGroups(ctx context.Context, ids []string) (map[string][]string, error) {
 	return f.PodSecurityGroups(ctx, ids)
+}
+func (f *fakeEC2) FreshSecurityGroups(ctx context.Context, ids []string, _ time.Duration) (map[string]awsclient.SecurityGroup, error) {
+	return f.SecurityGroups(ctx, ids)
 }
 func (f *fakeEC2) SecurityGroups(_ context.Context, ids []string) (map[string]awsclient.SecurityGroup, error) {
 	out := map[string]awsclient.SecurityGroup{}
@@ -115,5 +119,21 @@ func TestRulesRoundTrip(t *testing.T) {
 	// rules without our description are not ours.
 	if len(OwnedRules([]ec2types.IpPermission{{IpRanges: []ec2types.IpRange{{}}}})) != 0 {
 		t.Fatal("foreign rule owned")
+	}
+}
+
+func TestMissing(t *testing.T) {
+	f := &fakeEC2{rules: map[string]map[string]Rule{"sg-1": {tcp(80).Key(): tcp(80)}}, eniGroups: map[string][]string{"10.1.0.1": {"sg-1"}}}
+	m := NewManager(Options{EC2: f})
+	ctx := context.Background()
+	got, err := m.Missing(ctx, Request{TGB: "ns/a", IPs: []string{"10.1.0.1"}, Rules: []Rule{tcp(80), tcp(8080)}}, time.Minute)
+	if err != nil || len(got) != 1 || got[0] != "sg-1" {
+		t.Fatalf("Missing = %v, %v; want [sg-1]", got, err)
+	}
+	if got, err := m.Missing(ctx, Request{TGB: "ns/a", IPs: []string{"10.1.0.1"}, Rules: []Rule{tcp(80)}}, time.Minute); err != nil || len(got) != 0 {
+		t.Fatalf("Missing = %v, %v; want none", got, err)
+	}
+	if len(f.authorized)+len(f.revoke) != 0 {
+		t.Fatal("Missing mutated")
 	}
 }

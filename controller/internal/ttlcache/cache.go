@@ -53,3 +53,16 @@ func (c *Cache[K, V]) Delete(k K) {
 	defer c.mu.Unlock()
 	delete(c.entries, k)
 }
+
+// GetFresh returns the value for k only when it was Set less than maxAge ago (and is still live).
+func (c *Cache[K, V]) GetFresh(k K, maxAge time.Duration) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[k]
+	now := c.now()
+	if !ok || !now.Before(e.expires) || now.Sub(e.expires.Add(-c.ttl)) >= maxAge {
+		var zero V
+		return zero, false
+	}
+	return e.v, true
+}

@@ -26,3 +26,19 @@ func TestExpiry(t *testing.T) {
 		t.Fatal("Delete kept entry")
 	}
 }
+
+func TestGetFresh(t *testing.T) {
+	now := time.Unix(0, 0)
+	c := New[string, int](time.Minute, func() time.Time { return now })
+	c.Set("a", 1)
+	now = now.Add(10 * time.Second)
+	if _, ok := c.GetFresh("a", 20*time.Second); !ok {
+		t.Fatal("10s-old entry not fresh within 20s")
+	}
+	if _, ok := c.GetFresh("a", 10*time.Second); ok {
+		t.Fatal("10s-old entry fresh within 10s")
+	}
+	if v, ok := c.Get("a"); !ok || v != 1 {
+		t.Fatal("GetFresh dropped a live entry")
+	}
+}

@@ -1,0 +1,261 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/internal/checkpoint"
+	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/controller/internal/readinessgate"
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+// Each test runs one scenario twice: with the reference controller, which must behave, and with
+// the mutant, which must show its bug (so a dead mutant hook fails the test). "Shows the bug" is
+// checked after bugWindow: long enough for the reference to have repaired it several times over.
+const bugWindow = 3 * time.Second
+
+func withMutant(opts Options, m string) Options {
+	opts.Mutant, opts.AllowMutants = m, true
+	return opts
+}
+
+// forEachVariant runs fn as subtests "reference" and the mutant.
+func forEachVariant(t *testing.T, mutant string, fn func(t *testing.T, mutant string)) {
+	for _, m := range []string{"", mutant} {
+		name := "reference"
+		if m != "" {
+			name = m
+		}
+		t.Run(name, func(t *testing.T) { fn(t, m) })
+	}
+}
+
+// stillAfter fails unless cond holds for the whole window (the mutant's bug persists).
+func stillAfter(t *testing.T, window time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(window)
+	for time.Now().Before(deadline) {
+		if !cond() {
+			t.Fatalf("mutant did not show its bug: %s ended early", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// gatedBackend sets up one gated pod whose target is registered and healthy, its gate True and the
+// checkpoint saved, by a reference controller that is stopped again.
+func gatedBackend(t *testing.T, ns, arn string) epRef {
+	t.Helper()
+	eps := backend(t, ns, "web", 90, 1, string(readinessgate.ConditionType("web")))
+	setSliceEndpoints(t, ns, "web-slice", epRef{pod: eps[0].pod, ip: eps[0].ip}) // held back by the gate
+	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
+	ref := startController(t, ns, testOptions(CheckpointAnnotation))
+	eventually(t, 10*time.Second, "gate True", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
+	setSliceEndpoints(t, ns, "web-slice", eps...)
+	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	ref.stop()
+	return eps[0]
+}
+
+func targetHealthy(t *testing.T, arn, ip string) bool {
+	t.Helper()
+	hs, err := aws_.Targets(arn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs {
+		if h.Target.ID == ip && h.State == fakeaws.HealthHealthy {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMutantNoClearOnRegister (seed commit 2): a container restart keeps the pod object; the
+// target is deregistered and registered again. The reference keeps reconciling until the gate is
+// True again; the mutant saves the checkpoint on register and stops, so the gate stays False
+// although the target is healthy.
+func TestMutantNoClearOnRegister(t *testing.T) {
+	forEachVariant(t, MutantNoClearOnRegister, func(t *testing.T, mutant string) {
+		ns := newNamespace(t)
+		arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+		ep := gatedBackend(t, ns, arn)
+		startController(t, ns, withMutant(testOptions(CheckpointAnnotation), mutant))
+
+		pod := mkPod(ns, ep.pod)
+		setContainersReady(t, pod, false)
+		setSliceEndpoints(t, ns, "web-slice", epRef{pod: ep.pod, ip: ep.ip})
+		eventually(t, 10*time.Second, "target deregistered", func() bool { return len(liveTargets(t, arn)) == 0 })
+		eventually(t, 10*time.Second, "gate False", func() bool { return gateStatus(t, ns, ep.pod, "web") == corev1.ConditionFalse })
+		setContainersReady(t, pod, true)
+		eventually(t, 10*time.Second, "target healthy again", func() bool { return targetHealthy(t, arn, ep.ip) })
+
+		if mutant == "" {
+			eventually(t, 10*time.Second, "gate True again", func() bool { return gateStatus(t, ns, ep.pod, "web") == corev1.ConditionTrue })
+			return
+		}
+		stillAfter(t, bugWindow, "gate stuck False", func() bool { return gateStatus(t, ns, ep.pod, "web") == corev1.ConditionFalse })
+		if !checkpoint.IsSet(getTGB(t, ns, "web").Annotations) {
+			t.Fatal("mutant: checkpoint not saved while the gate is pending")
+		}
+	})
+}
+
+// TestMutantSkipAfterCleanup (#4343): the backend Service disappears (cleanup deregisters every
+// target) and comes back with the same endpoints. The reference registers the targets again; the
+// mutant kept its checkpoint through the cleanup and early-exits.
+func TestMutantSkipAfterCleanup(t *testing.T) {
+	forEachVariant(t, MutantSkipAfterCleanup, func(t *testing.T, mutant string) {
+		ns := newNamespace(t)
+		arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+		eps := backend(t, ns, "web", 91, 2)
+		create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
+		r := startController(t, ns, withMutant(testOptions(CheckpointAnnotation), mutant))
+		eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+
+		if err := k8s.Delete(context.Background(), mkService(ns, "web", 0)); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 10*time.Second, "targets deregistered", func() bool { return len(liveTargets(t, arn)) == 0 })
+		eventually(t, 10*time.Second, "Ready=False ServiceNotFound", func() bool { return readyReason(t, ns, "web") == ReasonServiceNotFound })
+		early := testutil.ToFloat64(r.c.metrics.Reconciles.WithLabelValues(metrics.ResultEarlyExit))
+		create(t, mkService(ns, "web", 0))
+
+		if mutant == "" {
+			eventually(t, 10*time.Second, "targets registered again", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+			eventually(t, 10*time.Second, "Ready=True", func() bool { return readyReason(t, ns, "web") == "Reconciled" })
+			return
+		}
+		stillAfter(t, bugWindow, "targets missing", func() bool { return len(liveTargets(t, arn)) == 0 })
+		if n := testutil.ToFloat64(r.c.metrics.Reconciles.WithLabelValues(metrics.ResultEarlyExit)); n <= early {
+			t.Fatal("mutant: the Service's return was not an early exit")
+		}
+	})
+}
+
+// TestMutantStaleGateRead (#4737): the checkpoint matches but the pod's gate condition is present
+// and not True (as after a same-IP re-registration). The reference does not early-exit and flips
+// the gate True from the target's health; the mutant early-exits and the gate stays stuck.
+func TestMutantStaleGateRead(t *testing.T) {
+	forEachVariant(t, MutantStaleGateRead, func(t *testing.T, mutant string) {
+		ns := newNamespace(t)
+		arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+		ep := gatedBackend(t, ns, arn)
+		p := &corev1.Pod{}
+		if err := k8s.Get(context.Background(), clientKey(ns, ep.pod), p); err != nil {
+			t.Fatal(err)
+		}
+		want := corev1.PodCondition{Type: readinessgate.ConditionType("web"), Status: corev1.ConditionFalse, Reason: readinessgate.ReasonRegistrationInProgress}
+		if _, err := readinessgate.Patch(context.Background(), k8s, p, want); err != nil {
+			t.Fatal(err)
+		}
+		r := startController(t, ns, withMutant(testOptions(CheckpointAnnotation), mutant))
+		if mutant == "" {
+			eventually(t, 10*time.Second, "gate True", func() bool { return gateStatus(t, ns, ep.pod, "web") == corev1.ConditionTrue })
+			return
+		}
+		eventually(t, 10*time.Second, "an early exit", func() bool {
+			return testutil.ToFloat64(r.c.metrics.Reconciles.WithLabelValues(metrics.ResultEarlyExit)) >= 1
+		})
+		stillAfter(t, bugWindow, "gate stuck False", func() bool { return gateStatus(t, ns, ep.pod, "web") == corev1.ConditionFalse })
+	})
+}
+
+// TestMutantDeferDrift (#4889): with the checkpoint matching, an owned security group rule is
+// revoked and a target removed out of band. The reference's drift check (Describe calls only)
+// repairs both within a few intervals; the mutant waits for the deferral (an hour here).
+func TestMutantDeferDrift(t *testing.T) {
+	forEachVariant(t, MutantDeferDrift, func(t *testing.T, mutant string) {
+		ns := newNamespace(t)
+		arn, sgID, eps := networkedBackend(t, ns, 92)
+		opts := withMutant(testOptions(CheckpointAnnotation), mutant)
+		opts.DriftCheckInterval = 300 * time.Millisecond
+		r := startController(t, ns, opts)
+		rule := "tcp/80/10.1.0.0/16"
+		eventually(t, 10*time.Second, "rule", func() bool { return len(ownedRules(t, sgID)) == 1 })
+		eventually(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+		eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+
+		// Without drift the checks only describe: no mutation, checkpoint kept.
+		since := aws_.Recorder().Len()
+		time.Sleep(time.Second)
+		for _, c := range callsFor(since, "") {
+			if c.Operation != "DescribeTargetHealth" && c.Operation != "DescribeSecurityGroups" && c.Operation != "DescribeNetworkInterfaces" {
+				if c.TargetGroupARN == arn || c.SecurityGroupID == sgID {
+					t.Fatalf("clean drift check made %s", c.Operation)
+				}
+			}
+		}
+		clean := testutil.ToFloat64(r.c.metrics.DriftChecks.WithLabelValues(metrics.DriftClean))
+		if mutant == "" && clean < 1 {
+			t.Fatal("no drift check ran")
+		}
+
+		if err := aws_.RevokeIngress(sgID, fakeaws.Rule{Protocol: "tcp", FromPort: 80, ToPort: 80, CIDR: "10.1.0.0/16"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := aws_.RemoveTarget(arn, fakeaws.Target{ID: eps[0].ip, Port: 8080}); err != nil {
+			t.Fatal(err)
+		}
+		if len(ownedRules(t, sgID)) != 0 || len(liveTargets(t, arn)) != 1 {
+			t.Fatal("out-of-band drift not applied")
+		}
+		if mutant == "" {
+			eventually(t, 10*time.Second, "rule "+rule+" restored", func() bool { return len(ownedRules(t, sgID)) == 1 })
+			eventually(t, 10*time.Second, "target restored", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+			if testutil.ToFloat64(r.c.metrics.DriftChecks.WithLabelValues(metrics.DriftFound)) < 1 {
+				t.Fatal("repair not counted as drift")
+			}
+			return
+		}
+		stillAfter(t, bugWindow, "drift unrepaired", func() bool { return len(ownedRules(t, sgID)) == 0 && len(liveTargets(t, arn)) == 1 })
+		if n := testutil.ToFloat64(r.c.metrics.DriftChecks.WithLabelValues(metrics.DriftClean)); n != 0 {
+			t.Fatalf("mutant ran %v drift checks", n)
+		}
+	})
+}
+
+// networkedBackend: two pods whose ENIs share a security group, and a binding wanting tcp/80 from
+// 10.1.0.0/16 on it.
+func networkedBackend(t *testing.T, ns string, third int) (arn, sgID string, eps []epRef) {
+	t.Helper()
+	sg, err := aws_.CreateSecurityGroup("pods-"+ns, "pods", aws_.DefaultVPCID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn = createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+	eps = backend(t, ns, "web", third, 2)
+	for i, e := range eps {
+		if _, err := aws_.SeedENI(fakeaws.ENI{ID: eniID(i), PrivateIPs: []string{e.ip}, SecurityGroupIDs: []string{sg.ID}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tgb := mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP)
+	tgb.Spec.Networking = ingress(80)
+	create(t, tgb)
+	return arn, sg.ID, eps
+}
+
+var eniSeq atomic.Int32
+
+func eniID(int) string { return fmt.Sprintf("eni-d%016x", eniSeq.Add(1)) }
+
+// readyReason is the reason of the binding's Ready condition ("" when absent).
+func readyReason(t *testing.T, ns, name string) string {
+	t.Helper()
+	for _, c := range getTGB(t, ns, name).Status.Conditions {
+		if c.Type == ConditionReady {
+			return c.Reason
+		}
+	}
+	return ""
+}
