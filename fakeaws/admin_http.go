@@ -84,14 +84,24 @@ func adminFail(w http.ResponseWriter, err error) {
 	writeJSON(w, qe.Status(), adminError{Code: qe.Code, Message: qe.Message})
 }
 
-func (s *Server) adminAuth(r *http.Request, body []byte) bool {
+// adminAuth returns nil when r carries the server's credentials, else the AccessDenied error to send.
+func (s *Server) adminAuth(r *http.Request, body []byte) *query.Error {
+	denied := query.Errorf("AccessDenied", "the admin API needs the server's credentials (SigV4 or %s/%s)", AdminAccessKeyHeader, AdminSecretKeyHeader)
 	if id := r.Header.Get(AdminAccessKeyHeader); id != "" {
 		ok1 := subtle.ConstantTimeCompare([]byte(id), []byte(s.opts.AccessKeyID)) == 1
 		ok2 := subtle.ConstantTimeCompare([]byte(r.Header.Get(AdminSecretKeyHeader)), []byte(s.opts.SecretAccessKey)) == 1
-		return ok1 && ok2
+		if ok1 && ok2 {
+			return nil
+		}
+		return denied
 	}
-	_, f := sigv4.Verify(r, s.opts.AccessKeyID, s.opts.SecretAccessKey, sigv4.PayloadHash(body), false)
-	return f == nil
+	if _, f := s.verifier.Verify(r, sigv4.PayloadHash(body), false); f != nil {
+		if f.Kind != sigv4.Missing {
+			denied.Message += ": " + f.Message
+		}
+		return denied
+	}
+	return nil
 }
 
 func (s *Server) adminHandler() http.Handler {
@@ -239,11 +249,16 @@ func (s *Server) adminHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 		if err != nil {
-			adminFail(w, query.Errorf("RequestEntityTooLarge", "request body too large"))
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				adminFail(w, query.Errorf("RequestEntityTooLarge", "request body exceeds %d bytes", s.opts.MaxBodyBytes))
+			} else {
+				adminFail(w, query.Errorf("InvalidRequest", "could not read the request body"))
+			}
 			return
 		}
-		if !s.adminAuth(r, body) {
-			adminFail(w, query.Errorf("AccessDenied", "the admin API needs the server's credentials (SigV4 or %s/%s)", AdminAccessKeyHeader, AdminSecretKeyHeader))
+		if e := s.adminAuth(r, body); e != nil {
+			adminFail(w, e)
 			return
 		}
 		mux.ServeHTTP(w, r.WithContext(withBody(r.Context(), body)))

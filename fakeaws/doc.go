@@ -17,8 +17,12 @@
 // # Authentication
 //
 // AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the
-// request is routed by the credential scope's service (elasticloadbalancing, ec2, s3). The clock skew of
-// X-Amz-Date is not checked (scenario time may run faster than the client's clock). The admin HTTP API accepts
+// request is routed by the credential scope's service (elasticloadbalancing, ec2, s3). Presigned requests
+// (X-Amz-Signature in the query string) are accepted too. X-Amz-Date must be within Options.MaxClockSkew of
+// Options.WallClock — real time, not scenario time, which may run faster than the clients' clocks — and a
+// presigned request expires after X-Amz-Expires; late requests get the real errors (ELB SignatureDoesNotMatch
+// "Signature expired: ...", EC2 RequestExpired, S3 RequestTimeTooSkewed or AccessDenied). Bodies over
+// Options.MaxBodyBytes get 413 RequestEntityTooLarge in the service's error format. The admin HTTP API accepts
 // either a SigV4-signed request (any service name in the scope) or the two headers
 // X-Restartsim-Access-Key-Id and X-Restartsim-Secret-Access-Key carrying the same credentials.
 package fakeaws

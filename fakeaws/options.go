@@ -58,6 +58,12 @@ type Options struct {
 	Seed uint64
 	// Clock is the time source. Default the real clock; tests pass a *FakeClock.
 	Clock Clock
+	// WallClock is the real time that SigV4 signing times (X-Amz-Date) are checked against. It is separate from
+	// Clock because scenario time may run faster than the clients' clocks. Default the real clock.
+	WallClock Clock
+	// MaxClockSkew is how far X-Amz-Date may be from WallClock before a request fails as expired, like AWS's
+	// 5 minutes. Default 5m; negative disables the check.
+	MaxClockSkew time.Duration
 	// Logger receives debug logs (V(1): every call). Default logr.Discard().
 	Logger logr.Logger
 	// Registry receives the metrics. Default nil → a new private registry (see Server.Gatherer).
@@ -99,6 +105,12 @@ func (o *Options) setDefaults() {
 	}
 	if o.Clock == nil {
 		o.Clock = RealClock{}
+	}
+	if o.WallClock == nil {
+		o.WallClock = RealClock{}
+	}
+	if o.MaxClockSkew == 0 {
+		o.MaxClockSkew = 5 * time.Minute
 	}
 	if o.Logger.GetSink() == nil {
 		o.Logger = logr.Discard()

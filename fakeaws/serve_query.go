@@ -52,7 +52,7 @@ func serviceOfScope(name string) string {
 func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	q := &queryCall{s: s, w: w, start: s.clock.Now()}
 	q.call = Call{Time: q.start, RequestID: s.newRequestID(), Operation: "unknown"}
-	scope, hasScope := sigv4.ParseScope(r)
+	scope, _ := sigv4.ParseScope(r)
 	q.call.Service = serviceOfScope(scope.Service)
 	if q.call.Service == ServiceEC2 {
 		q.dialect = query.EC2Query
@@ -72,7 +72,7 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 		q.fail(query.Errorf("MalformedQueryString", "The query string is malformed"), OutcomeError)
 		return
 	}
-	if !hasScope { // pick the error dialect from the Version the client sent
+	if q.call.Service == "" { // unsigned or signed for another service: pick the dialect from the Version sent
 		switch form.Get("Version") {
 		case elbv2.Version:
 			q.call.Service = ServiceELBv2
@@ -168,13 +168,19 @@ func (s *Server) lookup(service, action string, form *query.Form) (func(time.Tim
 	}
 }
 
+// signingName is the SigV4 service name of a Query service.
+var signingName = map[string]string{ServiceELBv2: "elasticloadbalancing", ServiceEC2: "ec2"}
+
 // authenticate verifies SigV4 and maps failures to the service's error code.
 func (s *Server) authenticate(r *http.Request, body []byte, service string) *query.Error {
-	scope, f := sigv4.Verify(r, s.opts.AccessKeyID, s.opts.SecretAccessKey, sigv4.PayloadHash(body), false)
-	if f == nil && scope.Region != s.opts.Region {
+	scope, f := s.verifier.Verify(r, sigv4.PayloadHash(body), false)
+	switch {
+	case f != nil:
+	case scope.Region != s.opts.Region:
 		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to a valid region, not '" + scope.Region + "'."}
-	}
-	if f == nil {
+	case service != "" && scope.Service != signingName[service]:
+		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to correct service: '" + signingName[service] + "'."}
+	default:
 		return nil
 	}
 	ec2Style := service == ServiceEC2
@@ -188,6 +194,11 @@ func (s *Server) authenticate(r *http.Request, body []byte, service string) *que
 			return query.Errorf("AuthFailure", "AWS was not able to validate the provided access credentials")
 		}
 		return query.Errorf("InvalidClientTokenId", "%s", f.Message)
+	case sigv4.Expired:
+		if ec2Style {
+			return query.Errorf("RequestExpired", "Request has expired.")
+		}
+		return query.Errorf("SignatureDoesNotMatch", "%s", f.Message)
 	default:
 		if ec2Style {
 			return query.Errorf("AuthFailure", "AWS was not able to validate the provided access credentials")

@@ -96,14 +96,13 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 	if payload == "" {
 		payload = "UNSIGNED-PAYLOAD"
 	}
-	scope, f := sigv4.Verify(r, s.opts.AccessKeyID, s.opts.SecretAccessKey, payload, true)
+	scope, f := s.verifier.Verify(r, payload, true)
 	if f == nil && scope.Region != s.opts.Region {
 		f = &sigv4.Failure{Kind: sigv4.Malformed, Message: "the region '" + scope.Region + "' is wrong; expecting '" + s.opts.Region + "'"}
 	}
 	if f != nil {
-		code := map[sigv4.Kind]string{sigv4.Missing: "AccessDenied", sigv4.Malformed: "AuthorizationHeaderMalformed",
-			sigv4.UnknownKey: "InvalidAccessKeyId", sigv4.BadSignature: "SignatureDoesNotMatch"}[f.Kind]
-		body, _ := xml.Marshal(s3Error{Code: code, Message: f.Message, RequestID: c.RequestID})
+		code, msg := s3AuthError(f)
+		body, _ := xml.Marshal(s3Error{Code: code, Message: msg, RequestID: c.RequestID})
 		w.Header().Set("Content-Type", "application/xml")
 		w.Header().Set("x-amz-request-id", c.RequestID)
 		w.WriteHeader(query.StatusOf(code))
@@ -117,4 +116,25 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 		sw.status = http.StatusOK
 	}
 	finish(sw.status, "")
+}
+
+// s3AuthError maps an authentication failure to S3's error code and message.
+func s3AuthError(f *sigv4.Failure) (code, msg string) {
+	switch f.Kind {
+	case sigv4.Missing:
+		return "AccessDenied", f.Message
+	case sigv4.Malformed:
+		if f.Presigned {
+			return "AuthorizationQueryParametersError", f.Message
+		}
+		return "AuthorizationHeaderMalformed", f.Message
+	case sigv4.UnknownKey:
+		return "InvalidAccessKeyId", f.Message
+	case sigv4.Expired:
+		if f.Presigned {
+			return "AccessDenied", "Request has expired"
+		}
+		return "RequestTimeTooSkewed", "The difference between the request time and the current time is too large."
+	}
+	return "SignatureDoesNotMatch", f.Message
 }

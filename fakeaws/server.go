@@ -19,6 +19,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
 	"github.com/restartsim/restartsim/fakeaws/internal/faults"
+	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
 )
@@ -26,6 +27,7 @@ import (
 // Server is the fake AWS endpoint. It is an http.Handler; Start or Serve put it on a listener.
 type Server struct {
 	opts     Options
+	verifier sigv4.Verifier
 	log      logr.Logger
 	clock    simClock
 	st       *state.Store
@@ -57,6 +59,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts:     opts,
+		verifier: sigv4.Verifier{AccessKeyID: opts.AccessKeyID, SecretAccessKey: opts.SecretAccessKey, Now: opts.WallClock.Now, MaxSkew: opts.MaxClockSkew},
 		log:      opts.Logger,
 		clock:    simClock{base: opts.Clock, start: opts.Clock.Now(), scale: opts.TimeScale},
 		throttle: thr,

@@ -30,6 +30,8 @@ var statusByCode = map[string]int{
 	"InvalidClientTokenId":       http.StatusForbidden,
 	"SignatureDoesNotMatch":      http.StatusForbidden,
 	"AuthFailure":                http.StatusUnauthorized, // EC2
+	"RequestExpired":             http.StatusBadRequest,   // EC2: X-Amz-Date outside the clock skew
+	"RequestTimeTooSkewed":       http.StatusForbidden,    // S3
 	"AccessDenied":               http.StatusForbidden,    // S3 and admin
 	// Throttling: ELB answers 400 Throttling, EC2 503 RequestLimitExceeded.
 	"Throttling":           http.StatusBadRequest,

@@ -7,18 +7,29 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
-const algorithm = "AWS4-HMAC-SHA256"
+const (
+	algorithm = "AWS4-HMAC-SHA256"
+	// TimeFormat is the ISO 8601 basic format of X-Amz-Date.
+	TimeFormat = "20060102T150405Z"
+	// maxPresignExpires is the largest X-Amz-Expires AWS accepts (seven days).
+	maxPresignExpires = 7 * 24 * time.Hour
+)
 
 // Failure says why a request is not authenticated. Kind selects the service-specific error code.
 type Failure struct {
 	Kind    Kind
 	Message string
+	// Presigned is set when the request was signed in the query string (X-Amz-Signature) rather than in the
+	// Authorization header; S3 words some errors differently for it.
+	Presigned bool
 }
 
 // Kind classifies an authentication failure.
@@ -33,6 +44,9 @@ const (
 	UnknownKey
 	// BadSignature: the signature does not match (wrong secret, tampered request).
 	BadSignature
+	// Expired: the signature is valid but X-Amz-Date is outside the allowed clock skew of the verifier's wall
+	// clock, or a presigned request is past X-Amz-Date + X-Amz-Expires.
+	Expired
 )
 
 func (f *Failure) Error() string { return f.Message }
@@ -49,16 +63,89 @@ type parsed struct {
 	Scope
 	signedHeaders []string
 	signature     string
+	amzDate       string
+	presigned     bool
+	expires       time.Duration // presigned only
 }
 
-// ParseScope returns the credential scope of r without verifying it; ok is false when the header is absent or
-// malformed.
+// ParseScope returns the credential scope of r (from the Authorization header or, for a presigned request, the
+// X-Amz-Credential query parameter) without verifying it; ok is false when it is absent or malformed.
 func ParseScope(r *http.Request) (Scope, bool) {
-	p, f := parse(r.Header.Get("Authorization"))
+	p, f := parseRequest(r)
 	if f != nil {
 		return Scope{}, false
 	}
 	return p.Scope, true
+}
+
+// parseRequest reads the signature from the Authorization header or, when there is none, from the query string.
+func parseRequest(r *http.Request) (parsed, *Failure) {
+	h := r.Header.Get("Authorization")
+	if h == "" && isPresigned(r) {
+		return parseQuery(r)
+	}
+	p, f := parse(h)
+	if f != nil {
+		return p, f
+	}
+	p.amzDate = r.Header.Get("X-Amz-Date")
+	if p.amzDate == "" {
+		return parsed{}, &Failure{Kind: Malformed, Message: "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header."}
+	}
+	return p, nil
+}
+
+func isPresigned(r *http.Request) bool {
+	q := r.URL.Query()
+	return q.Has("X-Amz-Algorithm") || q.Has("X-Amz-Credential") || q.Has("X-Amz-Signature")
+}
+
+func parseQuery(r *http.Request) (parsed, *Failure) {
+	q := r.URL.Query()
+	malformed := func(msg string) (parsed, *Failure) {
+		return parsed{}, &Failure{Kind: Malformed, Message: msg, Presigned: true}
+	}
+	alg, cred, sh, sig, date := q.Get("X-Amz-Algorithm"), q.Get("X-Amz-Credential"), q.Get("X-Amz-SignedHeaders"), q.Get("X-Amz-Signature"), q.Get("X-Amz-Date")
+	if alg == "" || cred == "" || sh == "" || sig == "" || date == "" {
+		return malformed("AWS query-string parameters must include 'X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Signature', 'X-Amz-SignedHeaders', 'X-Amz-Date'. Re-examine the query-string parameters.")
+	}
+	if alg != algorithm {
+		return malformed("X-Amz-Algorithm only supports \"" + algorithm + "\"")
+	}
+	p := parsed{signedHeaders: strings.Split(sh, ";"), signature: sig, amzDate: date, presigned: true}
+	var f *Failure
+	if p.Scope, f = parseCredential(cred); f != nil {
+		f.Presigned = true
+		return parsed{}, f
+	}
+	secs, err := strconv.ParseInt(q.Get("X-Amz-Expires"), 10, 64)
+	if err != nil || secs < 1 || time.Duration(secs)*time.Second > maxPresignExpires {
+		return malformed("X-Amz-Expires must be an integer from 1 to 604800 (seven days)")
+	}
+	p.expires = time.Duration(secs) * time.Second
+	if f := requireHost(p.signedHeaders); f != nil {
+		f.Presigned = true
+		return parsed{}, f
+	}
+	return p, nil
+}
+
+func parseCredential(v string) (Scope, *Failure) {
+	f := strings.Split(v, "/")
+	if len(f) != 5 || f[4] != "aws4_request" || f[0] == "" {
+		return Scope{}, &Failure{Kind: Malformed, Message: "Credential should be scoped to a valid region, a valid service and aws4_request"}
+	}
+	return Scope{AccessKeyID: f[0], Date: f[1], Region: f[2], Service: f[3]}, nil
+}
+
+// requireHost enforces AWS's rule that the host header is always signed.
+func requireHost(signed []string) *Failure {
+	for _, h := range signed {
+		if h == "host" {
+			return nil
+		}
+	}
+	return &Failure{Kind: Malformed, Message: "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization."}
 }
 
 func parse(h string) (parsed, *Failure) {
@@ -78,11 +165,10 @@ func parse(h string) (parsed, *Failure) {
 		}
 		switch k {
 		case "Credential":
-			f := strings.Split(v, "/")
-			if len(f) != 5 || f[4] != "aws4_request" || f[0] == "" {
-				return parsed{}, &Failure{Kind: Malformed, Message: "Credential should be scoped to a valid region, a valid service and aws4_request"}
+			var f *Failure
+			if p.Scope, f = parseCredential(v); f != nil {
+				return parsed{}, f
 			}
-			p.Scope = Scope{AccessKeyID: f[0], Date: f[1], Region: f[2], Service: f[3]}
 			haveCred = true
 		case "SignedHeaders":
 			p.signedHeaders = strings.Split(v, ";")
@@ -95,36 +181,79 @@ func parse(h string) (parsed, *Failure) {
 	if !haveCred || !haveSH || !haveSig {
 		return parsed{}, &Failure{Kind: Malformed, Message: "Authorization header requires 'Credential', 'SignedHeaders' and 'Signature' parameters"}
 	}
+	if f := requireHost(p.signedHeaders); f != nil {
+		return parsed{}, f
+	}
 	return p, nil
 }
 
-// Verify checks r's SigV4 signature. payloadHash is the hex SHA-256 of the body, or the value of
-// X-Amz-Content-Sha256 for services that send it (S3). pathEscaped selects S3's single-encoded canonical URI.
-func Verify(r *http.Request, accessKeyID, secret, payloadHash string, s3Style bool) (Scope, *Failure) {
-	p, f := parse(r.Header.Get("Authorization"))
+// Verifier checks SigV4 signatures against one set of credentials and, when Now is set, the age of the
+// signature against a wall clock.
+type Verifier struct {
+	AccessKeyID, SecretAccessKey string
+	// Now is the wall clock the signing time is compared with. Nil disables the check.
+	Now func() time.Time
+	// MaxSkew is how far X-Amz-Date may be from Now (AWS: 5 minutes). Negative disables the check.
+	MaxSkew time.Duration
+}
+
+// Verify checks r's SigV4 signature (Authorization header, or query string for a presigned request), then its
+// age. payloadHash is the hex SHA-256 of the body, or the value of X-Amz-Content-Sha256 for services that send
+// it (S3). s3Style selects S3's single-encoded canonical URI.
+func (v Verifier) Verify(r *http.Request, payloadHash string, s3Style bool) (Scope, *Failure) {
+	p, f := parseRequest(r)
 	if f != nil {
 		return Scope{}, f
 	}
-	if subtle.ConstantTimeCompare([]byte(p.AccessKeyID), []byte(accessKeyID)) != 1 {
-		return p.Scope, &Failure{Kind: UnknownKey, Message: "The security token included in the request is invalid."}
+	fail := func(k Kind, msg string) (Scope, *Failure) {
+		return p.Scope, &Failure{Kind: k, Message: msg, Presigned: p.presigned}
 	}
-	amzDate := r.Header.Get("X-Amz-Date")
-	if len(amzDate) < 8 || amzDate[:8] != p.Date {
-		return p.Scope, &Failure{Kind: Malformed, Message: "Date in Credential scope does not match X-Amz-Date"}
+	if subtle.ConstantTimeCompare([]byte(p.AccessKeyID), []byte(v.AccessKeyID)) != 1 {
+		return fail(UnknownKey, "The security token included in the request is invalid.")
 	}
-	canonical := canonicalRequest(r, p.signedHeaders, payloadHash, s3Style)
+	signedAt, err := time.Parse(TimeFormat, p.amzDate)
+	if err != nil {
+		return fail(Malformed, "Date must be in ISO-8601 'basic format'. Got '"+p.amzDate+"'. See http://en.wikipedia.org/wiki/ISO_8601")
+	}
+	if p.amzDate[:8] != p.Date {
+		return fail(Malformed, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '"+p.Date+"' != '"+p.amzDate[:8]+"', from '"+p.amzDate+"'.")
+	}
+	canonical := canonicalRequest(r, p.signedHeaders, payloadHash, s3Style, p.presigned)
 	scope := p.Date + "/" + p.Region + "/" + p.Service + "/aws4_request"
 	sum := sha256.Sum256([]byte(canonical))
-	stringToSign := algorithm + "\n" + amzDate + "\n" + scope + "\n" + hex.EncodeToString(sum[:])
-	key := hmacSHA256([]byte("AWS4"+secret), p.Date)
+	stringToSign := algorithm + "\n" + p.amzDate + "\n" + scope + "\n" + hex.EncodeToString(sum[:])
+	key := hmacSHA256([]byte("AWS4"+v.SecretAccessKey), p.Date)
 	key = hmacSHA256(key, p.Region)
 	key = hmacSHA256(key, p.Service)
 	key = hmacSHA256(key, "aws4_request")
 	want := hex.EncodeToString(hmacSHA256(key, stringToSign))
 	if subtle.ConstantTimeCompare([]byte(want), []byte(p.signature)) != 1 {
-		return p.Scope, &Failure{Kind: BadSignature, Message: "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method."}
+		return fail(BadSignature, "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.")
+	}
+	if msg := v.checkTime(signedAt, p); msg != "" {
+		return fail(Expired, msg)
 	}
 	return p.Scope, nil
+}
+
+// checkTime returns AWS's message when the signing time is outside the skew window (or a presigned request has
+// expired), "" when it is fine.
+func (v Verifier) checkTime(signedAt time.Time, p parsed) string {
+	if v.Now == nil || v.MaxSkew < 0 {
+		return ""
+	}
+	now := v.Now().UTC()
+	ts := func(t time.Time) string { return t.UTC().Format(TimeFormat) }
+	skew := fmt.Sprintf("%g min.", v.MaxSkew.Minutes())
+	switch {
+	case signedAt.After(now.Add(v.MaxSkew)):
+		return fmt.Sprintf("Signature not yet current: %s is still later than %s (%s + %s)", p.amzDate, ts(now.Add(v.MaxSkew)), ts(now), skew)
+	case p.presigned && now.After(signedAt.Add(p.expires)):
+		return fmt.Sprintf("Signature expired: %s is now earlier than %s (%s - %d sec.)", p.amzDate, ts(now.Add(-p.expires)), ts(now), int64(p.expires/time.Second))
+	case !p.presigned && signedAt.Before(now.Add(-v.MaxSkew)):
+		return fmt.Sprintf("Signature expired: %s is now earlier than %s (%s - %s)", p.amzDate, ts(now.Add(-v.MaxSkew)), ts(now), skew)
+	}
+	return ""
 }
 
 // PayloadHash returns the hex SHA-256 of body.
@@ -139,7 +268,7 @@ func hmacSHA256(key []byte, data string) []byte {
 	return h.Sum(nil)
 }
 
-func canonicalRequest(r *http.Request, signed []string, payloadHash string, s3Style bool) string {
+func canonicalRequest(r *http.Request, signed []string, payloadHash string, s3Style, presigned bool) string {
 	var b strings.Builder
 	b.WriteString(r.Method)
 	b.WriteByte('\n')
@@ -153,6 +282,9 @@ func canonicalRequest(r *http.Request, signed []string, payloadHash string, s3St
 	b.WriteString(path)
 	b.WriteByte('\n')
 	q := r.URL.Query()
+	if presigned {
+		q.Del("X-Amz-Signature")
+	}
 	for k := range q {
 		sort.Strings(q[k])
 	}
