@@ -1,0 +1,171 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+
+	"github.com/go-logr/logr"
+	"github.com/go-logr/zapr"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/restartsim/restartsim/sim"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+func init() { subcommands = append(subcommands, newSimulateCommand) }
+
+// Exit codes of simulate besides ExitOK and ExitBadInput.
+const (
+	ExitInvariantViolated = 3
+	ExitThresholdBreached = 4
+)
+
+// simulateOptions are the flags of `restartsim simulate`.
+type simulateOptions struct {
+	File          string
+	Kubeconfig    string
+	KubeContext   string
+	AWSEndpoint   string
+	OutDir        string
+	EnvtestAssets string
+	ProfileDir    string
+	NoReport      bool
+	Verbose       int
+
+	scenario *scenario.Scenario
+}
+
+func newSimulateCommand() *cobra.Command {
+	o := &simulateOptions{}
+	cmd := &cobra.Command{
+		Use:   "simulate -f SCENARIO",
+		Short: "Run a scenario: fleet, restarts, churn and faults; measure time-to-first-meaningful-reconcile per strategy",
+		Long: `Run a scenario file end to end and write out/<scenario>/<timestamp>/ (results.json, timeseries.csv,
+the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or environment,
+3 an invariant was violated, 4 a threshold was breached.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return badInput(err)
+			}
+			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// AddFlags registers the flags.
+func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.File, "file", "f", "", "scenario file (YAML, apiVersion restartsim/v1)")
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "run on an existing cluster instead of envtest (the fleet lives in its own labelled namespaces and is deleted afterwards)")
+	fs.StringVar(&o.KubeContext, "context", "", "kubeconfig context (default: current)")
+	fs.StringVar(&o.AWSEndpoint, "aws-endpoint", "", "use a standalone fakeaws (restartsim fakeaws) at this URL instead of an in-process one")
+	fs.StringVar(&o.OutDir, "out", "out", "output root; a run writes <out>/<scenario>/<timestamp>/")
+	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
+	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof CPU and heap profiles of the run into this directory")
+	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
+	fs.IntVarP(&o.Verbose, "verbose", "v", 0, "log verbosity on stderr (0: progress only)")
+}
+
+// Validate checks the flags and parses the scenario: nothing starts unless the whole file is valid.
+func (o *simulateOptions) Validate() error {
+	if o.File == "" {
+		return errors.New("-f SCENARIO is required")
+	}
+	sc, err := scenario.Load(o.File)
+	if err != nil {
+		return err
+	}
+	o.scenario = sc
+	return nil
+}
+
+func (o *simulateOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
+	if o.ProfileDir != "" {
+		stop, err := startProfiles(o.ProfileDir)
+		if err != nil {
+			return badInput(err)
+		}
+		defer stop()
+	}
+	level := zapcore.Level(-o.Verbose)
+	if o.Verbose == 0 {
+		level = zapcore.InfoLevel
+	}
+	zc := zap.NewDevelopmentConfig()
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.OutputPaths, zc.ErrorOutputPaths = []string{"stderr"}, []string{"stderr"}
+	zl, err := zc.Build()
+	if err != nil {
+		return err
+	}
+	defer zl.Sync() //nolint:errcheck
+	if o.Verbose > 0 {
+		ctrllog.SetLogger(zapr.NewLogger(zl).WithName("controller-runtime"))
+	} else {
+		ctrllog.SetLogger(logr.Discard())
+	}
+	rep, err := sim.Run(ctx, sim.Options{
+		Scenario: o.scenario, ScenarioFile: o.File, Kubeconfig: o.Kubeconfig, KubeContext: o.KubeContext,
+		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
+		Logger: zapr.NewLogger(zl), Version: Version(), NoReport: o.NoReport,
+	})
+	_ = rep
+	return exitFor(err)
+}
+
+// exitFor maps a run's error onto the exit codes.
+func exitFor(err error) error {
+	if err == nil {
+		return nil
+	}
+	var v *sim.ViolationError
+	if errors.As(err, &v) {
+		code := ExitThresholdBreached
+		if v.Kind == sim.ViolationInvariant {
+			code = ExitInvariantViolated
+		}
+		return &ExitError{Code: code, Err: err}
+	}
+	if sim.IsBadInput(err) {
+		return badInput(err)
+	}
+	return &ExitError{Code: ExitFailure, Err: err}
+}
+
+// startProfiles writes cpu.pprof now and heap.pprof when stopped.
+func startProfiles(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(dir, "cpu.pprof"))
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		h, err := os.Create(filepath.Join(dir, "heap.pprof"))
+		if err != nil {
+			return
+		}
+		defer h.Close()
+		runtime.GC()
+		_ = pprof.WriteHeapProfile(h)
+	}, nil
+}

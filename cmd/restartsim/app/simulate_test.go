@@ -1,0 +1,64 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/restartsim/restartsim/sim"
+)
+
+func TestSimulateBadScenarioExitsTwoAndCreatesNothing(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: restartsim/v1\nkind: Scenario\nname: bad\ntimeScale: 0\nfleet: {targetGroupBindings: -1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, args := range [][]string{
+		{"simulate", "-f", bad, "--out", out},
+		{"simulate", "-f", filepath.Join(dir, "missing.yaml"), "--out", out},
+		{"simulate", "--out", out},
+	} {
+		if code := Main(args); code != ExitBadInput {
+			t.Errorf("%v: exit code %d, want %d", args, code, ExitBadInput)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("output folder was created for bad input: %v", err)
+	}
+}
+
+func TestSimulateShippedScenariosValidate(t *testing.T) {
+	files, _ := filepath.Glob("../../../scenarios/*.yaml")
+	for _, f := range files {
+		o := &simulateOptions{File: f}
+		if err := o.Validate(); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestSimulateExitCodes(t *testing.T) {
+	cases := []struct {
+		err  error
+		want int
+	}{
+		{&sim.ViolationError{Kind: sim.ViolationInvariant}, ExitInvariantViolated},
+		{&sim.ViolationError{Kind: sim.ViolationThreshold}, ExitThresholdBreached},
+		{fmt.Errorf("wrapped: %w", sim.BadInput(errors.New("x"))), ExitBadInput},
+		{fmt.Errorf("strategy a: %w", &sim.ViolationError{Kind: sim.ViolationThreshold}), ExitThresholdBreached},
+		{errors.New("boom"), ExitFailure},
+	}
+	for _, tc := range cases {
+		var ee *ExitError
+		if err := exitFor(tc.err); !errors.As(err, &ee) || ee.Code != tc.want {
+			t.Errorf("exitFor(%v) = %v, want code %d", tc.err, err, tc.want)
+		}
+	}
+	if exitFor(nil) != nil {
+		t.Error("exitFor(nil) != nil")
+	}
+}

@@ -1,0 +1,454 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/workload"
+)
+
+// executor performs timeline actions against the fleet, the controllers and fakeaws, and records
+// what it did in scenario seconds.
+type executor struct {
+	sc      *scenario.Scenario
+	fleet   *workload.Fleet
+	ctrls   controllers
+	backend awsBackend
+	check   *checker
+	pods    *podWatch
+	rng     *rand.Rand
+	t0      time.Time
+	log     logr.Logger
+
+	mu       sync.Mutex
+	restarts []measure.Restart
+	changes  []measure.Change
+	gated    []gatedPod
+	drifts   []measure.Drift
+	events   []results.Event
+	removed  map[string]string
+	steadyAt *float64
+	// callOffset and origin locate the measured phase in the fakeaws call log.
+	callOffset int
+	origin     time.Time
+	// busyUntil is when the last container restart recovers: no steady state before it.
+	busyUntil time.Time
+	lastInv   *results.Invariants
+	faultsWG  sync.WaitGroup
+}
+
+type gatedPod struct {
+	pod string
+	at  time.Time
+}
+
+func (e *executor) sec(t time.Time) float64 { return t.Sub(e.t0).Seconds() * e.sc.TimeScale }
+
+func (e *executor) wall(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / e.sc.TimeScale)
+}
+
+func (e *executor) event(kind, detail string, at time.Time, end *time.Time) {
+	ev := results.Event{AtSeconds: round3(e.sec(at)), Kind: kind, Detail: detail}
+	if end != nil {
+		ev.EndSeconds = round3(e.sec(*end))
+	}
+	e.mu.Lock()
+	e.events = append(e.events, ev)
+	e.mu.Unlock()
+}
+
+func (e *executor) Do(ctx context.Context, _ int, st scenario.Step) error {
+	switch st.Action {
+	case scenario.ActionRestart:
+		stopped, started, err := e.ctrls.Restart(ctx, st.Mode)
+		if err != nil {
+			return err
+		}
+		e.mu.Lock()
+		e.restarts = append(e.restarts, measure.Restart{At: e.sec(started), Stopped: e.sec(stopped), Mode: st.Mode})
+		e.mu.Unlock()
+		e.event("restart", st.Mode, stopped, &started)
+	case scenario.ActionChurn:
+		return e.churn(ctx, st)
+	case scenario.ActionContainerRestart:
+		return e.containerRestart(ctx, st)
+	case scenario.ActionAWSFault:
+		return e.fault(st)
+	case scenario.ActionAWSDrift:
+		return e.drift(ctx, st)
+	case scenario.ActionWait:
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(e.wall(st.Duration.Duration)):
+		}
+	default:
+		return fmt.Errorf("unknown action %q", st.Action)
+	}
+	return nil
+}
+
+func (e *executor) record(ch workload.Change, at time.Time) {
+	mc := measure.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB.String(), TargetGroupARN: ch.TargetGroupARN, At: e.sec(at)}
+	for _, t := range ch.Register {
+		mc.Register = append(mc.Register, measure.Target{ID: t.ID, Port: t.Port})
+	}
+	for _, t := range ch.Deregister {
+		mc.Deregister = append(mc.Deregister, measure.Target{ID: t.ID, Port: t.Port})
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(mc.Register)+len(mc.Deregister) > 0 {
+		e.changes = append(e.changes, mc)
+	}
+	for _, p := range ch.Pods {
+		e.gated = append(e.gated, gatedPod{pod: p.String(), at: at})
+	}
+	if ch.Kind == "remove-tgb" || len(mc.Deregister) > 0 && len(mc.Register) == 0 && ch.Kind == churnKindRemove {
+		e.removed[ch.TargetGroupARN] = ch.TGB.String()
+	}
+}
+
+const churnKindRemove = "remove-tgb"
+
+func ipTGB(t workload.TGBInfo) bool { return t.TargetType == v1beta1.TargetTypeIP }
+
+func (e *executor) churn(ctx context.Context, st scenario.Step) error {
+	kind := st.Kind
+	var filter func(workload.TGBInfo) bool
+	if kind != scenario.ChurnAddTGB && kind != scenario.ChurnRemoveTGB {
+		filter = ipTGB
+	}
+	var keys []types.NamespacedName
+	if kind == scenario.ChurnAddTGB {
+		keys = make([]types.NamespacedName, st.Services)
+	} else {
+		keys = e.fleet.ChooseTGBs(e.rng, st.Services, filter)
+	}
+	e.event("churn", fmt.Sprintf("%s × %d", kind, len(keys)), time.Now(), nil)
+	// Draw every random choice first, in order, then apply the mutations concurrently so that a
+	// churn step's changes land together (the mutations touch distinct TGBs).
+	type job struct {
+		key   types.NamespacedName
+		kind  string
+		delta int
+	}
+	jobs := make([]job, len(keys))
+	for i, key := range keys {
+		j := job{key: key, kind: kind}
+		if j.kind == scenario.ChurnMixed {
+			j.kind = []string{scenario.ChurnScale, scenario.ChurnRotate}[e.rng.IntN(2)]
+		}
+		if j.kind == scenario.ChurnScale {
+			j.delta = 1 + e.rng.IntN(2)
+			if info, ok := e.fleet.TGB(key); ok && info.Pods > 1 && e.rng.IntN(2) == 0 {
+				j.delta = -min(j.delta, info.Pods-1)
+			}
+		}
+		jobs[i] = j
+	}
+	return parallel(len(jobs), mutationWorkers, func(i int) error {
+		j := jobs[i]
+		at := time.Now()
+		var ch workload.Change
+		var err error
+		switch j.kind {
+		case scenario.ChurnScale:
+			ch, err = e.fleet.ScaleService(ctx, j.key, j.delta)
+		case scenario.ChurnRotate:
+			ch, err = e.fleet.RotatePodIPs(ctx, j.key, 1)
+		case scenario.ChurnAddTGB:
+			ch, err = e.fleet.AddTGB(ctx)
+		case scenario.ChurnRemoveTGB:
+			ch, err = e.fleet.RemoveTGB(ctx, j.key)
+			if err == nil {
+				ch.Kind = churnKindRemove
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("churn %s %s: %w", j.kind, j.key, err)
+		}
+		e.record(ch, at)
+		return nil
+	})
+}
+
+// mutationWorkers bounds concurrent mutations of one step.
+const mutationWorkers = 16
+
+// parallel runs fn(0..n-1) on up to workers goroutines and returns the first error.
+func parallel(n, workers int, fn func(i int) error) error {
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	next := make(chan int)
+	for w := 0; w < min(n, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(i); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return firstErr
+}
+
+func (e *executor) containerRestart(ctx context.Context, st scenario.Step) error {
+	// Prefer pods of gated TGBs; the filters also note each candidate's IP and target group.
+	infos := map[types.NamespacedName]workload.PodInfo{}
+	pick := func(gated bool) func(workload.PodInfo) bool {
+		return func(p workload.PodInfo) bool {
+			ok := p.TGB.TargetType == v1beta1.TargetTypeIP && p.TGB.ReadinessGate == gated
+			if ok {
+				infos[p.Key] = p
+			}
+			return ok
+		}
+	}
+	pods := e.fleet.ChoosePods(e.rng, st.Pods, pick(true))
+	if len(pods) < st.Pods {
+		pods = append(pods, e.fleet.ChoosePods(e.rng, st.Pods-len(pods), pick(false))...)
+	}
+	e.event("containerRestart", fmt.Sprintf("%d pods", len(pods)), time.Now(), nil)
+	defer func() {
+		e.mu.Lock()
+		e.busyUntil = time.Now().Add(e.wall(e.sc.Fleet.ContainerRestartDelay.Duration))
+		e.mu.Unlock()
+	}()
+	port := e.fleet.Spec.Port
+	return parallel(len(pods), mutationWorkers, func(i int) error {
+		at := time.Now()
+		ch, err := e.fleet.ContainerRestart(ctx, pods[i])
+		if err != nil {
+			return fmt.Errorf("container restart %s: %w", pods[i], err)
+		}
+		// The same pod object keeps its IP: AWS must deregister its target while the container is
+		// down and register it again when it is back.
+		if info, ok := infos[pods[i]]; ok && len(ch.Register)+len(ch.Deregister) == 0 {
+			t := workload.Target{ID: info.IP, Port: port}
+			ch.Deregister, ch.Register = []workload.Target{t}, []workload.Target{t}
+			if ch.TargetGroupARN == "" {
+				ch.TargetGroupARN = info.TGB.TargetGroupARN
+			}
+		}
+		e.record(ch, at)
+		return nil
+	})
+}
+
+func (e *executor) fault(st scenario.Step) error {
+	now := time.Now()
+	var restore func() error
+	detail := st.Fault
+	switch st.Fault {
+	case scenario.FaultProfile:
+		detail += " " + st.Profile
+		if err := e.backend.SetProfile(st.Profile); err != nil {
+			return err
+		}
+		restore = func() error { return applyMeasuredLimits(e.backend, &e.sc.AWS) }
+	case scenario.FaultLimit:
+		for op, l := range st.Limits {
+			if err := e.backend.SetLimit(op, l.Rate, l.Burst); err != nil {
+				return err
+			}
+		}
+		restore = func() error {
+			for op := range st.Limits {
+				if o, ok := e.sc.AWS.Overrides[op]; ok {
+					_ = e.backend.SetLimit(op, o.Rate, o.Burst)
+				} else {
+					_ = e.backend.ClearLimit(op)
+				}
+			}
+			return nil
+		}
+	case scenario.FaultErrors:
+		detail += fmt.Sprintf(" %s %.0f%% %s", st.Operation, st.Rate*100, st.Code)
+		if err := e.backend.SetErrorRate(op(st.Operation), st.Rate, st.Code); err != nil {
+			return err
+		}
+		restore = func() error { return e.backend.SetErrorRate(op(st.Operation), 0, st.Code) }
+	case scenario.FaultOutage:
+		fnow, err := e.backend.Now()
+		if err != nil {
+			return err
+		}
+		if err := e.backend.AddOutage(fnow, st.Duration.Duration, st.AWSServices...); err != nil {
+			return err
+		}
+	case scenario.FaultLatency:
+		if err := e.backend.SetLatency(op(st.Operation), st.Latency.Base.Duration, st.Latency.Jitter.Duration); err != nil {
+			return err
+		}
+		restore = func() error {
+			if l, ok := e.sc.AWS.Latency[opOrStar(st.Operation)]; ok {
+				return e.backend.SetLatency(op(st.Operation), l.Base.Duration, l.Jitter.Duration)
+			}
+			return e.backend.SetLatency(op(st.Operation), 0, 0)
+		}
+	}
+	var end *time.Time
+	if st.Duration != nil && st.Duration.Duration > 0 {
+		t := now.Add(e.wall(st.Duration.Duration))
+		end = &t
+		if restore != nil {
+			e.faultsWG.Add(1)
+			go func() {
+				defer e.faultsWG.Done()
+				time.Sleep(time.Until(t))
+				if err := restore(); err != nil {
+					e.log.Error(err, "ending AWS fault", "fault", st.Fault)
+				}
+			}()
+		}
+	}
+	e.event("awsFault", detail, now, end)
+	return nil
+}
+
+func opOrStar(o string) string {
+	if o == "" {
+		return "*"
+	}
+	return o
+}
+
+// op maps the scenario's "*" onto fakeaws' all-operations key.
+func op(o string) string {
+	if o == "" || o == "*" {
+		return fakeaws.AllOperations
+	}
+	return o
+}
+
+func (e *executor) drift(ctx context.Context, st scenario.Step) error {
+	now := time.Now()
+	switch st.Kind {
+	case scenario.DriftRemoveTarget:
+		keys := e.fleet.ChooseTGBs(e.rng, st.Count, func(t workload.TGBInfo) bool { return t.Pods > 0 })
+		for _, key := range keys {
+			info, _ := e.fleet.TGB(key)
+			ths, err := e.backend.Targets(info.TargetGroupARN)
+			if err != nil || len(ths) == 0 {
+				continue
+			}
+			th := ths[e.rng.IntN(len(ths))]
+			at := time.Now()
+			if err := e.backend.RemoveTarget(info.TargetGroupARN, th.Target); err != nil {
+				return fmt.Errorf("drift: removing %s from %s: %w", th.Target.ID, key, err)
+			}
+			e.mu.Lock()
+			e.drifts = append(e.drifts, measure.Drift{ID: fmt.Sprintf("drift-%d", len(e.drifts)+1), TGB: key.String(),
+				TargetGroupARN: info.TargetGroupARN, Target: &measure.Target{ID: th.Target.ID, Port: th.Target.Port}, At: e.sec(at)})
+			e.mu.Unlock()
+		}
+	case scenario.DriftRevokeIngress:
+		want, err := workload.Desired(ctx, e.check.c, matchingRun(e.check.labels))
+		if err != nil {
+			return err
+		}
+		keys := e.fleet.ChooseTGBs(e.rng, st.Count, func(t workload.TGBInfo) bool { return t.Networking != workload.NetworkingNone })
+		for _, key := range keys {
+			d := want[key]
+			if len(d.Rules) == 0 {
+				continue
+			}
+			r := d.Rules[e.rng.IntN(len(d.Rules))]
+			at := time.Now()
+			rule := fakeaws.Rule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDR: r.CIDR, SourceGroupID: r.SourceSecurityGroupID}
+			if err := e.backend.RevokeIngress(r.SecurityGroupID, rule); err != nil {
+				return fmt.Errorf("drift: revoking a rule of %s for %s: %w", r.SecurityGroupID, key, err)
+			}
+			e.mu.Lock()
+			e.drifts = append(e.drifts, measure.Drift{ID: fmt.Sprintf("drift-%d", len(e.drifts)+1), TGB: key.String(),
+				SecurityGroupID: r.SecurityGroupID, At: e.sec(at)})
+			e.mu.Unlock()
+		}
+	}
+	e.event("awsDrift", fmt.Sprintf("%s × %d", st.Kind, st.Count), now, nil)
+	return nil
+}
+
+// WaitSteady polls the invariants until they hold.
+func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
+	deadline := time.Now().Add(timeout)
+	poll := max(20*time.Millisecond, min(500*time.Millisecond, e.wall(time.Second)))
+	for {
+		at := time.Now()
+		inv, err := e.check.check(ctx, false)
+		if err != nil {
+			return false, err
+		}
+		e.mu.Lock()
+		e.lastInv = &inv
+		busy := at.Before(e.busyUntil)
+		e.mu.Unlock()
+		if inv.Passed && !busy {
+			pending, err := e.pending()
+			if err != nil {
+				return false, err
+			}
+			busy = pending > 0
+		}
+		if inv.Passed && !busy {
+			s := e.sec(at)
+			e.mu.Lock()
+			e.steadyAt = &s
+			e.mu.Unlock()
+			return true, nil
+		}
+		if time.Now().After(deadline) {
+			e.mu.Lock()
+			e.steadyAt = nil
+			e.mu.Unlock()
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+}
+
+// pending counts the recorded changes and drifts that AWS does not reflect yet.
+func (e *executor) pending() (int, error) {
+	calls, err := e.backend.CallsSince(e.callOffset)
+	if err != nil {
+		return 0, err
+	}
+	e.mu.Lock()
+	in := &measure.Input{Calls: calls, Origin: e.origin, Restarts: e.restarts,
+		Changes: append([]measure.Change(nil), e.changes...), Drifts: append([]measure.Drift(nil), e.drifts...)}
+	e.mu.Unlock()
+	return measure.Pending(in), nil
+}
+
+func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }

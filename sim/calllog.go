@@ -1,0 +1,25 @@
+package sim
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+func writeCallLog(path string, calls []fakeaws.Call) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for i := range calls {
+		if err := enc.Encode(&calls[i]); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}

@@ -1,0 +1,201 @@
+package env
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/restartsim/restartsim/internal/envtestassets"
+)
+
+// ControllerUser is the identity the controller under test uses on envtest.
+const ControllerUser = "restartsim-controller"
+
+// ErrEnvironment marks failures to provide the environment (missing assets, bad kubeconfig):
+// bad environment rather than a failed run.
+var ErrEnvironment = errors.New("environment")
+
+// Options configures Start. Zero values take the documented defaults.
+type Options struct {
+	// Kubeconfig selects an existing cluster; empty starts envtest.
+	Kubeconfig string
+	// Context is the kubeconfig context. Default: the current one.
+	Context string
+	// AssetsDir holds kube-apiserver and etcd. Default: envtestassets.Dir("").
+	AssetsDir string
+	// CRDDir holds the TargetGroupBinding CRD. Default: controller/config/crd of the enclosing repository.
+	CRDDir string
+	// WorkDir receives the audit log and the controller's kubeconfig. Required.
+	WorkDir string
+	// QPS and Burst of the returned rest.Configs. Default 5000 / 10000 (envtest has no priority and fairness limits worth keeping).
+	QPS   float32
+	Burst int
+	// Logger. Default logr.Discard().
+	Logger logr.Logger
+}
+
+// Env is a running API server.
+type Env struct {
+	// Kind is "envtest" or "kubeconfig".
+	Kind string
+	// Config is the simulation's own (admin) identity.
+	Config *rest.Config
+	// ControllerConfig is the controller's identity (the admin one on a kubeconfig cluster).
+	ControllerConfig *rest.Config
+	// ControllerKubeconfig is a kubeconfig file for ControllerConfig, for external controllers.
+	ControllerKubeconfig string
+	// AuditLog is the JSON-lines audit log of the controller's writes ("" when unavailable).
+	AuditLog string
+	// KubernetesVersion is the server's version.
+	KubernetesVersion string
+
+	testEnv *envtest.Environment
+}
+
+// auditPolicy records the controller user's writes to the objects the measurements count.
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived, ResponseStarted]
+rules:
+- level: Metadata
+  users: [` + ControllerUser + `]
+  verbs: [create, update, patch, delete]
+  resources:
+  - group: ""
+    resources: [pods, pods/status, events]
+  - group: elbv2.k8s.aws
+    resources: [targetgroupbindings, targetgroupbindings/status]
+  - group: events.k8s.io
+    resources: [events]
+- level: None
+`
+
+// Start brings up the environment.
+func Start(ctx context.Context, o Options) (*Env, error) {
+	if o.QPS == 0 {
+		o.QPS = 5000
+	}
+	if o.Burst == 0 {
+		o.Burst = 10000
+	}
+	if o.Logger.GetSink() == nil {
+		o.Logger = logr.Discard()
+	}
+	if o.WorkDir == "" {
+		return nil, errors.New("env: WorkDir is required")
+	}
+	if err := os.MkdirAll(o.WorkDir, 0o755); err != nil {
+		return nil, err
+	}
+	if o.Kubeconfig != "" {
+		return startKubeconfig(o)
+	}
+	return startEnvtest(ctx, o)
+}
+
+func startKubeconfig(o Options) (*Env, error) {
+	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: o.Kubeconfig}
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("%w: kubeconfig %s: %v", ErrEnvironment, o.Kubeconfig, err)
+	}
+	cfg.QPS, cfg.Burst = o.QPS, o.Burst
+	e := &Env{Kind: "kubeconfig", Config: cfg, ControllerConfig: rest.CopyConfig(cfg), ControllerKubeconfig: o.Kubeconfig}
+	e.KubernetesVersion = serverVersion(cfg)
+	return e, nil
+}
+
+func startEnvtest(ctx context.Context, o Options) (*Env, error) {
+	assets, err := envtestassets.Dir(o.AssetsDir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
+	}
+	crdDir := o.CRDDir
+	if crdDir == "" {
+		if crdDir, err = findCRDDir(); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
+		}
+	}
+	policy := filepath.Join(o.WorkDir, "audit-policy.yaml")
+	if err := os.WriteFile(policy, []byte(auditPolicy), 0o644); err != nil {
+		return nil, err
+	}
+	auditLog := filepath.Join(o.WorkDir, "audit.log")
+	te := &envtest.Environment{
+		BinaryAssetsDirectory:    assets,
+		CRDDirectoryPaths:        []string{crdDir},
+		ErrorIfCRDPathMissing:    true,
+		ControlPlaneStartTimeout: 60 * time.Second,
+		ControlPlaneStopTimeout:  30 * time.Second,
+	}
+	args := te.ControlPlane.GetAPIServer().Configure()
+	args.Set("audit-policy-file", policy)
+	args.Set("audit-log-path", auditLog)
+	args.Set("audit-log-format", "json")
+	args.Set("audit-log-maxsize", "0")
+	args.Set("service-cluster-ip-range", "10.96.0.0/12")
+	args.Set("max-requests-inflight", "2000")
+	args.Set("max-mutating-requests-inflight", "1000")
+	cfg, err := te.Start()
+	if err != nil {
+		return nil, fmt.Errorf("%w: starting envtest from %s: %v", ErrEnvironment, assets, err)
+	}
+	e := &Env{Kind: "envtest", testEnv: te, AuditLog: auditLog}
+	cfg.QPS, cfg.Burst = o.QPS, o.Burst
+	e.Config = cfg
+	user, err := te.AddUser(envtest.User{Name: ControllerUser, Groups: []string{"system:masters"}}, &rest.Config{QPS: o.QPS, Burst: o.Burst})
+	if err != nil {
+		e.Stop()
+		return nil, fmt.Errorf("adding the controller user: %w", err)
+	}
+	e.ControllerConfig = user.Config()
+	kc, err := user.KubeConfig()
+	if err != nil {
+		e.Stop()
+		return nil, err
+	}
+	e.ControllerKubeconfig = filepath.Join(o.WorkDir, "controller.kubeconfig")
+	if err := os.WriteFile(e.ControllerKubeconfig, kc, 0o600); err != nil {
+		e.Stop()
+		return nil, err
+	}
+	e.KubernetesVersion = serverVersion(cfg)
+	_ = ctx
+	return e, nil
+}
+
+// Stop tears the environment down (a kubeconfig cluster is left running).
+func (e *Env) Stop() error {
+	if e == nil || e.testEnv == nil {
+		return nil
+	}
+	return e.testEnv.Stop()
+}
+
+// findCRDDir walks up from the working directory to controller/config/crd.
+func findCRDDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, "controller", "config", "crd")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("controller/config/crd not found above the working directory; run from the restartsim repository")
+		}
+		dir = parent
+	}
+}

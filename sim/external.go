@@ -1,0 +1,281 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"text/template"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// gracefulStopTimeout bounds a SIGTERM'd controller's shutdown before SIGKILL.
+const gracefulStopTimeout = 30 * time.Second
+
+// external runs any controller binary as child processes, one per replica.
+type external struct {
+	x       *scenario.External
+	base    scenario.TemplateData
+	env     []string
+	dir     string
+	log     logr.Logger
+	reps    int
+	mu      sync.Mutex
+	procs   []*proc
+	next    int
+	metrics *http.Client
+}
+
+type proc struct {
+	id   int
+	cmd  *exec.Cmd
+	data scenario.TemplateData
+	done chan struct{}
+	logf *os.File
+}
+
+func newExternal(x *scenario.External, e *env.Env, b awsBackend, cr creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (controllers, error) {
+	vpc, _ := b.DefaultVPCID()
+	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, AWSEndpoint: b.URL(), Region: cr.region,
+		AccessKeyID: cr.accessKey, SecretAccessKey: cr.secretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
+	envv := append(os.Environ(), "AWS_ENDPOINT_URL="+b.URL(), "AWS_ACCESS_KEY_ID="+cr.accessKey,
+		"AWS_SECRET_ACCESS_KEY="+cr.secretKey, "AWS_REGION="+cr.region, "AWS_DEFAULT_REGION="+cr.region,
+		"AWS_EC2_METADATA_DISABLED=true", "KUBECONFIG="+e.ControllerKubeconfig)
+	return &external{x: x, base: base, env: envv, dir: dir, log: log, reps: sc.Controller.Replicas,
+		metrics: &http.Client{Timeout: 2 * time.Second}}, nil
+}
+
+func render(text string, data scenario.TemplateData) (string, error) {
+	t, err := template.New("").Option("missingkey=error").Parse(text)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (x *external) start() (*proc, error) {
+	x.mu.Lock()
+	id := x.next
+	x.next++
+	x.mu.Unlock()
+	d := x.base
+	d.Replica = id
+	var err error
+	for _, p := range []*int{&d.Port, &d.MetricsPort, &d.HealthPort} {
+		if *p, err = freePort(); err != nil {
+			return nil, err
+		}
+	}
+	d.CertDir = filepath.Join(x.dir, fmt.Sprintf("certs-%d", id))
+	if err := writeSelfSignedCert(d.CertDir); err != nil {
+		return nil, err
+	}
+	argv := make([]string, len(x.x.Command))
+	for i, a := range x.x.Command {
+		if argv[i], err = render(a, d); err != nil {
+			return nil, BadInput(fmt.Errorf("controller.external.command[%d]: %w", i, err))
+		}
+	}
+	envv := append([]string(nil), x.env...)
+	for _, k := range sortedKeys(x.x.Env) {
+		v, err := render(x.x.Env[k], d)
+		if err != nil {
+			return nil, BadInput(fmt.Errorf("controller.external.env[%s]: %w", k, err))
+		}
+		envv = append(envv, k+"="+v)
+	}
+	logf, err := os.Create(filepath.Join(x.dir, fmt.Sprintf("controller-%d.log", id)))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Stdout, cmd.Stderr = envv, logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
+	}
+	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf}
+	go func() {
+		err := cmd.Wait()
+		fmt.Fprintf(logf, "\n[restartsim] controller exited: %v\n", err)
+		logf.Close()
+		close(p.done)
+	}()
+	x.mu.Lock()
+	x.procs = append(x.procs, p)
+	x.mu.Unlock()
+	x.log.Info("external controller started", "replica", id, "pid", cmd.Process.Pid)
+	return p, nil
+}
+
+func (x *external) Start(ctx context.Context) error {
+	for i := 0; i < x.reps; i++ {
+		if _, err := x.start(); err != nil {
+			return err
+		}
+	}
+	// The warm-up that follows waits until the controller has converged the fleet; here, only make
+	// sure it did not exit at once.
+	select {
+	case <-x.procs[0].done:
+		return fmt.Errorf("the external controller exited at start; see %s", filepath.Join(x.dir, "controller-0.log"))
+	case <-time.After(200 * time.Millisecond):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// oldest is the longest-running process: the leader, as far as the simulation can tell.
+func (x *external) oldest() *proc {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, p := range x.procs {
+		select {
+		case <-p.done:
+		default:
+			return p
+		}
+	}
+	return nil
+}
+
+func (x *external) stop(p *proc, crash bool) {
+	if crash {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	} else {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-p.done:
+		case <-time.After(gracefulStopTimeout):
+			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		}
+	}
+	<-p.done
+	x.mu.Lock()
+	for i, q := range x.procs {
+		if q == p {
+			x.procs = append(x.procs[:i], x.procs[i+1:]...)
+			break
+		}
+	}
+	x.mu.Unlock()
+}
+
+func (x *external) Restart(_ context.Context, mode string) (time.Time, time.Time, error) {
+	p := x.oldest()
+	if p == nil {
+		return time.Time{}, time.Time{}, errors.New("no running external controller to restart")
+	}
+	stopped := time.Now()
+	x.stop(p, mode == scenario.RestartCrash)
+	if _, err := x.start(); err != nil {
+		return stopped, time.Time{}, err
+	}
+	return stopped, time.Now(), nil
+}
+
+func (x *external) Stop() {
+	x.mu.Lock()
+	procs := append([]*proc(nil), x.procs...)
+	x.mu.Unlock()
+	for _, p := range procs {
+		x.stop(p, false)
+	}
+}
+
+// QueueDepth scrapes the leader's metrics endpoint.
+func (x *external) QueueDepth() map[string]float64 {
+	p := x.oldest()
+	if p == nil {
+		return nil
+	}
+	resp, err := x.metrics.Get(fmt.Sprintf("http://127.0.0.1:%d%s", p.data.MetricsPort, x.x.MetricsPath))
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return nil
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	mfs, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+	if err != nil && len(mfs) == 0 {
+		return nil
+	}
+	out := map[string]float64{}
+	if mf, ok := mfs["workqueue_depth"]; ok {
+		sum := 0.0
+		for _, m := range mf.Metric {
+			sum += m.GetGauge().GetValue()
+		}
+		out["workqueue_depth"] = sum
+	}
+	if mf, ok := mfs["tgb_deferred_queue_depth"]; ok && len(mf.Metric) > 0 {
+		out["deferred_queue_depth"] = mf.Metric[0].GetGauge().GetValue()
+	}
+	return out
+}
+
+// writeSelfSignedCert writes tls.crt and tls.key for a webhook server that must start.
+func writeSelfSignedCert(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: "restartsim-webhook"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour), DNSNames: []string{"localhost"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return err
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+}

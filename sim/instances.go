@@ -1,0 +1,350 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// controllers is the controller under test: in-process replicas of the reference controller, or
+// external processes.
+type controllers interface {
+	// Start starts every replica and returns once one of them leads.
+	Start(ctx context.Context) error
+	// Restart stops the leader (crash: no graceful shutdown; graceful/leaderHandover: graceful) and
+	// starts a replacement. It returns when the old leader stopped and when the new leader started.
+	Restart(ctx context.Context, mode string) (stopped, started time.Time, err error)
+	// Stop stops every replica gracefully.
+	Stop()
+	// QueueDepth samples the leader's queue depths by series name (nil when unavailable).
+	QueueDepth() map[string]float64
+}
+
+// killSwitch cuts an in-process replica's Kubernetes access at once, as a process crash would.
+type killSwitch struct{ dead atomic.Bool }
+
+var errKilled = errors.New("controller instance was killed")
+
+func (k *killSwitch) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if k.dead.Load() {
+			return nil, errKilled
+		}
+		return rt.RoundTrip(r)
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+type replica struct {
+	id      int
+	mgr     manager.Manager
+	cancel  context.CancelFunc
+	done    chan struct{}
+	gate    *gate
+	kill    *killSwitch
+	reg     *prometheus.Registry
+	elected <-chan struct{}
+}
+
+// inProcess runs the reference controller as managers in this process, one per replica.
+type inProcess struct {
+	cfg        *rest.Config
+	backend    awsBackend
+	strategy   scenario.Strategy
+	scale      float64
+	replicas   int
+	namespaces []string
+	leaseNS    string
+	creds      creds
+	vpcID      string
+	seed       uint64
+	log        logr.Logger
+
+	mu   sync.Mutex
+	reps []*replica
+	next int
+}
+
+func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
+	if d == nil {
+		return 0
+	}
+	return time.Duration(float64(d.Duration) / p.scale)
+}
+
+// options maps the strategy onto controller.Options, every duration divided by the time scale.
+func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (controller.Options, error) {
+	st := p.strategy
+	thr, err := scaleThrottle(st.Throttle, p.scale)
+	if err != nil {
+		return controller.Options{}, err
+	}
+	def := func(d *scenario.Duration, fallback time.Duration) time.Duration {
+		if d == nil {
+			return time.Duration(float64(fallback) / p.scale)
+		}
+		if d.Duration == 0 {
+			return 0
+		}
+		return max(time.Millisecond, p.scaled(d))
+	}
+	jitter := def(st.DeferralJitter, controller.DefaultDeferralJitter)
+	if st.DeferralJitter != nil && st.DeferralJitter.Duration == 0 {
+		jitter = -1 // no jitter
+	}
+	seed := p.seed + uint64(id)*7919
+	o := controller.Options{
+		Checkpoint:               controller.CheckpointMode(st.Checkpoint),
+		PriorityQueue:            ptr.Deref(st.PriorityQueue, false),
+		LowPriorityInitialEvents: ptr.Deref(st.LowPriorityInitialEvents, false),
+		DeferralDelay:            def(st.DeferralDelay, controller.DefaultDeferralDelay),
+		DeferralJitter:           jitter,
+		RequeueDuration:          def(st.RequeueDuration, controller.DefaultRequeueDuration),
+		TargetHealthCacheTTL:     def(st.TargetHealthCacheTTL, controller.DefaultTargetHealthCacheTTL),
+		SecurityGroupCacheTTL:    def(st.SecurityGroupCacheTTL, controller.DefaultSecurityGroupCacheTTL),
+		SyncPeriod:               def(st.SyncPeriod, controller.DefaultSyncPeriod),
+		MaxConcurrentReconciles:  st.MaxConcurrentReconciles,
+		VpcID:                    p.vpcID,
+		AWS: controller.AWSOptions{
+			Region: p.creds.region, Endpoint: g.url, AccessKeyID: p.creds.accessKey, SecretAccessKey: p.creds.secretKey,
+			MaxAttempts: st.MaxAttempts, Throttle: thr,
+		},
+		LeaderElection:          p.replicas > 1,
+		LeaderElectionNamespace: p.leaseNS,
+		Namespaces:              p.namespaces,
+		Rand:                    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		Logger:                  p.log.WithValues("replica", id),
+		MetricsRegistry:         reg,
+		Mutant:                  st.Mutant,
+		AllowMutants:            st.Mutant != "", // the scenario asked for it explicitly
+	}
+	return o, nil
+}
+
+func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
+	p.mu.Lock()
+	id := p.next
+	p.next++
+	p.mu.Unlock()
+	g, err := newGate(p.backend)
+	if err != nil {
+		return nil, err
+	}
+	r := &replica{id: id, gate: g, kill: &killSwitch{}, reg: prometheus.NewRegistry(), done: make(chan struct{})}
+	opts, err := p.options(id, g, r.reg)
+	if err != nil {
+		g.cut()
+		return nil, err
+	}
+	cfg := rest.CopyConfig(p.cfg)
+	cfg.Wrap(r.kill.wrap)
+	lease := func(d time.Duration) *time.Duration {
+		return ptr.To(max(50*time.Millisecond, time.Duration(float64(d)/p.scale)))
+	}
+	base := manager.Options{
+		Scheme:                  scheme,
+		Logger:                  p.log.WithValues("replica", id),
+		GracefulShutdownTimeout: ptr.To(5 * time.Second),
+		LeaseDuration:           lease(15 * time.Second),
+		RenewDeadline:           lease(10 * time.Second),
+		RetryPeriod:             lease(2 * time.Second),
+	}
+	mgr, err := manager.New(cfg, controller.ManagerOptions(opts, base))
+	if err != nil {
+		g.cut()
+		return nil, fmt.Errorf("replica %d: manager: %w", id, err)
+	}
+	if _, err := controller.New(mgr, opts); err != nil {
+		g.cut()
+		return nil, fmt.Errorf("replica %d: controller: %w", id, err)
+	}
+	r.mgr, r.elected = mgr, mgr.Elected()
+	rctx, cancel := context.WithCancel(ctx)
+	r.cancel = cancel
+	go func() {
+		defer close(r.done)
+		if err := mgr.Start(rctx); err != nil && !errors.Is(err, context.Canceled) {
+			p.log.V(1).Info("replica stopped", "replica", id, "err", err)
+		}
+	}()
+	p.mu.Lock()
+	p.reps = append(p.reps, r)
+	p.mu.Unlock()
+	return r, nil
+}
+
+func (p *inProcess) Start(ctx context.Context) error {
+	for i := 0; i < p.replicas; i++ {
+		if _, err := p.startReplica(ctx); err != nil {
+			return err
+		}
+	}
+	_, err := p.waitLeader(ctx, nil)
+	return err
+}
+
+// waitLeader waits until a replica other than except leads.
+func (p *inProcess) waitLeader(ctx context.Context, except *replica) (*replica, error) {
+	for {
+		p.mu.Lock()
+		reps := append([]*replica(nil), p.reps...)
+		p.mu.Unlock()
+		for _, r := range reps {
+			if r == except {
+				continue
+			}
+			select {
+			case <-r.elected:
+				return r, nil
+			default:
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func (p *inProcess) leader() *replica {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range p.reps {
+		select {
+		case <-r.elected:
+			return r
+		default:
+		}
+	}
+	return nil
+}
+
+func (p *inProcess) remove(r *replica) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, x := range p.reps {
+		if x == r {
+			p.reps = append(p.reps[:i], p.reps[i+1:]...)
+			return
+		}
+	}
+}
+
+// stop ends a replica: crash cuts its AWS and Kubernetes access first, so nothing it still has in
+// flight takes effect and its Lease is not released.
+func (p *inProcess) stop(r *replica, crash bool) {
+	if crash {
+		r.kill.dead.Store(true)
+		r.gate.cut()
+	}
+	r.cancel()
+	<-r.done
+	r.gate.cut()
+	p.remove(r)
+}
+
+func (p *inProcess) Restart(ctx context.Context, mode string) (time.Time, time.Time, error) {
+	old := p.leader()
+	if old == nil {
+		return time.Time{}, time.Time{}, errors.New("no leading controller instance to restart")
+	}
+	crash := mode == scenario.RestartCrash
+	stopped := time.Now()
+	if crash {
+		old.kill.dead.Store(true)
+		old.gate.cut()
+		p.remove(old)
+		go p.stop(old, true) // a crashed process does not wait for its goroutines
+	} else {
+		p.stop(old, false)
+	}
+	if _, err := p.startReplica(ctx); err != nil {
+		return stopped, time.Time{}, err
+	}
+	if _, err := p.waitLeader(ctx, old); err != nil {
+		return stopped, time.Time{}, err
+	}
+	return stopped, time.Now(), nil
+}
+
+func (p *inProcess) Stop() {
+	p.mu.Lock()
+	reps := append([]*replica(nil), p.reps...)
+	p.mu.Unlock()
+	for _, r := range reps {
+		p.stop(r, false)
+	}
+}
+
+func (p *inProcess) QueueDepth() map[string]float64 {
+	out := map[string]float64{}
+	if v, ok := gaugeSum(ctrlmetrics.Registry, "workqueue_depth", map[string]string{"name": controller.Name}); ok {
+		out["workqueue_depth"] = v
+	}
+	if l := p.leader(); l != nil {
+		if v, ok := gaugeSum(l.reg, "tgb_deferred_queue_depth", nil); ok {
+			out["deferred_queue_depth"] = v
+		}
+	}
+	return out
+}
+
+// gaugeSum sums the gauge series of name whose labels include want.
+func gaugeSum(g prometheus.Gatherer, name string, want map[string]string) (float64, bool) {
+	mfs, err := g.Gather()
+	if err != nil {
+		return 0, false
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		sum, found := 0.0, false
+		for _, m := range mf.Metric {
+			if !labelsMatch(m, want) {
+				continue
+			}
+			found = true
+			if m.Gauge != nil {
+				sum += m.Gauge.GetValue()
+			}
+		}
+		return sum, found
+	}
+	return 0, false
+}
+
+func labelsMatch(m *dto.Metric, want map[string]string) bool {
+	for k, v := range want {
+		ok := false
+		for _, l := range m.Label {
+			if l.GetName() == k && l.GetValue() == v {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

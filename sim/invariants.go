@@ -1,0 +1,160 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/workload"
+)
+
+// maxViolations bounds the violations listed per run (the counts stay exact).
+const maxViolations = 200
+
+// checker compares AWS state with the desired state derived from the cluster.
+type checker struct {
+	c       client.Reader
+	backend awsBackend
+	labels  map[string]string
+	// removed are the target groups of deleted TGBs: they must end up empty.
+	removed func() map[string]string
+}
+
+// check returns the invariants now. healthy additionally requires every desired target to be
+// healthy (the warm-up's convergence criterion).
+func (k *checker) check(ctx context.Context, healthy bool) (results.Invariants, error) {
+	want, err := workload.Desired(ctx, k.c, client.MatchingLabels(k.labels))
+	if err != nil {
+		return results.Invariants{}, err
+	}
+	var pods corev1.PodList
+	if err := k.c.List(ctx, &pods, client.MatchingLabels(k.labels)); err != nil {
+		return results.Invariants{}, err
+	}
+	podByKey := make(map[string]*corev1.Pod, len(pods.Items))
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		podByKey[p.Namespace+"/"+p.Name] = p
+	}
+	inv := results.Invariants{}
+	add := func(tgb, kind, detail string) {
+		if len(inv.Violations) < maxViolations {
+			inv.Violations = append(inv.Violations, results.Violation{TGB: tgb, Kind: kind, Detail: detail})
+		}
+	}
+	keys := make([]string, 0, len(want))
+	byName := map[string]workload.DesiredTGB{}
+	for key, d := range want {
+		keys = append(keys, key.String())
+		byName[key.String()] = d
+	}
+	sort.Strings(keys)
+	sgCache := map[string]fakeaws.SecurityGroup{}
+	for _, name := range keys {
+		d := byName[name]
+		have, err := k.backend.Targets(d.TargetGroupARN)
+		if err != nil {
+			return inv, fmt.Errorf("targets of %s: %w", name, err)
+		}
+		live := map[string]fakeaws.TargetHealth{}
+		for _, th := range have {
+			if th.State != fakeaws.HealthDraining {
+				live[targetKey(th.Target.ID, th.Target.Port)] = th
+			}
+		}
+		wantSet := map[string]bool{}
+		for _, t := range d.Targets {
+			tk := targetKey(t.ID, t.Port)
+			wantSet[tk] = true
+			th, ok := live[tk]
+			switch {
+			case !ok:
+				inv.Missing++
+				add(name, "missing-target", tk)
+			case healthy && th.State != fakeaws.HealthHealthy:
+				inv.Missing++
+				add(name, "unhealthy-target", tk+" is "+th.State)
+			}
+		}
+		for tk := range live {
+			if !wantSet[tk] {
+				inv.Stale++
+				add(name, "stale-target", tk)
+			}
+		}
+		for _, pk := range d.GatedPods {
+			if p := podByKey[pk.String()]; p != nil && !gateTrue(p, gateType(name)) {
+				add(name, "readiness-gate", pk.String()+" gate not True")
+			}
+		}
+		for _, r := range d.Rules {
+			sg, ok := sgCache[r.SecurityGroupID]
+			if !ok {
+				if sg, err = k.backend.SecurityGroup(r.SecurityGroupID); err != nil {
+					if k.backend.Handler() == nil {
+						// A standalone fakeaws whose /state cannot be read (it fails to encode unlimited
+						// buckets): security group rules cannot be checked on this endpoint.
+						continue
+					}
+					return inv, err
+				}
+				sgCache[r.SecurityGroupID] = sg
+			}
+			if !hasRule(sg, r) {
+				add(name, "sg-rule", fmt.Sprintf("%s lacks %s %d-%d from %s%s", r.SecurityGroupID, r.Protocol, r.FromPort, r.ToPort, r.CIDR, r.SourceSecurityGroupID))
+			}
+		}
+	}
+	if k.removed != nil {
+		for arn, name := range k.removed() {
+			have, err := k.backend.Targets(arn)
+			if err != nil {
+				continue
+			}
+			for _, th := range have {
+				if th.State != fakeaws.HealthDraining {
+					inv.Stale++
+					add(name, "stale-target", targetKey(th.Target.ID, th.Target.Port)+" (TGB deleted)")
+				}
+			}
+		}
+	}
+	inv.Passed = inv.Missing == 0 && inv.Stale == 0 && len(inv.Violations) == 0
+	return inv, nil
+}
+
+func targetKey(id string, port int32) string { return fmt.Sprintf("%s:%d", id, port) }
+
+// gateType is the readiness-gate condition of a TGB named ns/name.
+func gateType(tgb string) string {
+	for i := len(tgb) - 1; i >= 0; i-- {
+		if tgb[i] == '/' {
+			return "target-health.elbv2.k8s.aws/" + tgb[i+1:]
+		}
+	}
+	return "target-health.elbv2.k8s.aws/" + tgb
+}
+
+func gateTrue(p *corev1.Pod, cond string) bool {
+	for _, c := range p.Status.Conditions {
+		if string(c.Type) == cond {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func hasRule(sg fakeaws.SecurityGroup, r workload.Rule) bool {
+	want := fakeaws.Rule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDR: r.CIDR, SourceGroupID: r.SourceSecurityGroupID}
+	for _, have := range sg.Ingress {
+		if have.SameAs(want) {
+			return true
+		}
+	}
+	return false
+}

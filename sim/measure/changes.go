@@ -1,0 +1,222 @@
+package measure
+
+import (
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// Kinds of changes that are repairs of drift rather than workload changes.
+const KindDrift = "drift"
+
+// applications indexes successful Register/Deregister calls per target group and target ID.
+type applications struct {
+	in   *Input
+	regs map[string]map[string][]*fakeaws.Call // tg → target ID → calls in order
+	dere map[string]map[string][]*fakeaws.Call
+	auth map[string][]*fakeaws.Call // sg → successful AuthorizeSecurityGroupIngress
+}
+
+func index(in *Input) *applications {
+	a := &applications{in: in, regs: map[string]map[string][]*fakeaws.Call{}, dere: map[string]map[string][]*fakeaws.Call{}, auth: map[string][]*fakeaws.Call{}}
+	for i := range in.Calls {
+		c := &in.Calls[i]
+		if c.Outcome != fakeaws.OutcomeOK {
+			continue
+		}
+		var m map[string]map[string][]*fakeaws.Call
+		switch c.Operation {
+		case "RegisterTargets":
+			m = a.regs
+		case "DeregisterTargets":
+			m = a.dere
+		case "AuthorizeSecurityGroupIngress":
+			a.auth[c.SecurityGroupID] = append(a.auth[c.SecurityGroupID], c)
+			continue
+		default:
+			continue
+		}
+		byID := m[c.TargetGroupARN]
+		if byID == nil {
+			byID = map[string][]*fakeaws.Call{}
+			m[c.TargetGroupARN] = byID
+		}
+		for _, t := range c.Targets {
+			byID[t.ID] = append(byID[t.ID], c)
+		}
+	}
+	return a
+}
+
+// first returns the first call in calls at or after from whose targets include t; ok false if none.
+func (a *applications) first(calls []*fakeaws.Call, t Target, from float64) (*fakeaws.Call, bool) {
+	for _, c := range calls {
+		if a.in.Sec(c) < from-1e-9 {
+			continue
+		}
+		for _, ct := range c.Targets {
+			if ct.ID == t.ID && (t.Port == 0 || ct.Port == 0 || ct.Port == t.Port) {
+				return c, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// applied returns when all of ch's targets were applied (nil if some never were) and when the first
+// one was (nil if none).
+func (a *applications) applied(ch *Change) (all, first *float64) {
+	last, earliest, missing := 0.0, 0.0, false
+	seen := false
+	note := func(t float64) {
+		if !seen || t < earliest {
+			earliest = t
+		}
+		seen = true
+		if t > last {
+			last = t
+		}
+	}
+	deregAt := map[string]float64{}
+	for _, t := range ch.Deregister {
+		if c, ok := a.first(a.dere[ch.TargetGroupARN][t.ID], t, ch.At); ok {
+			deregAt[t.ID] = a.in.Sec(c)
+			note(a.in.Effective(c))
+		} else {
+			missing = true
+		}
+	}
+	for _, t := range ch.Register {
+		from := ch.At
+		if d, ok := deregAt[t.ID]; ok && d > from {
+			from = d // re-registration of the same target must follow its deregistration
+		}
+		if c, ok := a.first(a.regs[ch.TargetGroupARN][t.ID], t, from); ok {
+			note(a.in.Effective(c))
+		} else {
+			missing = true
+		}
+	}
+	if seen {
+		first = ptr(earliest)
+	}
+	if !missing && seen {
+		all = ptr(last)
+	}
+	return all, first
+}
+
+// reference is when the clock of a change's latency starts: the change, or the restart that
+// followed it if it happened while no controller ran.
+func reference(in *Input, at float64) float64 {
+	for _, r := range in.Restarts {
+		if at >= r.Stopped && at < r.At {
+			return r.At
+		}
+	}
+	return at
+}
+
+type changeLatency struct{}
+
+func (changeLatency) Name() string { return "change-latency" }
+
+func (changeLatency) Measure(in *Input, out *Output) {
+	a := index(in)
+	var lats []float64
+	for i := range in.Changes {
+		ch := &in.Changes[i]
+		all, _ := a.applied(ch)
+		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, AtSeconds: round(ch.At), AppliedSeconds: all}
+		if all != nil {
+			rc.LatencySeconds = ptr(*all - reference(in, ch.At))
+			lats = append(lats, *rc.LatencySeconds)
+		}
+		out.Changes = append(out.Changes, rc)
+	}
+	out.Summary.ChangeLatency = Quantiles(lats)
+}
+
+type ttfmr struct{}
+
+func (ttfmr) Name() string { return "ttfmr" }
+
+// Measure finds the first AWS mutation after the first restart that applies any meaningful change
+// (workload changes and drift repairs alike).
+func (ttfmr) Measure(in *Input, out *Output) {
+	r, ok := in.FirstRestart()
+	if !ok {
+		return
+	}
+	a := index(in)
+	var best *float64
+	consider := func(t *float64) {
+		if t != nil && *t >= r.At && (best == nil || *t < *best) {
+			best = t
+		}
+	}
+	for i := range in.Changes {
+		_, first := a.applied(&in.Changes[i])
+		consider(first)
+	}
+	for i := range in.Drifts {
+		consider(a.repaired(&in.Drifts[i]))
+	}
+	if best != nil {
+		out.firstMeaningful = best
+		out.Summary.TTFMRSeconds = ptr(*best - r.At)
+	}
+}
+
+// repaired is when a drift was repaired (nil: never).
+func (a *applications) repaired(d *Drift) *float64 {
+	if d.Target != nil {
+		if c, ok := a.first(a.regs[d.TargetGroupARN][d.Target.ID], *d.Target, d.At); ok {
+			return ptr(a.in.Effective(c))
+		}
+		return nil
+	}
+	for _, c := range a.auth[d.SecurityGroupID] {
+		if a.in.Sec(c) >= d.At {
+			return ptr(a.in.Effective(c))
+		}
+	}
+	return nil
+}
+
+type driftRepair struct{}
+
+func (driftRepair) Name() string { return "drift-repair" }
+
+func (driftRepair) Measure(in *Input, out *Output) {
+	a := index(in)
+	var lats []float64
+	for i := range in.Drifts {
+		d := &in.Drifts[i]
+		rep := a.repaired(d)
+		rc := results.Change{ID: d.ID, Kind: KindDrift, TGB: d.TGB, AtSeconds: round(d.At), AppliedSeconds: rep}
+		if rep != nil {
+			rc.LatencySeconds = ptr(*rep - d.At)
+			lats = append(lats, *rc.LatencySeconds)
+		}
+		out.Changes = append(out.Changes, rc)
+	}
+	out.Summary.DriftRepair = Quantiles(lats)
+}
+
+// Pending counts the changes and drifts AWS does not reflect yet, judged from in.Calls: the
+// steady state needs none pending (the cluster-derived invariants alone can lag behind a change).
+func Pending(in *Input) int {
+	a := index(in)
+	n := 0
+	for i := range in.Changes {
+		if all, _ := a.applied(&in.Changes[i]); all == nil {
+			n++
+		}
+	}
+	for i := range in.Drifts {
+		if a.repaired(&in.Drifts[i]) == nil {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,135 @@
+package measure
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+type awsCalls struct{}
+
+func (awsCalls) Name() string { return "aws-calls" }
+
+// Measure counts AWS calls per operation and throttled calls, in total and between the first
+// restart and the first meaningful mutation.
+func (awsCalls) Measure(in *Input, out *Output) {
+	r, hasRestart := in.FirstRestart()
+	for i := range in.Calls {
+		c := &in.Calls[i]
+		if c.Service == fakeaws.ServiceAdmin || c.Service == "" {
+			continue
+		}
+		throttled := c.Outcome == fakeaws.OutcomeThrottled
+		out.Summary.AWSCalls[c.Operation]++
+		if throttled {
+			out.Summary.Throttled++
+		}
+		t := in.Sec(c)
+		if hasRestart && t >= r.At && (out.firstMeaningful == nil || t < *out.firstMeaningful) {
+			out.Summary.AWSCallsBeforeFirstMeaningful[c.Operation]++
+			if throttled {
+				out.Summary.ThrottledBeforeFirstMeaningful++
+			}
+		}
+	}
+}
+
+type k8sWrites struct{}
+
+func (k8sWrites) Name() string { return "k8s-writes" }
+
+// Measure classifies the controller's writes from the audit log.
+func (k8sWrites) Measure(in *Input, out *Output) {
+	w := &out.Summary.K8sWrites
+	for _, e := range in.Audit {
+		if e.At < 0 || e.At > in.End {
+			continue
+		}
+		switch {
+		case e.Resource == "targetgroupbindings" && e.Subresource == "" && (e.Verb == "patch" || e.Verb == "update"):
+			w.CheckpointPatches++
+		case e.Resource == "targetgroupbindings" && e.Subresource == "status":
+			w.StatusUpdates++
+		case e.Resource == "pods" && e.Subresource == "status":
+			w.PodStatusPatches++
+		default:
+			w.Other++
+		}
+	}
+}
+
+type gateFlips struct{}
+
+func (gateFlips) Name() string { return "readiness-gate-flip" }
+
+func (gateFlips) Measure(in *Input, out *Output) {
+	var lats []float64
+	for _, f := range in.GateFlips {
+		if f.True != nil && *f.True >= f.Pending {
+			lats = append(lats, *f.True-f.Pending)
+		}
+	}
+	out.Summary.ReadinessGateFlip = Quantiles(lats)
+}
+
+type steadyState struct{}
+
+func (steadyState) Name() string { return "steady-state" }
+
+func (steadyState) Measure(in *Input, out *Output) {
+	r, ok := in.FirstRestart()
+	if !ok {
+		r.At = 0
+	}
+	if in.SteadyAt != nil {
+		out.Summary.SteadyStateSeconds = ptr(max(0, *in.SteadyAt-r.At))
+	}
+}
+
+type series struct{}
+
+func (series) Name() string { return "timeseries" }
+
+// Measure buckets calls per operation and throttles per second, and keeps the last sample of every
+// metric series per second.
+func (series) Measure(in *Input, out *Output) {
+	type key struct {
+		sec    int
+		series string
+	}
+	vals := map[key]float64{}
+	for i := range in.Calls {
+		c := &in.Calls[i]
+		if c.Service == fakeaws.ServiceAdmin || c.Service == "" {
+			continue
+		}
+		sec := int(in.Sec(c))
+		if sec < 0 {
+			continue
+		}
+		vals[key{sec, fmt.Sprintf("%s:%s", results.SeriesAWSCalls, c.Operation)}]++
+		if c.Outcome == fakeaws.OutcomeThrottled {
+			vals[key{sec, fmt.Sprintf("%s:%s", results.SeriesAWSThrottled, c.Operation)}]++
+		}
+	}
+	for _, s := range in.Samples {
+		if s.At >= 0 {
+			vals[key{int(s.At), s.Series}] = s.Value
+		}
+	}
+	keys := make([]key, 0, len(vals))
+	for k := range vals {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].sec != keys[j].sec {
+			return keys[i].sec < keys[j].sec
+		}
+		return keys[i].series < keys[j].series
+	})
+	for _, k := range keys {
+		out.Timeseries = append(out.Timeseries, results.Sample{Second: k.sec, Series: k.series, Value: vals[k]})
+	}
+}

@@ -1,0 +1,102 @@
+package measure
+
+import (
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+// Target is an AWS target: instance ID or IP, and port (0 matches any port).
+type Target struct {
+	ID   string
+	Port int32
+}
+
+// Restart is a controller restart: At is when the new instance started (or the standby took over).
+type Restart struct {
+	At      float64
+	Stopped float64 // when the old instance stopped
+	Mode    string
+}
+
+// Change is one meaningful change: AWS must register and/or deregister targets of a target group.
+type Change struct {
+	ID             string
+	Kind           string
+	TGB            string
+	TargetGroupARN string
+	At             float64
+	Register       []Target
+	Deregister     []Target
+}
+
+// Drift is an out-of-band AWS change the controller must repair: a removed target, or a revoked
+// ingress rule of a security group.
+type Drift struct {
+	ID              string
+	TGB             string
+	TargetGroupARN  string
+	Target          *Target
+	SecurityGroupID string
+	At              float64
+}
+
+// AuditEvent is one write by the controller's identity, from the API server's audit log.
+type AuditEvent struct {
+	At          float64
+	Verb        string
+	Resource    string
+	Subresource string
+	Namespace   string
+	Name        string
+	Code        int
+}
+
+// GateFlip is one readiness-gate condition going from not True (Pending) to True, per pod.
+type GateFlip struct {
+	Pod     string
+	Pending float64
+	True    *float64
+}
+
+// Sample is one observation of a metric series.
+type Sample struct {
+	At     float64
+	Series string
+	Value  float64
+}
+
+// Input is everything a run recorded.
+type Input struct {
+	// Calls is the fakeaws call log of the measured phase.
+	Calls []fakeaws.Call
+	// Origin is fakeaws' scenario time at the start of the measured phase: a call's scenario second is
+	// Call.Time − Origin.
+	Origin    time.Time
+	Restarts  []Restart
+	Changes   []Change
+	Drifts    []Drift
+	Audit     []AuditEvent
+	GateFlips []GateFlip
+	Samples   []Sample
+	// SteadyAt is when the final steady state was reached (nil: never).
+	SteadyAt *float64
+	// End is when the measured phase ended.
+	End float64
+}
+
+// Sec is a call's scenario second.
+func (in *Input) Sec(c *fakeaws.Call) float64 { return c.Time.Sub(in.Origin).Seconds() }
+
+// Effective is when a call's state change took effect (time + latency), in scenario seconds.
+func (in *Input) Effective(c *fakeaws.Call) float64 {
+	return c.Time.Add(c.Latency).Sub(in.Origin).Seconds()
+}
+
+// FirstRestart returns the first restart, if any.
+func (in *Input) FirstRestart() (Restart, bool) {
+	if len(in.Restarts) == 0 {
+		return Restart{}, false
+	}
+	return in.Restarts[0], true
+}

@@ -1,0 +1,63 @@
+package measure
+
+import (
+	"math"
+	"sort"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// Measurement computes some figures of a run.
+type Measurement interface {
+	Name() string
+	Measure(in *Input, out *Output)
+}
+
+// Output is what the measurements fill: the summary, the per-change list and the time series.
+type Output struct {
+	Summary    results.Summary
+	Changes    []results.Change
+	Timeseries []results.Sample // Strategy left empty; the caller sets it
+	// firstMeaningful is the scenario second of the first meaningful mutation (TTFMR's end).
+	firstMeaningful *float64
+}
+
+// registry lists the measurements in the order they run (later ones may use earlier results).
+var registry = []Measurement{changeLatency{}, ttfmr{}, awsCalls{}, k8sWrites{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
+
+// Names lists the registered measurements.
+func Names() []string {
+	out := make([]string, len(registry))
+	for i, m := range registry {
+		out[i] = m.Name()
+	}
+	return out
+}
+
+// Run applies every measurement to in.
+func Run(in *Input) *Output {
+	out := &Output{Summary: results.Summary{AWSCalls: map[string]int{}, AWSCallsBeforeFirstMeaningful: map[string]int{}}}
+	for _, m := range registry {
+		m.Measure(in, out)
+	}
+	return out
+}
+
+// Quantiles summarises values (nearest-rank).
+func Quantiles(vals []float64) results.Quantiles {
+	if len(vals) == 0 {
+		return results.Quantiles{}
+	}
+	s := append([]float64(nil), vals...)
+	sort.Float64s(s)
+	q := func(p float64) float64 {
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return round(s[max(0, min(i, len(s)-1))])
+	}
+	return results.Quantiles{Count: len(s), P50: q(0.50), P95: q(0.95), P99: q(0.99), Max: round(s[len(s)-1])}
+}
+
+// round keeps results readable: millisecond precision.
+func round(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+func ptr(v float64) *float64 { r := round(v); return &r }

@@ -1,0 +1,66 @@
+package measure
+
+import (
+	"testing"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+func TestRunOnSyntheticLog(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	tg := "arn:tg/a"
+	calls := []fakeaws.Call{
+		{Time: at(1), Service: "elbv2", Operation: "DescribeTargetHealth", TargetGroupARN: tg, Outcome: fakeaws.OutcomeOK},
+		{Time: at(2), Service: "elbv2", Operation: "DescribeTargetHealth", Outcome: fakeaws.OutcomeThrottled},
+		{Time: at(3), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeThrottled},
+		{Time: at(4), Latency: 500 * time.Millisecond, Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK},
+		{Time: at(6), Service: "elbv2", Operation: "DeregisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.1", Port: 80}}, Outcome: fakeaws.OutcomeOK},
+		{Time: at(9), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.5", Port: 80}}, Outcome: fakeaws.OutcomeOK},
+	}
+	in := &Input{
+		Calls: calls, Origin: t0, End: 20,
+		Restarts: []Restart{{At: 0.5, Stopped: 0.5, Mode: "crash"}},
+		Changes: []Change{
+			{ID: "c1", Kind: "rotate-ip", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}, Deregister: []Target{{"10.0.0.1", 80}}},
+			{ID: "c2", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 7, Register: []Target{{"10.0.0.7", 80}}},
+		},
+		Drifts: []Drift{{ID: "d1", TGB: "ns/a", TargetGroupARN: tg, Target: &Target{"10.0.0.5", 80}, At: 8}},
+		Audit:  []AuditEvent{{At: 1, Verb: "patch", Resource: "targetgroupbindings"}, {At: 2, Verb: "patch", Resource: "pods", Subresource: "status"}, {At: 99, Verb: "patch", Resource: "targetgroupbindings"}},
+	}
+	out := Run(in)
+	s := out.Summary
+	if s.TTFMRSeconds == nil || *s.TTFMRSeconds != 4 { // first applying mutation: register at 4 s + 0.5 s latency, minus restart 0.5 s
+		t.Errorf("TTFMR = %v, want 4", deref(s.TTFMRSeconds))
+	}
+	if got := out.Changes[0].LatencySeconds; got == nil || *got != 5 { // dereg effective at 6 s, change at 1 s
+		t.Errorf("c1 latency = %v, want 5", deref(got))
+	}
+	if out.Changes[1].AppliedSeconds != nil {
+		t.Errorf("c2 should be unapplied")
+	}
+	if s.ChangeLatency.Count != 1 || s.DriftRepair.Count != 1 || s.DriftRepair.Max != 1 {
+		t.Errorf("quantiles: change %+v drift %+v", s.ChangeLatency, s.DriftRepair)
+	}
+	if s.AWSCalls["RegisterTargets"] != 3 || s.Throttled != 2 {
+		t.Errorf("calls %v throttled %d", s.AWSCalls, s.Throttled)
+	}
+	// Before the first meaningful mutation (4.5 s): the calls at 1, 2, 3 and the one at 4 (sent at 4 s).
+	if n := s.AWSCallsBeforeFirstMeaningful["DescribeTargetHealth"] + s.AWSCallsBeforeFirstMeaningful["RegisterTargets"]; n != 4 || s.ThrottledBeforeFirstMeaningful != 2 {
+		t.Errorf("before first meaningful: %v, throttled %d", s.AWSCallsBeforeFirstMeaningful, s.ThrottledBeforeFirstMeaningful)
+	}
+	if s.K8sWrites.CheckpointPatches != 1 || s.K8sWrites.PodStatusPatches != 1 {
+		t.Errorf("k8s writes %+v", s.K8sWrites)
+	}
+	if len(out.Timeseries) == 0 {
+		t.Error("no timeseries")
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// Options configures Run. Zero values take the documented defaults (setDefaults).
+type Options struct {
+	// Scenario is the parsed, validated scenario. Required.
+	Scenario *scenario.Scenario
+	// ScenarioFile is copied into the output folder. Default: none copied.
+	ScenarioFile string
+	// Kubeconfig and KubeContext run on an existing cluster instead of the scenario's cluster section.
+	Kubeconfig  string
+	KubeContext string
+	// AWSEndpoint uses a standalone fakeaws (its admin API) instead of an in-process one.
+	AWSEndpoint string
+	// AccessKeyID, SecretAccessKey: the AWS credentials. Default "restartsim" / "restartsim".
+	AccessKeyID     string
+	SecretAccessKey string
+	// OutDir is the root of the output; a run writes OutDir/<scenario>/<timestamp>/. Default "out".
+	OutDir string
+	// AssetsDir holds the envtest binaries. Default: envtestassets.Dir.
+	AssetsDir string
+	// Stdout receives the summary table. Default os.Stdout.
+	Stdout io.Writer
+	// Progress receives fleet-creation progress. Default os.Stderr; io.Discard silences it.
+	Progress io.Writer
+	// Logger receives the run's logs. Default logr.Discard().
+	Logger logr.Logger
+	// Version is recorded in results.json. Default "(devel)".
+	Version string
+	// Now names the output folder. Default time.Now.
+	Now func() time.Time
+	// NoReport skips rendering the PNG/HTML report into the output folder. Default false.
+	NoReport bool
+}
+
+func (o Options) setDefaults() Options {
+	if o.AccessKeyID == "" {
+		o.AccessKeyID = "restartsim"
+	}
+	if o.SecretAccessKey == "" {
+		o.SecretAccessKey = "restartsim"
+	}
+	if o.OutDir == "" {
+		o.OutDir = "out"
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Progress == nil {
+		o.Progress = os.Stderr
+	}
+	if o.Logger.GetSink() == nil {
+		o.Logger = logr.Discard()
+	}
+	if o.Version == "" {
+		o.Version = "(devel)"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}

@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/measure"
+)
+
+const gatePrefix = "target-health.elbv2.k8s.aws/"
+
+type transition struct {
+	at   time.Time
+	true bool
+}
+
+// podWatch records, from the API server's watch, every change of every readiness-gate condition
+// of the run's pods: the source of the readiness-gate flip latency.
+//
+// It also records every change of a TGB's checkpoint annotations, so that a run without an audit
+// log (a --kubeconfig cluster) can still count the controller's checkpoint writes from the API
+// server's side.
+type podWatch struct {
+	mu    sync.Mutex
+	gates map[string][]transition // pod/gate → value changes in order
+	// ckpt is the time of each observed checkpoint annotation change.
+	ckpt     []time.Time
+	lastCkpt map[string]string
+	// reader serves the run's objects from the watch cache (the invariant checks poll it).
+	reader client.Reader
+}
+
+func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string) (*podWatch, error) {
+	w := &podWatch{gates: map[string][]transition{}, lastCkpt: map[string]string{}}
+	c, err := cache.New(cfg, cache.Options{Scheme: scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
+		ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {}, &v1beta1.TargetGroupBinding{}: {}}})
+	if err != nil {
+		return nil, err
+	}
+	w.reader = c
+	for _, obj := range []client.Object{&corev1.Service{}, &discoveryv1.EndpointSlice{}, &corev1.Node{}} {
+		if _, err := c.GetInformer(ctx, obj); err != nil {
+			return nil, err
+		}
+	}
+	inf, err := c.GetInformer(ctx, &corev1.Pod{})
+	if err != nil {
+		return nil, err
+	}
+	on := func(obj any) {
+		if p, ok := obj.(*corev1.Pod); ok {
+			w.observe(p, time.Now())
+		}
+	}
+	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{AddFunc: on, UpdateFunc: func(_, n any) { on(n) }}); err != nil {
+		return nil, err
+	}
+	tinf, err := c.GetInformer(ctx, &v1beta1.TargetGroupBinding{})
+	if err != nil {
+		return nil, err
+	}
+	onTGB := func(obj any) {
+		if t, ok := obj.(*v1beta1.TargetGroupBinding); ok {
+			w.observeTGB(t, time.Now())
+		}
+	}
+	if _, err := tinf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{AddFunc: onTGB, UpdateFunc: func(_, n any) { onTGB(n) }}); err != nil {
+		return nil, err
+	}
+	go func() { _ = c.Start(ctx) }()
+	if !c.WaitForCacheSync(ctx) {
+		return nil, ctx.Err()
+	}
+	return w, nil
+}
+
+func (w *podWatch) observe(p *corev1.Pod, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, g := range p.Spec.ReadinessGates {
+		ct := string(g.ConditionType)
+		if !strings.HasPrefix(ct, gatePrefix) {
+			continue
+		}
+		val := gateTrue(p, ct)
+		key := p.Namespace + "/" + p.Name
+		hist := w.gates[key]
+		if len(hist) == 0 || hist[len(hist)-1].true != val {
+			w.gates[key] = append(hist, transition{now, val})
+		}
+	}
+}
+
+func (w *podWatch) observeTGB(t *v1beta1.TargetGroupBinding, now time.Time) {
+	var parts []string
+	for k, v := range t.Annotations {
+		if strings.HasPrefix(k, "elbv2.k8s.aws/checkpoint") {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	sort.Strings(parts)
+	val := strings.Join(parts, ",")
+	key := t.Namespace + "/" + t.Name
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if old, seen := w.lastCkpt[key]; seen && old != val {
+		w.ckpt = append(w.ckpt, now)
+	}
+	w.lastCkpt[key] = val
+}
+
+// watchedWrites derives the controller's checkpoint patches and gate patches after t0 from the
+// watch: the fallback when the API server keeps no audit log for the simulation.
+func (w *podWatch) watchedWrites(t0 time.Time, toSec func(time.Time) float64) []measure.AuditEvent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []measure.AuditEvent
+	for _, t := range w.ckpt {
+		if !t.Before(t0) {
+			out = append(out, measure.AuditEvent{At: toSec(t), Verb: "patch", Resource: "targetgroupbindings", Code: 200})
+		}
+	}
+	for _, hist := range w.gates {
+		for _, tr := range hist {
+			if !tr.at.Before(t0) {
+				out = append(out, measure.AuditEvent{At: toSec(tr.at), Verb: "patch", Resource: "pods", Subresource: "status", Code: 200})
+			}
+		}
+	}
+	return out
+}
+
+// flip returns when pod's gate turned True after it was (or became) not True at or after from;
+// ok false when it never flipped.
+func (w *podWatch) flip(pod string, from time.Time) (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	hist := w.gates[pod]
+	falseSeen := len(hist) == 0 // unobserved so far: a new pod starts without the condition
+	for _, t := range hist {
+		if !t.at.After(from) {
+			falseSeen = !t.true
+			continue
+		}
+		if !t.true {
+			falseSeen = true
+		} else if falseSeen {
+			return t.at, true
+		}
+	}
+	return time.Time{}, false
+}

@@ -1,0 +1,165 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+// remote drives a standalone fakeaws (restartsim fakeaws / --aws-endpoint) through its admin HTTP API.
+type remote struct {
+	base   string
+	creds  creds
+	client *http.Client
+	vpc    string // the default VPC, read once at connect (before any bucket exists)
+}
+
+func newRemote(endpoint string, c creds) (*remote, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("aws endpoint %q: want a URL such as http://127.0.0.1:4566", endpoint)
+	}
+	r := &remote{base: u.Scheme + "://" + u.Host, creds: c, client: &http.Client{Timeout: 60 * time.Second}}
+	if _, err := r.Now(); err != nil {
+		return nil, fmt.Errorf("aws endpoint %s: %w", endpoint, err)
+	}
+	if r.vpc, err = r.defaultVPC(); err != nil {
+		return nil, fmt.Errorf("aws endpoint %s: %w", endpoint, err)
+	}
+	return r, nil
+}
+
+func (r *remote) do(method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, r.base+"/_restartsim/"+path, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set(fakeaws.AdminAccessKeyHeader, r.creds.accessKey)
+	req.Header.Set(fakeaws.AdminSecretKeyHeader, r.creds.secretKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, bytes.TrimSpace(data))
+	}
+	if out != nil {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+func (r *remote) post(path string, in any) error { return r.do(http.MethodPost, path, in, nil) }
+
+func (r *remote) URL() string           { return r.base }
+func (r *remote) Handler() http.Handler { return nil }
+func (r *remote) Close() error          { return nil }
+
+type remoteState struct {
+	Now            time.Time               `json:"now"`
+	SecurityGroups []fakeaws.SecurityGroup `json:"securityGroups"`
+	VPCs           []fakeaws.VPC           `json:"vpcs"`
+}
+
+func (r *remote) state() (remoteState, error) {
+	var s remoteState
+	err := r.do(http.MethodGet, "state", nil, &s)
+	return s, err
+}
+
+func (r *remote) Now() (time.Time, error) {
+	s, err := r.state()
+	return s.Now, err
+}
+
+func (r *remote) CallsSince(n int) ([]fakeaws.Call, error) {
+	var calls []fakeaws.Call
+	err := r.do(http.MethodGet, "calls?since="+strconv.Itoa(n), nil, &calls)
+	return calls, err
+}
+
+func (r *remote) SetProfile(name string) error {
+	return r.post("profile", map[string]any{"name": name})
+}
+func (r *remote) SetLimit(op string, rate float64, burst int) error {
+	return r.post("limit", map[string]any{"operation": op, "rate": rate, "burst": burst})
+}
+func (r *remote) ClearLimit(op string) error {
+	return r.post("limit", map[string]any{"operation": op, "clear": true})
+}
+func (r *remote) SetLatency(op string, base, jitter time.Duration) error {
+	return r.post("latency", map[string]any{"operation": op, "base": base.String(), "jitter": jitter.String()})
+}
+func (r *remote) SetErrorRate(op string, rate float64, code string) error {
+	return r.post("errors", map[string]any{"operation": op, "rate": rate, "code": code})
+}
+func (r *remote) AddOutage(start time.Time, d time.Duration, svcs ...string) error {
+	return r.post("outage", map[string]any{"start": start, "duration": d.String(), "services": svcs})
+}
+func (r *remote) ClearOutages() error {
+	return errors.New("clearing outages is not offered by the admin HTTP API; outages end with their duration")
+}
+func (r *remote) SetHealthTiming(h, d time.Duration) error {
+	return r.post("health-timing", map[string]any{"healthyAfter": h.String(), "deregistrationDelay": d.String()})
+}
+func (r *remote) RemoveTarget(arn string, t fakeaws.Target) error {
+	return r.post("drift/remove-target", map[string]any{"targetGroupArn": arn, "target": t})
+}
+func (r *remote) RevokeIngress(sg string, rule fakeaws.Rule) error {
+	return r.post("drift/revoke-ingress", map[string]any{"groupId": sg, "rule": rule})
+}
+func (r *remote) Targets(arn string) ([]fakeaws.TargetHealth, error) {
+	var ts []fakeaws.TargetHealth
+	err := r.do(http.MethodGet, "targets?arn="+url.QueryEscape(arn), nil, &ts)
+	return ts, err
+}
+func (r *remote) SecurityGroup(id string) (fakeaws.SecurityGroup, error) {
+	s, err := r.state()
+	if err != nil {
+		return fakeaws.SecurityGroup{}, err
+	}
+	for _, g := range s.SecurityGroups {
+		if g.ID == id {
+			return g, nil
+		}
+	}
+	return fakeaws.SecurityGroup{}, fmt.Errorf("security group %s not found", id)
+}
+func (r *remote) SeedInstance(in fakeaws.Instance) error { return r.post("seed/instance", in) }
+func (r *remote) SeedENI(e fakeaws.ENI) error            { return r.post("seed/eni", e) }
+func (r *remote) DefaultVPCID() (string, error)          { return r.vpc, nil }
+
+func (r *remote) defaultVPC() (string, error) {
+	s, err := r.state()
+	if err != nil {
+		return "", err
+	}
+	for _, v := range s.VPCs {
+		if v.IsDefault {
+			return v.ID, nil
+		}
+	}
+	return "", errors.New("the AWS endpoint has no default VPC")
+}

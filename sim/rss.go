@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// rssWatch samples the resident memory of this process and its children (apiserver, etcd,
+// external controllers) from /proc, keeping the peak. Elsewhere it reports 0.
+type rssWatch struct {
+	stopCh chan struct{}
+	wg     sync.WaitGroup
+	peak   int64
+}
+
+func startRSSWatch() *rssWatch {
+	w := &rssWatch{stopCh: make(chan struct{})}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		tk := time.NewTicker(time.Second)
+		defer tk.Stop()
+		for {
+			if v := treeRSS(os.Getpid()); v > w.peak {
+				w.peak = v
+			}
+			select {
+			case <-w.stopCh:
+				return
+			case <-tk.C:
+			}
+		}
+	}()
+	return w
+}
+
+func (w *rssWatch) stop() int64 { close(w.stopCh); w.wg.Wait(); return w.peak }
+
+// treeRSS sums VmRSS over pid and its descendants.
+func treeRSS(root int) int64 {
+	children := map[int][]int{}
+	rss := map[int]int64{}
+	dirs, _ := filepath.Glob("/proc/[0-9]*/status")
+	for _, d := range dirs {
+		data, err := os.ReadFile(d)
+		if err != nil {
+			continue
+		}
+		var pid, ppid int
+		var kb int64
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			switch f[0] {
+			case "Pid:":
+				pid, _ = strconv.Atoi(f[1])
+			case "PPid:":
+				ppid, _ = strconv.Atoi(f[1])
+			case "VmRSS:":
+				kb, _ = strconv.ParseInt(f[1], 10, 64)
+			}
+		}
+		children[ppid] = append(children[ppid], pid)
+		rss[pid] = kb * 1024
+	}
+	var total int64
+	stack := []int{root}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		total += rss[p]
+		stack = append(stack, children[p]...)
+	}
+	return total
+}

@@ -1,0 +1,229 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/restartsim/restartsim/reports"
+	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// Report is what Run produced.
+type Report struct {
+	Results *results.Results
+	// Dir is the output folder.
+	Dir string
+}
+
+// Run runs every strategy of the scenario (Repeats times each) and writes the output folder. A
+// completed run whose controller broke an invariant or a threshold returns the report and a
+// *ViolationError (invariants take precedence).
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	o := opts.setDefaults()
+	sc := o.Scenario
+	if sc == nil {
+		return nil, BadInput(errors.New("sim: Options.Scenario is required"))
+	}
+	if sc.Controller.External != nil && sc.TimeScale != 1 {
+		return nil, BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
+	}
+	started := o.Now()
+	dir := filepath.Join(o.OutDir, sc.Name, started.UTC().Format("20060102T150405Z"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, BadInput(fmt.Errorf("output folder: %w", err))
+	}
+	if o.ScenarioFile != "" {
+		if data, err := os.ReadFile(o.ScenarioFile); err == nil {
+			_ = os.WriteFile(filepath.Join(dir, "scenario.yaml"), data, 0o644)
+		}
+	}
+	res := &results.Results{
+		Scenario: results.Scenario{Name: sc.Name, File: o.ScenarioFile, Seed: sc.Seed, TimeScale: sc.TimeScale,
+			TGBs: sc.Fleet.TargetGroupBindings, StartedAt: started.UTC(), Repeats: sc.Repeats},
+		Environment: results.Environment{RestartsimVersion: o.Version, GoVersion: runtime.Version(), OS: runtime.GOOS,
+			Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Cluster: "envtest", AWSEndpoint: "in-process", AWSProfile: sc.AWS.Profile},
+		Gate: sc.ResultsGate(),
+	}
+	if o.Kubeconfig != "" || sc.Cluster.Kubeconfig != nil {
+		res.Environment.Cluster = "kubeconfig"
+	}
+	if o.AWSEndpoint != "" {
+		res.Environment.AWSEndpoint = o.AWSEndpoint
+	}
+	var series []results.Sample
+	strategies := sc.Controller.Strategies
+	if sc.Controller.External != nil {
+		strategies = []scenario.Strategy{{Name: sc.Controller.External.Name}}
+	}
+	peak := startRSSWatch()
+	for _, st := range strategies {
+		var runs []*strategyRun
+		for rep := 0; rep < sc.Repeats; rep++ {
+			sdir := filepath.Join(dir, st.Name)
+			if sc.Repeats > 1 {
+				sdir = filepath.Join(dir, st.Name, "repeat-"+strconv.Itoa(rep+1))
+			}
+			o.Logger.Info("running strategy", "strategy", st.Name, "repeat", rep+1)
+			r, err := runStrategy(ctx, o, sc, st, sc.Controller.External, sc.Seed+int64(rep), sdir)
+			if err != nil {
+				return nil, fmt.Errorf("strategy %s: %w", st.Name, err)
+			}
+			runs = append(runs, r)
+			if res.Environment.KubernetesVersion == "" {
+				res.Environment.KubernetesVersion = r.k8sVersion
+			}
+		}
+		rs, ts := combine(st, runs)
+		res.Strategies = append(res.Strategies, rs)
+		series = append(series, ts...)
+	}
+	res.Environment.PeakRSSBytes = peak.stop()
+	res.Scenario.WallSeconds = round3(time.Since(started).Seconds())
+	evaluateThresholds(sc, res)
+	if err := writeOutput(dir, res, series); err != nil {
+		return nil, err
+	}
+	printSummary(o.Stdout, res, dir)
+	if !o.NoReport {
+		if _, err := reports.Render(res, series, dir); err != nil {
+			fmt.Fprintf(o.Stdout, "report: %v\n", err)
+		}
+	}
+	return &Report{Results: res, Dir: dir}, verdict(res)
+}
+
+// combine turns the repeats of a strategy into its entry: the summary of the median run by TTFMR
+// (so every figure comes from one consistent run), every run's summary when there are several.
+func combine(st scenario.Strategy, runs []*strategyRun) (results.Strategy, []results.Sample) {
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = i
+	}
+	ttfmr := func(i int) float64 {
+		if v := runs[i].out.Summary.TTFMRSeconds; v != nil {
+			return *v
+		}
+		return 1e18
+	}
+	sort.SliceStable(order, func(a, b int) bool { return ttfmr(order[a]) < ttfmr(order[b]) })
+	med := runs[order[len(order)/2]]
+	rs := results.Strategy{Name: st.Name, Config: strategyConfig(st), Summary: med.out.Summary, Changes: med.out.Changes,
+		Events: med.events, Invariants: med.invariants}
+	if len(runs) > 1 {
+		for _, r := range runs {
+			rs.Runs = append(rs.Runs, r.out.Summary)
+			if !r.invariants.Passed {
+				rs.Invariants = r.invariants // any failing repeat fails the strategy
+			}
+		}
+	}
+	if rs.Changes == nil {
+		rs.Changes = []results.Change{}
+	}
+	if rs.Events == nil {
+		rs.Events = []results.Event{}
+	}
+	if rs.Invariants.Violations == nil {
+		rs.Invariants.Violations = []results.Violation{}
+	}
+	ts := make([]results.Sample, len(med.out.Timeseries))
+	for i, s := range med.out.Timeseries {
+		s.Strategy = st.Name
+		ts[i] = s
+	}
+	return rs, ts
+}
+
+func strategyConfig(st scenario.Strategy) map[string]string {
+	m := map[string]string{"checkpoint": st.Checkpoint}
+	b := func(k string, v *bool) {
+		if v != nil {
+			m[k] = strconv.FormatBool(*v)
+		}
+	}
+	d := func(k string, v *scenario.Duration) {
+		if v != nil {
+			m[k] = v.String()
+		}
+	}
+	b("priorityQueue", st.PriorityQueue)
+	b("lowPriorityInitialEvents", st.LowPriorityInitialEvents)
+	d("deferralDelay", st.DeferralDelay)
+	d("deferralJitter", st.DeferralJitter)
+	d("requeueDuration", st.RequeueDuration)
+	d("targetHealthCacheTTL", st.TargetHealthCacheTTL)
+	d("securityGroupCacheTTL", st.SecurityGroupCacheTTL)
+	d("syncPeriod", st.SyncPeriod)
+	if st.MaxConcurrentReconciles > 0 {
+		m["maxConcurrentReconciles"] = strconv.Itoa(st.MaxConcurrentReconciles)
+	}
+	if st.Throttle != "" {
+		m["throttle"] = st.Throttle
+	}
+	if st.Mutant != "" {
+		m["mutant"] = st.Mutant
+	}
+	if st.Checkpoint == "" {
+		delete(m, "checkpoint")
+	}
+	return m
+}
+
+func evaluateThresholds(sc *scenario.Scenario, res *results.Results) {
+	for i := range res.Strategies {
+		st := &res.Strategies[i]
+		st.Thresholds = []results.ThresholdResult{}
+		m := st.Metrics() // invariant_violations included
+		for _, t := range sc.Thresholds {
+			if len(t.Strategies) > 0 && !contains(t.Strategies, st.Name) {
+				continue
+			}
+			v, ok := m[t.Metric]
+			// A metric of an event that never happened (e.g. no meaningful mutation at all) fails.
+			st.Thresholds = append(st.Thresholds, results.ThresholdResult{Metric: t.Metric, Limit: t.Max.Value, Value: v, Passed: ok && v <= t.Max.Value})
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// verdict returns the typed violation of a completed run, if any.
+func verdict(res *results.Results) error {
+	var inv, thr []string
+	for _, st := range res.Strategies {
+		if !st.Invariants.Passed {
+			names := []string{}
+			for _, v := range head(st.Invariants.Violations, 5) {
+				names = append(names, v.TGB+" ("+v.Kind+")")
+			}
+			inv = append(inv, fmt.Sprintf("%s: %d missing, %d stale targets; %v", st.Name, st.Invariants.Missing, st.Invariants.Stale, names))
+		}
+		for _, t := range st.Thresholds {
+			if !t.Passed {
+				thr = append(thr, fmt.Sprintf("%s: %s = %g > %g", st.Name, t.Metric, t.Value, t.Limit))
+			}
+		}
+	}
+	if len(inv) > 0 {
+		return &ViolationError{Kind: ViolationInvariant, Details: inv}
+	}
+	if len(thr) > 0 {
+		return &ViolationError{Kind: ViolationThreshold, Details: thr}
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package scenario
+
+import (
+	"fmt"
+	"time"
+)
+
+// Defaults used when a field is unset.
+const (
+	DefaultTimeScale             = 1.0
+	DefaultRegion                = "us-west-2"
+	DefaultProfile               = "aws-documented"
+	DefaultHealthyAfter          = 10 * time.Second
+	DefaultDeregistrationDelay   = 300 * time.Second
+	DefaultErrorCode             = "ServiceUnavailable"
+	DefaultPodsPerService        = 3
+	DefaultConcurrency           = 32
+	DefaultContainerRestartDelay = 10 * time.Second
+	DefaultWithin                = 10 * time.Second
+	DefaultWaitTimeout           = 10 * time.Minute
+	DefaultChurnServices         = 10
+	DefaultExternalName          = "external"
+	DefaultMetricsPath           = "/metrics"
+	tgbsPerNamespace             = 500
+)
+
+// SetDefaults fills every unset field with its documented default. Parse calls it after decoding
+// and before validation with given reporting the field paths the file set, so an explicit zero
+// stays for validation to reject; nil means "a zero value is unset".
+func SetDefaults(s *Scenario, given func(path string) bool) {
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	unset := func(path string, zero bool) bool { return zero && !given(path) }
+	if unset("timeScale", s.TimeScale == 0) {
+		s.TimeScale = DefaultTimeScale
+	}
+	if unset("repeats", s.Repeats == 0) {
+		s.Repeats = 1
+	}
+	if s.Cluster.Envtest == nil && s.Cluster.Kubeconfig == nil {
+		s.Cluster.Envtest = &Envtest{}
+	}
+	setAWSDefaults(&s.AWS)
+	setFleetDefaults(&s.Fleet, unset)
+	c := &s.Controller
+	if unset("controller.replicas", c.Replicas == 0) {
+		c.Replicas = 1
+	}
+	for i := range c.Strategies {
+		if c.Strategies[i].Checkpoint == "" {
+			c.Strategies[i].Checkpoint = CheckpointAnnotation
+		}
+	}
+	if c.External != nil {
+		if c.External.Name == "" {
+			c.External.Name = DefaultExternalName
+		}
+		if c.External.MetricsPath == "" {
+			c.External.MetricsPath = DefaultMetricsPath
+		}
+	}
+	for i := range s.Timeline {
+		p := fmt.Sprintf("timeline[%d].", i)
+		setStepDefaults(&s.Timeline[i], func(field string, zero bool) bool { return unset(p+field, zero) })
+	}
+	if n := len(s.Timeline); n == 0 || s.Timeline[n-1].WaitFor == "" {
+		s.Timeline = append(s.Timeline, Step{WaitFor: WaitForSteadyState, Timeout: D(DefaultWaitTimeout)})
+	}
+}
+
+func setAWSDefaults(a *AWS) {
+	if a.Profile == "" {
+		a.Profile = DefaultProfile
+	}
+	if a.WarmupProfile == "" {
+		a.WarmupProfile = a.Profile
+	}
+	if a.Region == "" {
+		a.Region = DefaultRegion
+	}
+	if a.HealthyAfter == nil {
+		a.HealthyAfter = D(DefaultHealthyAfter)
+	}
+	if a.DeregistrationDelay == nil {
+		a.DeregistrationDelay = D(DefaultDeregistrationDelay)
+	}
+	for i := range a.Faults {
+		if a.Faults[i].Code == "" {
+			a.Faults[i].Code = DefaultErrorCode
+		}
+	}
+}
+
+func setFleetDefaults(f *Fleet, unset func(string, bool) bool) {
+	if unset("fleet.namespaces", f.Namespaces == 0) {
+		f.Namespaces = max(1, (f.TargetGroupBindings+tgbsPerNamespace-1)/tgbsPerNamespace)
+	}
+	if unset("fleet.podsPerService", f.PodsPerService == 0) {
+		f.PodsPerService = DefaultPodsPerService
+	}
+	if unset("fleet.nodes", f.Nodes == 0) {
+		f.Nodes = max(3, f.TargetGroupBindings/100)
+	}
+	if unset("fleet.concurrency", f.Concurrency == 0) {
+		f.Concurrency = DefaultConcurrency
+	}
+	if f.ContainerRestartDelay == nil {
+		f.ContainerRestartDelay = D(DefaultContainerRestartDelay)
+	}
+}
+
+func setStepDefaults(st *Step, unset func(string, bool) bool) {
+	if st.At != nil && st.At.Random && st.Within == nil {
+		st.Within = D(DefaultWithin)
+	}
+	if st.WaitFor != "" && st.Timeout == nil {
+		st.Timeout = D(DefaultWaitTimeout)
+	}
+	switch st.Action {
+	case ActionRestart:
+		if st.Mode == "" {
+			st.Mode = RestartCrash
+		}
+	case ActionChurn:
+		if st.Kind == "" {
+			st.Kind = ChurnMixed
+		}
+		if unset("services", st.Services == 0) {
+			st.Services = DefaultChurnServices
+		}
+	case ActionContainerRestart:
+		if unset("pods", st.Pods == 0) {
+			st.Pods = 1
+		}
+	case ActionAWSDrift:
+		if st.Kind == "" {
+			st.Kind = DriftRemoveTarget
+		}
+		if unset("count", st.Count == 0) {
+			st.Count = 1
+		}
+	case ActionAWSFault:
+		if st.Fault == FaultErrors {
+			if st.Operation == "" {
+				st.Operation = "*"
+			}
+			if st.Code == "" {
+				st.Code = DefaultErrorCode
+			}
+		}
+	}
+}
+
+// StrategyNames returns the names of the runs: each strategy, or the external controller.
+func (s *Scenario) StrategyNames() []string {
+	if s.Controller.External != nil {
+		return []string{s.Controller.External.Name}
+	}
+	out := make([]string, len(s.Controller.Strategies))
+	for i, st := range s.Controller.Strategies {
+		out[i] = st.Name
+	}
+	return out
+}

@@ -1,0 +1,282 @@
+package scenario
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const base = `apiVersion: restartsim/v1
+kind: Scenario
+name: t
+seed: 7
+timeScale: 10
+aws:
+  profile: aws-documented
+  warmupProfile: unlimited
+fleet:
+  targetGroupBindings: 10
+  networkingShare: 0.5
+controller:
+  replicas: 2
+  strategies:
+    - {name: a, checkpoint: none}
+    - {name: b}
+timeline:
+  - {action: restart, mode: crash}
+  - {after: 1s, action: churn, services: 2}
+  - {waitFor: steadyState, timeout: 1m}
+thresholds:
+  - {metric: ttfmr_seconds, max: 30s, strategies: [b]}
+gate:
+  - {metric: ttfmr_seconds, strategy: b, relativeTo: a, max: 0.5}
+`
+
+func TestParseValid(t *testing.T) {
+	s, err := Parse("t.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Controller.Strategies[1].Checkpoint != CheckpointAnnotation {
+		t.Errorf("default checkpoint = %q", s.Controller.Strategies[1].Checkpoint)
+	}
+	if s.Fleet.PodsPerService != DefaultPodsPerService || s.Cluster.Envtest == nil || s.AWS.Region != DefaultRegion {
+		t.Errorf("defaults not applied: %+v", s.Fleet)
+	}
+	if got := s.Timeline[1].After.Duration; got != time.Second {
+		t.Errorf("after = %v", got)
+	}
+	if s.Thresholds[0].Max.Value != 30 || !s.Thresholds[0].Max.Duration {
+		t.Errorf("threshold = %+v", s.Thresholds[0].Max)
+	}
+	if len(s.ResultsGate()) != 1 || *s.ResultsGate()[0].Max != 0.5 {
+		t.Errorf("gate = %+v", s.ResultsGate())
+	}
+}
+
+func TestParseAppendsFinalWait(t *testing.T) {
+	s, err := Parse("t.yaml", []byte(strings.Replace(base, "  - {waitFor: steadyState, timeout: 1m}\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := s.Timeline[len(s.Timeline)-1]
+	if last.WaitFor != WaitForSteadyState || last.Timeout.Duration != DefaultWaitTimeout {
+		t.Errorf("last step = %+v", last)
+	}
+}
+
+// TestParseErrors has one case per validation rule: the edit applied to base, and the expected
+// "line:column: path: message" fragment of the error.
+func TestParseErrors(t *testing.T) {
+	sub := func(old, new string) func(string) string {
+		return func(s string) string {
+			if !strings.Contains(s, old) {
+				panic("test bug: base lacks " + old)
+			}
+			return strings.Replace(s, old, new, 1)
+		}
+	}
+	add := func(extra string) func(string) string { return func(s string) string { return s + extra } }
+	step := func(yaml string) func(string) string {
+		return sub("  - {waitFor: steadyState, timeout: 1m}\n", "  - "+yaml+"\n")
+	}
+	cases := []struct {
+		name string
+		edit func(string) string
+		want string
+	}{
+		{"syntax", sub("seed: 7", "seed: 7\n bad: 1"), `t.yaml:5:1: invalid YAML`},
+		{"syntax unclosed", sub("kind: Scenario", "kind: [Scenario"), `t.yaml:1:1: invalid YAML`},
+		{"empty", func(string) string { return "" }, `t.yaml:1:1: empty file`},
+		{"two documents", add("---\nname: x\n"), `a file holds one Scenario document`},
+		{"not a mapping", func(string) string { return "- a\n" }, `t.yaml:1:1: want a mapping`},
+		{"unknown field", add("bogus: 1\n"), `t.yaml:25:1: bogus: unknown field "bogus"`},
+		{"unknown nested field", sub("  networkingShare: 0.5", "  networkingShare: 0.5\n  tgbs: 3"), `t.yaml:12:3: fleet.tgbs: unknown field`},
+		{"duplicate field", sub("seed: 7", "seed: 7\nseed: 8"), `t.yaml:5:1: seed: duplicate field`},
+		{"wrong type int", sub("seed: 7", "seed: seven"), `t.yaml:4:7: seed: want an integer, got "seven"`},
+		{"wrong type string", sub("name: t", "name: 12"), `t.yaml:3:7: name: want a string, got number 12`},
+		{"wrong type bool", sub("{name: b}", "{name: b, priorityQueue: 1}"), `controller.strategies[1].priorityQueue: want true or false`},
+		{"wrong type list", sub("services: 2}", "services: [2]}"), `timeline[1].services: want an integer, got a list`},
+		{"int overflow", sub("seed: 7", "seed: 99999999999999999999"), `seed: want an integer`},
+		{"float nan", sub("timeScale: 10", "timeScale: .nan"), `timeScale: want a finite number`},
+		{"bad duration", sub("after: 1s", "after: soon"), `t.yaml:19:13: timeline[1].after: want a duration`},
+		{"anchor", sub("seed: 7", "seed: &x 7\nrepeats: *x"), `anchors and aliases are not supported`},
+		{"apiVersion", sub("restartsim/v1", "restartsim/v2"), `t.yaml:1:1: apiVersion: must be "restartsim/v1"`},
+		{"kind", sub("kind: Scenario", "kind: Other"), `t.yaml:2:1: kind: must be "Scenario"`},
+		{"name", sub("name: t", "name: Not_A_Label"), `t.yaml:3:1: name: must be a lowercase DNS label`},
+		{"name missing", sub("name: t\n", ""), `name: must be a lowercase DNS label`},
+		{"timeScale zero", sub("timeScale: 10", "timeScale: 0"), `t.yaml:5:1: timeScale: must be greater than 0`},
+		{"timeScale negative", sub("timeScale: 10", "timeScale: -1"), `timeScale: must be greater than 0`},
+		{"repeats", add("repeats: -1\n"), `t.yaml:25:1: repeats: must be between 1 and`},
+		{"cluster both", add("cluster: {envtest: {}, kubeconfig: {path: x}}\n"), `t.yaml:25:1: cluster: set one of envtest and kubeconfig`},
+		{"profile", sub("profile: aws-documented", "profile: fast"), `t.yaml:7:3: aws.profile: "fast" is not one of`},
+		{"warmup profile", sub("warmupProfile: unlimited", "warmupProfile: x"), `aws.warmupProfile: "x" is not one of`},
+		{"healthyAfter", sub("  warmupProfile: unlimited", "  warmupProfile: unlimited\n  healthyAfter: -1s"), `aws.healthyAfter: must be between 0`},
+		{"override burst", sub("  warmupProfile: unlimited", "  warmupProfile: unlimited\n  overrides: {RegisterTargets: {rate: 1, burst: -1}}"), `aws.overrides[RegisterTargets].burst: must not be negative`},
+		{"override zero burst", sub("  warmupProfile: unlimited", "  warmupProfile: unlimited\n  overrides: {RegisterTargets: {rate: 1, burst: 0}}"), `aws.overrides[RegisterTargets].burst: must be at least 1`},
+		{"latency", sub("  warmupProfile: unlimited", "  warmupProfile: unlimited\n  latency: {'*': {base: -1ms}}"), `aws.latency[*].base: must be between 0 and 1h`},
+		{"fault rate", sub("  warmupProfile: unlimited", "  warmupProfile: unlimited\n  faults: [{operation: '*', rate: 2}]"), `aws.faults[0].rate: must be in (0, 1]`},
+		{"fault operation", sub("  warmupProfile: unlimited", "  warmupProfile: unlimited\n  faults: [{rate: 0.5}]"), `aws.faults[0].operation: required`},
+		{"tgbs zero", sub("targetGroupBindings: 10", "targetGroupBindings: 0"), `t.yaml:10:3: fleet.targetGroupBindings: must be between 1`},
+		{"tgbs negative", sub("targetGroupBindings: 10", "targetGroupBindings: -5"), `fleet.targetGroupBindings: must be between 1`},
+		{"pods zero", sub("  networkingShare: 0.5", "  networkingShare: 0.5\n  podsPerService: 0"), `t.yaml:12:3: fleet.podsPerService: must be between 1 and 1000, got 0`},
+		{"namespaces", sub("  networkingShare: 0.5", "  networkingShare: 0.5\n  namespaces: 11"), `fleet.namespaces: must be between 1 and 10`},
+		{"nodes", sub("  networkingShare: 0.5", "  networkingShare: 0.5\n  nodes: -1"), `fleet.nodes: must be between 1`},
+		{"concurrency", sub("  networkingShare: 0.5", "  networkingShare: 0.5\n  concurrency: 5000"), `fleet.concurrency: must be between 1 and 1024`},
+		{"share", sub("networkingShare: 0.5", "networkingShare: 1.5"), `t.yaml:11:3: fleet.networkingShare: must be a fraction`},
+		{"replicas", sub("replicas: 2", "replicas: 0"), `t.yaml:13:3: controller.replicas: must be between 1 and 10`},
+		{"no strategies", sub("    - {name: a, checkpoint: none}\n    - {name: b}\n", "    []\n"), `controller.strategies: required`},
+		{"strategies and external", sub("  replicas: 2", "  replicas: 2\n  external: {command: [x]}"), `controller: set strategies (reference controller) or external, not both`},
+		{"strategy name", sub("{name: b}", "{name: B}"), `t.yaml:16:8: controller.strategies[1].name: must be a lowercase DNS label`},
+		{"strategy dup", sub("{name: b}", "{name: a}"), `controller.strategies[1].name: duplicate strategy name "a"`},
+		{"checkpoint", sub("checkpoint: none", "checkpoint: always"), `controller.strategies[0].checkpoint: "always" is not one of`},
+		{"strategy duration", sub("{name: b}", "{name: b, deferralDelay: -1m}"), `controller.strategies[1].deferralDelay: must be between 0`},
+		{"strategy workers", sub("{name: b}", "{name: b, maxConcurrentReconciles: -3}"), `controller.strategies[1].maxConcurrentReconciles: must be between 1`},
+		{"strategy attempts", sub("{name: b}", "{name: b, maxAttempts: 0}"), `controller.strategies[1].maxAttempts: must be between 1 and 100`},
+		{"throttle", sub("{name: b}", "{name: b, throttle: 'elbv2:^Reg=fast:1'}"), `controller.strategies[1].throttle: entry "elbv2:^Reg=fast:1"`},
+		{"throttle regex", sub("{name: b}", "{name: b, throttle: 'elbv2:(=1:1'}"), `controller.strategies[1].throttle: entry "elbv2:(=1:1": error parsing regexp`},
+		{"mutant", sub("{name: b}", "{name: b, mutant: gremlin}"), `controller.strategies[1].mutant: "gremlin" is not one of`},
+		{"external timeScale", externalCase(10, "[ctl, '--kubeconfig={{.Kubeconfig}}']"), `timeScale: must be 1 with controller.external`},
+		{"external command", externalCase(1, "[]"), `controller.external.command: required`},
+		{"external template", externalCase(1, "['{{.Nope}}']"), `controller.external.command[0]: bad template`},
+		{"external template syntax", externalCase(1, "['{{.Kubeconfig']"), `controller.external.command[0]: bad template`},
+		{"step both", step("{action: wait, waitFor: steadyState, duration: 1s}"), `t.yaml:20:5: timeline[2]: set action or waitFor, not both`},
+		{"step neither", step("{after: 1s}"), `timeline[2]: set action`},
+		{"step unknown action", step("{action: explode}"), `t.yaml:20:6: timeline[2].action: "explode" is not one of`},
+		{"step at and after", step("{action: wait, at: 1s, after: 1s, duration: 1s}"), `timeline[2].after: set at or after, not both`},
+		{"step within without random", step("{action: wait, within: 1s, duration: 1s}"), `timeline[2].within: only applies to at: random`},
+		{"step at order", sub("- {action: restart, mode: crash}", "- {action: restart, at: 5s}\n  - {action: restart, at: 2s}"), `timeline[1].at: 2s is before`},
+		{"step bad at", step("{action: wait, at: later, duration: 1s}"), `timeline[2].at: want a duration or "random"`},
+		{"step foreign field", step("{action: restart, services: 3}"), `t.yaml:20:23: timeline[2].services: does not apply to action restart`},
+		{"waitFor foreign field", sub("{waitFor: steadyState, timeout: 1m}", "{waitFor: steadyState, timeout: 1m, mode: crash}"), `timeline[2].mode: does not apply to waitFor`},
+		{"waitFor kind", sub("waitFor: steadyState", "waitFor: dawn"), `timeline[2].waitFor: "dawn" is not one of steadyState`},
+		{"waitFor timeout", sub("timeout: 1m", "timeout: 0s"), `timeline[2].timeout: must be positive`},
+		{"restart mode", sub("mode: crash", "mode: gently"), `t.yaml:18:23: timeline[0].mode: "gently" is not one of`},
+		{"handover replicas", func(s string) string {
+			return strings.Replace(strings.Replace(s, "replicas: 2", "replicas: 1", 1), "mode: crash", "mode: leaderHandover", 1)
+		}, `timeline[0].mode: leaderHandover needs controller.replicas of at least 2`},
+		{"churn kind", sub("services: 2}", "services: 2, kind: melt}"), `timeline[1].kind: "melt" is not one of`},
+		{"churn services", sub("services: 2}", "services: 11}"), `timeline[1].services: must be between 1 and 10`},
+		{"container pods", step("{action: containerRestart, pods: -1}"), `timeline[2].pods: must be between 1 and 30`},
+		{"drift kind", step("{action: awsDrift, kind: flood}"), `timeline[2].kind: "flood" is not one of`},
+		{"drift count", step("{action: awsDrift, count: 100}"), `timeline[2].count: must be between 1 and 10`},
+		{"drift revoke needs networking", func(s string) string {
+			return step("{action: awsDrift, kind: revokeIngress}")(strings.Replace(s, "networkingShare: 0.5", "networkingShare: 0", 1))
+		}, `timeline[2].kind: revokeIngress needs TGBs with networking rules`},
+		{"wait duration", step("{action: wait}"), `timeline[2].duration: required`},
+		{"fault missing", step("{action: awsFault}"), `timeline[2].fault: required`},
+		{"fault kind", step("{action: awsFault, fault: meteor}"), `timeline[2].fault: "meteor" is not one of`},
+		{"fault profile", step("{action: awsFault, fault: profile, profile: x}"), `timeline[2].profile: "x" is not one of`},
+		{"fault limits", step("{action: awsFault, fault: limit}"), `timeline[2].limits: required`},
+		{"fault limit burst", step("{action: awsFault, fault: limit, limits: {elbv2/registration: {rate: 1, burst: -2}}}"), `timeline[2].limits[elbv2/registration].burst: must not be negative`},
+		{"fault errors rate", step("{action: awsFault, fault: errors, rate: 0}"), `timeline[2].rate: must be in (0, 1]`},
+		{"fault outage duration", step("{action: awsFault, fault: outage}"), `timeline[2].duration: required for an outage`},
+		{"fault outage service", step("{action: awsFault, fault: outage, duration: 5s, awsServices: [s3]}"), `timeline[2].awsServices[0]: "s3" is not one of`},
+		{"fault latency", step("{action: awsFault, fault: latency}"), `timeline[2].latency: required`},
+		{"fault latency negative", step("{action: awsFault, fault: latency, latency: {base: 1s, jitter: -1s}}"), `timeline[2].latency.jitter: must be between 0`},
+		{"fault duration", step("{action: awsFault, fault: profile, profile: unlimited, duration: -1s}"), `timeline[2].duration: must be between 0`},
+		{"threshold metric", sub("metric: ttfmr_seconds, max: 30s", "metric: speed, max: 30s"), `t.yaml:22:6: thresholds[0].metric: unknown metric "speed"`},
+		{"threshold duration on count", sub("metric: ttfmr_seconds, max: 30s", "metric: aws_calls_total, max: 30s"), `thresholds[0].max: aws_calls_total is a count`},
+		{"threshold negative", sub("max: 30s", "max: -3"), `thresholds[0].max: must not be negative`},
+		{"threshold missing max", sub("max: 30s, ", ""), `thresholds[0].max: required`},
+		{"threshold bad max", sub("max: 30s", "max: lots"), `thresholds[0].max: want a number or a duration`},
+		{"threshold strategy", sub("strategies: [b]", "strategies: [zzz]"), `thresholds[0].strategies[0]: unknown strategy "zzz"`},
+		{"gate metric", sub("{metric: ttfmr_seconds, strategy", "{metric: nope, strategy"), `gate[0].metric: unknown metric`},
+		{"gate strategy", sub("strategy: b,", "strategy: q,"), `gate[0].strategy: unknown strategy "q"`},
+		{"gate relativeTo", sub("relativeTo: a", "relativeTo: q"), `gate[0].relativeTo: unknown strategy "q"`},
+		{"gate no limit", sub(", max: 0.5}", "}"), `gate[0]: set max, maxRegression or both`},
+		{"gate negative", sub("max: 0.5}", "max: 0.5, maxRegression: -1, slack: -1}"), `gate[0].maxRegression: must not be negative`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(tc.edit(base)))
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error:\n%v\nwant it to contain:\n%s", err, tc.want)
+			}
+			assertPlaced(t, err)
+		})
+	}
+}
+
+func externalCase(scale int, command string) func(string) string {
+	return func(string) string {
+		return strings.NewReplacer("TS", itoa(scale), "CMD", command).Replace(`apiVersion: restartsim/v1
+kind: Scenario
+name: ext
+timeScale: TS
+fleet: {targetGroupBindings: 3}
+controller:
+  external: {command: CMD}
+timeline:
+  - {action: restart}
+`)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+var placed = regexp.MustCompile(`^\S+\.yaml:\d+:\d+: `)
+
+// assertPlaced checks that every error names file:line:column.
+func assertPlaced(t *testing.T, err error) {
+	t.Helper()
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("error %T is not a non-empty ErrorList: %v", err, err)
+	}
+	for _, e := range list {
+		if !placed.MatchString(e.Error()) {
+			t.Errorf("error %q does not name file:line:column", e.Error())
+		}
+	}
+}
+
+func TestShippedScenariosParse(t *testing.T) {
+	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	if len(files) == 0 {
+		t.Skip("no scenarios")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			if _, err := Load(f); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(base))
+	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("f.yaml", data)
+		if err == nil {
+			if s == nil {
+				t.Fatal("nil scenario without error")
+			}
+			return
+		}
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) == 0 {
+			t.Fatalf("error %T is not a non-empty ErrorList: %v", err, err)
+		}
+		for _, e := range list {
+			if e.File != "f.yaml" || e.Line < 1 || e.Column < 1 {
+				t.Fatalf("error does not name a place: %q", e.Error())
+			}
+		}
+	})
+}

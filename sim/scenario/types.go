@@ -1,0 +1,249 @@
+package scenario
+
+// APIVersion and Kind identify a scenario file.
+const (
+	APIVersion = "restartsim/v1"
+	Kind       = "Scenario"
+)
+
+// Scenario is one simulation: a fleet, the controller strategies to compare, a timeline of events
+// and the limits its results must meet.
+type Scenario struct {
+	APIVersion  string `json:"apiVersion"`
+	Kind        string `json:"kind"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Seed drives every random choice: same seed, same fleet and timeline. Default 1.
+	Seed int64 `json:"seed,omitempty"`
+	// TimeScale speeds the run up: AWS rates × TimeScale, every delay ÷ TimeScale. Results are in
+	// scenario time. Default 1.
+	TimeScale float64 `json:"timeScale,omitempty"`
+	// Repeats runs each strategy this many times (seeds Seed, Seed+1, ...); summaries are medians. Default 1.
+	Repeats    int         `json:"repeats,omitempty"`
+	Cluster    Cluster     `json:"cluster,omitempty"`
+	AWS        AWS         `json:"aws,omitempty"`
+	Fleet      Fleet       `json:"fleet"`
+	Controller Controller  `json:"controller"`
+	Timeline   []Step      `json:"timeline"`
+	Thresholds []Threshold `json:"thresholds,omitempty"`
+	Gate       []GateRule  `json:"gate,omitempty"`
+}
+
+// Cluster selects the Kubernetes API server: envtest (default) or an existing cluster.
+type Cluster struct {
+	Envtest    *Envtest    `json:"envtest,omitempty"`
+	Kubeconfig *Kubeconfig `json:"kubeconfig,omitempty"`
+}
+
+// Envtest starts a local kube-apiserver and etcd.
+type Envtest struct {
+	// AssetsDir overrides where kube-apiserver and etcd are found (default bin/k8s/<version>).
+	AssetsDir string `json:"assetsDir,omitempty"`
+}
+
+// Kubeconfig uses an existing cluster; the fleet lives in its own labelled namespaces.
+type Kubeconfig struct {
+	Path    string `json:"path,omitempty"`
+	Context string `json:"context,omitempty"`
+}
+
+// AWS configures fakeaws.
+type AWS struct {
+	// Profile is the throttle profile of the measured phase: aws-documented (default), aws-2026, unlimited.
+	Profile string `json:"profile,omitempty"`
+	// WarmupProfile is the throttle profile while the fleet converges before the timeline. Default: Profile.
+	WarmupProfile string `json:"warmupProfile,omitempty"`
+	// Region is the AWS region. Default us-west-2.
+	Region string `json:"region,omitempty"`
+	// Overrides replaces buckets of operations or categories (e.g. "elbv2/registration") in the measured phase.
+	Overrides map[string]Limit `json:"overrides,omitempty"`
+	// Latency is injected per operation ("*" for all), in scenario time.
+	Latency map[string]Latency `json:"latency,omitempty"`
+	// HealthyAfter is how long a new target stays "initial". Default 10s.
+	HealthyAfter *Duration `json:"healthyAfter,omitempty"`
+	// DeregistrationDelay is how long a deregistered target drains. Default 300s.
+	DeregistrationDelay *Duration `json:"deregistrationDelay,omitempty"`
+	// Faults are error rates that hold for the whole measured phase.
+	Faults []ErrorFault `json:"faults,omitempty"`
+}
+
+// Limit is a token bucket: Rate per scenario second, Burst capacity; Rate < 0 is unlimited.
+type Limit struct {
+	Rate  float64 `json:"rate"`
+	Burst int     `json:"burst"`
+}
+
+// Latency is a base latency plus uniform jitter in [0, Jitter).
+type Latency struct {
+	Base   Duration `json:"base"`
+	Jitter Duration `json:"jitter,omitempty"`
+}
+
+// ErrorFault makes a fraction of an operation's calls fail with Code.
+type ErrorFault struct {
+	// Operation is an API operation name or "*" for all.
+	Operation string  `json:"operation"`
+	Rate      float64 `json:"rate"`
+	// Code is the AWS error code. Default ServiceUnavailable.
+	Code string `json:"code,omitempty"`
+}
+
+// Fleet is what the simulation creates before the measured phase.
+type Fleet struct {
+	// TargetGroupBindings is the number of TGBs, one Service and target group each.
+	TargetGroupBindings int `json:"targetGroupBindings"`
+	// Namespaces spreads the fleet. Default ceil(TGBs / 500).
+	Namespaces int `json:"namespaces,omitempty"`
+	// PodsPerService is the number of endpoints per Service. Default 3.
+	PodsPerService int `json:"podsPerService,omitempty"`
+	// Nodes hosts the pods and backs instance targets. Default max(3, TGBs/100).
+	Nodes int `json:"nodes,omitempty"`
+	// InstanceShare is the fraction of TGBs with instance targets (the rest are ip). Default 0.
+	InstanceShare float64 `json:"instanceShare,omitempty"`
+	// ReadinessGateShare is the fraction of ip TGBs whose pods carry the readiness gate. Default 0.
+	ReadinessGateShare float64 `json:"readinessGateShare,omitempty"`
+	// NetworkingShare is the fraction of TGBs with spec.networking ingress rules. Default 0.
+	NetworkingShare float64 `json:"networkingShare,omitempty"`
+	// Concurrency is the number of parallel creators. Default 32.
+	Concurrency int `json:"concurrency,omitempty"`
+	// ContainerRestartDelay is how long a containerRestart keeps the container down. Default 10s.
+	ContainerRestartDelay *Duration `json:"containerRestartDelay,omitempty"`
+}
+
+// Controller is the controller under test: the reference controller with one or more strategies,
+// or an external binary.
+type Controller struct {
+	// Replicas is the number of controller instances (leader election between them). Default 1.
+	Replicas   int        `json:"replicas,omitempty"`
+	Strategies []Strategy `json:"strategies,omitempty"`
+	External   *External  `json:"external,omitempty"`
+}
+
+// Strategy is one configuration of the reference controller; each runs on an identical fleet and timeline.
+// Durations are scenario time (the simulation divides them by timeScale).
+type Strategy struct {
+	Name string `json:"name"`
+	// Checkpoint is none, annotation (default) or compact.
+	Checkpoint               string    `json:"checkpoint,omitempty"`
+	PriorityQueue            *bool     `json:"priorityQueue,omitempty"`
+	LowPriorityInitialEvents *bool     `json:"lowPriorityInitialEvents,omitempty"`
+	DeferralDelay            *Duration `json:"deferralDelay,omitempty"`
+	DeferralJitter           *Duration `json:"deferralJitter,omitempty"`
+	RequeueDuration          *Duration `json:"requeueDuration,omitempty"`
+	TargetHealthCacheTTL     *Duration `json:"targetHealthCacheTTL,omitempty"`
+	SecurityGroupCacheTTL    *Duration `json:"securityGroupCacheTTL,omitempty"`
+	SyncPeriod               *Duration `json:"syncPeriod,omitempty"`
+	MaxConcurrentReconciles  int       `json:"maxConcurrentReconciles,omitempty"`
+	// Throttle is the client-side throttle config, "serviceID:operationRegex=rate:burst,...".
+	Throttle string `json:"throttle,omitempty"`
+	// MaxAttempts is the SDK retryer's attempt limit (default: the controller's).
+	MaxAttempts int `json:"maxAttempts,omitempty"`
+	// Mutant re-introduces a known upstream bug (test only).
+	Mutant string `json:"mutant,omitempty"`
+}
+
+// External runs any controller binary as a child process, one per replica.
+type External struct {
+	// Name labels the results. Default "external".
+	Name string `json:"name,omitempty"`
+	// Command is the argv; each element is a Go template over {{.Kubeconfig}} {{.AWSEndpoint}} {{.Region}}
+	// {{.AccessKeyID}} {{.SecretAccessKey}} {{.Port}} {{.MetricsPort}} {{.HealthPort}} {{.CertDir}}
+	// {{.Replica}} {{.ClusterName}} {{.VpcID}} {{.Namespace}}.
+	Command []string `json:"command"`
+	// Env is added to the child's environment, templated like Command.
+	Env map[string]string `json:"env,omitempty"`
+	// MetricsPath is scraped on {{.MetricsPort}} for queue depth. Default /metrics.
+	MetricsPath string `json:"metricsPath,omitempty"`
+}
+
+// Step is one timeline entry: an action, or a waitFor. When it runs: At (offset from the start of
+// the measured phase, or "random" within Within after the previous step) or After (delay after the
+// previous step); neither means right after the previous step.
+type Step struct {
+	Action  string    `json:"action,omitempty"`
+	WaitFor string    `json:"waitFor,omitempty"`
+	At      *At       `json:"at,omitempty"`
+	After   *Duration `json:"after,omitempty"`
+	// Within bounds "at: random": a uniform offset in [0, Within) after the previous step. Default 10s.
+	Within *Duration `json:"within,omitempty"`
+	// Timeout bounds waitFor. Default 10m.
+	Timeout *Duration `json:"timeout,omitempty"`
+
+	// restart: Mode crash (default) or leaderHandover.
+	Mode string `json:"mode,omitempty"`
+
+	// churn: Kind scale, rotate, addTGB, removeTGB or mixed (default); Services is how many.
+	// awsDrift: Kind removeTarget (default) or revokeIngress; Count is how many.
+	Kind     string `json:"kind,omitempty"`
+	Services int    `json:"services,omitempty"`
+	Count    int    `json:"count,omitempty"`
+	// containerRestart: Pods is how many pods (chosen among readiness-gated ones first). Default 1.
+	Pods int `json:"pods,omitempty"`
+
+	// awsFault: Fault is profile, limit, errors, outage or latency; Duration bounds it (0 = rest of run).
+	// AWSServices limits an outage (default elbv2 and ec2).
+	Fault       string           `json:"fault,omitempty"`
+	Profile     string           `json:"profile,omitempty"`
+	Limits      map[string]Limit `json:"limits,omitempty"`
+	Operation   string           `json:"operation,omitempty"`
+	Rate        float64          `json:"rate,omitempty"`
+	Code        string           `json:"code,omitempty"`
+	AWSServices []string         `json:"awsServices,omitempty"`
+	Latency     *Latency         `json:"latency,omitempty"`
+
+	// wait and awsFault: Duration.
+	Duration *Duration `json:"duration,omitempty"`
+}
+
+// Threshold is a limit on one summary metric (see results.MetricNames) for the named strategies
+// (all when empty). Max is a number, or a duration for *_seconds metrics.
+type Threshold struct {
+	Metric     string   `json:"metric"`
+	Max        Number   `json:"max"`
+	Strategies []string `json:"strategies,omitempty"`
+}
+
+// GateRule is a CI gate rule, copied into results.json for `restartsim gate`.
+type GateRule struct {
+	Metric        string   `json:"metric"`
+	Strategy      string   `json:"strategy"`
+	RelativeTo    string   `json:"relativeTo,omitempty"`
+	Max           *float64 `json:"max,omitempty"`
+	MaxRegression *float64 `json:"maxRegression,omitempty"`
+	Slack         float64  `json:"slack,omitempty"`
+}
+
+// Action names.
+const (
+	ActionRestart          = "restart"
+	ActionChurn            = "churn"
+	ActionContainerRestart = "containerRestart"
+	ActionAWSFault         = "awsFault"
+	ActionAWSDrift         = "awsDrift"
+	ActionWait             = "wait"
+
+	WaitForSteadyState = "steadyState"
+
+	RestartCrash          = "crash"
+	RestartLeaderHandover = "leaderHandover"
+	RestartGraceful       = "graceful"
+
+	ChurnScale     = "scale"
+	ChurnRotate    = "rotate"
+	ChurnAddTGB    = "addTGB"
+	ChurnRemoveTGB = "removeTGB"
+	ChurnMixed     = "mixed"
+
+	DriftRemoveTarget  = "removeTarget"
+	DriftRevokeIngress = "revokeIngress"
+
+	FaultProfile = "profile"
+	FaultLimit   = "limit"
+	FaultErrors  = "errors"
+	FaultOutage  = "outage"
+	FaultLatency = "latency"
+
+	CheckpointNone       = "none"
+	CheckpointAnnotation = "annotation"
+	CheckpointCompact    = "compact"
+)

@@ -1,0 +1,202 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+func (v *validator) validateTimeline(s *Scenario) {
+	var lastAt time.Duration
+	for i := range s.Timeline {
+		st := &s.Timeline[i]
+		p := fmt.Sprintf("timeline[%d]", i)
+		switch {
+		case st.Action != "" && st.WaitFor != "":
+			v.add(p, "set action or waitFor, not both")
+			continue
+		case st.Action == "" && st.WaitFor == "":
+			v.add(p, "set action (%s) or waitFor", strings.Join(Actions, ", "))
+			continue
+		}
+		if st.At != nil && st.After != nil {
+			v.add(p+".after", "set at or after, not both")
+		}
+		if st.Within != nil && (st.At == nil || !st.At.Random) {
+			v.add(p+".within", "only applies to at: random")
+		}
+		if st.At != nil && !st.At.Random {
+			if st.At.Offset < lastAt {
+				v.add(p+".at", "%s is before an earlier step's at (%s); steps run in order", st.At.Offset, lastAt)
+			}
+			lastAt = st.At.Offset
+		}
+		v.duration(p+".after", st.After)
+		v.duration(p+".within", st.Within)
+		if st.WaitFor != "" {
+			v.validateWaitFor(st, p)
+			continue
+		}
+		allowed, ok := stepFields[st.Action]
+		if !ok {
+			v.add(p+".action", "%q is not one of %s", st.Action, strings.Join(Actions, ", "))
+			continue
+		}
+		v.onlyFields(p, st.Action, allowed)
+		v.validateAction(s, st, p)
+	}
+}
+
+// onlyFields reports fields the file set on a step that its action ignores.
+func (v *validator) onlyFields(p, action string, allowed []string) {
+	for _, f := range allStepFields() {
+		if v.given(p+"."+f) && !slices.Contains(allowed, f) && !slices.Contains(commonStepFields, f) {
+			v.add(p+"."+f, "does not apply to action %s (it takes: %s)", action, strings.Join(allowed, ", "))
+		}
+	}
+}
+
+func allStepFields() []string {
+	return sortedKeys(fieldsOf(typeOfStep))
+}
+
+func (v *validator) validateWaitFor(st *Step, p string) {
+	if st.WaitFor != WaitForSteadyState {
+		v.add(p+".waitFor", "%q is not one of %s", st.WaitFor, WaitForSteadyState)
+	}
+	if st.Timeout == nil || st.Timeout.Duration <= 0 {
+		v.add(p+".timeout", "must be positive")
+	}
+	v.duration(p+".timeout", st.Timeout)
+	for _, f := range allStepFields() {
+		if v.given(p+"."+f) && !slices.Contains([]string{"waitFor", "timeout", "at", "after"}, f) {
+			v.add(p+"."+f, "does not apply to waitFor")
+		}
+	}
+}
+
+func (v *validator) validateAction(s *Scenario, st *Step, p string) {
+	switch st.Action {
+	case ActionRestart:
+		v.oneOf(p+".mode", st.Mode, RestartModes)
+		if st.Mode == RestartLeaderHandover && s.Controller.Replicas < 2 {
+			v.add(p+".mode", "leaderHandover needs controller.replicas of at least 2, got %d", s.Controller.Replicas)
+		}
+	case ActionChurn:
+		v.oneOf(p+".kind", st.Kind, ChurnKinds)
+		v.count(p+".services", st.Services, 1, s.Fleet.TargetGroupBindings)
+	case ActionContainerRestart:
+		v.count(p+".pods", st.Pods, 1, s.Fleet.TargetGroupBindings*s.Fleet.PodsPerService)
+	case ActionAWSDrift:
+		v.oneOf(p+".kind", st.Kind, DriftKinds)
+		v.count(p+".count", st.Count, 1, s.Fleet.TargetGroupBindings)
+		if st.Kind == DriftRevokeIngress && s.Fleet.NetworkingShare == 0 {
+			v.add(p+".kind", "revokeIngress needs TGBs with networking rules: set fleet.networkingShare above 0")
+		}
+	case ActionWait:
+		if st.Duration == nil || st.Duration.Duration <= 0 {
+			v.add(p+".duration", "required: a positive duration")
+		}
+		v.duration(p+".duration", st.Duration)
+	case ActionAWSFault:
+		v.validateFault(st, p)
+	}
+}
+
+func (v *validator) validateFault(st *Step, p string) {
+	v.duration(p+".duration", st.Duration)
+	switch st.Fault {
+	case FaultProfile:
+		v.oneOf(p+".profile", st.Profile, Profiles)
+	case FaultLimit:
+		if len(st.Limits) == 0 {
+			v.add(p+".limits", "required: operation or category → {rate, burst}")
+		}
+		for _, k := range sortedKeys(st.Limits) {
+			v.limit(fmt.Sprintf("%s.limits[%s]", p, k), k, st.Limits[k])
+		}
+	case FaultErrors:
+		if st.Rate <= 0 || st.Rate > 1 {
+			v.add(p+".rate", "must be in (0, 1], got %g", st.Rate)
+		}
+	case FaultOutage:
+		if st.Duration == nil || st.Duration.Duration <= 0 {
+			v.add(p+".duration", "required for an outage: a positive duration")
+		}
+		for i, svc := range st.AWSServices {
+			v.oneOf(fmt.Sprintf("%s.awsServices[%d]", p, i), svc, AWSServices)
+		}
+	case FaultLatency:
+		if st.Latency == nil {
+			v.add(p+".latency", "required: {base, jitter}")
+		} else {
+			v.latency(p+".latency", *st.Latency)
+		}
+	case "":
+		v.add(p+".fault", "required: one of %s", strings.Join(FaultKinds, ", "))
+	default:
+		v.oneOf(p+".fault", st.Fault, FaultKinds)
+	}
+}
+
+func (v *validator) validateThresholds(ts []Threshold, strategies []string) {
+	known := results.MetricNames()
+	for i, t := range ts {
+		p := fmt.Sprintf("thresholds[%d]", i)
+		if !slices.Contains(known, t.Metric) {
+			v.add(p+".metric", "unknown metric %q (known: %s)", t.Metric, strings.Join(known, ", "))
+		} else if t.Max.Duration && !strings.HasSuffix(t.Metric, "_seconds") {
+			v.add(p+".max", "%s is a count, not a duration; give a number", t.Metric)
+		}
+		if !v.given(p + ".max") {
+			v.add(p+".max", "required")
+		} else if t.Max.Value < 0 {
+			v.add(p+".max", "must not be negative, got %g", t.Max.Value)
+		}
+		for j, name := range t.Strategies {
+			if !slices.Contains(strategies, name) {
+				v.add(fmt.Sprintf("%s.strategies[%d]", p, j), "unknown strategy %q (have: %s)", name, strings.Join(strategies, ", "))
+			}
+		}
+	}
+}
+
+func (v *validator) validateGate(rules []GateRule, strategies []string) {
+	known := results.MetricNames()
+	for i, g := range rules {
+		p := fmt.Sprintf("gate[%d]", i)
+		if !slices.Contains(known, g.Metric) {
+			v.add(p+".metric", "unknown metric %q (known: %s)", g.Metric, strings.Join(known, ", "))
+		}
+		if !slices.Contains(strategies, g.Strategy) {
+			v.add(p+".strategy", "unknown strategy %q (have: %s)", g.Strategy, strings.Join(strategies, ", "))
+		}
+		if g.RelativeTo != "" && !slices.Contains(strategies, g.RelativeTo) {
+			v.add(p+".relativeTo", "unknown strategy %q (have: %s)", g.RelativeTo, strings.Join(strategies, ", "))
+		}
+		if g.Max == nil && g.MaxRegression == nil {
+			v.add(p, "set max, maxRegression or both")
+		}
+		if g.Max != nil && *g.Max < 0 {
+			v.add(p+".max", "must not be negative")
+		}
+		if g.MaxRegression != nil && *g.MaxRegression < 0 {
+			v.add(p+".maxRegression", "must not be negative")
+		}
+		if g.Slack < 0 {
+			v.add(p+".slack", "must not be negative")
+		}
+	}
+}
+
+// ResultsGate maps the gate section onto results.GateRule.
+func (s *Scenario) ResultsGate() []results.GateRule {
+	out := make([]results.GateRule, len(s.Gate))
+	for i, g := range s.Gate {
+		out[i] = results.GateRule{Metric: g.Metric, Strategy: g.Strategy, RelativeTo: g.RelativeTo, Max: g.Max, MaxRegression: g.MaxRegression, Slack: g.Slack}
+	}
+	return out
+}

@@ -1,0 +1,403 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/go-logr/zapr"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/timeline"
+	"github.com/restartsim/restartsim/sim/workload"
+)
+
+// RunLabel marks every object of a run.
+const RunLabel = "restartsim.io/run"
+
+// strategyRun is one strategy's (one repeat's) outcome.
+type strategyRun struct {
+	name       string
+	out        *measure.Output
+	invariants results.Invariants
+	events     []results.Event
+	objects    results.Objects
+	k8sVersion string
+	// input is what the measurements saw (tests recompute figures from it).
+	input *measure.Input
+	pods  *podWatch
+}
+
+// runStrategy runs one strategy on a fresh environment, fakeaws and fleet.
+func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat scenario.Strategy, external *scenario.External, seed int64, dir string) (*strategyRun, error) {
+	log := o.Logger.WithValues("strategy", strat.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer closeLog()
+
+	// Kubernetes.
+	kc := o.Kubeconfig
+	kctx := o.KubeContext
+	if kc == "" && sc.Cluster.Kubeconfig != nil {
+		kc, kctx = sc.Cluster.Kubeconfig.Path, sc.Cluster.Kubeconfig.Context
+	}
+	assets := o.AssetsDir
+	if assets == "" && sc.Cluster.Envtest != nil {
+		assets = sc.Cluster.Envtest.AssetsDir
+	}
+	log.Info("starting the API server")
+	e, err := env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, WorkDir: filepath.Join(dir, "env"), Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		t := time.Now()
+		_ = e.Stop()
+		log.Info("API server stopped", "took", time.Since(t).Round(time.Millisecond))
+	}()
+	c, err := client.New(e.Config, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, err
+	}
+
+	// AWS.
+	backend, err := startAWS(o, sc, seed, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer backend.Close()
+
+	runID := fmt.Sprintf("%s-%s-%d", trunc(sc.Name, 30), trunc(strat.Name, 20), seed)
+	labels := map[string]string{RunLabel: runID}
+	spec := workload.Spec{
+		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
+		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
+		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes,
+	}
+	if e.Kind == "kubeconfig" {
+		spec.NamespacePrefix = trunc(fmt.Sprintf("rs-%d", seed), 40)
+	}
+	spec = spec.WithDefaults()
+	if err := spec.Validate(); err != nil {
+		return nil, BadInput(fmt.Errorf("fleet: %w", err))
+	}
+	fleet := workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1)))
+
+	simCtx, stopSim := context.WithCancel(ctx)
+	defer stopSim()
+	simulator, err := workload.NewSimulator(e.Config, workload.SimulatorOptions{Labels: labels, Logger: log.WithName("kubelet")})
+	if err != nil {
+		return nil, err
+	}
+	simDone := make(chan struct{})
+	go func() { defer close(simDone); _ = simulator.Start(simCtx) }()
+	defer func() { stopSim(); <-simDone }()
+
+	log.Info("creating the fleet", "tgbs", spec.TGBs)
+	stats, err := fleet.Create(ctx, workload.Options{
+		Client: c, AWS: newProvisioner(backend, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
+		Labels: labels, ContainerRestartDelay: time.Duration(float64(sc.Fleet.ContainerRestartDelay.Duration) / sc.TimeScale), Logger: log.WithName("fleet"),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating the fleet: %w", err)
+	}
+	defer fleet.Close()
+	if e.Kind == "kubeconfig" {
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+			defer cancel()
+			if err := fleet.Cleanup(cctx); err != nil {
+				log.Error(err, "cleaning up the fleet")
+			}
+		}()
+	}
+	log.Info("fleet created", "objects", stats.Objects, "elapsed", stats.Elapsed.Round(time.Millisecond))
+	select {
+	case <-simulator.Synced():
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+
+	leaseNS := ""
+	replicas := sc.Controller.Replicas
+	if replicas > 1 || external != nil {
+		leaseNS = trunc(fleet.Namespaces[0], 50) + "-leader"
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS, Labels: labels}}
+		if err := c.Create(ctx, ns); err != nil {
+			return nil, fmt.Errorf("creating the lease namespace: %w", err)
+		}
+	}
+	var ctrls controllers
+	if external != nil {
+		ctrls, err = newExternal(external, e, backend, cr, sc, leaseNS, dir, log)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		vpc, _ := backend.DefaultVPCID()
+		ctrls = &inProcess{cfg: e.ControllerConfig, backend: backend, strategy: strat, scale: sc.TimeScale, replicas: replicas,
+			namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog}
+	}
+	ctrlCtx, stopCtrls := context.WithCancel(ctx)
+	defer stopCtrls()
+	if err := ctrls.Start(ctrlCtx); err != nil {
+		ctrls.Stop()
+		return nil, fmt.Errorf("starting the controller: %w", err)
+	}
+	stopped := false
+	stopAll := func() {
+		if !stopped {
+			stopped = true
+			ctrls.Stop()
+		}
+	}
+	defer stopAll()
+
+	removed := map[string]string{}
+	var removedMu sync.Mutex
+	chk := &checker{c: c, backend: backend, labels: labels, removed: func() map[string]string {
+		removedMu.Lock()
+		defer removedMu.Unlock()
+		out := make(map[string]string, len(removed))
+		for k, v := range removed {
+			out[k] = v
+		}
+		return out
+	}}
+	pwCtx, stopPW := context.WithCancel(ctx)
+	defer stopPW()
+	pw, err := startPodWatch(pwCtx, e.Config, labels)
+	if err != nil {
+		return nil, err
+	}
+	chk.c = pw.reader
+	log.Info("warming up until AWS holds every target", "profile", sc.AWS.WarmupProfile)
+	if err := warmUp(ctx, chk, warmupTimeout(spec.TGBs)); err != nil {
+		return nil, err
+	}
+
+	// Measured phase.
+	if err := applyMeasuredLimits(backend, &sc.AWS); err != nil {
+		return nil, fmt.Errorf("switching to the measured AWS limits: %w", err)
+	}
+	offset := 0
+	if calls, err := backend.CallsSince(0); err == nil {
+		offset = len(calls)
+	}
+	origin, err := backend.Now()
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	ex := &executor{sc: sc, fleet: fleet, ctrls: ctrls, backend: backend, check: chk, pods: pw, t0: t0, log: log,
+		rng: rand.New(rand.NewPCG(uint64(seed), 3)), removed: removed, callOffset: offset, origin: origin}
+	chk.removed = func() map[string]string {
+		ex.mu.Lock()
+		defer ex.mu.Unlock()
+		out := make(map[string]string, len(ex.removed))
+		for k, v := range ex.removed {
+			out[k] = v
+		}
+		return out
+	}
+	sampler := startSampler(ctrls, t0, sc.TimeScale)
+	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: ex, Logger: log}
+	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(seed), 2)))
+	log.Info("running the timeline", "steps", len(plan))
+	_, runErr := eng.Run(ctx, t0, plan)
+	end := time.Now()
+	samples := sampler.stop()
+	ex.faultsWG.Wait()
+	if runErr != nil {
+		return nil, runErr
+	}
+	log.Info("timeline done", "scenarioSeconds", round3(end.Sub(t0).Seconds()*sc.TimeScale))
+	inv, err := chk.check(ctx, false)
+	if err != nil {
+		return nil, fmt.Errorf("final invariants: %w", err)
+	}
+	stopAll()
+	stopPW()
+	log.Info("controllers stopped")
+
+	calls, err := backend.CallsSince(offset)
+	if err != nil {
+		return nil, err
+	}
+	if o.AWSEndpoint != "" {
+		all, _ := backend.CallsSince(0)
+		_ = writeCallLog(filepath.Join(dir, "aws-calls.jsonl"), all)
+	}
+	toSec := func(t time.Time) float64 { return t.Sub(t0).Seconds() * sc.TimeScale }
+	in := &measure.Input{Calls: calls, Origin: origin, Restarts: ex.restarts, Changes: ex.changes, Drifts: ex.drifts,
+		Samples: samples, SteadyAt: ex.steadyAt, End: toSec(end)}
+	if e.AuditLog != "" {
+		if in.Audit, err = measure.ReadAudit(e.AuditLog, env.ControllerUser, toSec); err != nil {
+			log.Error(err, "reading the audit log")
+		}
+	} else {
+		// No audit log on a kubeconfig cluster: count the writes the watch saw (checkpoint annotation
+		// and readiness-gate changes; status updates and events are not counted).
+		in.Audit = pw.watchedWrites(t0, toSec)
+	}
+	for _, g := range ex.gated {
+		f := measure.GateFlip{Pod: g.pod, Pending: toSec(g.at)}
+		if t, ok := pw.flip(g.pod, g.at); ok {
+			v := toSec(t)
+			f.True = &v
+		}
+		in.GateFlips = append(in.GateFlips, f)
+	}
+	out := measure.Run(in)
+	pods := spec.TGBs * spec.PodsPerService
+	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
+		Pods: pods, Nodes: spec.Nodes, TargetGroups: fleet.TGBCount()}
+	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw}, nil
+}
+
+func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string) (awsBackend, error) {
+	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	if o.AWSEndpoint != "" {
+		r, err := newRemote(o.AWSEndpoint, cr)
+		if err != nil {
+			return nil, BadInput(err)
+		}
+		if err := r.SetProfile(sc.AWS.WarmupProfile); err != nil {
+			return nil, err
+		}
+		if err := r.SetHealthTiming(sc.AWS.HealthyAfter.Duration, sc.AWS.DeregistrationDelay.Duration); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	srv, err := fakeaws.New(fakeaws.Options{Region: sc.AWS.Region, AccessKeyID: cr.accessKey, SecretAccessKey: cr.secretKey,
+		Profile: sc.AWS.WarmupProfile, HealthyAfter: sc.AWS.HealthyAfter.Duration, DeregistrationDelay: sc.AWS.DeregistrationDelay.Duration,
+		TimeScale: sc.TimeScale, Seed: uint64(seed), Logger: o.Logger.WithName("fakeaws")})
+	if err != nil {
+		return nil, BadInput(fmt.Errorf("fakeaws: %w", err))
+	}
+	if _, err := srv.Start(""); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(dir, "aws-calls.jsonl"))
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	cancel := srv.Recorder().StreamTo(f)
+	return &localWithLog{local{srv}, func() { cancel(); f.Close() }}, nil
+}
+
+type localWithLog struct {
+	local
+	closeLog func()
+}
+
+func (l *localWithLog) Close() error { err := l.local.Close(); l.closeLog(); return err }
+
+// warmUp waits until AWS holds every desired target, healthy, and every gate is True.
+func warmUp(ctx context.Context, chk *checker, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var last results.Invariants
+	for {
+		inv, err := chk.check(ctx, true)
+		if err != nil {
+			return err
+		}
+		if inv.Passed {
+			return nil
+		}
+		last = inv
+		if time.Now().After(deadline) {
+			// The controller under test never converged the fleet: a finding about the controller.
+			return &ViolationError{Kind: ViolationInvariant, Details: []string{fmt.Sprintf(
+				"warm-up: the fleet did not converge within %s: %d missing, %d stale, first problems: %v", timeout, last.Missing, last.Stale, head(last.Violations, 5))}}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func warmupTimeout(tgbs int) time.Duration {
+	return max(3*time.Minute, time.Duration(tgbs)*100*time.Millisecond)
+}
+
+func head[T any](s []T, n int) []T { return s[:min(n, len(s))] }
+
+func trunc(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// fileLogger logs JSON lines into path.
+func fileLogger(path string) (logr.Logger, func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return logr.Discard(), nil, err
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(f), zapcore.InfoLevel)
+	zl := zap.New(core)
+	return zapr.NewLogger(zl), func() { _ = zl.Sync(); f.Close() }, nil
+}
+
+// sampler polls queue depths once per scenario second.
+type sampler struct {
+	stopCh  chan struct{}
+	done    chan struct{}
+	samples []measure.Sample
+}
+
+func startSampler(ctrls controllers, t0 time.Time, scale float64) *sampler {
+	s := &sampler{stopCh: make(chan struct{}), done: make(chan struct{})}
+	period := time.Duration(float64(time.Second) / scale)
+	go func() {
+		defer close(s.done)
+		tk := time.NewTicker(period)
+		defer tk.Stop()
+		for {
+			select {
+			case <-s.stopCh:
+				return
+			case now := <-tk.C:
+				at := now.Sub(t0).Seconds() * scale
+				for series, v := range ctrls.QueueDepth() {
+					s.samples = append(s.samples, measure.Sample{At: at, Series: series, Value: v})
+				}
+			}
+		}
+	}()
+	return s
+}
+
+func (s *sampler) stop() []measure.Sample {
+	close(s.stopCh)
+	<-s.done
+	return s.samples
+}

@@ -1,0 +1,142 @@
+package timeline
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// Clock is the wall-clock time source.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now implements Clock.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// After implements Clock.
+func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// Executor performs the steps. Implementations do the work; the engine decides when.
+type Executor interface {
+	// Do performs one action step; index is the step's position in the timeline.
+	Do(ctx context.Context, index int, step scenario.Step) error
+	// WaitSteady blocks until the steady state holds or timeout (wall time) passes; it reports
+	// whether the steady state was reached.
+	WaitSteady(ctx context.Context, index int, timeout time.Duration) (bool, error)
+}
+
+// Planned is a step with its schedule resolved.
+type Planned struct {
+	Index int
+	Step  scenario.Step
+	// Absolute means Offset counts from the start of the timeline; otherwise from the end of the previous step.
+	Absolute bool
+	// Offset is scenario time.
+	Offset time.Duration
+}
+
+// Plan resolves every step's schedule, drawing "at: random" offsets from rng in step order.
+func Plan(steps []scenario.Step, rng *rand.Rand) []Planned {
+	out := make([]Planned, len(steps))
+	for i, st := range steps {
+		p := Planned{Index: i, Step: st}
+		switch {
+		case st.At != nil && st.At.Random:
+			within := scenario.DefaultWithin
+			if st.Within != nil {
+				within = st.Within.Duration
+			}
+			if within > 0 {
+				p.Offset = time.Duration(rng.Int64N(int64(within)))
+			}
+		case st.At != nil:
+			p.Absolute, p.Offset = true, st.At.Offset
+		case st.After != nil:
+			p.Offset = st.After.Duration
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// Record is what happened to one step, in scenario seconds since the timeline started.
+type Record struct {
+	Index   int
+	Action  string // action or "waitFor:<what>"
+	Start   float64
+	End     float64
+	Reached *bool // waitFor only
+	Err     error
+}
+
+// Engine runs planned steps.
+type Engine struct {
+	// TimeScale divides scenario delays into wall delays. Default 1.
+	TimeScale float64
+	Clock     Clock
+	Exec      Executor
+	Logger    logr.Logger
+}
+
+// Run executes plan from start (wall time, the beginning of the measured phase). It stops at the
+// first executor error and returns the records so far with it.
+func (e *Engine) Run(ctx context.Context, start time.Time, plan []Planned) ([]Record, error) {
+	scale := e.TimeScale
+	if scale <= 0 {
+		scale = 1
+	}
+	clk := e.Clock
+	if clk == nil {
+		clk = RealClock{}
+	}
+	log := e.Logger
+	if log.GetSink() == nil {
+		log = logr.Discard()
+	}
+	toScenario := func(t time.Time) float64 { return t.Sub(start).Seconds() * scale }
+	wall := func(d time.Duration) time.Duration { return time.Duration(float64(d) / scale) }
+	prevEnd := start
+	var recs []Record
+	for _, p := range plan {
+		due := prevEnd.Add(wall(p.Offset))
+		if p.Absolute {
+			due = start.Add(wall(p.Offset))
+		}
+		if d := due.Sub(clk.Now()); d > 0 {
+			select {
+			case <-ctx.Done():
+				return recs, ctx.Err()
+			case <-clk.After(d):
+			}
+		}
+		rec := Record{Index: p.Index, Action: p.Step.Action, Start: toScenario(clk.Now())}
+		var err error
+		if p.Step.WaitFor != "" {
+			rec.Action = "waitFor:" + p.Step.WaitFor
+			var ok bool
+			ok, err = e.Exec.WaitSteady(ctx, p.Index, wall(p.Step.Timeout.Duration))
+			rec.Reached = &ok
+		} else {
+			err = e.Exec.Do(ctx, p.Index, p.Step)
+		}
+		now := clk.Now()
+		rec.End, rec.Err = toScenario(now), err
+		recs = append(recs, rec)
+		log.V(1).Info("step done", "index", p.Index, "action", rec.Action, "start", rec.Start, "end", rec.End, "err", err)
+		if err != nil {
+			return recs, fmt.Errorf("timeline[%d] %s: %w", p.Index, rec.Action, err)
+		}
+		prevEnd = now
+	}
+	return recs, nil
+}
