@@ -257,3 +257,26 @@ func TestS3PutGet(t *testing.T) {
 		t.Fatalf("recorded S3 ops %v", ops)
 	}
 }
+
+// An unlimited bucket has infinite tokens; /state must still be valid JSON.
+func TestAdminStateWithUnlimitedBuckets(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{Profile: fakeaws.ProfileUnlimited})
+	_, _ = e.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{})
+	if len(e.srv.Buckets()) == 0 {
+		t.Fatal("no bucket used")
+	}
+	code, body := adminDo(t, e, "GET", "/_restartsim/state", "", true)
+	var state struct {
+		Buckets []struct {
+			Key       string   `json:"key"`
+			Tokens    *float64 `json:"tokens"`
+			Unlimited bool     `json:"unlimited"`
+		} `json:"buckets"`
+	}
+	if code != 200 || json.Unmarshal([]byte(body), &state) != nil || len(state.Buckets) == 0 {
+		t.Fatalf("state: %d %q", code, body)
+	}
+	if b := state.Buckets[0]; !b.Unlimited || b.Tokens != nil {
+		t.Fatalf("unlimited bucket encoded as %+v", b)
+	}
+}

@@ -4,6 +4,7 @@
 package throttle
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -213,11 +214,26 @@ func (t *Throttler) Allow(service, op string, unfiltered bool, now time.Time) (s
 	return key, b.lim.AllowN(now, 1)
 }
 
-// BucketState is a bucket's fill at a point in time.
+// BucketState is a bucket's fill at a point in time. Tokens is +Inf for an unlimited bucket.
 type BucketState struct {
 	Key    string  `json:"key"`
 	Tokens float64 `json:"tokens"`
 	Limit  Limit   `json:"limit"`
+}
+
+// MarshalJSON writes an unlimited bucket's tokens as null, since JSON has no infinity.
+func (b BucketState) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Key       string   `json:"key"`
+		Tokens    *float64 `json:"tokens"`
+		Limit     Limit    `json:"limit"`
+		Unlimited bool     `json:"unlimited,omitempty"`
+	}
+	w := wire{Key: b.Key, Limit: b.Limit, Unlimited: math.IsInf(b.Tokens, 1)}
+	if !w.Unlimited {
+		w.Tokens = &b.Tokens
+	}
+	return json.Marshal(w)
 }
 
 // Buckets returns every bucket that has been used since the last reconfiguration, sorted by key.
