@@ -22,18 +22,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/internal/envtestassets"
+	"github.com/restartsim/restartsim/internal/testenv"
 )
 
 // One envtest API server and one fakeaws endpoint for the package; each test uses its own
@@ -41,7 +39,7 @@ import (
 var (
 	cfg    *rest.Config
 	k8s    client.Client
-	scheme = runtime.NewScheme()
+	scheme *runtime.Scheme
 	aws_   *fakeaws.Server
 	awsURL string
 	elbc   *elbv2.Client
@@ -62,27 +60,13 @@ func runSuite(m *testing.M) int {
 		logger = zap.New(zap.UseDevMode(true), zap.WriteTo(os.Stderr))
 	}
 	ctrl.SetLogger(logger)
-	assets, err := envtestassets.Dir("")
+	env, err := testenv.Start(filepath.Join("config", "crd"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	env := &envtest.Environment{
-		BinaryAssetsDirectory: assets,
-		CRDDirectoryPaths:     []string{filepath.Join("config", "crd")},
-		ErrorIfCRDPathMissing: true,
-	}
-	if cfg, err = env.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "starting envtest:", err)
-		return 1
-	}
 	defer func() { _ = env.Stop() }()
-	_ = clientgoscheme.AddToScheme(scheme)
-	_ = v1beta1.AddToScheme(scheme)
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	cfg, k8s, scheme = env.Config, env.Client, env.Scheme
 	aws_, err = fakeaws.New(fakeaws.Options{Region: testRegion, AccessKeyID: testKey, SecretAccessKey: testKey,
 		Profile: fakeaws.ProfileUnlimited, HealthyAfter: 500 * time.Millisecond, DeregistrationDelay: time.Second})
 	if err != nil {
@@ -121,7 +105,7 @@ type running struct {
 }
 
 // startController builds a fresh manager and controller (like a new process) for namespace ns.
-func startController(t *testing.T, ns string, opts Options, setup ...func(*Controller, context.CancelFunc)) *running {
+func startController(t testing.TB, ns string, opts Options, setup ...func(*Controller, context.CancelFunc)) *running {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	opts.MetricsRegistry = reg
@@ -162,9 +146,9 @@ func (r *running) stop() {
 }
 
 // newNamespace creates a unique namespace.
-func newNamespace(t *testing.T) string {
+func newNamespace(t testing.TB) string {
 	t.Helper()
-	name := fmt.Sprintf("t%d-%s", nsSeq.Add(1), strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())))
+	name := fmt.Sprintf("t%d-%s", nsSeq.Add(1), strings.ToLower(strings.NewReplacer("/", "-", "_", "-", "=", "-").Replace(t.Name())))
 	if len(name) > 60 {
 		name = name[:60]
 	}
@@ -176,7 +160,7 @@ func newNamespace(t *testing.T) string {
 }
 
 // createTargetGroup creates a target group in fakeaws through the SDK.
-func createTargetGroup(t *testing.T, name string, tt elbtypes.TargetTypeEnum) string {
+func createTargetGroup(t testing.TB, name string, tt elbtypes.TargetTypeEnum) string {
 	t.Helper()
 	name = fmt.Sprintf("tg%d-%s", tgSeq.Add(1), name)
 	if len(name) > 32 {
@@ -193,7 +177,7 @@ func createTargetGroup(t *testing.T, name string, tt elbtypes.TargetTypeEnum) st
 	return aws.ToString(out.TargetGroups[0].TargetGroupArn)
 }
 
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+func eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for !cond() {
@@ -295,7 +279,7 @@ func mkTGB(ns, name, svc, arn string, tt v1beta1.TargetType) *v1beta1.TargetGrou
 			ServiceRef: v1beta1.ServiceReference{Name: svc, Port: intstr.FromInt32(80)}}}
 }
 
-func create(t *testing.T, objs ...client.Object) {
+func create(t testing.TB, objs ...client.Object) {
 	t.Helper()
 	for _, o := range objs {
 		if err := k8s.Create(context.Background(), o); err != nil {
@@ -306,7 +290,7 @@ func create(t *testing.T, objs ...client.Object) {
 
 // backend creates a Service, n pods with containers ready, and one EndpointSlice of ready
 // endpoints with IPs 10.0.<third>.<i+1>; it returns the endpoint refs.
-func backend(t *testing.T, ns, svc string, third, n int, gates ...string) []epRef {
+func backend(t testing.TB, ns, svc string, third, n int, gates ...string) []epRef {
 	t.Helper()
 	create(t, mkService(ns, svc, 0))
 	var eps []epRef
@@ -320,7 +304,7 @@ func backend(t *testing.T, ns, svc string, third, n int, gates ...string) []epRe
 	return eps
 }
 
-func setContainersReady(t *testing.T, p *corev1.Pod, ready bool) {
+func setContainersReady(t testing.TB, p *corev1.Pod, ready bool) {
 	t.Helper()
 	ctx := context.Background()
 	if err := k8s.Get(ctx, client.ObjectKeyFromObject(p), p); err != nil {
@@ -359,7 +343,7 @@ func setSliceEndpoints(t *testing.T, ns, name string, eps ...epRef) {
 	}
 }
 
-func getTGB(t *testing.T, ns, name string) *v1beta1.TargetGroupBinding {
+func getTGB(t testing.TB, ns, name string) *v1beta1.TargetGroupBinding {
 	t.Helper()
 	tgb := &v1beta1.TargetGroupBinding{}
 	if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, tgb); err != nil {

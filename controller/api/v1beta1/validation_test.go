@@ -10,14 +10,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
-	"github.com/restartsim/restartsim/internal/envtestassets"
+	"github.com/restartsim/restartsim/internal/testenv"
 )
 
 var k8s client.Client
@@ -26,29 +23,13 @@ var k8s client.Client
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
 func run(m *testing.M) int {
-	assets, err := envtestassets.Dir("")
+	env, err := testenv.Start(filepath.Join("..", "..", "config", "crd"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	env := &envtest.Environment{
-		BinaryAssetsDirectory: assets,
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd")},
-		ErrorIfCRDPathMissing: true,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "starting envtest:", err)
 		return 1
 	}
 	defer func() { _ = env.Stop() }()
-	scheme := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(scheme)
-	_ = v1beta1.AddToScheme(scheme)
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	k8s = env.Client
 	return m.Run()
 }
 
