@@ -128,7 +128,13 @@ func ipTGB(t workload.TGBInfo) bool { return t.TargetType == v1beta1.TargetTypeI
 func (e *executor) churn(ctx context.Context, st scenario.Step) error {
 	kind := st.Kind
 	var filter func(workload.TGBInfo) bool
-	if kind != scenario.ChurnAddTGB && kind != scenario.ChurnRemoveTGB {
+	switch kind {
+	case scenario.ChurnAddTGB, scenario.ChurnRemoveTGB:
+	case scenario.ChurnRecreateService:
+		filter = func(t workload.TGBInfo) bool { return ipTGB(t) && t.Pods > 0 }
+	case scenario.ChurnStaleGate:
+		filter = func(t workload.TGBInfo) bool { return ipTGB(t) && t.ReadinessGate && t.Pods > 0 }
+	default:
 		filter = ipTGB
 	}
 	var keys []types.NamespacedName
@@ -171,6 +177,10 @@ func (e *executor) churn(ctx context.Context, st scenario.Step) error {
 			ch, err = e.fleet.RotatePodIPs(ctx, j.key, 1)
 		case scenario.ChurnAddTGB:
 			ch, err = e.fleet.AddTGB(ctx)
+		case scenario.ChurnRecreateService:
+			ch, err = e.fleet.RecreateService(ctx, j.key, e.wall(st.Duration.Duration))
+		case scenario.ChurnStaleGate:
+			ch, err = e.fleet.StaleGate(ctx, j.key)
 		case scenario.ChurnRemoveTGB:
 			ch, err = e.fleet.RemoveTGB(ctx, j.key)
 			if err == nil {
@@ -252,7 +262,11 @@ func (e *executor) containerRestart(ctx context.Context, st scenario.Step) error
 		// down and register it again when it is back.
 		if info, ok := infos[pods[i]]; ok && len(ch.Register)+len(ch.Deregister) == 0 {
 			t := workload.Target{ID: info.IP, Port: port}
-			ch.Deregister, ch.Register = []workload.Target{t}, []workload.Target{t}
+			ch.Register = []workload.Target{t}
+			// A pod whose target is not in AWS yet (e.g. just scaled up) has nothing to deregister.
+			if e.registered(info.TGB.TargetGroupARN, t) {
+				ch.Deregister = []workload.Target{t}
+			}
 			if ch.TargetGroupARN == "" {
 				ch.TargetGroupARN = info.TGB.TargetGroupARN
 			}
@@ -260,6 +274,20 @@ func (e *executor) containerRestart(ctx context.Context, st scenario.Step) error
 		e.record(ch, at)
 		return nil
 	})
+}
+
+// registered reports whether AWS holds the target in the group now (draining ones excluded).
+func (e *executor) registered(arn string, t workload.Target) bool {
+	ths, err := e.backend.Targets(arn)
+	if err != nil {
+		return true
+	}
+	for _, th := range ths {
+		if th.Target.ID == t.ID && th.Target.Port == t.Port && th.State != fakeaws.HealthDraining {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *executor) fault(st scenario.Step) error {
@@ -375,6 +403,8 @@ func (e *executor) drift(ctx context.Context, st scenario.Step) error {
 			return err
 		}
 		keys := e.fleet.ChooseTGBs(e.rng, st.Count, func(t workload.TGBInfo) bool { return t.Networking != workload.NetworkingNone })
+		// TGBs sharing a security group may want the same rule: revoke it once, count the drift for each.
+		revoked := map[string]bool{}
 		for _, key := range keys {
 			d := want[key]
 			if len(d.Rules) == 0 {
@@ -383,8 +413,11 @@ func (e *executor) drift(ctx context.Context, st scenario.Step) error {
 			r := d.Rules[e.rng.IntN(len(d.Rules))]
 			at := time.Now()
 			rule := fakeaws.Rule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDR: r.CIDR, SourceGroupID: r.SourceSecurityGroupID}
-			if err := e.backend.RevokeIngress(r.SecurityGroupID, rule); err != nil {
-				return fmt.Errorf("drift: revoking a rule of %s for %s: %w", r.SecurityGroupID, key, err)
+			if rk := fmt.Sprintf("%s|%+v", r.SecurityGroupID, rule); !revoked[rk] {
+				if err := e.backend.RevokeIngress(r.SecurityGroupID, rule); err != nil {
+					return fmt.Errorf("drift: revoking a rule of %s for %s: %w", r.SecurityGroupID, key, err)
+				}
+				revoked[rk] = true
 			}
 			e.mu.Lock()
 			e.drifts = append(e.drifts, measure.Drift{ID: fmt.Sprintf("drift-%d", len(e.drifts)+1), TGB: key.String(),

@@ -43,9 +43,21 @@ type external struct {
 	log     logr.Logger
 	reps    int
 	mu      sync.Mutex
+	ctx     context.Context // Start's; children are killed when it ends
 	procs   []*proc
 	next    int
 	metrics *http.Client
+}
+
+// killAll SIGKILLs every running child's process group and waits for them.
+func (x *external) killAll() {
+	x.mu.Lock()
+	procs := append([]*proc(nil), x.procs...)
+	x.mu.Unlock()
+	for _, p := range procs {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-p.done
+	}
 }
 
 type proc struct {
@@ -125,7 +137,10 @@ func (x *external) start() (*proc, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Stdout, cmd.Stderr = envv, logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, so a stop reaches whatever the controller starts; and SIGKILL when this
+	// process dies without stopping it (a killed test binary, SIGINT to a `go test`, a panic): the
+	// child's group is not the terminal's, so nothing else would end it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
@@ -139,12 +154,22 @@ func (x *external) start() (*proc, error) {
 	}()
 	x.mu.Lock()
 	x.procs = append(x.procs, p)
+	cancelled := x.ctx != nil && x.ctx.Err() != nil
 	x.mu.Unlock()
+	if cancelled { // started while the run was being cancelled: killAll may have missed it
+		x.stop(p, true)
+		return nil, x.ctx.Err()
+	}
 	x.log.Info("external controller started", "replica", id, "pid", cmd.Process.Pid)
 	return p, nil
 }
 
 func (x *external) Start(ctx context.Context) error {
+	// A cancelled run (SIGINT, test deadline) kills every child, including one a Restart is starting.
+	x.mu.Lock()
+	x.ctx = ctx
+	x.mu.Unlock()
+	context.AfterFunc(ctx, x.killAll)
 	for i := 0; i < x.reps; i++ {
 		if _, err := x.start(); err != nil {
 			return err

@@ -111,6 +111,12 @@ func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (control
 	if st.DeferralJitter != nil && st.DeferralJitter.Duration == 0 {
 		jitter = -1 // no jitter
 	}
+	// The drift check interval is scaled like every other duration (unset: the controller's
+	// default in scenario time; 0: off).
+	drift := def(st.DriftCheckInterval, controller.DefaultDriftCheckInterval)
+	if st.DriftCheckInterval != nil && st.DriftCheckInterval.Duration == 0 {
+		drift = -1
+	}
 	seed := p.seed + uint64(id)*7919
 	o := controller.Options{
 		Checkpoint:               controller.CheckpointMode(st.Checkpoint),
@@ -123,6 +129,7 @@ func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (control
 		SecurityGroupCacheTTL:    def(st.SecurityGroupCacheTTL, controller.DefaultSecurityGroupCacheTTL),
 		SyncPeriod:               def(st.SyncPeriod, controller.DefaultSyncPeriod),
 		MaxConcurrentReconciles:  st.MaxConcurrentReconciles,
+		DriftCheckInterval:       drift,
 		VpcID:                    p.vpcID,
 		AWS: controller.AWSOptions{
 			Region: p.creds.region, Endpoint: g.url, AccessKeyID: p.creds.accessKey, SecretAccessKey: p.creds.secretKey,

@@ -8,10 +8,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/workload"
 )
+
+// checkpointAnnotation is where the controller keeps its checkpoint (every checkpoint strategy).
+const checkpointAnnotation = "elbv2.k8s.aws/checkpoint"
 
 // maxViolations bounds the violations listed per run (the counts stay exact).
 const maxViolations = 200
@@ -42,7 +46,9 @@ func (k *checker) check(ctx context.Context, healthy bool) (results.Invariants, 
 		podByKey[p.Namespace+"/"+p.Name] = p
 	}
 	inv := results.Invariants{}
+	bad := map[string]bool{}
 	add := func(tgb, kind, detail string) {
+		bad[tgb] = true
 		if len(inv.Violations) < maxViolations {
 			inv.Violations = append(inv.Violations, results.Violation{TGB: tgb, Kind: kind, Detail: detail})
 		}
@@ -107,6 +113,22 @@ func (k *checker) check(ctx context.Context, healthy bool) (results.Invariants, 
 			}
 			if !hasRule(sg, r) {
 				add(name, "sg-rule", fmt.Sprintf("%s lacks %s %d-%d from %s%s", r.SecurityGroupID, r.Protocol, r.FromPort, r.ToPort, r.CIDR, r.SourceSecurityGroupID))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		// A TGB whose AWS state differs from the desired one is a violation whatever its checkpoint
+		// says; one with a saved checkpoint is also named as such, since nothing short of a drift check
+		// or the deferred full reconcile will look at it again (the sim does not recompute the hash:
+		// any saved checkpoint over wrong AWS state is suspect).
+		var tgbs v1beta1.TargetGroupBindingList
+		if err := k.c.List(ctx, &tgbs, client.MatchingLabels(k.labels)); err == nil {
+			for i := range tgbs.Items {
+				t := &tgbs.Items[i]
+				name := t.Namespace + "/" + t.Name
+				if cp := t.Annotations[checkpointAnnotation]; bad[name] && cp != "" {
+					add(name, "stale-checkpoint", "checkpoint "+cp+" saved while AWS differs from the desired state")
+				}
 			}
 		}
 	}

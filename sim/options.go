@@ -38,6 +38,9 @@ type Options struct {
 	Version string
 	// Now names the output folder. Default time.Now.
 	Now func() time.Time
+	// Strategies runs only the named strategies of the scenario (all when empty); thresholds naming
+	// others are ignored. An unknown name is bad input.
+	Strategies []string
 	// NoReport skips rendering the PNG/HTML report into the output folder. Default false.
 	NoReport bool
 }

@@ -35,6 +35,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if sc.Controller.External != nil && sc.TimeScale != 1 {
 		return nil, BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
 	}
+	if len(o.Strategies) > 0 {
+		var err error
+		if sc, err = selectStrategies(sc, o.Strategies); err != nil {
+			return nil, BadInput(err)
+		}
+	}
 	started := o.Now()
 	dir := filepath.Join(o.OutDir, sc.Name, started.UTC().Format("20060102T150405Z"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -162,6 +168,7 @@ func strategyConfig(st scenario.Strategy) map[string]string {
 	d("targetHealthCacheTTL", st.TargetHealthCacheTTL)
 	d("securityGroupCacheTTL", st.SecurityGroupCacheTTL)
 	d("syncPeriod", st.SyncPeriod)
+	d("driftCheckInterval", st.DriftCheckInterval)
 	if st.MaxConcurrentReconciles > 0 {
 		m["maxConcurrentReconciles"] = strconv.Itoa(st.MaxConcurrentReconciles)
 	}
@@ -191,6 +198,27 @@ func evaluateThresholds(sc *scenario.Scenario, res *results.Results) {
 			st.Thresholds = append(st.Thresholds, results.ThresholdResult{Metric: t.Metric, Limit: t.Max.Value, Value: v, Passed: ok && v <= t.Max.Value})
 		}
 	}
+}
+
+// selectStrategies returns a copy of sc with only the named strategies.
+func selectStrategies(sc *scenario.Scenario, names []string) (*scenario.Scenario, error) {
+	have := sc.StrategyNames()
+	for _, n := range names {
+		if !contains(have, n) {
+			return nil, fmt.Errorf("strategy %q: not in scenario %s (have: %v)", n, sc.Name, have)
+		}
+	}
+	if sc.Controller.External != nil {
+		return sc, nil
+	}
+	cp := *sc
+	cp.Controller.Strategies = nil
+	for _, st := range sc.Controller.Strategies {
+		if contains(names, st.Name) {
+			cp.Controller.Strategies = append(cp.Controller.Strategies, st)
+		}
+	}
+	return &cp, nil
 }
 
 func contains(list []string, s string) bool {

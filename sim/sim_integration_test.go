@@ -271,4 +271,10 @@ timeline:
 	if len(logs) != 2 {
 		t.Errorf("controller logs: %v, want one per instance (2)", logs)
 	}
+	// No child outlives the run: each log ends with the exit the sim waited for.
+	for _, l := range logs {
+		if data, _ := os.ReadFile(l); !strings.Contains(string(data), "[restartsim] controller exited") {
+			t.Errorf("%s: the controller had not exited when the run returned", l)
+		}
+	}
 }

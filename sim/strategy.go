@@ -113,6 +113,19 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	go func() { defer close(simDone); _ = simulator.Start(simCtx) }()
 	defer func() { stopSim(); <-simDone }()
 
+	if e.Kind == "kubeconfig" {
+		// Registered before the fleet exists, so an interrupted creation (SIGINT) is cleaned up too;
+		// it runs after the controllers are stopped (defers run last-in first-out).
+		defer func() {
+			fleet.Close()
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+			defer cancel()
+			if err := workload.DeleteLabelled(cctx, c, labels); err != nil {
+				log.Error(err, "cleaning up the fleet")
+			}
+			log.Info("fleet cleaned up", "labels", labels)
+		}()
+	}
 	log.Info("creating the fleet", "tgbs", spec.TGBs)
 	stats, err := fleet.Create(ctx, workload.Options{
 		Client: c, AWS: newProvisioner(backend, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
@@ -122,15 +135,6 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		return nil, fmt.Errorf("creating the fleet: %w", err)
 	}
 	defer fleet.Close()
-	if e.Kind == "kubeconfig" {
-		defer func() {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-			defer cancel()
-			if err := fleet.Cleanup(cctx); err != nil {
-				log.Error(err, "cleaning up the fleet")
-			}
-		}()
-	}
 	log.Info("fleet created", "objects", stats.Objects, "elapsed", stats.Elapsed.Round(time.Millisecond))
 	select {
 	case <-simulator.Synced():

@@ -11,6 +11,7 @@ const (
 	DefaultRegion                = "us-west-2"
 	DefaultProfile               = "aws-documented"
 	DefaultHealthyAfter          = 10 * time.Second
+	DefaultRecreateDown          = 10 * time.Second
 	DefaultDeregistrationDelay   = 300 * time.Second
 	DefaultErrorCode             = "ServiceUnavailable"
 	DefaultPodsPerService        = 3
@@ -128,6 +129,9 @@ func setStepDefaults(st *Step, unset func(string, bool) bool) {
 		}
 		if unset("services", st.Services == 0) {
 			st.Services = DefaultChurnServices
+		}
+		if st.Kind == ChurnRecreateService && st.Duration == nil {
+			st.Duration = D(DefaultRecreateDown)
 		}
 	case ActionContainerRestart:
 		if unset("pods", st.Pods == 0) {

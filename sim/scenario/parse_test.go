@@ -164,6 +164,8 @@ func TestParseErrors(t *testing.T) {
 		{"churn services", sub("services: 2}", "services: 11}"), `timeline[1].services: must be between 1 and 10`},
 		{"container pods", step("{action: containerRestart, pods: -1}"), `timeline[2].pods: must be between 1 and 30`},
 		{"drift kind", step("{action: awsDrift, kind: flood}"), `timeline[2].kind: "flood" is not one of`},
+		{"churn duration", step("{action: churn, kind: rotate, duration: 5s}"), `timeline[2].duration: applies to churn kind recreateService only`},
+		{"stale gate without gates", step("{action: churn, kind: staleGate}"), `timeline[2].kind: staleGate needs TGBs with readiness gates`},
 		{"drift count", step("{action: awsDrift, count: 100}"), `timeline[2].count: must be between 1 and 10`},
 		{"drift revoke needs networking", func(s string) string {
 			return step("{action: awsDrift, kind: revokeIngress}")(strings.Replace(s, "networkingShare: 0.5", "networkingShare: 0", 1))
@@ -241,6 +243,8 @@ func assertPlaced(t *testing.T, err error) {
 
 func TestShippedScenariosParse(t *testing.T) {
 	files, _ := filepath.Glob("../../scenarios/*.yaml")
+	mutants, _ := filepath.Glob("../../scenarios/mutants/*.yaml")
+	files = append(files, mutants...)
 	if len(files) == 0 {
 		t.Skip("no scenarios")
 	}

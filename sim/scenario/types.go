@@ -133,7 +133,10 @@ type Strategy struct {
 	TargetHealthCacheTTL     *Duration `json:"targetHealthCacheTTL,omitempty"`
 	SecurityGroupCacheTTL    *Duration `json:"securityGroupCacheTTL,omitempty"`
 	SyncPeriod               *Duration `json:"syncPeriod,omitempty"`
-	MaxConcurrentReconciles  int       `json:"maxConcurrentReconciles,omitempty"`
+	// DriftCheckInterval is how often a binding whose checkpoint matches is checked for out-of-band
+	// drift (Describe calls only). Default: the controller's (5m); 0 turns the checks off.
+	DriftCheckInterval      *Duration `json:"driftCheckInterval,omitempty"`
+	MaxConcurrentReconciles int       `json:"maxConcurrentReconciles,omitempty"`
 	// Throttle is the client-side throttle config, "serviceID:operationRegex=rate:burst,...".
 	Throttle string `json:"throttle,omitempty"`
 	// MaxAttempts is the SDK retryer's attempt limit (default: the controller's).
@@ -172,7 +175,8 @@ type Step struct {
 	// restart: Mode crash (default) or leaderHandover.
 	Mode string `json:"mode,omitempty"`
 
-	// churn: Kind scale, rotate, addTGB, removeTGB or mixed (default); Services is how many.
+	// churn: Kind scale, rotate, addTGB, removeTGB, recreateService, staleGate or mixed (default); Services is
+	// how many; Duration is how long recreateService keeps a Service deleted (default 10s).
 	// awsDrift: Kind removeTarget (default) or revokeIngress; Count is how many.
 	Kind     string `json:"kind,omitempty"`
 	Services int    `json:"services,omitempty"`
@@ -233,6 +237,12 @@ const (
 	ChurnAddTGB    = "addTGB"
 	ChurnRemoveTGB = "removeTGB"
 	ChurnMixed     = "mixed"
+	// ChurnRecreateService deletes ip TGBs' Services and creates them again after Duration
+	// (default 10s) with unchanged endpoints (upstream #4343).
+	ChurnRecreateService = "recreateService"
+	// ChurnStaleGate sets one pod's readiness gate of gated TGBs back to False while the checkpoint
+	// still matches, as a stale writer does (upstream #4737).
+	ChurnStaleGate = "staleGate"
 
 	DriftRemoveTarget  = "removeTarget"
 	DriftRevokeIngress = "revokeIngress"

@@ -16,7 +16,7 @@ var (
 	Checkpoints  = []string{CheckpointAnnotation, CheckpointCompact, CheckpointNone}
 	Actions      = []string{ActionAWSDrift, ActionAWSFault, ActionChurn, ActionContainerRestart, ActionRestart, ActionWait}
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
-	ChurnKinds   = []string{ChurnAddTGB, ChurnMixed, ChurnRemoveTGB, ChurnRotate, ChurnScale}
+	ChurnKinds   = []string{ChurnAddTGB, ChurnMixed, ChurnRecreateService, ChurnRemoveTGB, ChurnRotate, ChurnScale, ChurnStaleGate}
 	DriftKinds   = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds   = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced upstream bugs; a test in package
@@ -45,7 +45,7 @@ var (
 // stepFields lists which step fields each action accepts (besides action/at/after/within).
 var stepFields = map[string][]string{
 	ActionRestart:          {"mode"},
-	ActionChurn:            {"kind", "services"},
+	ActionChurn:            {"kind", "services", "duration"},
 	ActionContainerRestart: {"pods"},
 	ActionAWSFault:         {"fault", "profile", "limits", "operation", "rate", "code", "awsServices", "latency", "duration"},
 	ActionAWSDrift:         {"kind", "count"},
@@ -217,6 +217,7 @@ func (v *validator) validateController(s *Scenario) []string {
 		for name, d := range map[string]*Duration{
 			"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
 			"targetHealthCacheTTL": st.TargetHealthCacheTTL, "securityGroupCacheTTL": st.SecurityGroupCacheTTL, "syncPeriod": st.SyncPeriod,
+			"driftCheckInterval": st.DriftCheckInterval,
 		} {
 			v.duration(p+"."+name, d)
 		}

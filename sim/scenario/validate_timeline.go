@@ -88,6 +88,13 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 	case ActionChurn:
 		v.oneOf(p+".kind", st.Kind, ChurnKinds)
 		v.count(p+".services", st.Services, 1, s.Fleet.TargetGroupBindings)
+		if st.Duration != nil && st.Kind != ChurnRecreateService {
+			v.add(p+".duration", "applies to churn kind %s only", ChurnRecreateService)
+		}
+		v.duration(p+".duration", st.Duration)
+		if st.Kind == ChurnStaleGate && s.Fleet.ReadinessGateShare == 0 {
+			v.add(p+".kind", "staleGate needs TGBs with readiness gates: set fleet.readinessGateShare above 0")
+		}
 	case ActionContainerRestart:
 		v.count(p+".pods", st.Pods, 1, s.Fleet.TargetGroupBindings*s.Fleet.PodsPerService)
 	case ActionAWSDrift:

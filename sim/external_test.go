@@ -1,0 +1,57 @@
+package sim
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// A cancelled run (SIGINT, a test's deadline) kills the external controllers at once, and a
+// controller started after the cancel is killed too: no child outlives the run.
+func TestExternalChildrenDieWithTheRun(t *testing.T) {
+	x := &external{x: &scenario.External{Command: []string{"sleep", "300"}}, dir: t.TempDir(), reps: 2, log: logr.Discard()}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	x.mu.Lock()
+	procs := append([]*proc(nil), x.procs...)
+	x.mu.Unlock()
+	if len(procs) != 2 {
+		t.Fatalf("%d children, want 2", len(procs))
+	}
+	for _, p := range procs {
+		if p.cmd.SysProcAttr == nil || p.cmd.SysProcAttr.Pdeathsig != syscall.SIGKILL || !p.cmd.SysProcAttr.Setpgid {
+			t.Errorf("child %d: SysProcAttr %+v, want its own group and SIGKILL on parent death", p.id, p.cmd.SysProcAttr)
+		}
+	}
+	cancel()
+	for _, p := range procs {
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("child %d (pid %d) still running 5 s after the cancel", p.id, p.cmd.Process.Pid)
+		}
+	}
+	if _, err := x.start(); err == nil {
+		t.Error("a child started after the cancel was kept")
+	}
+	x.mu.Lock()
+	left := len(x.procs)
+	x.mu.Unlock()
+	if left != 0 {
+		// killAll waits for the children but leaves the bookkeeping to stop; it must be empty of live ones.
+		for _, p := range x.procs {
+			select {
+			case <-p.done:
+			default:
+				t.Errorf("child %d still running", p.id)
+			}
+		}
+	}
+}
