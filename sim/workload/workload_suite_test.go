@@ -13,15 +13,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/internal/envtestassets"
+	"github.com/restartsim/restartsim/internal/testenv"
 )
 
 var (
@@ -34,30 +31,13 @@ var (
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
 func run(m *testing.M) int {
-	assets, err := envtestassets.Dir("")
+	env, err := testenv.Start(filepath.Join("..", "..", "controller", "config", "crd"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	env := &envtest.Environment{
-		BinaryAssetsDirectory: assets,
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "controller", "config", "crd")},
-		ErrorIfCRDPathMissing: true,
-	}
-	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", "10.96.0.0/12")
-	if cfg, err = env.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "starting envtest:", err)
-		return 1
-	}
 	defer func() { _ = env.Stop() }()
-	cfg.QPS = -1 // no client-side throttling: the harness measures the API server
-	scheme := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(scheme)
-	_ = v1beta1.AddToScheme(scheme)
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	cfg, k8s = env.Config, env.Client
 	return m.Run()
 }
 
