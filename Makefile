@@ -80,13 +80,49 @@ lint: ## gofmt check and go vet.
 test: envtest-assets verify ## Build the envtest assets, verify, and run all tests (unit + envtest integration).
 	go test $(GO_TEST_FLAGS) ./...
 
+# Benchmarks (issue 7). Every figure worth comparing is a ratio measured in the same run
+# (x-sha256, x-cache-get, x-yaml, write-ratio, the fakeaws ratio): the machines are noisy.
+BENCH_PKGS     ?= ./controller/internal/checkpoint ./controller ./sim/scenario ./fakeaws ./sim/workload
+BENCH_TIME     ?= 1s
+BENCH_COUNT    ?= 1
+SWEEP_SCENARIO ?= scenarios/scale-sweep.yaml
+SWEEP_SIZES    ?= 100,1000,10000
+BENCH_OUT      ?= out/bench
+
 .PHONY: bench
-bench: envtest-assets ## Run the Go benchmarks.
-	go test -run '^$$' -bench . -benchmem ./...
+bench: bench-quick build ## Go benchmarks, then the scale sweep (SWEEP_SIZES) into $(BENCH_OUT)/ with results.json + report per size and a sweep report.
+	$(BIN)/restartsim sweep -f $(SWEEP_SCENARIO) --sizes $(SWEEP_SIZES) --out $(BENCH_OUT) $(SWEEP_FLAGS)
+
+.PHONY: bench-quick
+bench-quick: envtest-assets ## Go benchmarks only (checkpoint hash, early-exit reconcile, scenario parse, fakeaws, fleet setup); output in $(BENCH_OUT)/go-bench.txt.
+	@mkdir -p $(BENCH_OUT)
+	go test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) -count $(BENCH_COUNT) -timeout 20m \
+		$(BENCH_PKGS) | tee $(BENCH_OUT)/go-bench.txt
+
+SOAK_DURATION       ?= 10m
+
+.PHONY: soak
+soak: envtest-assets ## Long seed sweep: mutation score, then crash-anywhere and faults over seeds for SOAK_DURATION (default 10m); prints runs, seeds, faults, violations.
+	RESTARTSIM_SOAK=1 RESTARTSIM_SOAK_DURATION=$(SOAK_DURATION) RESTARTSIM_SOAK_OUT=$(CURDIR)/out/soak \
+		go test -run '^TestSoak$$' -count=1 -v -timeout 90m ./sim/ | grep --line-buffered -E '^(soak|--- |ok|FAIL|panic)|_test.go'
 
 .PHONY: simulate
 simulate: envtest-assets build ## Run a scenario (SCENARIO=scenarios/quickstart.yaml) and write a report under out/.
 	$(BIN)/restartsim simulate -f $(SCENARIO)
+
+GATE_SCENARIO       ?= scenarios/ci-gate.yaml
+GATE_BASELINE       ?= scenarios/baselines/ci-gate.json
+GATE_OUT            ?= out/ci-gate
+
+.PHONY: gate
+gate: envtest-assets build ## Run scenarios/ci-gate.yaml and gate it against its baseline (exit 1 on a regression; JUnit in out/ci-gate/).
+	rm -rf $(GATE_OUT)/run
+	@# simulate exits 3 (invariant) or 4 (threshold) after writing results.json: let the gate report those.
+	rc=0; $(BIN)/restartsim simulate -f $(GATE_SCENARIO) --out $(GATE_OUT)/run || rc=$$?; \
+		if [ $$rc -ne 0 ] && [ $$rc -ne 3 ] && [ $$rc -ne 4 ]; then exit $$rc; fi
+	results=$$(ls -1d $(GATE_OUT)/run/*/*/results.json 2>/dev/null | sort | tail -n 1); \
+		if [ -z "$$results" ]; then echo "gate: no results.json under $(GATE_OUT)/run"; exit 2; fi; \
+		$(BIN)/restartsim gate --results "$$results" --baseline $(GATE_BASELINE) --junit $(GATE_OUT)/junit.xml
 
 .PHONY: clean
 clean: ## Remove build and run outputs (keeps the envtest assets; rm -rf bin to drop them).
