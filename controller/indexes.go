@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -19,6 +20,9 @@ const (
 	indexTargetType = "spec.targetType"
 	// indexNetworking: "true" when spec.networking has ingress rules.
 	indexNetworking = "spec.networking"
+	// indexSliceService: an EndpointSlice's kubernetes.io/service-name label, so resolving a
+	// binding reads its Service's slices without scanning every slice of the namespace.
+	indexSliceService = "metadata.labels.serviceName"
 
 	targetTypeUnset = "unset"
 )
@@ -38,9 +42,17 @@ func setupIndexes(ctx context.Context, idx client.FieldIndexer) error {
 	}); err != nil {
 		return err
 	}
-	return idx.IndexField(ctx, tgb, indexNetworking, func(o client.Object) []string {
+	if err := idx.IndexField(ctx, tgb, indexNetworking, func(o client.Object) []string {
 		if n := o.(*v1beta1.TargetGroupBinding).Spec.Networking; n != nil && len(n.Ingress) > 0 {
 			return []string{"true"}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return idx.IndexField(ctx, &discoveryv1.EndpointSlice{}, indexSliceService, func(o client.Object) []string {
+		if name, ok := o.GetLabels()[discoveryv1.LabelServiceName]; ok && name != "" {
+			return []string{name}
 		}
 		return nil
 	})

@@ -38,7 +38,7 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 	}
 	var slices discoveryv1.EndpointSliceList
 	if err := c.client.List(ctx, &slices, client.InNamespace(svc.Namespace),
-		client.MatchingLabels{discoveryv1.LabelServiceName: svc.Name}); err != nil {
+		client.MatchingFields{indexSliceService: svc.Name}); err != nil {
 		return endpoints.Result{}, err
 	}
 	addrType := discoveryv1.AddressTypeIPv4
