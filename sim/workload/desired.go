@@ -73,6 +73,10 @@ func Desired(ctx context.Context, c client.Reader, opts ...client.ListOption) (m
 		pods  corev1.PodList
 		nodes corev1.NodeList
 	)
+	// The objects are only read, so a cache-backed reader may hand out its own copies: the steady-state
+	// checker calls this repeatedly during the measured phase, and deep copies of every Pod and slice
+	// were a quarter of the harness's CPU at 1k TGBs (docs/performance.md). Other readers ignore it.
+	opts = append(opts[:len(opts):len(opts)], client.UnsafeDisableDeepCopy)
 	for _, l := range []client.ObjectList{&tgbs, &svcs, &eps, &pods, &nodes} {
 		if err := c.List(ctx, l, opts...); err != nil {
 			return nil, fmt.Errorf("desired state: listing %T: %w", l, err)
