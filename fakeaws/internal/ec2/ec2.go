@@ -4,7 +4,6 @@ package ec2
 import (
 	"encoding/base64"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -16,8 +15,8 @@ import (
 // Version is the API version whose response shapes this package writes.
 const Version = "2016-11-15"
 
-// Handler runs one operation at scenario time now and returns the response body (embedding query.EC2Meta).
-type Handler func(now time.Time, f *query.Form) (any, error)
+// Handler is query.Handler; it runs one operation at scenario time now and returns the response body (embedding query.EC2Meta).
+type Handler = query.Handler
 
 // Service is the EC2 API over a store.
 type Service struct {
@@ -59,14 +58,7 @@ func (s *Service) Lookup(action string) (Handler, bool) {
 }
 
 // Operations lists the supported actions, sorted.
-func (s *Service) Operations() []string {
-	out := make([]string, 0, len(s.ops))
-	for k := range s.ops {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s *Service) Operations() []string { return query.Operations(s.ops) }
 
 // Unfiltered reports whether a describe call carries no filter, no ID list and no MaxResults (AWS charges those
 // to a smaller bucket).

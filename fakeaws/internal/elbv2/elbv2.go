@@ -3,10 +3,8 @@ package elbv2
 
 import (
 	"encoding/base64"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
@@ -15,8 +13,8 @@ import (
 // Version is the API version this package speaks.
 const Version = "2015-12-01"
 
-// Handler runs one operation at scenario time now and returns the result body (encoded inside <OpResult>).
-type Handler func(now time.Time, f *query.Form) (any, error)
+// Handler is query.Handler; it runs one operation at scenario time now and returns the result body (encoded inside <OpResult>).
+type Handler = query.Handler
 
 // Service is the ELBv2 API over a store.
 type Service struct {
@@ -49,14 +47,7 @@ func (s *Service) Lookup(action string) (Handler, bool) {
 }
 
 // Operations lists the supported actions, sorted.
-func (s *Service) Operations() []string {
-	out := make([]string, 0, len(s.ops))
-	for k := range s.ops {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s *Service) Operations() []string { return query.Operations(s.ops) }
 
 func required(f *query.Form, key string) (string, error) {
 	v := f.Get(key)

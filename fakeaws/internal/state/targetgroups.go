@@ -176,8 +176,9 @@ func (s *Store) resolve(e *tgEntry, t Target) (Target, error) {
 	return t, nil
 }
 
-// RegisterTargets registers targets at now; a draining target goes back to initial.
-func (s *Store) RegisterTargets(arn string, targets []Target, now time.Time) error {
+// withTargets runs fn on a target group under the store lock, after the checks Register and Deregister
+// share: a non-empty target list, an existing group, and expired draining targets dropped.
+func (s *Store) withTargets(arn string, targets []Target, now time.Time, fn func(*tgEntry) error) error {
 	if len(targets) == 0 {
 		return query.Errorf("ValidationError", "1 validation error detected: Value null at 'targets' failed to satisfy constraint: Member must not be null")
 	}
@@ -188,6 +189,15 @@ func (s *Store) RegisterTargets(arn string, targets []Target, now time.Time) err
 		return err
 	}
 	s.gc(e, now)
+	return fn(e)
+}
+
+// RegisterTargets registers targets at now; a draining target goes back to initial.
+func (s *Store) RegisterTargets(arn string, targets []Target, now time.Time) error {
+	return s.withTargets(arn, targets, now, func(e *tgEntry) error { return s.register(e, targets, now) })
+}
+
+func (s *Store) register(e *tgEntry, targets []Target, now time.Time) error {
 	resolved := make([]Target, 0, len(targets))
 	added := 0
 	for _, t := range targets {
@@ -223,16 +233,10 @@ func (s *Store) RegisterTargets(arn string, targets []Target, now time.Time) err
 // DeregisterTargets starts draining registered targets. A target that is not registered is InvalidTarget;
 // deregistering a draining target again is a no-op.
 func (s *Store) DeregisterTargets(arn string, targets []Target, now time.Time) error {
-	if len(targets) == 0 {
-		return query.Errorf("ValidationError", "1 validation error detected: Value null at 'targets' failed to satisfy constraint: Member must not be null")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, err := s.tg(arn)
-	if err != nil {
-		return err
-	}
-	s.gc(e, now)
+	return s.withTargets(arn, targets, now, func(e *tgEntry) error { return s.deregister(e, arn, targets, now) })
+}
+
+func (s *Store) deregister(e *tgEntry, arn string, targets []Target, now time.Time) error {
 	keys := make([]targetKey, 0, len(targets))
 	for _, t := range targets {
 		t, err := s.resolve(e, t)
