@@ -10,13 +10,8 @@ import (
 	"runtime"
 	"runtime/pprof"
 
-	"github.com/go-logr/logr"
-	"github.com/go-logr/zapr"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
-	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -99,27 +94,15 @@ func (o *simulateOptions) run(ctx context.Context, stdout, stderr io.Writer) err
 		}
 		defer stop()
 	}
-	level := zapcore.Level(-o.Verbose)
-	if o.Verbose == 0 {
-		level = zapcore.InfoLevel
-	}
-	zc := zap.NewDevelopmentConfig()
-	zc.Level = zap.NewAtomicLevelAt(level)
-	zc.OutputPaths, zc.ErrorOutputPaths = []string{"stderr"}, []string{"stderr"}
-	zl, err := zc.Build()
+	log, flush, err := newRunLogger(o.Verbose)
 	if err != nil {
 		return err
 	}
-	defer zl.Sync() //nolint:errcheck
-	if o.Verbose > 0 {
-		ctrllog.SetLogger(zapr.NewLogger(zl).WithName("controller-runtime"))
-	} else {
-		ctrllog.SetLogger(logr.Discard())
-	}
+	defer flush()
 	rep, err := sim.Run(ctx, sim.Options{
 		Scenario: o.scenario, ScenarioFile: o.File, Kubeconfig: o.Kubeconfig, KubeContext: o.KubeContext,
 		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
-		Logger: zapr.NewLogger(zl), Version: Version(), NoReport: o.NoReport,
+		Logger: log, Version: Version(), NoReport: o.NoReport,
 	})
 	_ = rep
 	return exitFor(err)

@@ -12,13 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-logr/logr"
-	"github.com/go-logr/zapr"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
-	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
 	"github.com/restartsim/restartsim/reports"
@@ -141,15 +136,11 @@ type sweepRow struct {
 }
 
 func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
-	zc := zap.NewDevelopmentConfig()
-	zc.Level = zap.NewAtomicLevelAt(zapcore.InfoLevel)
-	zc.OutputPaths, zc.ErrorOutputPaths = []string{"stderr"}, []string{"stderr"}
-	zl, err := zc.Build()
+	log, flush, err := newRunLogger(0)
 	if err != nil {
 		return err
 	}
-	defer zl.Sync() //nolint:errcheck
-	ctrllog.SetLogger(logr.Discard())
+	defer flush()
 
 	var (
 		rows    []sweepRow
@@ -171,7 +162,7 @@ func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "sweep: %d TGBs (%s)\n", n, sc.Name)
 		rep, err := sim.Run(ctx, sim.Options{
 			Scenario: sc, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
-			Stdout: stdout, Progress: stderr, Logger: zapr.NewLogger(zl), Version: Version(), NoReport: o.NoReport,
+			Stdout: stdout, Progress: stderr, Logger: log, Version: Version(), NoReport: o.NoReport,
 		})
 		if stop != nil {
 			stop()

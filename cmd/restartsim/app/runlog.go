@@ -1,0 +1,33 @@
+package app
+
+import (
+	"github.com/go-logr/logr"
+	"github.com/go-logr/zapr"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+)
+
+// newRunLogger builds the stderr logger of a simulation run: info and up at verbosity 0, plus
+// V(n) lines at verbosity n. controller-runtime's own logs are shown only when verbose, since the
+// in-process controllers are otherwise noisy next to the progress output.
+func newRunLogger(verbose int) (logr.Logger, func(), error) {
+	level := zapcore.InfoLevel
+	if verbose > 0 {
+		level = zapcore.Level(-verbose)
+	}
+	zc := zap.NewDevelopmentConfig()
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.OutputPaths, zc.ErrorOutputPaths = []string{"stderr"}, []string{"stderr"}
+	zl, err := zc.Build()
+	if err != nil {
+		return logr.Logger{}, nil, err
+	}
+	log := zapr.NewLogger(zl)
+	if verbose > 0 {
+		ctrllog.SetLogger(log.WithName("controller-runtime"))
+	} else {
+		ctrllog.SetLogger(logr.Discard())
+	}
+	return log, func() { _ = zl.Sync() }, nil
+}
