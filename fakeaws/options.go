@@ -76,6 +76,9 @@ type Options struct {
 	MaxTargetGroups int
 	// MaxRulesPerSecurityGroup is the RulesPerSecurityGroupLimitExceeded quota (ingress). Default 60.
 	MaxRulesPerSecurityGroup int
+	// From starts the server with a copy of a snapshot's resources instead of a fresh account. Its account
+	// and region must match AccountID and Region (the ARNs embed them). Default nil.
+	From *Snapshot
 }
 
 func (o *Options) setDefaults() {
@@ -133,6 +136,9 @@ func (o *Options) validate() error {
 	var errs []error
 	if !throttle.ValidProfile(o.Profile) {
 		errs = append(errs, fmt.Errorf("profile: unknown %q (known: %v)", o.Profile, throttle.Profiles()))
+	}
+	if o.From != nil && (o.From.accountID != o.AccountID || o.From.region != o.Region) {
+		errs = append(errs, fmt.Errorf("from: snapshot of account %s in %s, server is %s in %s", o.From.accountID, o.From.region, o.AccountID, o.Region))
 	}
 	if o.TimeScale < 0 {
 		errs = append(errs, fmt.Errorf("timeScale: must be > 0, got %v", o.TimeScale))

@@ -66,11 +66,16 @@ func New(opts Options) (*Server, error) {
 		faults:   faults.New(opts.Seed),
 		rec:      newRecorder(),
 	}
-	s.st = state.New(state.Config{
+	cfg := state.Config{
 		AccountID: opts.AccountID, Region: opts.Region, HealthyAfter: opts.HealthyAfter,
 		DeregistrationDelay: opts.DeregistrationDelay, MaxTargetsPerGroup: opts.MaxTargetsPerGroup,
 		MaxTargetGroups: opts.MaxTargetGroups, MaxRulesPerGroup: opts.MaxRulesPerSecurityGroup, MaxTags: 50, Seed: opts.Seed,
-	})
+	}
+	if opts.From == nil {
+		s.st = state.New(cfg)
+	} else if s.st, err = opts.From.st.Clone(cfg); err != nil {
+		return nil, fmt.Errorf("fakeaws: restoring the snapshot: %w", err)
+	}
 	s.elb = elbv2.New(s.st)
 	s.ec2 = ec2.New(s.st)
 	reg := opts.Registry
@@ -109,6 +114,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveQuery(w, r)
+}
+
+// Snapshot is a copy of a server's AWS resources (VPCs, instances, ENIs, security groups, target groups
+// and their targets) at one moment; calls, faults, limits and metrics are not part of it.
+type Snapshot struct {
+	st        *state.Store
+	accountID string
+	region    string
+}
+
+// Snapshot copies the current resources, so that servers started later with Options.From begin where this
+// one is now (the simulator builds a fleet once and runs each strategy on its own copy).
+func (s *Server) Snapshot() (*Snapshot, error) {
+	st, err := s.st.Clone(state.Config{AccountID: s.opts.AccountID, Region: s.opts.Region})
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{st: st, accountID: s.opts.AccountID, region: s.opts.Region}, nil
 }
 
 // Now returns the current scenario time.

@@ -41,6 +41,9 @@ type Options struct {
 	// Strategies runs only the named strategies of the scenario (all when empty); thresholds naming
 	// others are ignored. An unknown name is bad input.
 	Strategies []string
+	// NoFleetSnapshot creates the fleet anew for every strategy instead of creating it once per seed
+	// and starting each strategy on a copy of etcd and fakeaws (envtest with in-process fakeaws only).
+	NoFleetSnapshot bool
 	// NoReport skips rendering the PNG/HTML report into the output folder. Default false.
 	NoReport bool
 }

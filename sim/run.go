@@ -70,24 +70,38 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		strategies = []scenario.Strategy{{Name: sc.Controller.External.Name}}
 	}
 	peak := startRSSWatch()
-	for _, st := range strategies {
-		var runs []*strategyRun
-		for rep := 0; rep < sc.Repeats; rep++ {
+	runs := make([][]*strategyRun, len(strategies))
+	for rep := 0; rep < sc.Repeats; rep++ {
+		seed := sc.Seed + int64(rep)
+		snap, err := seedSnapshot(ctx, o, sc, len(strategies), seed, filepath.Join(dir, "fleet-"+strconv.FormatInt(seed, 10)))
+		if err != nil {
+			return nil, fmt.Errorf("fleet snapshot: %w", err)
+		}
+		if snap != nil {
+			res.Scenario.FleetSetupSeconds += round3(snap.stats.Elapsed.Seconds())
+		}
+		for i, st := range strategies {
 			sdir := filepath.Join(dir, st.Name)
 			if sc.Repeats > 1 {
 				sdir = filepath.Join(dir, st.Name, "repeat-"+strconv.Itoa(rep+1))
 			}
 			o.Logger.Info("running strategy", "strategy", st.Name, "repeat", rep+1)
-			r, err := runStrategy(ctx, o, sc, st, sc.Controller.External, sc.Seed+int64(rep), sdir)
+			r, err := runStrategy(ctx, o, sc, st, sc.Controller.External, seed, sdir, snap)
 			if err != nil {
 				return nil, fmt.Errorf("strategy %s: %w", st.Name, err)
 			}
-			runs = append(runs, r)
+			runs[i] = append(runs[i], r)
+			res.Scenario.FleetSetupSeconds += round3(r.fleetSetup.Seconds())
 			if res.Environment.KubernetesVersion == "" {
 				res.Environment.KubernetesVersion = r.k8sVersion
 			}
 		}
-		rs, ts := combine(st, runs)
+		if snap != nil {
+			_ = os.RemoveAll(snap.etcdDir) // large; the logs beside it stay
+		}
+	}
+	for i, st := range strategies {
+		rs, ts := combine(st, runs[i])
 		res.Strategies = append(res.Strategies, rs)
 		series = append(series, ts...)
 	}
@@ -104,6 +118,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	return &Report{Results: res, Dir: dir}, verdict(res)
+}
+
+// seedSnapshot builds seed's fleet snapshot when the strategies can share one (nil otherwise).
+func seedSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, strategies int, seed int64, dir string) (*fleetSnapshot, error) {
+	if !useFleetSnapshot(o, sc, strategies) {
+		return nil, nil
+	}
+	return buildFleetSnapshot(ctx, o, sc, seed, dir)
 }
 
 // combine turns the repeats of a strategy into its entry: the summary of the median run by TTFMR

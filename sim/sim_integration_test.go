@@ -60,7 +60,7 @@ func runTiny(t *testing.T, yaml string) (*strategyRun, string) {
 	if len(sc.Controller.Strategies) > 0 {
 		strat = sc.Controller.Strategies[0]
 	}
-	r, err := runStrategy(ctx, o, sc, strat, sc.Controller.External, sc.Seed, dir)
+	r, err := runStrategy(ctx, o, sc, strat, sc.Controller.External, sc.Seed, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -40,10 +41,13 @@ type strategyRun struct {
 	// input is what the measurements saw (tests recompute figures from it).
 	input *measure.Input
 	pods  *podWatch
+	// fleetSetup is the wall time of this run's own fleet creation (zero with a snapshot).
+	fleetSetup time.Duration
 }
 
-// runStrategy runs one strategy on a fresh environment, fakeaws and fleet.
-func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat scenario.Strategy, external *scenario.External, seed int64, dir string) (*strategyRun, error) {
+// runStrategy runs one strategy on a fresh environment, fakeaws and fleet; with snap, the environment
+// and fakeaws start from copies of the snapshot's fleet instead of creating one.
+func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat scenario.Strategy, external *scenario.External, seed int64, dir string, snap *fleetSnapshot) (*strategyRun, error) {
 	log := o.Logger.WithValues("strategy", strat.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -56,52 +60,37 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	defer closeLog()
 
 	// Kubernetes.
-	kc := o.Kubeconfig
-	kctx := o.KubeContext
-	if kc == "" && sc.Cluster.Kubeconfig != nil {
-		kc, kctx = sc.Cluster.Kubeconfig.Path, sc.Cluster.Kubeconfig.Context
+	etcdDir := ""
+	var fromAWS *fakeaws.Snapshot
+	if snap != nil {
+		etcdDir, fromAWS = filepath.Join(dir, "etcd"), snap.aws
+		if err := env.CopyDataDir(snap.etcdDir, etcdDir); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(etcdDir) // runs after the API server has stopped
 	}
-	assets := o.AssetsDir
-	if assets == "" && sc.Cluster.Envtest != nil {
-		assets = sc.Cluster.Envtest.AssetsDir
-	}
-	log.Info("starting the API server")
-	e, err := env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, WorkDir: filepath.Join(dir, "env"), Logger: log})
+	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env"), etcdDir, log)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		t := time.Now()
-		_ = e.Stop()
-		log.Info("API server stopped", "took", time.Since(t).Round(time.Millisecond))
-	}()
+	defer stopEnv(e, log)
 	c, err := client.New(e.Config, client.Options{Scheme: scheme})
 	if err != nil {
 		return nil, err
 	}
 
 	// AWS.
-	backend, err := startAWS(o, sc, seed, dir)
+	backend, err := startAWS(o, sc, seed, dir, fromAWS)
 	if err != nil {
 		return nil, err
 	}
 	defer backend.Close()
 
-	runID := fmt.Sprintf("%s-%s-%d", trunc(sc.Name, 30), trunc(strat.Name, 20), seed)
-	labels := map[string]string{RunLabel: runID}
-	spec := workload.Spec{
-		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
-		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
-		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes,
+	labels := runLabels(sc, seed)
+	spec, fleet, err := planFleet(e, sc, seed)
+	if err != nil {
+		return nil, err
 	}
-	if e.Kind == "kubeconfig" {
-		spec.NamespacePrefix = trunc(fmt.Sprintf("rs-%d", seed), 40)
-	}
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
-		return nil, BadInput(fmt.Errorf("fleet: %w", err))
-	}
-	fleet := workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1)))
 
 	simCtx, stopSim := context.WithCancel(ctx)
 	defer stopSim()
@@ -126,16 +115,23 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 			log.Info("fleet cleaned up", "labels", labels)
 		}()
 	}
-	log.Info("creating the fleet", "tgbs", spec.TGBs)
-	stats, err := fleet.Create(ctx, workload.Options{
-		Client: c, AWS: newProvisioner(backend, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
-		Labels: labels, ContainerRestartDelay: time.Duration(float64(sc.Fleet.ContainerRestartDelay.Duration) / sc.TimeScale), Logger: log.WithName("fleet"),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("creating the fleet: %w", err)
+	fopts := fleetOptions(o, sc, c, backend, labels, log)
+	var fleetSetup time.Duration
+	if snap != nil {
+		if err := fleet.Adopt(ctx, snap.fleet, fopts); err != nil {
+			return nil, fmt.Errorf("adopting the snapshot's fleet: %w", err)
+		}
+		log.Info("fleet restored from the snapshot", "tgbs", spec.TGBs)
+	} else {
+		log.Info("creating the fleet", "tgbs", spec.TGBs)
+		stats, err := fleet.Create(ctx, fopts)
+		if err != nil {
+			return nil, fmt.Errorf("creating the fleet: %w", err)
+		}
+		fleetSetup = stats.Elapsed
+		log.Info("fleet created", "objects", stats.Objects, "elapsed", stats.Elapsed.Round(time.Millisecond))
 	}
 	defer fleet.Close()
-	log.Info("fleet created", "objects", stats.Objects, "elapsed", stats.Elapsed.Round(time.Millisecond))
 	select {
 	case <-simulator.Synced():
 	case <-ctx.Done():
@@ -276,12 +272,68 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	pods := spec.TGBs * spec.PodsPerService
 	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
 		Pods: pods, Nodes: spec.Nodes, TargetGroups: fleet.TGBCount()}
-	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw}, nil
+	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup}, nil
 }
 
-func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string) (awsBackend, error) {
+// startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set).
+func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, etcdDir string, log logr.Logger) (*env.Env, error) {
+	kc := o.Kubeconfig
+	kctx := o.KubeContext
+	if kc == "" && sc.Cluster.Kubeconfig != nil {
+		kc, kctx = sc.Cluster.Kubeconfig.Path, sc.Cluster.Kubeconfig.Context
+	}
+	assets := o.AssetsDir
+	if assets == "" && sc.Cluster.Envtest != nil {
+		assets = sc.Cluster.Envtest.AssetsDir
+	}
+	log.Info("starting the API server")
+	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, WorkDir: workDir, EtcdDataDir: etcdDir, Logger: log})
+}
+
+func stopEnv(e *env.Env, log logr.Logger) {
+	t := time.Now()
+	_ = e.Stop()
+	log.Info("API server stopped", "took", time.Since(t).Round(time.Millisecond))
+}
+
+// runLabels mark every object of a seed's fleet (the same for all strategies, which may share it).
+func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
+	return map[string]string{RunLabel: fmt.Sprintf("%s-%d", trunc(sc.Name, 50), seed)}
+}
+
+// planFleet plans the scenario's fleet for seed (deterministic: the same plan every call).
+func planFleet(e *env.Env, sc *scenario.Scenario, seed int64) (workload.Spec, *workload.Fleet, error) {
+	spec := workload.Spec{
+		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
+		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
+		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes,
+	}
+	if e.Kind == "kubeconfig" {
+		spec.NamespacePrefix = trunc(fmt.Sprintf("rs-%d", seed), 40)
+	}
+	spec = spec.WithDefaults()
+	if err := spec.Validate(); err != nil {
+		return spec, nil, BadInput(fmt.Errorf("fleet: %w", err))
+	}
+	return spec, workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1))), nil
+}
+
+func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, backend awsBackend, labels map[string]string, log logr.Logger) workload.Options {
+	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	return workload.Options{
+		Client: c, AWS: newProvisioner(backend, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
+		Labels: labels, ContainerRestartDelay: time.Duration(float64(sc.Fleet.ContainerRestartDelay.Duration) / sc.TimeScale), Logger: log.WithName("fleet"),
+	}
+}
+
+// startAWS starts the scenario's AWS: the remote endpoint, or an in-process fakeaws (with a copy of
+// from's resources when set).
+func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (awsBackend, error) {
 	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
 	if o.AWSEndpoint != "" {
+		if from != nil {
+			return nil, errors.New("a fleet snapshot needs the in-process fakeaws")
+		}
 		r, err := newRemote(o.AWSEndpoint, cr)
 		if err != nil {
 			return nil, BadInput(err)
@@ -296,7 +348,9 @@ func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string) (awsBack
 	}
 	srv, err := fakeaws.New(fakeaws.Options{Region: sc.AWS.Region, AccessKeyID: cr.accessKey, SecretAccessKey: cr.secretKey,
 		Profile: sc.AWS.WarmupProfile, HealthyAfter: sc.AWS.HealthyAfter.Duration, DeregistrationDelay: sc.AWS.DeregistrationDelay.Duration,
-		TimeScale: sc.TimeScale, Seed: uint64(seed), Logger: o.Logger.WithName("fakeaws")})
+		TimeScale: sc.TimeScale, Seed: uint64(seed), Logger: o.Logger.WithName("fakeaws"), From: from,
+		// AWS's default quota is 3,000 target groups per region; a bigger fleet assumes a raised one.
+		MaxTargetGroups: max(3000, 2*sc.Fleet.TargetGroupBindings)})
 	if err != nil {
 		return nil, BadInput(fmt.Errorf("fakeaws: %w", err))
 	}

@@ -32,6 +32,9 @@ type Scenario struct {
 	StartedAt time.Time `json:"startedAt"`
 	// WallSeconds is the wall-clock duration of the whole run, setup included.
 	WallSeconds float64 `json:"wallSeconds"`
+	// FleetSetupSeconds is the wall time spent creating fleets: once per seed when the strategies start
+	// from a snapshot of it, once per strategy run otherwise.
+	FleetSetupSeconds float64 `json:"fleetSetupSeconds,omitempty"`
 	// Repeats is how many times each strategy ran; summaries are medians across repeats.
 	Repeats int `json:"repeats,omitempty"`
 }

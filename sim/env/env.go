@@ -35,6 +35,10 @@ type Options struct {
 	CRDDir string
 	// WorkDir receives the audit log and the controller's kubeconfig. Required.
 	WorkDir string
+	// EtcdDataDir is etcd's data directory on envtest; it is kept when the environment stops, so its
+	// objects can be copied (CopyDataDir) and served again by a later Start. Default: a temporary
+	// directory removed on Stop.
+	EtcdDataDir string
 	// QPS and Burst of the returned rest.Configs. Default 5000 / 10000 (envtest has no priority and fairness limits worth keeping).
 	QPS   float32
 	Burst int
@@ -136,6 +140,9 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 		ErrorIfCRDPathMissing:    true,
 		ControlPlaneStartTimeout: 60 * time.Second,
 		ControlPlaneStopTimeout:  30 * time.Second,
+	}
+	if o.EtcdDataDir != "" {
+		te.ControlPlane.Etcd = &envtest.Etcd{DataDir: o.EtcdDataDir}
 	}
 	args := te.ControlPlane.GetAPIServer().Configure()
 	args.Set("audit-policy-file", policy)

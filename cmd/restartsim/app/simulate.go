@@ -35,6 +35,7 @@ type simulateOptions struct {
 	EnvtestAssets string
 	ProfileDir    string
 	NoReport      bool
+	FreshFleets   bool
 	Verbose       int
 
 	scenario *scenario.Scenario
@@ -70,8 +71,11 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
 	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof CPU and heap profiles of the run into this directory")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
+	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 	fs.IntVarP(&o.Verbose, "verbose", "v", 0, "log verbosity on stderr (0: progress only)")
 }
+
+const freshFleetsHelp = "create the fleet anew for every strategy (default on envtest: create it once per seed and start every strategy on a copy of etcd and fakeaws)"
 
 // Validate checks the flags and parses the scenario: nothing starts unless the whole file is valid.
 func (o *simulateOptions) Validate() error {
@@ -102,7 +106,7 @@ func (o *simulateOptions) run(ctx context.Context, stdout, stderr io.Writer) err
 	rep, err := sim.Run(ctx, sim.Options{
 		Scenario: o.scenario, ScenarioFile: o.File, Kubeconfig: o.Kubeconfig, KubeContext: o.KubeContext,
 		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
-		Logger: log, Version: Version(), NoReport: o.NoReport,
+		Logger: log, Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
 	})
 	_ = rep
 	return exitFor(err)

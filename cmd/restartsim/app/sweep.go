@@ -38,6 +38,8 @@ type sweepOptions struct {
 	ProfileDir string
 	// NoReport skips the per-size reports (the sweep report is always rendered).
 	NoReport bool
+	// FreshFleets creates the fleet for every strategy instead of once per seed.
+	FreshFleets bool
 
 	template map[string]any
 }
@@ -73,6 +75,7 @@ func (o *sweepOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd")
 	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof CPU and heap profiles per size into <dir>/<size>/")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip the per-size reports (the sweep report is still rendered)")
+	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 }
 
 // Validate checks the flags and that the template parses at every size.
@@ -162,7 +165,7 @@ func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "sweep: %d TGBs (%s)\n", n, sc.Name)
 		rep, err := sim.Run(ctx, sim.Options{
 			Scenario: sc, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
-			Stdout: stdout, Progress: stderr, Logger: log, Version: Version(), NoReport: o.NoReport,
+			Stdout: stdout, Progress: stderr, Logger: log, Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
 		})
 		if stop != nil {
 			stop()

@@ -28,6 +28,7 @@ type Config struct {
 type Store struct {
 	mu  sync.Mutex
 	cfg Config
+	src *rand.PCG // rng's source, kept to copy its position in Clone
 	rng *rand.Rand
 
 	defaultVPC string
@@ -56,9 +57,11 @@ type tgEntry struct {
 
 // New returns a Store with one default VPC (10.0.0.0/16), like a fresh account.
 func New(cfg Config) *Store {
+	src := rand.NewPCG(cfg.Seed, 0x5eed)
 	s := &Store{
 		cfg:       cfg,
-		rng:       rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
+		src:       src,
+		rng:       rand.New(src),
 		vpcs:      map[string]*VPC{},
 		instances: map[string]*Instance{},
 		enis:      map[string]*ENI{},

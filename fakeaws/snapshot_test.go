@@ -1,0 +1,86 @@
+package fakeaws_test
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+// TestSnapshotRestore: a server started From a snapshot serves the resources of that moment over the
+// wire, the servers evolve independently afterwards, and a copy never mints an ID the original had
+// handed out before the snapshot.
+func TestSnapshotRestore(t *testing.T) {
+	a := newEnv(t, fakeaws.Options{})
+	arn := a.createTG(t, "snap", "ip", 80)
+	register(t, a, arn, "10.0.1.1")
+	snap, err := a.srv.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(t, a, arn, "10.0.1.2") // after the snapshot: not in the copy
+
+	b := newEnv(t, fakeaws.Options{From: snap})
+	if got := targetIDs(t, b, arn); len(got) != 1 || got[0] != "10.0.1.1" {
+		t.Fatalf("restored targets = %v, want [10.0.1.1]", got)
+	}
+	register(t, b, arn, "10.0.1.3")
+	if got := targetIDs(t, a, arn); len(got) != 2 {
+		t.Fatalf("original changed by the copy: targets %v", got)
+	}
+	if b.srv.Options().From != snap {
+		t.Fatal("options lost the snapshot")
+	}
+	before := map[string]bool{}
+	for _, sg := range a.srv.SecurityGroups() {
+		before[sg.ID] = true
+	}
+	for _, tg := range a.srv.TargetGroups() {
+		before[tg.ARN] = true
+	}
+	arn2 := b.createTG(t, "snap-2", "ip", 80)
+	if before[arn2] {
+		t.Fatalf("copy minted an existing ARN %s", arn2)
+	}
+
+	c := newEnv(t, fakeaws.Options{From: snap}) // a snapshot can seed several servers
+	if got := targetIDs(t, c, arn); len(got) != 1 {
+		t.Fatalf("second restore: targets %v", got)
+	}
+}
+
+func TestSnapshotOtherAccountRefused(t *testing.T) {
+	a := newEnv(t, fakeaws.Options{})
+	snap, err := a.srv.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fakeaws.New(fakeaws.Options{From: snap, AccountID: "210987654321"}); err == nil {
+		t.Fatal("a snapshot of another account was accepted")
+	}
+}
+
+func register(t *testing.T, e *env, arn, ip string) {
+	t.Helper()
+	_, err := e.elb.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: aws.String(arn),
+		Targets: []elbtypes.TargetDescription{{Id: aws.String(ip), Port: aws.Int32(8080)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func targetIDs(t *testing.T, e *env, arn string) []string {
+	t.Helper()
+	out, err := e.elb.DescribeTargetHealth(ctx, &elb.DescribeTargetHealthInput{TargetGroupArn: aws.String(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range out.TargetHealthDescriptions {
+		ids = append(ids, aws.ToString(d.Target.Id))
+	}
+	return ids
+}

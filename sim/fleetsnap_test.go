@@ -1,0 +1,101 @@
+package sim
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// TestStrategiesShareOneFleetSnapshot: with two strategies on envtest, the fleet is created once (its
+// target groups in the snapshot's call log, none in the strategies'), both strategies register targets in
+// the same groups and converge, and the etcd copies are removed afterwards.
+func TestStrategiesShareOneFleetSnapshot(t *testing.T) {
+	requireEnvtest(t)
+	sc, err := scenario.Parse("it.yaml", []byte(header+`controller:
+  strategies:
+    - {name: plain, checkpoint: none}
+    - {name: ckpt, checkpoint: annotation, deferralDelay: 30m, deferralJitter: 1m}
+timeline:
+  - {action: restart, mode: crash}
+  - {after: 1s, action: churn, kind: mixed, services: 2}
+  - {waitFor: steadyState, timeout: 60s}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Stdout: io.Discard, Progress: io.Discard, NoReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Results.Scenario.FleetSetupSeconds <= 0 {
+		t.Errorf("fleetSetupSeconds = %v", rep.Results.Scenario.FleetSetupSeconds)
+	}
+	snapDir := filepath.Join(rep.Dir, "fleet-3")
+	created := callsByOp(t, filepath.Join(snapDir, "aws-calls.jsonl"))["CreateTargetGroup"]
+	if len(created) != sc.Fleet.TargetGroupBindings {
+		t.Fatalf("snapshot created %d target groups, want %d", len(created), sc.Fleet.TargetGroupBindings)
+	}
+	if _, err := os.Stat(filepath.Join(snapDir, "etcd")); !os.IsNotExist(err) {
+		t.Errorf("snapshot etcd data left behind: %v", err)
+	}
+	var groups [][]string
+	for _, st := range rep.Results.Strategies {
+		if !st.Invariants.Passed || st.Summary.TTFMRSeconds == nil {
+			t.Errorf("%s: invariants %+v, TTFMR %v", st.Name, st.Invariants, st.Summary.TTFMRSeconds)
+		}
+		ops := callsByOp(t, filepath.Join(rep.Dir, st.Name, "aws-calls.jsonl"))
+		if n := len(ops["CreateTargetGroup"]); n != 0 {
+			t.Errorf("%s created %d target groups itself", st.Name, n)
+		}
+		registered := map[string]bool{}
+		for _, arn := range ops["RegisterTargets"] {
+			registered[arn] = true
+		}
+		groups = append(groups, slices.Sorted(maps.Keys(registered)))
+		if _, err := os.Stat(filepath.Join(rep.Dir, st.Name, "etcd")); !os.IsNotExist(err) {
+			t.Errorf("%s: etcd copy left behind: %v", st.Name, err)
+		}
+	}
+	if len(groups[0]) != len(created) || !slices.Equal(groups[0], groups[1]) {
+		t.Errorf("strategies registered targets in different groups:\n%v\n%v", groups[0], groups[1])
+	}
+}
+
+// callsByOp reads a call log: the target group ARN of each successful call, by operation (empty for
+// CreateTargetGroup, whose ARN is in the response).
+func callsByOp(t *testing.T, path string) map[string][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string][]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var c fakeaws.Call
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if c.Outcome == fakeaws.OutcomeOK {
+			out[c.Operation] = append(out[c.Operation], c.TargetGroupARN)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
