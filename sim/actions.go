@@ -466,7 +466,7 @@ func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
-		case <-time.After(poll):
+		case <-time.After(pollAfter(poll, time.Since(at))):
 		}
 	}
 }

@@ -78,10 +78,13 @@ type inProcess struct {
 	vpcID      string
 	seed       uint64
 	log        logr.Logger
+	// warmupWorkers replaces the strategy's worker count until the first restart (0: never).
+	warmupWorkers int
 
-	mu   sync.Mutex
-	reps []*replica
-	next int
+	mu        sync.Mutex
+	restarted bool
+	reps      []*replica
+	next      int
 }
 
 func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
@@ -117,6 +120,12 @@ func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (control
 	if st.DriftCheckInterval != nil && st.DriftCheckInterval.Duration == 0 {
 		drift = -1
 	}
+	workers := st.MaxConcurrentReconciles
+	p.mu.Lock()
+	if p.warmupWorkers > 0 && !p.restarted {
+		workers = p.warmupWorkers
+	}
+	p.mu.Unlock()
 	seed := p.seed + uint64(id)*7919
 	o := controller.Options{
 		Checkpoint:               controller.CheckpointMode(st.Checkpoint),
@@ -128,7 +137,7 @@ func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (control
 		TargetHealthCacheTTL:     def(st.TargetHealthCacheTTL, controller.DefaultTargetHealthCacheTTL),
 		SecurityGroupCacheTTL:    def(st.SecurityGroupCacheTTL, controller.DefaultSecurityGroupCacheTTL),
 		SyncPeriod:               def(st.SyncPeriod, controller.DefaultSyncPeriod),
-		MaxConcurrentReconciles:  st.MaxConcurrentReconciles,
+		MaxConcurrentReconciles:  workers,
 		DriftCheckInterval:       drift,
 		VpcID:                    p.vpcID,
 		AWS: controller.AWSOptions{
@@ -276,6 +285,9 @@ func (p *inProcess) Restart(ctx context.Context, mode string) (time.Time, time.T
 		return time.Time{}, time.Time{}, errors.New("no leading controller instance to restart")
 	}
 	crash := mode == scenario.RestartCrash
+	p.mu.Lock()
+	p.restarted = true
+	p.mu.Unlock()
 	stopped := time.Now()
 	if crash {
 		old.kill.dead.Store(true)

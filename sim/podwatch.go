@@ -45,7 +45,8 @@ type podWatch struct {
 func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string) (*podWatch, error) {
 	w := &podWatch{gates: map[string][]transition{}, lastCkpt: map[string]string{}}
 	c, err := cache.New(cfg, cache.Options{Scheme: scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
-		ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {}, &v1beta1.TargetGroupBinding{}: {}}})
+		DefaultTransform: cache.TransformStripManagedFields(),
+		ByObject:         map[client.Object]cache.ByObject{&corev1.Pod{}: {}, &v1beta1.TargetGroupBinding{}: {}}})
 	if err != nil {
 		return nil, err
 	}

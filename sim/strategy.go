@@ -156,7 +156,8 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	} else {
 		vpc, _ := backend.DefaultVPCID()
 		ctrls = &inProcess{cfg: e.ControllerConfig, backend: backend, strategy: strat, scale: sc.TimeScale, replicas: replicas,
-			namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog}
+			namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog,
+			warmupWorkers: sc.Controller.WarmupWorkers}
 	}
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	defer stopCtrls()
@@ -378,6 +379,7 @@ func warmUp(ctx context.Context, chk *checker, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	var last results.Invariants
 	for {
+		at := time.Now()
 		inv, err := chk.check(ctx, true)
 		if err != nil {
 			return err
@@ -394,7 +396,7 @@ func warmUp(ctx context.Context, chk *checker, timeout time.Duration) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(pollAfter(200*time.Millisecond, time.Since(at))):
 		}
 	}
 }

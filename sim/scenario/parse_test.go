@@ -130,6 +130,8 @@ func TestParseErrors(t *testing.T) {
 		{"concurrency", sub("  networkingShare: 0.5", "  networkingShare: 0.5\n  concurrency: 5000"), `fleet.concurrency: must be between 1 and 1024`},
 		{"share", sub("networkingShare: 0.5", "networkingShare: 1.5"), `t.yaml:11:3: fleet.networkingShare: must be a fraction`},
 		{"replicas", sub("replicas: 2", "replicas: 0"), `t.yaml:13:3: controller.replicas: must be between 1 and 10`},
+		{"warmup workers", sub("replicas: 2", "replicas: 1\n  warmupWorkers: 0"), `t.yaml:14:3: controller.warmupWorkers: must be between 1 and 1000, got 0`},
+		{"warmup workers with a standby", sub("replicas: 2", "replicas: 2\n  warmupWorkers: 16"), `t.yaml:14:3: controller.warmupWorkers: needs one reference controller replica`},
 		{"no strategies", sub("    - {name: a, checkpoint: none}\n    - {name: b}\n", "    []\n"), `controller.strategies: required`},
 		{"strategies and external", sub("  replicas: 2", "  replicas: 2\n  external: {command: [x]}"), `controller: set strategies (reference controller) or external, not both`},
 		{"strategy name", sub("{name: b}", "{name: B}"), `t.yaml:16:8: controller.strategies[1].name: must be a lowercase DNS label`},

@@ -114,9 +114,15 @@ type Fleet struct {
 // or an external binary.
 type Controller struct {
 	// Replicas is the number of controller instances (leader election between them). Default 1.
-	Replicas   int        `json:"replicas,omitempty"`
-	Strategies []Strategy `json:"strategies,omitempty"`
-	External   *External  `json:"external,omitempty"`
+	Replicas int `json:"replicas,omitempty"`
+	// WarmupWorkers, when set, gives the instance that runs before the measured phase (the warm-up,
+	// which converges the fleet) this many reconcile workers; instances started by a restart use the
+	// strategy's. Only its end state reaches the measured phase, and at 10,000 bindings the strategy's
+	// own 3 workers would take most of the wall budget to converge. Needs replicas 1: a standby would
+	// keep the workers into the measured phase. Default: the strategy's.
+	WarmupWorkers int        `json:"warmupWorkers,omitempty"`
+	Strategies    []Strategy `json:"strategies,omitempty"`
+	External      *External  `json:"external,omitempty"`
 }
 
 // Strategy is one configuration of the reference controller; each runs on an identical fleet and timeline.

@@ -198,6 +198,10 @@ func (v *validator) validateFleet(f *Fleet) {
 func (v *validator) validateController(s *Scenario) []string {
 	c := &s.Controller
 	v.count("controller.replicas", c.Replicas, 1, maxReplicas)
+	v.count("controller.warmupWorkers", c.WarmupWorkers, 1, 1000)
+	if c.WarmupWorkers > 0 && (c.Replicas > 1 || c.External != nil) {
+		v.add("controller.warmupWorkers", "needs one reference controller replica (replicas 1, no external): a standby would keep the warm-up workers into the measured phase")
+	}
 	switch {
 	case c.External != nil && len(c.Strategies) > 0:
 		v.add("controller", "set strategies (reference controller) or external, not both")
