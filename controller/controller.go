@@ -3,8 +3,8 @@ package controller
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -54,6 +55,10 @@ type Controller struct {
 	driftTimers   *deferred.Timers // nil when drift checks are off
 	driftSchedule *deferred.Schedule
 
+	// initialSkipped counts secondary initial-list events not mapped to bindings (see
+	// initialFanOutMatters); read by tests.
+	initialSkipped atomic.Int64
+
 	registeredMu sync.Mutex
 	registered   map[string]map[string]targets.Target // TG ARN → targets this instance registered (multi-cluster groups)
 
@@ -92,13 +97,12 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 		elb:        awsclient.NewELB(clients.ELBV2, o.TargetHealthCacheTTL, o.Clock.Now),
 		ec2:        awsclient.NewEC2(clients.EC2, o.SecurityGroupCacheTTL, o.Clock.Now),
 		processed:  deferred.NewProcessed(o.SyncPeriod, o.Clock),
-		schedule:   deferred.NewSchedule(o.DeferralDelay, max(o.DeferralJitter, 0), o.Rand),
+		schedule:   deferred.NewSchedule(o.DeferralDelay, max(o.DeferralJitter, 0), o.Rand.Uint64()),
 		registered: map[string]map[string]targets.Target{},
 	}
 	if o.DriftCheckInterval > 0 {
-		// Its own generator, drawn from o.Rand once here, so the two schedules never share one.
-		rng := rand.New(rand.NewPCG(o.Rand.Uint64(), o.Rand.Uint64()))
-		c.driftSchedule = deferred.NewSchedule(o.DriftCheckInterval, o.DriftCheckInterval/2, rng)
+		// Its own seed, drawn from o.Rand after the deferral schedule's, so the two never correlate.
+		c.driftSchedule = deferred.NewSchedule(o.DriftCheckInterval, o.DriftCheckInterval/2, o.Rand.Uint64())
 		c.driftTimers = deferred.NewTimers(o.Clock, prometheus.NewGauge(prometheus.GaugeOpts{Name: "unregistered"}))
 	}
 	c.network = networking.NewManager(networking.Options{EC2: c.ec2, ClusterName: o.ClusterName, NetworkingTGBs: c.networkingTGBs})
@@ -119,6 +123,11 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	if err := setupIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return nil, err
 	}
+	if !o.legacyStartup {
+		if err := warmInformers(context.Background(), mgr.GetCache()); err != nil {
+			return nil, err
+		}
+	}
 	err = builder.ControllerManagedBy(mgr).
 		Named(Name).
 		For(&v1beta1.TargetGroupBinding{}, builder.WithPredicates(tgbPredicate())).
@@ -136,6 +145,21 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 		return nil, fmt.Errorf("building controller: %w", err)
 	}
 	return c, nil
+}
+
+// warmInformers creates the informers of the watched kinds now, so that all of them list and sync
+// in parallel as soon as the manager starts its caches. Otherwise the Service, Pod and Node
+// informers are created only when the controller starts its watches, which controller-runtime
+// does after the informers it already knows (bindings and EndpointSlices, created by the field
+// indexes) have synced: two sync phases in series. A standby replica thereby keeps these caches
+// warm too, so a leader handover does not wait for them.
+func warmInformers(ctx context.Context, c cache.Cache) error {
+	for _, obj := range []client.Object{&corev1.Service{}, &corev1.Pod{}, &corev1.Node{}} {
+		if _, err := c.GetInformer(ctx, obj); err != nil {
+			return fmt.Errorf("creating the %T informer: %w", obj, err)
+		}
+	}
+	return nil
 }
 
 // handleDeferred is the annotation strategy's deferred work: reset the checkpoint with a PATCH so

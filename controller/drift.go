@@ -25,7 +25,7 @@ func (c *Controller) driftDue(ctx context.Context, tgb *v1beta1.TargetGroupBindi
 	key := client.ObjectKeyFromObject(tgb)
 	armed, due, _ := c.driftTimers.Check(key) // a due timer is disarmed here
 	if !armed {
-		c.driftTimers.Arm(key, c.driftSchedule.Next())
+		c.driftTimers.Arm(key, c.driftSchedule.Next(key))
 		return false, nil
 	}
 	if !due {
@@ -42,7 +42,7 @@ func (c *Controller) driftDue(ctx context.Context, tgb *v1beta1.TargetGroupBindi
 		return true, nil // the full reconcile re-arms after success
 	}
 	c.metrics.DriftChecks.WithLabelValues(metrics.DriftClean).Inc()
-	c.driftTimers.Arm(key, c.driftSchedule.Next())
+	c.driftTimers.Arm(key, c.driftSchedule.Next(key))
 	return false, nil
 }
 
@@ -87,7 +87,7 @@ func (c *Controller) armDrift(tgb *v1beta1.TargetGroupBinding) time.Duration {
 	}
 	key := client.ObjectKeyFromObject(tgb)
 	c.driftTimers.Disarm(key, false)
-	return c.driftTimers.Arm(key, c.driftSchedule.Next())
+	return c.driftTimers.Arm(key, c.driftSchedule.Next(key))
 }
 
 // driftRequeue is the time until the binding's drift check is due (0: none armed).

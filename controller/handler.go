@@ -17,6 +17,24 @@ import (
 
 type queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
 
+// readOnly adds client.UnsafeDisableDeepCopy to a cached List whose result the caller only reads
+// (names, labels, conditions): the items then share memory with the cache instead of being deep
+// copies. Such results must never be modified or kept past the call.
+func (c *Controller) readOnly(opts ...client.ListOption) []client.ListOption {
+	if c.opts.legacyStartup {
+		return opts
+	}
+	return append(opts, client.UnsafeDisableDeepCopy)
+}
+
+// readOnlyGet is readOnly for a cached Get: the object shares maps and slices with the cache.
+func (c *Controller) readOnlyGet() []client.GetOption {
+	if c.opts.legacyStartup {
+		return nil
+	}
+	return []client.GetOption{client.UnsafeDisableDeepCopy}
+}
+
 // mapHandler turns events of one kind into TargetGroupBinding requests. mapFn returns the affected
 // bindings; relevant filters updates (nil: every update).
 type mapHandler struct {
@@ -28,7 +46,26 @@ type mapHandler struct {
 var _ handler.EventHandler = mapHandler{}
 
 func (h mapHandler) Create(ctx context.Context, e event.CreateEvent, q queue) {
+	if e.IsInInitialList && !h.c.initialFanOutMatters() {
+		h.c.initialSkipped.Add(1)
+		return
+	}
 	h.c.enqueue(q, h.mapFn(ctx, e.Object), e.IsInInitialList)
+}
+
+// initialFanOutMatters reports whether mapping a secondary object's initial-list event to
+// bindings can change the queue. Every binding is queued by its own initial-list event, and no
+// worker runs before every source (and its handler) has synced, so at that point the binding is
+// still queued and adding it again is a no-op — on a restart, and on a standby that becomes
+// leader (its handlers get the informer's whole store replayed as initial-list events). Later
+// additions, updates, deletes and resyncs (updates) are not initial-list events and always map.
+// The exception is a priority queue whose secondary handlers enqueue at normal priority (upstream
+// behaviour, LowPriorityInitialEvents off): there the fan-out raises bindings from the low
+// priority of their own initial event, which is part of the behaviour the strategy models.
+// (The queue's type cannot tell: controller-runtime wraps a plain workqueue in a type that
+// satisfies the PriorityQueue interface and ignores priorities, so the option decides.)
+func (c *Controller) initialFanOutMatters() bool {
+	return c.opts.legacyStartup || (c.opts.PriorityQueue && !c.opts.LowPriorityInitialEvents)
 }
 
 func (h mapHandler) Update(ctx context.Context, e event.UpdateEvent, q queue) {
@@ -82,7 +119,7 @@ func (c *Controller) tgbsForService(ctx context.Context, namespace, name string)
 		return nil
 	}
 	var list v1beta1.TargetGroupBindingList
-	if err := c.client.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{indexServiceName: name}); err != nil {
+	if err := c.client.List(ctx, &list, c.readOnly(client.InNamespace(namespace), client.MatchingFields{indexServiceName: name})...); err != nil {
 		c.log.Error(err, "listing TargetGroupBindings by service", "namespace", namespace, "service", name)
 		return nil
 	}

@@ -22,7 +22,7 @@ func (c *Controller) nodeHandler() handler.EventHandler {
 			var out []types.NamespacedName
 			for _, tt := range []string{string(v1beta1.TargetTypeInstance), targetTypeUnset} {
 				var list v1beta1.TargetGroupBindingList
-				if err := c.client.List(ctx, &list, client.MatchingFields{indexTargetType: tt}); err != nil {
+				if err := c.client.List(ctx, &list, c.readOnly(client.MatchingFields{indexTargetType: tt})...); err != nil {
 					c.log.Error(err, "listing instance TargetGroupBindings")
 					continue
 				}

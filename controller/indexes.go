@@ -62,7 +62,7 @@ func setupIndexes(ctx context.Context, idx client.FieldIndexer) error {
 // manager's "every binding recomputed since start" check).
 func (c *Controller) networkingTGBs(ctx context.Context) ([]string, error) {
 	var list v1beta1.TargetGroupBindingList
-	if err := c.client.List(ctx, &list, client.MatchingFields{indexNetworking: "true"}); err != nil {
+	if err := c.client.List(ctx, &list, c.readOnly(client.MatchingFields{indexNetworking: "true"})...); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(list.Items))

@@ -9,13 +9,22 @@ import (
 
 // ManagerOptions returns base with the settings a strategy needs applied: the controller queue
 // (priority queue on or off; name validation off so many managers may live in one process), the
-// informer sync period, leader election (Lease), metrics and health bind addresses, and the cached
+// informer sync period, the cache transform that trims objects (cacheTransform) and the memoising
+// RESTMapper (memoMapper) unless base sets its own, leader election (Lease), metrics and health bind addresses, and the cached
 // namespaces. Fields of base it does not own (Scheme, Logger, ...) are kept.
 func ManagerOptions(opts Options, base manager.Options) manager.Options {
 	o := opts.setDefaults()
 	base.Controller.UsePriorityQueue = ptr.To(o.PriorityQueue)
 	base.Controller.SkipNameValidation = ptr.To(true)
 	base.Cache.SyncPeriod = ptr.To(o.SyncPeriod)
+	if !o.legacyStartup {
+		if base.Cache.DefaultTransform == nil {
+			base.Cache.DefaultTransform = cacheTransform
+		}
+		if base.MapperProvider == nil {
+			base.MapperProvider = newMemoMapper
+		}
+	}
 	if len(o.Namespaces) > 0 {
 		base.Cache.DefaultNamespaces = map[string]cache.Config{}
 		for _, ns := range o.Namespaces {

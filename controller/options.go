@@ -84,7 +84,9 @@ type Options struct {
 
 	// Clock is the time source of checkpoint timestamps, deferrals and caches. Default: real clock.
 	Clock clock.WithTicker
-	// Rand draws deferral jitter. Default: seeded from the clock.
+	// Rand seeds the deferral and drift-check jitter (two draws in New); each binding's jitter is
+	// then a hash of that seed and its key, independent of reconcile order. Default: seeded from
+	// the clock.
 	Rand *rand.Rand
 	// Logger is the controller's logger. Default: the manager's logger.
 	Logger logr.Logger
@@ -96,6 +98,10 @@ type Options struct {
 	Mutant string
 	// AllowMutants permits Mutant in a binary built without the `mutants` tag. Default: false.
 	AllowMutants bool
+
+	// legacyStartup turns off the startup optimisations (cache transform, no secondary
+	// initial-list fan-out, read-only cache lists), so a benchmark can compare both in one run.
+	legacyStartup bool
 }
 
 // AWSOptions configures the AWS clients.

@@ -140,7 +140,7 @@ func (c *Controller) deferFullReconcile(key types.NamespacedName) (bool, reconci
 			return true, reconcile.Result{}
 		}
 		c.processed.Mark(key)
-		return true, reconcile.Result{RequeueAfter: c.timers.Arm(key, c.schedule.Next())}
+		return true, reconcile.Result{RequeueAfter: c.timers.Arm(key, c.schedule.Next(key))}
 	case CheckpointAnnotation:
 		if !c.processed.Has(key) {
 			c.processed.Mark(key)
@@ -255,6 +255,10 @@ func (c *Controller) deregisterAll(ctx context.Context, tgb *v1beta1.TargetGroup
 
 // forget drops the in-memory state of a binding that is gone.
 func (c *Controller) forget(key types.NamespacedName) {
+	c.schedule.Forget(key)
+	if c.driftSchedule != nil {
+		c.driftSchedule.Forget(key)
+	}
 	if c.timers != nil {
 		c.timers.Disarm(key, false)
 	}

@@ -25,7 +25,7 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 	}
 	if tg.Type == v1beta1.TargetTypeInstance {
 		var nodes corev1.NodeList
-		if err := c.client.List(ctx, &nodes); err != nil {
+		if err := c.client.List(ctx, &nodes, c.readOnly()...); err != nil {
 			return endpoints.Result{}, err
 		}
 		var sel labels.Selector
@@ -37,8 +37,8 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 		return endpoints.ResolveInstance(endpoints.InstanceInput{ServicePort: sp, Nodes: nodes.Items, Selector: sel})
 	}
 	var slices discoveryv1.EndpointSliceList
-	if err := c.client.List(ctx, &slices, client.InNamespace(svc.Namespace),
-		client.MatchingFields{indexSliceService: svc.Name}); err != nil {
+	if err := c.client.List(ctx, &slices, c.readOnly(client.InNamespace(svc.Namespace),
+		client.MatchingFields{indexSliceService: svc.Name})...); err != nil {
 		return endpoints.Result{}, err
 	}
 	addrType := discoveryv1.AddressTypeIPv4
@@ -49,9 +49,10 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 		ServicePort: sp, Slices: slices.Items, AddressType: addrType,
 		Gate:           readinessgate.ConditionType(tgb.Name),
 		NoGateHoldBack: c.opts.Mutant == MutantNoGateHoldBack,
+		// Pods are read-only here and later deep-copied before any patch (updateReadinessGates).
 		Pod: func(name string) (*corev1.Pod, bool) {
 			pod := &corev1.Pod{}
-			if err := c.client.Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: name}, pod); err != nil {
+			if err := c.client.Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: name}, pod, c.readOnlyGet()...); err != nil {
 				return nil, false
 			}
 			return pod, true

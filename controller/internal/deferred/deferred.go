@@ -9,7 +9,9 @@ package deferred
 
 import (
 	"context"
-	"math/rand/v2"
+	"encoding/binary"
+	"hash/fnv"
+	"math/bits"
 	"sync"
 	"time"
 
@@ -22,27 +24,74 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/ttlcache"
 )
 
-// Schedule computes deferral delays: Delay plus uniform jitter in [0, Jitter).
+// Schedule computes deferral delays: Delay plus jitter in [0, Jitter). The jitter is a hash of
+// (seed, binding key, round), not a draw from a shared stream, so a binding's delay does not
+// depend on the order in which concurrent workers reach the schedule, and runs at different time
+// scales (same seed, scaled durations) give each binding the same fraction of the window.
+// round counts the key's previous delays, so repeated deferrals of one binding still spread.
 type Schedule struct {
 	Delay  time.Duration
 	Jitter time.Duration
+	seed   uint64
 	mu     sync.Mutex
-	rng    *rand.Rand
+	rounds map[types.NamespacedName]uint64
 }
 
-// NewSchedule creates a schedule drawing jitter from rng.
-func NewSchedule(delay, jitter time.Duration, rng *rand.Rand) *Schedule {
-	return &Schedule{Delay: delay, Jitter: jitter, rng: rng}
+// NewSchedule creates a schedule whose jitter is derived from seed.
+func NewSchedule(delay, jitter time.Duration, seed uint64) *Schedule {
+	return &Schedule{Delay: delay, Jitter: jitter, seed: seed, rounds: map[types.NamespacedName]uint64{}}
 }
 
-// Next returns one delay.
-func (s *Schedule) Next() time.Duration {
+// Next returns key's next delay: For(key, n) for its n-th call since the last Forget.
+func (s *Schedule) Next(key types.NamespacedName) time.Duration {
 	if s.Jitter <= 0 {
 		return s.Delay
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.Delay + time.Duration(s.rng.Int64N(int64(s.Jitter)))
+	round := s.rounds[key]
+	s.rounds[key] = round + 1
+	s.mu.Unlock()
+	return s.For(key, round)
+}
+
+// For is the delay of key in a given round; a pure function of (seed, key, round).
+func (s *Schedule) For(key types.NamespacedName, round uint64) time.Duration {
+	if s.Jitter <= 0 {
+		return s.Delay
+	}
+	// Scale the 64-bit hash to [0, Jitter): the high word of hash*Jitter, i.e. floor(u*Jitter)
+	// for u = hash/2^64 in [0, 1); the same u at every time scale.
+	hi, _ := bits.Mul64(keyHash(s.seed, key, round), uint64(s.Jitter))
+	return s.Delay + time.Duration(hi)
+}
+
+// Forget drops key's round count (the binding is gone).
+func (s *Schedule) Forget(key types.NamespacedName) {
+	s.mu.Lock()
+	delete(s.rounds, key)
+	s.mu.Unlock()
+}
+
+// keyHash is FNV-1a over seed, namespace, name and round, finished with the splitmix64 mixer
+// so that keys differing in one character land far apart.
+func keyHash(seed uint64, key types.NamespacedName, round uint64) uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], seed)
+	_, _ = h.Write(buf[:])
+	_, _ = h.Write([]byte(key.Namespace))
+	_, _ = h.Write([]byte{'/'})
+	_, _ = h.Write([]byte(key.Name))
+	binary.LittleEndian.PutUint64(buf[:], round)
+	_, _ = h.Write(buf[:])
+	return mix64(h.Sum64())
+}
+
+// mix64 is the splitmix64 finaliser.
+func mix64(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // Processed is the set of TargetGroupBindings not to defer again (TTL = sync period).
@@ -103,7 +152,7 @@ func (q *Queue) Add(key types.NamespacedName) {
 	q.pending[key] = true
 	q.mu.Unlock()
 	q.depth.Inc()
-	q.q.AddAfter(key, q.schedule.Next())
+	q.q.AddAfter(key, q.schedule.Next(key))
 }
 
 // Start runs the single worker until ctx ends (a manager.Runnable).

@@ -18,7 +18,8 @@ type Endpoint struct {
 	Target targets.Target
 	// HashID is the identifier hashed into the checkpoint.
 	HashID string
-	// Pod backs an IP target (nil for instance targets).
+	// Pod backs an IP target (nil for instance targets). It may share memory with the informer
+	// cache: read it, DeepCopy before changing it.
 	Pod *corev1.Pod
 	// Gated means the pod carries the TargetGroupBinding's readiness gate.
 	Gated bool
@@ -33,7 +34,7 @@ type Result struct {
 	// must not save a checkpoint and should retry.
 	Incomplete bool
 	// Excluded are gated pods whose endpoints are not targets (e.g. a container restarting); their
-	// gate must not stay True.
+	// gate must not stay True. Like Endpoint.Pod, they may share memory with the cache.
 	Excluded []*corev1.Pod
 }
 

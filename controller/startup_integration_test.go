@@ -1,0 +1,98 @@
+package controller
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/internal/checkpoint"
+)
+
+// TestStandbyTakeoverSeesChangesMadeWhileStandby: a standby replica's informers (all of them,
+// see warmInformers) sync long before it leads; when it takes over, controller-runtime replays
+// their stores as initial-list events, which the secondary handlers skip. Changes made while it
+// was standby — an EndpointSlice changed, a binding and its backend created — must still be
+// reconciled, through each binding's own initial-list event.
+func TestStandbyTakeoverSeesChangesMadeWhileStandby(t *testing.T) {
+	ns := newNamespace(t)
+	arnA := createTargetGroup(t, ns+"-a", elbtypes.TargetTypeEnumIp)
+	arnB := createTargetGroup(t, ns+"-b", elbtypes.TargetTypeEnumIp)
+	epsA := backend(t, ns, "a", 50, 2)
+	create(t, mkTGB(ns, "a", "a", arnA, v1beta1.TargetTypeIP))
+	opts := testOptions(CheckpointAnnotation)
+	opts.LeaderElection, opts.LeaderElectionNamespace, opts.LeaderElectionID = true, ns, "tgb-"+ns
+
+	leader, _ := startReplica(t, ns, opts, false) // crashes: never releases the lease
+	eventually(t, 10*time.Second, "checkpoint a", func() bool { return checkpoint.IsSet(getTGB(t, ns, "a").Annotations) })
+	standby, elected := startReplica(t, ns, opts, true)
+	select {
+	case <-elected:
+		t.Fatal("standby elected while the leader holds the lease")
+	case <-time.After(500 * time.Millisecond):
+	}
+	leader.stop()
+
+	// While nobody leads (the lease runs out after 3 s): a's endpoints change, b appears.
+	newA := []epRef{epsA[0], {pod: epsA[1].pod, ip: "10.0.50.99", ready: true}}
+	setSliceEndpoints(t, ns, "a-slice", newA...)
+	epsB := backend(t, ns, "b", 51, 2)
+	create(t, mkTGB(ns, "b", "b", arnB, v1beta1.TargetTypeIP))
+	select {
+	case <-elected:
+		t.Fatal("standby elected before the changes were made: the test would not cover them")
+	default:
+	}
+
+	eventually(t, 20*time.Second, "standby elected", func() bool {
+		select {
+		case <-elected:
+			return true
+		default:
+			return false
+		}
+	})
+	eventually(t, 10*time.Second, "a re-registered", func() bool { return sameSet(liveTargets(t, arnA), targetKeys(newA)...) })
+	eventually(t, 10*time.Second, "b registered", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(epsB)...) })
+	for _, n := range []string{"a", "b"} {
+		eventually(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
+	}
+	if standby.c.initialSkipped.Load() == 0 {
+		t.Fatal("no secondary initial-list event was skipped: the takeover did not take the optimised path")
+	}
+}
+
+// startReplica starts a controller with leader election on short lease timings; release says
+// whether it gives the lease up when stopped. It returns the replica and its Elected channel.
+func startReplica(t *testing.T, ns string, opts Options, release bool) (*running, <-chan struct{}) {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	opts.MetricsRegistry = reg
+	opts.Namespaces = []string{ns}
+	mopts := ManagerOptions(opts, manager.Options{Scheme: scheme, Logger: logger})
+	mopts.GracefulShutdownTimeout = ptr.To(5 * time.Second)
+	mopts.LeaderElectionReleaseOnCancel = release
+	mopts.LeaseDuration, mopts.RenewDeadline, mopts.RetryPeriod = ptr.To(3*time.Second), ptr.To(2*time.Second), ptr.To(200*time.Millisecond)
+	mgr, err := ctrl.NewManager(cfg, mopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(mgr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{c: c, reg: reg, cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- mgr.Start(ctx) }()
+	t.Cleanup(r.stop)
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		t.Fatal("cache did not sync")
+	}
+	return r, mgr.Elected()
+}
