@@ -165,6 +165,9 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 		return nil, fmt.Errorf("adding the controller user: %w", err)
 	}
 	e.ControllerConfig = user.Config()
+	// Loopback: gzip of large list responses costs CPU on both ends (a restart's cache sync) and saves
+	// nothing.
+	cfg.DisableCompression, e.ControllerConfig.DisableCompression = true, true
 	kc, err := user.KubeConfig()
 	if err != nil {
 		e.Stop()

@@ -25,17 +25,26 @@ func (r RawResult) Rate() float64 { return perSecond(r.Objects, r.Elapsed) }
 // <prefix>-raw (labelled with labels). The ConfigMaps and namespace are deleted afterwards; only the
 // creates are timed. Issue 7's goal is Fleet.Create's write rate ≥ 60 % of this rate.
 func RawCreateRate(ctx context.Context, c client.Client, n, concurrency int, namespace string, labels map[string]string) (RawResult, error) {
+	res, cleanup, err := RawCreate(ctx, c, n, concurrency, namespace, labels)
+	cleanup()
+	return res, err
+}
+
+// RawCreate is RawCreateRate without the deletion: the caller calls cleanup (always non-nil) when it
+// has taken its own measurements of the create phase.
+func RawCreate(ctx context.Context, c client.Client, n, concurrency int, namespace string, labels map[string]string) (res RawResult, cleanup func(), err error) {
+	cleanup = func() {}
 	if concurrency <= 0 {
 		concurrency = DefaultConcurrency
 	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace, Labels: withLabels(labels, nil)}}
 	if err := createObject(ctx, c, ns); err != nil {
-		return RawResult{}, fmt.Errorf("raw create rate: namespace: %w", err)
+		return RawResult{}, cleanup, fmt.Errorf("raw create rate: namespace: %w", err)
 	}
-	defer func() {
+	cleanup = func() {
 		_ = c.DeleteAllOf(context.WithoutCancel(ctx), &corev1.ConfigMap{}, client.InNamespace(namespace), client.MatchingLabels{rawLabel: "true"})
 		_ = c.Delete(context.WithoutCancel(ctx), ns)
-	}()
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var done atomic.Int64
@@ -52,8 +61,8 @@ func RawCreateRate(ctx context.Context, c client.Client, n, concurrency int, nam
 		}
 		done.Add(1)
 	})
-	res := RawResult{Objects: int(done.Load()), Elapsed: time.Since(start)}
-	return res, context.Cause(ctx)
+	res = RawResult{Objects: int(done.Load()), Elapsed: time.Since(start)}
+	return res, cleanup, context.Cause(ctx)
 }
 
 const rawLabel = "restartsim.io/raw"
