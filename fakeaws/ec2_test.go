@@ -178,3 +178,44 @@ func TestDescribeVpcsAndTags(t *testing.T) {
 	_, err = e.ec2.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{"i-00000000000000001"}, Tags: []ec2types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}})
 	wantCode(t, err, "InvalidInstanceID.NotFound")
 }
+
+// TestENIIndexedFilters: filters answered from the store's indexes return what a scan returns: secondary IPs
+// match addresses.private-ip-address but not private-ip-address, further filters still apply, wildcards fall
+// back to the scan, and an unknown filter name still fails.
+func TestENIIndexedFilters(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	sg := must[fakeaws.SecurityGroup](t)(e.srv.CreateSecurityGroup("pods", "d", ""))
+	must[fakeaws.ENI](t)(e.srv.SeedENI(fakeaws.ENI{ID: "eni-b", PrivateIPs: []string{"10.0.4.1", "10.0.4.2"}, SecurityGroupIDs: []string{sg.ID}}))
+	must[fakeaws.ENI](t)(e.srv.SeedENI(fakeaws.ENI{ID: "eni-a", PrivateIPs: []string{"10.0.4.2"}}))
+	f := func(name string, values ...string) ec2types.Filter {
+		return ec2types.Filter{Name: aws.String(name), Values: values}
+	}
+	for _, tc := range []struct {
+		filters []ec2types.Filter
+		want    []string
+	}{
+		{[]ec2types.Filter{f("addresses.private-ip-address", "10.0.4.2", "10.0.4.1")}, []string{"eni-a", "eni-b"}},
+		{[]ec2types.Filter{f("private-ip-address", "10.0.4.2")}, []string{"eni-a"}},
+		{[]ec2types.Filter{f("addresses.private-ip-address", "10.0.4.2"), f("group-id", sg.ID)}, []string{"eni-b"}},
+		{[]ec2types.Filter{f("group-name", "pods"), f("addresses.private-ip-address", "10.0.4.2")}, []string{"eni-b"}},
+		{[]ec2types.Filter{f("addresses.private-ip-address", "10.0.4.*")}, []string{"eni-a", "eni-b"}},
+		{[]ec2types.Filter{f("network-interface-id", "eni-b", "eni-missing")}, []string{"eni-b"}},
+		{[]ec2types.Filter{f("addresses.private-ip-address", "10.9.9.9")}, nil},
+	} {
+		out := must[*ec2.DescribeNetworkInterfacesOutput](t)(e.ec2.DescribeNetworkInterfaces(ctx, &ec2.DescribeNetworkInterfacesInput{Filters: tc.filters}))
+		var got []string
+		for _, n := range out.NetworkInterfaces {
+			got = append(got, aws.ToString(n.NetworkInterfaceId))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s=%v...: got %v, want %v", *tc.filters[0].Name, tc.filters[0].Values, got, tc.want)
+		}
+	}
+	_, err := e.ec2.DescribeNetworkInterfaces(ctx, &ec2.DescribeNetworkInterfacesInput{Filters: []ec2types.Filter{
+		f("bogus", "x"), f("addresses.private-ip-address", "10.9.9.9")}})
+	wantCode(t, err, "InvalidParameterValue")
+	_, err = e.ec2.DescribeNetworkInterfaces(ctx, &ec2.DescribeNetworkInterfacesInput{NetworkInterfaceIds: []string{"eni-missing", "bad"}})
+	wantCode(t, err, "InvalidNetworkInterfaceID.NotFound")
+	_, err = e.ec2.DescribeNetworkInterfaces(ctx, &ec2.DescribeNetworkInterfacesInput{NetworkInterfaceIds: []string{"eni-a", "bad", "eni-missing"}})
+	wantCode(t, err, "InvalidNetworkInterfaceID.Malformed")
+}

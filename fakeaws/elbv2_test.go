@@ -213,3 +213,28 @@ func TestELBTags(t *testing.T) {
 	_, err = e.elb.DescribeTags(ctx, &elb.DescribeTagsInput{ResourceArns: []string{"arn:aws:elasticloadbalancing:us-west-2:123456789012:loadbalancer/app/x/1"}})
 	wantCode(t, err, "LoadBalancerNotFound")
 }
+
+// TestDescribeTargetGroupsLookups: by ARN and by name return the groups asked for, in the order asked, paged;
+// the first bad ARN decides the error.
+func TestDescribeTargetGroupsLookups(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	a, b := e.createTG(t, "a", "ip", 80), e.createTG(t, "b", "ip", 80)
+	out := must[*elb.DescribeTargetGroupsOutput](t)(e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{b, a, b}, PageSize: aws.Int32(2)}))
+	if len(out.TargetGroups) != 2 || *out.TargetGroups[0].TargetGroupArn != b || *out.TargetGroups[1].TargetGroupArn != a || out.NextMarker == nil {
+		t.Fatalf("by ARN: %+v", out)
+	}
+	out = must[*elb.DescribeTargetGroupsOutput](t)(e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{b, a, b}, Marker: out.NextMarker}))
+	if len(out.TargetGroups) != 1 || *out.TargetGroups[0].TargetGroupArn != b || out.NextMarker != nil {
+		t.Fatalf("by ARN, page 2: %+v", out)
+	}
+	out = must[*elb.DescribeTargetGroupsOutput](t)(e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{Names: []string{"b", "a"}}))
+	if len(out.TargetGroups) != 2 || *out.TargetGroups[0].TargetGroupName != "b" {
+		t.Fatalf("by name: %+v", out)
+	}
+	_, err := e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{Names: []string{"a", "zz"}})
+	wantCode(t, err, "TargetGroupNotFound")
+	_, err = e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{a, a + "x", "bad"}})
+	wantCode(t, err, "TargetGroupNotFound")
+	_, err = e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{a, "bad", a + "x"}})
+	wantCode(t, err, "ValidationError")
+}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
@@ -49,6 +51,40 @@ func TestSnapshotRestore(t *testing.T) {
 	c := newEnv(t, fakeaws.Options{From: snap}) // a snapshot can seed several servers
 	if got := targetIDs(t, c, arn); len(got) != 1 {
 		t.Fatalf("second restore: targets %v", got)
+	}
+}
+
+// TestSnapshotIndexes: a restored server finds resources by name and by IP (its indexes came along), and
+// deleting a group in the copy frees the name there only.
+func TestSnapshotIndexes(t *testing.T) {
+	a := newEnv(t, fakeaws.Options{})
+	arn := a.createTG(t, "snap", "ip", 80)
+	must[fakeaws.ENI](t)(a.srv.SeedENI(fakeaws.ENI{ID: "eni-pod", PrivateIPs: []string{"10.0.5.1"}}))
+	snap, err := a.srv.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newEnv(t, fakeaws.Options{From: snap})
+	if got := b.createTG(t, "snap", "ip", 80); got != arn {
+		t.Fatalf("create by an existing name in the copy: ARN %s, want %s", got, arn)
+	}
+	byName := must[*elb.DescribeTargetGroupsOutput](t)(b.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{Names: []string{"snap"}}))
+	if aws.ToString(byName.TargetGroups[0].TargetGroupArn) != arn {
+		t.Fatalf("by name: %v", byName.TargetGroups)
+	}
+	enis := must[*ec2.DescribeNetworkInterfacesOutput](t)(b.ec2.DescribeNetworkInterfaces(ctx, &ec2.DescribeNetworkInterfacesInput{
+		Filters: []ec2types.Filter{{Name: aws.String("addresses.private-ip-address"), Values: []string{"10.0.5.1"}}}}))
+	if len(enis.NetworkInterfaces) != 1 || aws.ToString(enis.NetworkInterfaces[0].NetworkInterfaceId) != "eni-pod" {
+		t.Fatalf("by IP: %+v", enis.NetworkInterfaces)
+	}
+	if _, err := b.elb.DeleteTargetGroup(ctx, &elb.DeleteTargetGroupInput{TargetGroupArn: aws.String(arn)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.createTG(t, "snap", "ip", 81); got == arn {
+		t.Fatal("the copy's deleted group came back")
+	}
+	if got := a.createTG(t, "snap", "ip", 80); got != arn {
+		t.Fatalf("the copy's delete reached the original: ARN %s", got)
 	}
 }
 

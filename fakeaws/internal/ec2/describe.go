@@ -90,20 +90,9 @@ func (s *Service) describeNetworkInterfaces(_ time.Time, f *query.Form) (any, er
 		return nil, err
 	}
 	ids := f.Strings("NetworkInterfaceId")
-	all := s.st.ENIs()
-	sel := all
-	if len(ids) > 0 {
-		sel = nil
-		for _, id := range ids {
-			if !strings.HasPrefix(id, "eni-") {
-				return nil, query.Errorf("InvalidNetworkInterfaceID.Malformed", "Invalid id: \"%s\" (expecting \"eni-...\")", id)
-			}
-			i := slices.IndexFunc(all, func(e state.ENI) bool { return e.ID == id })
-			if i < 0 {
-				return nil, query.Errorf("InvalidNetworkInterfaceID.NotFound", "The networkInterface ID '%s' does not exist", id)
-			}
-			sel = append(sel, all[i])
-		}
+	sel, err := s.eniCandidates(ids, fs)
+	if err != nil {
+		return nil, err
 	}
 	var matched []state.ENI
 	for _, e := range sel {
@@ -131,6 +120,57 @@ func (s *Service) describeNetworkInterfaces(_ time.Time, f *query.Form) (any, er
 		res.NetworkInterfaceSet = append(res.NetworkInterfaceSet, x)
 	}
 	return res, nil
+}
+
+// eniCandidates returns the ENIs the filters are applied to, sorted by ID: those named by ids, else those an
+// indexed filter (IP or ID) names, else all. Each is a superset of the matches, so results do not change.
+func (s *Service) eniCandidates(ids []string, fs []filter) ([]state.ENI, error) {
+	if len(ids) == 0 {
+		return s.eniIndexed(fs), nil
+	}
+	sel, missing := s.st.ENIsByID(ids)
+	checked := ids // the first malformed or missing ID decides the error
+	if missing >= 0 {
+		checked = ids[:missing+1]
+	}
+	for _, id := range checked {
+		if !strings.HasPrefix(id, "eni-") {
+			return nil, query.Errorf("InvalidNetworkInterfaceID.Malformed", "Invalid id: \"%s\" (expecting \"eni-...\")", id)
+		}
+	}
+	if missing >= 0 {
+		return nil, query.Errorf("InvalidNetworkInterfaceID.NotFound", "The networkInterface ID '%s' does not exist", ids[missing])
+	}
+	return sel, nil
+}
+
+// eniIndexed answers the first filter on private IP or ENI ID from the store's indexes, or lists every ENI.
+// The index is used only when every filter name is known: an unknown name fails the scan on the first ENI
+// that reaches it, which a smaller candidate set could hide.
+func (s *Service) eniIndexed(fs []filter) []state.ENI {
+	probe := eniAttrs(state.ENI{PrivateIPs: []string{""}}, func(string) string { return "" })
+	for _, fl := range fs {
+		if _, known := probe(fl.name); !known {
+			return s.st.ENIs()
+		}
+	}
+	for _, fl := range fs {
+		if !literal(fl.values) {
+			continue
+		}
+		switch fl.name {
+		case "private-ip-address", "addresses.private-ip-address":
+			return s.st.ENIsByPrivateIP(fl.values)
+		case "network-interface-id":
+			return s.st.KnownENIs(fl.values)
+		}
+	}
+	return s.st.ENIs()
+}
+
+// literal reports whether no value is a wildcard pattern, so matching is equality and an index lookup exact.
+func literal(values []string) bool {
+	return !slices.ContainsFunc(values, func(v string) bool { return strings.ContainsAny(v, `*?[\`) })
 }
 
 func instanceAttrs(in state.Instance, enis map[string]state.ENI) attrs {
@@ -168,30 +208,11 @@ func (s *Service) describeInstances(_ time.Time, f *query.Form) (any, error) {
 		return nil, err
 	}
 	ids := f.Strings("InstanceId")
-	all := s.st.Instances()
-	enis := map[string]state.ENI{}
-	for _, e := range s.st.ENIs() {
-		enis[e.ID] = e
+	sel, err := s.instanceCandidates(ids)
+	if err != nil {
+		return nil, err
 	}
-	sel := all
-	if len(ids) > 0 {
-		sel = nil
-		var missing []string
-		for _, id := range ids {
-			if !strings.HasPrefix(id, "i-") {
-				return nil, query.Errorf("InvalidInstanceID.Malformed", "Invalid id: \"%s\"", id)
-			}
-			i := slices.IndexFunc(all, func(in state.Instance) bool { return in.ID == id })
-			if i < 0 {
-				missing = append(missing, id)
-				continue
-			}
-			sel = append(sel, all[i])
-		}
-		if len(missing) > 0 {
-			return nil, query.Errorf("InvalidInstanceID.NotFound", "The instance IDs '%s' do not exist", strings.Join(missing, ", "))
-		}
-	}
+	enis := s.primaryENIs(sel)
 	var matched []state.Instance
 	for _, in := range sel {
 		ok, err := match(fs, instanceAttrs(in, enis))
@@ -221,6 +242,35 @@ func (s *Service) describeInstances(_ time.Time, f *query.Form) (any, error) {
 		res.ReservationSet = append(res.ReservationSet, xReservation{ReservationID: "r-" + strings.TrimPrefix(in.ID, "i-"), OwnerID: s.st.AccountID(), InstancesSet: []xInstance{x}})
 	}
 	return res, nil
+}
+
+func (s *Service) instanceCandidates(ids []string) ([]state.Instance, error) {
+	if len(ids) == 0 {
+		return s.st.Instances(), nil
+	}
+	for _, id := range ids {
+		if !strings.HasPrefix(id, "i-") {
+			return nil, query.Errorf("InvalidInstanceID.Malformed", "Invalid id: \"%s\"", id)
+		}
+	}
+	sel, missing := s.st.InstancesByID(ids)
+	if len(missing) > 0 {
+		return nil, query.Errorf("InvalidInstanceID.NotFound", "The instance IDs '%s' do not exist", strings.Join(missing, ", "))
+	}
+	return sel, nil
+}
+
+// primaryENIs maps the primary ENI IDs of ins to their ENIs, fetching only those.
+func (s *Service) primaryENIs(ins []state.Instance) map[string]state.ENI {
+	ids := make([]string, 0, len(ins))
+	for _, in := range ins {
+		ids = append(ids, in.PrimaryENIID)
+	}
+	out := make(map[string]state.ENI, len(ids))
+	for _, e := range s.st.KnownENIs(ids) {
+		out[e.ID] = e
+	}
+	return out
 }
 
 func vpcAttrs(v state.VPC) attrs {

@@ -162,49 +162,59 @@ func (s *Service) describeTargetGroups(_ time.Time, f *query.Form) (any, error) 
 	if !ok {
 		pageSize = 400
 	}
-	all := s.st.TargetGroups()
 	var sel []state.TargetGroup
 	switch {
 	case len(arns) > 0:
-		for _, a := range arns {
-			if err := validARN(a); err != nil {
-				return nil, err
-			}
-			i := slices.IndexFunc(all, func(tg state.TargetGroup) bool { return tg.ARN == a })
-			if i < 0 {
-				return nil, query.Errorf("TargetGroupNotFound", "One or more target groups not found")
-			}
-			sel = append(sel, all[i])
-		}
+		sel, err = s.byARN(arns)
 	case len(names) > 0:
-		for _, n := range names {
-			i := slices.IndexFunc(all, func(tg state.TargetGroup) bool { return tg.Name == n })
-			if i < 0 {
-				return nil, query.Errorf("TargetGroupNotFound", "One or more target groups not found")
-			}
-			sel = append(sel, all[i])
-		}
-	default:
-		sel = all
+		sel, err = s.byName(names)
+	}
+	if err != nil {
+		return nil, err
 	}
 	start := 0
 	if m := f.Get("Marker"); m != "" {
 		if start, err = decodeMarker(m); err != nil {
 			return nil, err
 		}
-		if start > len(sel) {
-			start = len(sel)
-		}
 	}
-	end := min(start+int(pageSize), len(sel))
-	res := targetGroupsResult{TargetGroups: make([]xTargetGroup, 0, end-start)}
-	for _, tg := range sel[start:end] {
+	var page []state.TargetGroup
+	total := len(sel)
+	if len(arns) > 0 || len(names) > 0 {
+		start = min(start, total)
+		page = sel[start:min(start+int(pageSize), total)]
+	} else { // copy only the page, not every group
+		page, total = s.st.TargetGroupPage(start, int(pageSize))
+		start = min(start, total)
+	}
+	res := targetGroupsResult{TargetGroups: make([]xTargetGroup, 0, len(page))}
+	for _, tg := range page {
 		res.TargetGroups = append(res.TargetGroups, toWire(tg))
 	}
-	if end < len(sel) {
+	if end := start + len(page); end < total {
 		res.NextMarker = encodeMarker(end)
 	}
 	return res, nil
+}
+
+// byARN looks the groups up; the first ARN that is malformed or unknown decides the error.
+func (s *Service) byARN(arns []string) ([]state.TargetGroup, error) {
+	sel, missing := s.st.TargetGroupsByARN(arns)
+	if missing < 0 {
+		return sel, nil
+	}
+	if err := validARN(arns[missing]); err != nil { // a malformed ARN is always missing too
+		return nil, err
+	}
+	return nil, query.Errorf("TargetGroupNotFound", "One or more target groups not found")
+}
+
+func (s *Service) byName(names []string) ([]state.TargetGroup, error) {
+	sel, missing := s.st.TargetGroupsByName(names)
+	if missing >= 0 {
+		return nil, query.Errorf("TargetGroupNotFound", "One or more target groups not found")
+	}
+	return sel, nil
 }
 
 func (s *Service) modifyTargetGroup(_ time.Time, f *query.Form) (any, error) {

@@ -24,6 +24,7 @@ func (s *Store) Clone(cfg Config) (*Store, error) {
 	c := &Store{cfg: cfg, src: src, rng: rand.New(src), defaultVPC: s.defaultVPC,
 		vpcs: cloneMap(s.vpcs, cloneVPC), instances: cloneMap(s.instances, cloneInstance),
 		enis: cloneMap(s.enis, cloneENI), sgs: cloneMap(s.sgs, cloneSG), tgs: cloneMap(s.tgs, cloneEntry)}
+	c.reindex() // rebuilt, not copied: the copy's indexes must point at the copy's resources
 	return c, nil
 }
 

@@ -87,12 +87,15 @@ func (s *Store) SeedInstance(in Instance) (Instance, error) {
 	}
 	in.SecurityGroupIDs = slices.Clone(in.SecurityGroupIDs)
 	in.Tags = cloneTags(in.Tags)
+	if _, ok := s.instances[in.ID]; !ok {
+		s.instOrder.add(in.ID)
+	}
 	s.instances[in.ID] = &in
-	s.enis[in.PrimaryENIID] = &ENI{
+	s.putENI(&ENI{
 		ID: in.PrimaryENIID, PrivateIPs: []string{in.PrivateIP}, SecurityGroupIDs: slices.Clone(in.SecurityGroupIDs),
 		SubnetID: in.SubnetID, AvailabilityZone: in.AvailabilityZone, VPCID: vpc, InstanceID: in.ID,
 		Description: "primary network interface",
-	}
+	})
 	return cloneInstance(&in), nil
 }
 
@@ -129,7 +132,7 @@ func (s *Store) SeedENI(e ENI) (ENI, error) {
 	e.PrivateIPs = slices.Clone(e.PrivateIPs)
 	e.SecurityGroupIDs = slices.Clone(e.SecurityGroupIDs)
 	e.Tags = cloneTags(e.Tags)
-	s.enis[e.ID] = &e
+	s.putENI(&e)
 	return cloneENI(&e), nil
 }
 
@@ -156,20 +159,66 @@ func (s *Store) VPCs() []VPC {
 func (s *Store) Instances() []Instance {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Instance, 0, len(s.instances))
-	for _, k := range sortedKeys(s.instances) {
-		out = append(out, cloneInstance(s.instances[k]))
+	return inOrder(s.instances, s.instOrder.keys(nil), cloneInstance) // instances are never removed
+}
+
+// InstancesByID returns the instances of ids in order, and the IDs that do not exist.
+func (s *Store) InstancesByID(ids []string) (found []Instance, missing []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		if in, ok := s.instances[id]; ok {
+			found = append(found, cloneInstance(in))
+		} else {
+			missing = append(missing, id)
+		}
 	}
-	return out
+	return found, missing
 }
 
 // ENIs returns all network interfaces sorted by ID.
 func (s *Store) ENIs() []ENI {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]ENI, 0, len(s.enis))
-	for _, k := range sortedKeys(s.enis) {
-		out = append(out, cloneENI(s.enis[k]))
+	return inOrder(s.enis, s.eniOrder.keys(nil), cloneENI) // ENIs are never removed
+}
+
+// ENIsByID returns the network interfaces of ids in order and -1, or nil and the index of the first ID that
+// does not exist.
+func (s *Store) ENIsByID(ids []string) ([]ENI, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return lookup(s.enis, ids, cloneENI)
+}
+
+// KnownENIs returns, sorted by ID and each once, the network interfaces of ids that exist.
+func (s *Store) KnownENIs(ids []string) []ENI {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sortedENIs(slices.Clone(ids))
+}
+
+// ENIsByPrivateIP returns, sorted by ID and each once, the network interfaces holding any of ips (primary or
+// secondary).
+func (s *Store) ENIsByPrivateIP(ips []string) []ENI {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for _, ip := range ips {
+		ids = append(ids, s.eniByIP[ip]...)
+	}
+	return s.sortedENIs(ids)
+}
+
+// sortedENIs clones the ENIs of ids that exist, sorted by ID and each once; it reorders ids.
+func (s *Store) sortedENIs(ids []string) []ENI {
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	out := make([]ENI, 0, len(ids))
+	for _, id := range ids {
+		if e, ok := s.enis[id]; ok {
+			out = append(out, cloneENI(e))
+		}
 	}
 	return out
 }

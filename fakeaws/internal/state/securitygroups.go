@@ -94,11 +94,8 @@ func (s *Store) DeleteSecurityGroup(id, name string) (string, error) {
 	if sg.Name == "default" {
 		return "", query.Errorf("CannotDelete", "the specified group: \"%s\" name: \"default\" cannot be deleted by a user", sg.ID)
 	}
-	inUse := func(ids []string) bool { return slices.Contains(ids, sg.ID) }
-	for _, e := range s.enis {
-		if inUse(e.SecurityGroupIDs) {
-			return "", query.Errorf("DependencyViolation", "resource %s has a dependent object", sg.ID)
-		}
+	if s.sgUsers[sg.ID] > 0 { // counted, not scanned: there can be tens of thousands of pod ENIs
+		return "", query.Errorf("DependencyViolation", "resource %s has a dependent object", sg.ID)
 	}
 	for _, o := range s.sgs {
 		if o.ID == sg.ID {

@@ -37,6 +37,15 @@ type Store struct {
 	enis       map[string]*ENI
 	sgs        map[string]*SecurityGroup
 	tgs        map[string]*tgEntry
+
+	// Indexes (index.go), so that a call naming resources costs O(result), not O(account). Every write keeps
+	// them in step; New and Clone build them with reindex.
+	tgByName  map[string]string   // name → ARN (names are unique in an account)
+	tgOrder   order[tgKey]        // DescribeTargetGroups' order
+	eniByIP   map[string][]string // private IP → IDs of the ENIs holding it
+	eniOrder  order[string]       // ENI IDs
+	instOrder order[string]       // instance IDs
+	sgUsers   map[string]int      // security group ID → uses by ENIs (DeleteSecurityGroup's dependency check)
 }
 
 type targetKey struct {
@@ -71,6 +80,7 @@ func New(cfg Config) *Store {
 	id := s.newID("vpc-", 17)
 	s.vpcs[id] = &VPC{ID: id, CIDRs: []string{"10.0.0.0/16"}, IsDefault: true}
 	s.defaultVPC = id
+	s.reindex()
 	sg := s.newSecurityGroup("default", "default VPC security group", id)
 	// The default group allows all traffic from itself.
 	sg.Ingress = append(sg.Ingress, Rule{ID: s.newID("sgr-", 17), Protocol: "-1", SourceGroupID: sg.ID})
@@ -118,6 +128,29 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// lookup returns m's values for keys in order (a key given twice yields its value twice) and the index of the
+// first missing key, or -1.
+func lookup[V, R any](m map[string]*V, keys []string, clone func(*V) R) ([]R, int) {
+	out := make([]R, 0, len(keys))
+	for i, k := range keys {
+		v, ok := m[k]
+		if !ok {
+			return nil, i
+		}
+		out = append(out, clone(v))
+	}
+	return out, -1
+}
+
+// inOrder clones m's values in the order of keys.
+func inOrder[V, R any](m map[string]*V, keys []string, clone func(*V) R) []R {
+	out := make([]R, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, clone(m[k]))
+	}
+	return out
 }
 
 // mergeTags sets tags on an existing list (overwriting values of equal keys).

@@ -34,10 +34,8 @@ func (s *Store) CreateTargetGroup(tg TargetGroup, now time.Time) (TargetGroup, e
 			return TargetGroup{}, query.Errorf("ValidationError", "The VPC ID '%s' is not found", tg.VPCID)
 		}
 	}
-	for _, o := range s.tgs {
-		if o.Name != tg.Name {
-			continue
-		}
+	if arn, ok := s.tgByName[tg.Name]; ok {
+		o := s.tgs[arn]
 		if o.Protocol == tg.Protocol && o.Port == tg.Port && o.VPCID == tg.VPCID && o.TargetType == tg.TargetType {
 			return cloneTG(o), nil
 		}
@@ -54,6 +52,8 @@ func (s *Store) CreateTargetGroup(tg TargetGroup, now time.Time) (TargetGroup, e
 	tg.Tags = cloneTags(tg.Tags)
 	e := &tgEntry{TargetGroup: tg, targets: map[targetKey]*targetEntry{}}
 	s.tgs[tg.ARN] = e
+	s.tgByName[tg.Name] = tg.ARN
+	s.tgOrder.add(tgKey{tg.Name, tg.ARN})
 	return cloneTG(e), nil
 }
 
@@ -68,24 +68,61 @@ func (s *Store) tg(arn string) (*tgEntry, error) {
 func (s *Store) DeleteTargetGroup(arn string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	e, ok := s.tgs[arn]
+	if !ok {
+		return
+	}
 	delete(s.tgs, arn)
+	delete(s.tgByName, e.Name)
+	s.tgOrder.remove()
 }
 
 // TargetGroups returns all target groups sorted by name, then ARN.
 func (s *Store) TargetGroups() []TargetGroup {
+	page, _ := s.TargetGroupPage(0, -1)
+	return page
+}
+
+// TargetGroupPage returns the groups [start, start+size) of the TargetGroups order (all from start when size
+// < 0) and the number of groups. Only the page is copied.
+func (s *Store) TargetGroupPage(start, size int) ([]TargetGroup, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]TargetGroup, 0, len(s.tgs))
-	for _, e := range s.tgs {
-		out = append(out, cloneTG(e))
+	keys := s.tgOrder.keys(func(k tgKey) bool { return s.tgs[k.arn] != nil })
+	start = min(max(start, 0), len(keys))
+	end := len(keys)
+	if size >= 0 {
+		end = min(start+size, end)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name != out[j].Name {
-			return out[i].Name < out[j].Name
+	out := make([]TargetGroup, 0, end-start)
+	for _, k := range keys[start:end] {
+		out = append(out, cloneTG(s.tgs[k.arn]))
+	}
+	return out, len(keys)
+}
+
+// TargetGroupsByARN returns the groups of arns in order and -1, or nil and the index of the first ARN that does
+// not exist.
+func (s *Store) TargetGroupsByARN(arns []string) ([]TargetGroup, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return lookup(s.tgs, arns, cloneTG)
+}
+
+// TargetGroupsByName returns the groups of names in order and -1, or nil and the index of the first name no
+// group has.
+func (s *Store) TargetGroupsByName(names []string) ([]TargetGroup, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]TargetGroup, 0, len(names))
+	for i, n := range names {
+		arn, ok := s.tgByName[n]
+		if !ok {
+			return nil, i
 		}
-		return out[i].ARN < out[j].ARN
-	})
-	return out
+		out = append(out, cloneTG(s.tgs[arn]))
+	}
+	return out, -1
 }
 
 // TargetGroup returns one group by ARN.
