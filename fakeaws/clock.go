@@ -88,22 +88,34 @@ func (c *FakeClock) Waiters() int {
 type simClock struct {
 	base  Clock
 	start time.Time
-	scale float64
+	// origin is the scenario time at start: start itself, or a snapshot's time, so that a restored
+	// server's clock continues from the moment its resources were copied.
+	origin time.Time
+	scale  float64
+}
+
+func newSimClock(base Clock, scale float64, origin time.Time) simClock {
+	start := base.Now()
+	if origin.IsZero() {
+		origin = start
+	}
+	return simClock{base: base, start: start, origin: origin, scale: scale}
 }
 
 func (c simClock) Now() time.Time {
-	now := c.base.Now()
-	if c.scale == 1 {
-		return now
-	}
-	return c.start.Add(time.Duration(float64(now.Sub(c.start)) * c.scale))
+	return c.origin.Add(c.scenario(c.base.Now().Sub(c.start)))
 }
 
 // wall converts a scenario duration to a base-clock duration.
 func (c simClock) wall(d time.Duration) time.Duration { return time.Duration(float64(d) / c.scale) }
 
 // scenario converts a base-clock duration to a scenario duration.
-func (c simClock) scenario(d time.Duration) time.Duration { return time.Duration(float64(d) * c.scale) }
+func (c simClock) scenario(d time.Duration) time.Duration {
+	if c.scale == 1 {
+		return d
+	}
+	return time.Duration(float64(d) * c.scale)
+}
 
 // gofakes3 time source in scenario time.
 func (c simClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }

@@ -61,7 +61,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		verifier: sigv4.Verifier{AccessKeyID: opts.AccessKeyID, SecretAccessKey: opts.SecretAccessKey, Now: opts.WallClock.Now, MaxSkew: opts.MaxClockSkew},
 		log:      opts.Logger,
-		clock:    simClock{base: opts.Clock, start: opts.Clock.Now(), scale: opts.TimeScale},
+		clock:    newSimClock(opts.Clock, opts.TimeScale, opts.From.time()),
 		throttle: thr,
 		faults:   faults.New(opts.Seed),
 		rec:      newRecorder(),
@@ -122,16 +122,25 @@ type Snapshot struct {
 	st        *state.Store
 	accountID string
 	region    string
+	at        time.Time // scenario time of the copy: a restored server's clock continues from it
+}
+
+func (s *Snapshot) time() time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	return s.at
 }
 
 // Snapshot copies the current resources, so that servers started later with Options.From begin where this
-// one is now (the simulator builds a fleet once and runs each strategy on its own copy).
+// one is now, their clocks continuing from this moment (registered targets keep their age, so a healthy
+// target stays healthy). The simulator builds and converges a fleet once and runs each strategy on a copy.
 func (s *Server) Snapshot() (*Snapshot, error) {
 	st, err := s.st.Clone(state.Config{AccountID: s.opts.AccountID, Region: s.opts.Region})
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{st: st, accountID: s.opts.AccountID, region: s.opts.Region}, nil
+	return &Snapshot{st: st, accountID: s.opts.AccountID, region: s.opts.Region, at: s.clock.Now()}, nil
 }
 
 // Now returns the current scenario time.

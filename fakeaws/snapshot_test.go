@@ -2,6 +2,7 @@ package fakeaws_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -119,4 +120,29 @@ func targetIDs(t *testing.T, e *env, arn string) []string {
 		ids = append(ids, aws.ToString(d.Target.Id))
 	}
 	return ids
+}
+
+// TestSnapshotClockContinues: a restored server's scenario time starts at the snapshot's, so a target
+// that was healthy when copied is healthy in the copy, even on a clock that starts earlier.
+func TestSnapshotClockContinues(t *testing.T) {
+	a := newEnv(t, fakeaws.Options{HealthyAfter: 10 * time.Second})
+	arn := a.createTG(t, "clock", "ip", 80)
+	register(t, a, arn, "10.0.1.1")
+	a.clock.Advance(time.Minute)
+	snap, err := a.srv.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newEnv(t, fakeaws.Options{HealthyAfter: 10 * time.Second, From: snap}) // its fake clock starts at t0 again
+	if got, want := b.srv.Now(), a.srv.Now(); !got.Equal(want) {
+		t.Fatalf("restored clock at %v, snapshot taken at %v", got, want)
+	}
+	ths, err := b.srv.Targets(arn)
+	if err != nil || len(ths) != 1 || ths[0].State != fakeaws.HealthHealthy {
+		t.Fatalf("restored target: %+v, %v; want healthy", ths, err)
+	}
+	b.clock.Advance(time.Second)
+	if got := b.srv.Now().Sub(a.srv.Now()); got != time.Second {
+		t.Fatalf("restored clock moved %v for 1s", got)
+	}
 }

@@ -10,19 +10,63 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
-// fleetSnapshot is a seed's fleet created once and saved: etcd's data directory (API server stopped)
-// and fakeaws's resources. Each strategy then starts its own API server and fakeaws on copies, so every
-// strategy sees identical objects (same names, IPs, UIDs and target group ARNs) and the fleet's
-// creation (minutes at 10k bindings) is paid once per seed instead of once per strategy.
+// fleetSnapshot is a seed's fleet created and converged once, then saved: etcd's data directory (API
+// server stopped) and fakeaws's resources and clock. Each strategy then starts its own API server and
+// fakeaws on copies, so every strategy sees identical objects (same names, IPs, UIDs, target group ARNs
+// and registered targets), and the fleet's creation and first convergence (minutes each at 10,000
+// bindings) are paid once per seed instead of once per strategy.
 type fleetSnapshot struct {
 	etcdDir string
 	aws     *fakeaws.Snapshot
 	fleet   *workload.Fleet // the created fleet: its target group ARNs and security group IDs
 	stats   workload.Stats
+	// converged is the wall time the reference controller took to register every target.
+	converged time.Duration
+}
+
+// converge runs the reference controller without checkpoints until AWS holds every target, healthy,
+// and every readiness gate is True, then stops it. The registrations, health, finalizers and gate
+// conditions are what any strategy's warm-up would produce (same controller); a strategy's own warm-up
+// then only adds its checkpoints, a fraction of the writes (at 10,000 bindings the registrations are
+// minutes of API server time per strategy).
+func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, backend awsBackend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
+	log := o.Logger.WithValues("fleetSnapshot", seed)
+	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	vpc, _ := backend.DefaultVPCID()
+	ctrls := &inProcess{cfg: e.ControllerConfig, backend: backend, scale: sc.TimeScale, replicas: 1,
+		strategy:   scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointNone, MaxConcurrentReconciles: convergeWorkers(sc)},
+		namespaces: fleet.Namespaces, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog}
+	if err := ctrls.Start(ctx); err != nil {
+		ctrls.Stop()
+		return fmt.Errorf("starting the controller: %w", err)
+	}
+	defer ctrls.Stop()
+	pwCtx, stopPW := context.WithCancel(ctx)
+	defer stopPW()
+	pw, err := startPodWatch(pwCtx, e.Config, labels)
+	if err != nil {
+		return err
+	}
+	log.Info("converging the fleet once for every strategy", "workers", ctrls.strategy.MaxConcurrentReconciles)
+	return warmUp(ctx, &checker{c: pw.reader, backend: backend, labels: labels}, warmupTimeout(sc.Fleet.TargetGroupBindings), nil)
+}
+
+// convergeWorkers is controller.warmupWorkers, or 16.
+func convergeWorkers(sc *scenario.Scenario) int {
+	if sc.Controller.WarmupWorkers > 0 {
+		return sc.Controller.WarmupWorkers
+	}
+	return 16
 }
 
 // useFleetSnapshot tells whether strategies share snapshots: only envtest with the in-process fakeaws
@@ -32,7 +76,7 @@ func useFleetSnapshot(o Options, sc *scenario.Scenario, runsPerSeed int) bool {
 		o.AWSEndpoint == "" && sc.Controller.External == nil
 }
 
-// buildFleetSnapshot creates seed's fleet in dir and saves it. The caller removes dir.
+// buildFleetSnapshot creates and converges seed's fleet in dir and saves it. The caller removes dir.
 func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, dir string) (*fleetSnapshot, error) {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	snap := &fleetSnapshot{etcdDir: filepath.Join(dir, "etcd")}
@@ -62,13 +106,28 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	if err != nil {
 		return nil, err
 	}
+	labels := runLabels(sc, seed)
+	simulator, stopSim, err := startSimulator(ctx, e, labels, log)
+	if err != nil {
+		return nil, err
+	}
+	defer stopSim()
 	log.Info("creating the fleet once for every strategy", "tgbs", spec.TGBs)
-	snap.stats, err = fleet.Create(ctx, fleetOptions(o, sc, c, backend, runLabels(sc, seed), log))
+	snap.stats, err = fleet.Create(ctx, fleetOptions(o, sc, c, backend, labels, log))
 	if err != nil {
 		return nil, fmt.Errorf("creating the fleet: %w", err)
 	}
 	fleet.Close()
 	snap.fleet = fleet
+	if err := waitSynced(ctx, simulator); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	if err := converge(ctx, o, sc, e, backend, fleet, labels, seed, dir); err != nil {
+		return nil, err
+	}
+	snap.converged = time.Since(t0)
+	stopSim()
 	src, ok := backend.(interface {
 		Snapshot() (*fakeaws.Snapshot, error)
 	})
@@ -83,7 +142,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	if err := e.Stop(); err != nil { // etcd must be stopped for its files to be a consistent copy
 		return nil, fmt.Errorf("stopping the fleet's API server: %w", err)
 	}
-	log.Info("fleet saved", "objects", snap.stats.Objects, "created", snap.stats.Elapsed.Round(time.Millisecond),
+	log.Info("fleet saved", "objects", snap.stats.Objects, "created", snap.stats.Elapsed.Round(time.Millisecond), "converged", snap.converged.Round(time.Millisecond),
 		"stopped", time.Since(t).Round(time.Millisecond), "dir", snap.etcdDir)
 	return snap, nil
 }

@@ -122,6 +122,26 @@ func (w *podWatch) observeTGB(t *v1beta1.TargetGroupBinding, now time.Time) {
 	w.lastCkpt[key] = val
 }
 
+// withoutCheckpoint counts the watched bindings that carry no checkpoint (a real value always
+// contains "/"; the reset value is empty).
+func (w *podWatch) withoutCheckpoint() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, v := range w.lastCkpt {
+		has := false
+		for _, part := range strings.Split(v, ",") {
+			if val, ok := strings.CutPrefix(part, checkpointAnnotation+"="); ok && strings.Contains(val, "/") {
+				has = true
+			}
+		}
+		if !has {
+			n++
+		}
+	}
+	return n
+}
+
 // watchedWrites derives the controller's checkpoint patches and gate patches after t0 from the
 // watch: the fallback when the API server keeps no audit log for the simulation.
 func (w *podWatch) watchedWrites(t0 time.Time, toSec func(time.Time) float64) []measure.AuditEvent {

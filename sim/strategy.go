@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -92,15 +91,11 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		return nil, err
 	}
 
-	simCtx, stopSim := context.WithCancel(ctx)
-	defer stopSim()
-	simulator, err := workload.NewSimulator(e.Config, workload.SimulatorOptions{Labels: labels, Logger: log.WithName("kubelet")})
+	simulator, stopSim, err := startSimulator(ctx, e, labels, log)
 	if err != nil {
 		return nil, err
 	}
-	simDone := make(chan struct{})
-	go func() { defer close(simDone); _ = simulator.Start(simCtx) }()
-	defer func() { stopSim(); <-simDone }()
+	defer stopSim()
 
 	if e.Kind == "kubeconfig" {
 		// Registered before the fleet exists, so an interrupted creation (SIGINT) is cleaned up too;
@@ -132,10 +127,8 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		log.Info("fleet created", "objects", stats.Objects, "elapsed", stats.Elapsed.Round(time.Millisecond))
 	}
 	defer fleet.Close()
-	select {
-	case <-simulator.Synced():
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := waitSynced(ctx, simulator); err != nil {
+		return nil, err
 	}
 
 	leaseNS := ""
@@ -175,25 +168,19 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	defer stopAll()
 
 	removed := map[string]string{}
-	var removedMu sync.Mutex
-	chk := &checker{c: c, backend: backend, labels: labels, removed: func() map[string]string {
-		removedMu.Lock()
-		defer removedMu.Unlock()
-		out := make(map[string]string, len(removed))
-		for k, v := range removed {
-			out[k] = v
-		}
-		return out
-	}}
 	pwCtx, stopPW := context.WithCancel(ctx)
 	defer stopPW()
 	pw, err := startPodWatch(pwCtx, e.Config, labels)
 	if err != nil {
 		return nil, err
 	}
-	chk.c = pw.reader
+	chk := &checker{c: pw.reader, backend: backend, labels: labels}
 	log.Info("warming up until AWS holds every target", "profile", sc.AWS.WarmupProfile)
-	if err := warmUp(ctx, chk, warmupTimeout(spec.TGBs)); err != nil {
+	var unsettled func() int // bindings the controller still has to checkpoint
+	if external == nil && strat.Checkpoint != scenario.CheckpointNone {
+		unsettled = pw.withoutCheckpoint
+	}
+	if err := warmUp(ctx, chk, warmupTimeout(spec.TGBs), unsettled); err != nil {
 		return nil, err
 	}
 
@@ -274,6 +261,27 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
 		Pods: pods, Nodes: spec.Nodes, TargetGroups: fleet.TGBCount()}
 	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup}, nil
+}
+
+// startSimulator runs the simulated kubelet and endpoint controller for the run's objects until stop.
+func startSimulator(ctx context.Context, e *env.Env, labels map[string]string, log logr.Logger) (*workload.Simulator, func(), error) {
+	simulator, err := workload.NewSimulator(e.Config, workload.SimulatorOptions{Labels: labels, Logger: log.WithName("kubelet")})
+	if err != nil {
+		return nil, nil, err
+	}
+	simCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = simulator.Start(simCtx) }()
+	return simulator, func() { cancel(); <-done }, nil
+}
+
+func waitSynced(ctx context.Context, s *workload.Simulator) error {
+	select {
+	case <-s.Synced():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set).
@@ -374,24 +382,30 @@ type localWithLog struct {
 
 func (l *localWithLog) Close() error { err := l.local.Close(); l.closeLog(); return err }
 
-// warmUp waits until AWS holds every desired target, healthy, and every gate is True.
-func warmUp(ctx context.Context, chk *checker, timeout time.Duration) error {
+// warmUp waits until AWS holds every desired target, healthy, every gate is True and (unsettled not
+// nil) no binding is unsettled.
+func warmUp(ctx context.Context, chk *checker, timeout time.Duration, unsettled func() int) error {
 	deadline := time.Now().Add(timeout)
 	var last results.Invariants
+	left := 0
 	for {
 		at := time.Now()
 		inv, err := chk.check(ctx, true)
 		if err != nil {
 			return err
 		}
-		if inv.Passed {
+		if unsettled != nil {
+			left = unsettled()
+		}
+		if inv.Passed && left == 0 {
 			return nil
 		}
 		last = inv
 		if time.Now().After(deadline) {
 			// The controller under test never converged the fleet: a finding about the controller.
 			return &ViolationError{Kind: ViolationInvariant, Details: []string{fmt.Sprintf(
-				"warm-up: the fleet did not converge within %s: %d missing, %d stale, first problems: %v", timeout, last.Missing, last.Stale, head(last.Violations, 5))}}
+				"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
+				timeout, last.Missing, last.Stale, left, head(last.Violations, 5))}}
 		}
 		select {
 		case <-ctx.Done():
