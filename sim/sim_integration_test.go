@@ -105,11 +105,11 @@ func TestRestartAndChurnMeasuresTTFMRFromCallLog(t *testing.T) {
 	if len(r.input.Restarts) != 1 || len(r.input.Changes) == 0 {
 		t.Fatalf("restarts %v changes %d", r.input.Restarts, len(r.input.Changes))
 	}
-	first, ok := firstApplying(r.input, r.input.Restarts[0].At)
+	first, ok := firstApplying(r.input, r.input.Restarts[0].Stopped)
 	if !ok || s.TTFMRSeconds == nil {
 		t.Fatalf("no applying mutation in the call log (ttfmr %v)", s.TTFMRSeconds)
 	}
-	if want := first - r.input.Restarts[0].At; !approx(*s.TTFMRSeconds, want) {
+	if want := first - r.input.Restarts[0].Stopped; !approx(*s.TTFMRSeconds, want) {
 		t.Errorf("TTFMR = %.3f, call log says %.3f", *s.TTFMRSeconds, want)
 	}
 	for _, c := range r.out.Changes {
@@ -228,8 +228,8 @@ func TestAWSFaultOutageConverges(t *testing.T) {
 	}
 	// The first meaningful mutation cannot land before the outage ends at 10 s.
 	ttfmr := r.out.Summary.TTFMRSeconds
-	if ttfmr == nil || r.input.Restarts[0].At+*ttfmr < 9.99 {
-		t.Errorf("first meaningful mutation at restart %.3f + TTFMR %v, want ≥ 10 s (the outage end)", r.input.Restarts[0].At, ttfmr)
+	if ttfmr == nil || r.input.Restarts[0].Stopped+*ttfmr < 9.99 {
+		t.Errorf("first meaningful mutation at restart %.3f + TTFMR %v, want ≥ 10 s (the outage end)", r.input.Restarts[0].Stopped, ttfmr)
 	}
 }
 

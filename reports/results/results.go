@@ -78,11 +78,12 @@ type Quantiles struct {
 // Summary holds one strategy's key figures. All times are scenario seconds; a nil pointer
 // means the event never happened within the run.
 type Summary struct {
-	// TTFMRSeconds: from the restart to the first AWS mutation that applies a pending meaningful change.
+	// TTFMRSeconds: from the restart (the old instance stopping; the new one's start-up is part of it)
+	// to the first AWS mutation that applies a pending meaningful change.
 	TTFMRSeconds *float64 `json:"ttfmrSeconds"`
 	// ChangeLatency: per meaningful change, from the change (or restart) until AWS reflects it.
 	ChangeLatency Quantiles `json:"changeLatency"`
-	// SteadyStateSeconds: from the restart until every invariant holds.
+	// SteadyStateSeconds: from the restart (the old instance stopping) until every invariant holds.
 	SteadyStateSeconds *float64 `json:"steadyStateSeconds"`
 
 	AWSCallsBeforeFirstMeaningful  map[string]int `json:"awsCallsBeforeFirstMeaningful"`

@@ -141,7 +141,8 @@ type ttfmr struct{}
 func (ttfmr) Name() string { return "ttfmr" }
 
 // Measure finds the first AWS mutation after the first restart that applies any meaningful change
-// (workload changes and drift repairs alike).
+// (workload changes and drift repairs alike), timed from when the old instance stopped: the new one's
+// start-up (informer cache sync, a lease to expire) is part of the time the controller is blind.
 func (ttfmr) Measure(in *Input, out *Output) {
 	r, ok := in.FirstRestart()
 	if !ok {
@@ -163,7 +164,7 @@ func (ttfmr) Measure(in *Input, out *Output) {
 	}
 	if best != nil {
 		out.firstMeaningful = best
-		out.Summary.TTFMRSeconds = ptr(*best - r.At)
+		out.Summary.TTFMRSeconds = ptr(*best - r.Stopped)
 	}
 }
 

@@ -81,10 +81,10 @@ func (steadyState) Name() string { return "steady-state" }
 func (steadyState) Measure(in *Input, out *Output) {
 	r, ok := in.FirstRestart()
 	if !ok {
-		r.At = 0
+		r.Stopped = 0
 	}
-	if in.SteadyAt != nil {
-		out.Summary.SteadyStateSeconds = ptr(max(0, *in.SteadyAt-r.At))
+	if in.SteadyAt != nil { // like TTFMR, from when the old instance stopped
+		out.Summary.SteadyStateSeconds = ptr(max(0, *in.SteadyAt-r.Stopped))
 	}
 }
 
