@@ -152,6 +152,16 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 			namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog,
 			warmupWorkers: sc.Controller.WarmupWorkers}
 	}
+	// The harness's own watch syncs while the controller starts (each lists every object).
+	pwCtx, stopPW := context.WithCancel(ctx)
+	defer stopPW()
+	var pw *podWatch
+	pwErr := make(chan error, 1)
+	go func() {
+		var err error
+		pw, err = startPodWatch(pwCtx, e.Config, labels)
+		pwErr <- err
+	}()
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	defer stopCtrls()
 	if err := ctrls.Start(ctrlCtx); err != nil {
@@ -166,14 +176,11 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		}
 	}
 	defer stopAll()
-
-	removed := map[string]string{}
-	pwCtx, stopPW := context.WithCancel(ctx)
-	defer stopPW()
-	pw, err := startPodWatch(pwCtx, e.Config, labels)
-	if err != nil {
+	if err := <-pwErr; err != nil {
 		return nil, err
 	}
+
+	removed := map[string]string{}
 	chk := &checker{c: pw.reader, backend: backend, labels: labels}
 	log.Info("warming up until AWS holds every target", "profile", sc.AWS.WarmupProfile)
 	var unsettled func() int // bindings the controller still has to checkpoint
