@@ -83,7 +83,18 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env"), snap.etcdDir, log)
+	backend, err := startAWS(o, sc, seed, dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer backend.Close()
+	labels := runLabels(sc, seed)
+	if err := snap.create(ctx, o, sc, seed, backend, labels, filepath.Join(dir, "env")); err != nil {
+		return nil, err
+	}
+	// A fresh API server for the convergence: the one that created the fleet holds a creation's worth
+	// of watch history and heap (the run's peak memory otherwise), which no strategy's own API server has.
+	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env-converge"), snap.etcdDir, log)
 	if err != nil {
 		return nil, err
 	}
@@ -93,37 +104,16 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 			stopEnv(e, log)
 		}
 	}()
-	c, err := client.New(e.Config, client.Options{Scheme: scheme})
-	if err != nil {
-		return nil, err
-	}
-	backend, err := startAWS(o, sc, seed, dir, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer backend.Close()
-	spec, fleet, err := planFleet(e, sc, seed)
-	if err != nil {
-		return nil, err
-	}
-	labels := runLabels(sc, seed)
 	simulator, stopSim, err := startSimulator(ctx, e, labels, log)
 	if err != nil {
 		return nil, err
 	}
 	defer stopSim()
-	log.Info("creating the fleet once for every strategy", "tgbs", spec.TGBs)
-	snap.stats, err = fleet.Create(ctx, fleetOptions(o, sc, c, backend, labels, log))
-	if err != nil {
-		return nil, fmt.Errorf("creating the fleet: %w", err)
-	}
-	fleet.Close()
-	snap.fleet = fleet
 	if err := waitSynced(ctx, simulator); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	if err := converge(ctx, o, sc, e, backend, fleet, labels, seed, dir); err != nil {
+	if err := converge(ctx, o, sc, e, backend, snap.fleet, labels, seed, dir); err != nil {
 		return nil, err
 	}
 	snap.converged = time.Since(t0)
@@ -145,4 +135,30 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	log.Info("fleet saved", "objects", snap.stats.Objects, "created", snap.stats.Elapsed.Round(time.Millisecond), "converged", snap.converged.Round(time.Millisecond),
 		"stopped", time.Since(t).Round(time.Millisecond), "dir", snap.etcdDir)
 	return snap, nil
+}
+
+// create creates the fleet on an API server of its own (stopped afterwards; etcd keeps the objects).
+// Create writes every pod's status and slice itself, so the simulated kubelet starts only afterwards.
+func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, backend awsBackend, labels map[string]string, workDir string) error {
+	log := o.Logger.WithValues("fleetSnapshot", seed)
+	e, err := startEnv(ctx, o, sc, workDir, snap.etcdDir, log)
+	if err != nil {
+		return err
+	}
+	defer stopEnv(e, log)
+	c, err := client.New(e.Config, client.Options{Scheme: scheme})
+	if err != nil {
+		return err
+	}
+	spec, fleet, err := planFleet(e, sc, seed)
+	if err != nil {
+		return err
+	}
+	log.Info("creating the fleet once for every strategy", "tgbs", spec.TGBs)
+	if snap.stats, err = fleet.Create(ctx, fleetOptions(o, sc, c, backend, labels, log)); err != nil {
+		return fmt.Errorf("creating the fleet: %w", err)
+	}
+	fleet.Close()
+	snap.fleet = fleet
+	return nil
 }
