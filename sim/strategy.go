@@ -263,6 +263,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		}
 		in.GateFlips = append(in.GateFlips, f)
 	}
+	pw.reader = nil // release the watch cache (every object of the fleet); the run keeps only its records
 	out := measure.Run(in)
 	pods := spec.TGBs * spec.PodsPerService
 	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
