@@ -1,14 +1,11 @@
 package controller
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
-	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
@@ -72,27 +69,9 @@ func TestStandbyTakeoverSeesChangesMadeWhileStandby(t *testing.T) {
 // whether it gives the lease up when stopped. It returns the replica and its Elected channel.
 func startReplica(t *testing.T, ns string, opts Options, release bool) (*running, <-chan struct{}) {
 	t.Helper()
-	reg := prometheus.NewRegistry()
-	opts.MetricsRegistry = reg
-	opts.Namespaces = []string{ns}
-	mopts := ManagerOptions(opts, manager.Options{Scheme: scheme, Logger: logger})
-	mopts.GracefulShutdownTimeout = ptr.To(5 * time.Second)
-	mopts.LeaderElectionReleaseOnCancel = release
-	mopts.LeaseDuration, mopts.RenewDeadline, mopts.RetryPeriod = ptr.To(3*time.Second), ptr.To(2*time.Second), ptr.To(200*time.Millisecond)
-	mgr, err := ctrl.NewManager(cfg, mopts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := New(mgr, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{c: c, reg: reg, cancel: cancel, done: make(chan error, 1)}
-	go func() { r.done <- mgr.Start(ctx) }()
-	t.Cleanup(r.stop)
-	if !mgr.GetCache().WaitForCacheSync(ctx) {
-		t.Fatal("cache did not sync")
-	}
+	r, mgr := startManager(t, ns, opts, func(mo *manager.Options) {
+		mo.LeaderElectionReleaseOnCancel = release
+		mo.LeaseDuration, mo.RenewDeadline, mo.RetryPeriod = ptr.To(3*time.Second), ptr.To(2*time.Second), ptr.To(200*time.Millisecond)
+	})
 	return r, mgr.Elected()
 }

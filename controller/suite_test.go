@@ -107,11 +107,22 @@ type running struct {
 // startController builds a fresh manager and controller (like a new process) for namespace ns.
 func startController(t testing.TB, ns string, opts Options, setup ...func(*Controller, context.CancelFunc)) *running {
 	t.Helper()
+	r, _ := startManager(t, ns, opts, nil, setup...)
+	return r
+}
+
+// startManager is startController with a hook on the manager's options (nil: none); it also returns
+// the manager.
+func startManager(t testing.TB, ns string, opts Options, tweak func(*manager.Options), setup ...func(*Controller, context.CancelFunc)) (*running, manager.Manager) {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	opts.MetricsRegistry = reg
 	opts.Namespaces = []string{ns}
 	mopts := ManagerOptions(opts, manager.Options{Scheme: scheme, Logger: logger})
 	mopts.GracefulShutdownTimeout = ptr.To(5 * time.Second)
+	if tweak != nil {
+		tweak(&mopts)
+	}
 	mgr, err := ctrl.NewManager(cfg, mopts)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +141,7 @@ func startController(t testing.TB, ns string, opts Options, setup ...func(*Contr
 	if !mgr.GetCache().WaitForCacheSync(ctx) {
 		t.Fatal("cache did not sync")
 	}
-	return r
+	return r, mgr
 }
 
 func (r *running) stop() {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // awsBackend is what the simulation needs from fakeaws: the in-process *fakeaws.Server, or the admin
@@ -92,6 +93,11 @@ func (l local) DefaultVPCID() (string, error) { return l.Server.DefaultVPCID(), 
 
 // creds are the static credentials every client of a run uses.
 type creds struct{ region, accessKey, secretKey string }
+
+// runCreds are the credentials and region every AWS client of a run uses.
+func runCreds(o Options, sc *scenario.Scenario) creds {
+	return creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+}
 
 // sdkConfig is an aws.Config aimed at endpoint.
 func sdkConfig(endpoint string, c creds, maxAttempts int) aws.Config {

@@ -41,7 +41,7 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 		return err
 	}
 	defer closeLog()
-	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	cr := runCreds(o, sc)
 	vpc, _ := backend.DefaultVPCID()
 	ctrls := &inProcess{cfg: e.ControllerConfig, backend: backend, scale: sc.TimeScale, replicas: 1,
 		strategy:   scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointNone, MaxConcurrentReconciles: convergeWorkers(sc)},

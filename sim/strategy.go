@@ -51,7 +51,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	cr := runCreds(o, sc)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
 	if err != nil {
 		return nil, err
@@ -336,7 +336,7 @@ func planFleet(e *env.Env, sc *scenario.Scenario, seed int64) (workload.Spec, *w
 }
 
 func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, backend awsBackend, labels map[string]string, log logr.Logger) workload.Options {
-	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	cr := runCreds(o, sc)
 	return workload.Options{
 		Client: c, AWS: newProvisioner(backend, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
 		Labels: labels, ContainerRestartDelay: time.Duration(float64(sc.Fleet.ContainerRestartDelay.Duration) / sc.TimeScale), Logger: log.WithName("fleet"),
@@ -346,7 +346,7 @@ func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, backend aws
 // startAWS starts the scenario's AWS: the remote endpoint, or an in-process fakeaws (with a copy of
 // from's resources when set).
 func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (awsBackend, error) {
-	cr := creds{region: sc.AWS.Region, accessKey: o.AccessKeyID, secretKey: o.SecretAccessKey}
+	cr := runCreds(o, sc)
 	if o.AWSEndpoint != "" {
 		if from != nil {
 			return nil, errors.New("a fleet snapshot needs the in-process fakeaws")
