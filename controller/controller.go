@@ -37,15 +37,16 @@ const FinalizerName = "elbv2.k8s.aws/resources"
 
 // Controller is one TargetGroupBinding controller instance; all its state lives here.
 type Controller struct {
-	opts     Options
-	client   client.Client
-	log      logr.Logger
-	recorder recorder.EventRecorder
-	metrics  *metrics.Metrics
-	elb      *awsclient.ELB
-	ec2      *awsclient.EC2
-	network  *networking.Manager
-	codec    checkpoint.Codec // nil for CheckpointNone
+	opts      Options
+	client    client.Client
+	apiReader client.Reader // live reads (the resume fast path)
+	log       logr.Logger
+	recorder  recorder.EventRecorder
+	metrics   *metrics.Metrics
+	elb       *awsclient.ELB
+	ec2       *awsclient.EC2
+	network   *networking.Manager
+	codec     checkpoint.Codec // nil for CheckpointNone
 
 	processed *deferred.Processed
 	schedule  *deferred.Schedule
@@ -61,6 +62,11 @@ type Controller struct {
 
 	registeredMu sync.Mutex
 	registered   map[string]map[string]targets.Target // TG ARN → targets this instance registered (multi-cluster groups)
+
+	// progress tracks the work queue for the resume watermark (nil without Resume); resumeDone
+	// is closed when the resume fast path has drained (at once without it): workers wait for it.
+	progress   *progress
+	resumeDone chan struct{}
 
 	// hooks for tests: called after RegisterTargets succeeded, before the checkpoint save.
 	afterRegister func(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error
@@ -92,13 +98,14 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 		return nil, err
 	}
 	c := &Controller{
-		opts: o, client: mgr.GetClient(), log: o.Logger, metrics: m,
+		opts: o, client: mgr.GetClient(), apiReader: mgr.GetAPIReader(), log: o.Logger, metrics: m,
 		recorder:   mgr.GetEventRecorder("targetgroupbinding-controller"),
 		elb:        awsclient.NewELB(clients.ELBV2, o.TargetHealthCacheTTL, o.Clock.Now),
 		ec2:        awsclient.NewEC2(clients.EC2, o.SecurityGroupCacheTTL, o.Clock.Now),
 		processed:  deferred.NewProcessed(o.SyncPeriod, o.Clock),
 		schedule:   deferred.NewSchedule(o.DeferralDelay, max(o.DeferralJitter, 0), o.Rand.Uint64()),
 		registered: map[string]map[string]targets.Target{},
+		resumeDone: make(chan struct{}),
 	}
 	if o.DriftCheckInterval > 0 {
 		// Its own seed, drawn from o.Rand after the deferral schedule's, so the two never correlate.
@@ -128,6 +135,14 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 			return nil, err
 		}
 	}
+	ctrlOpts := crcontroller.Options{
+		MaxConcurrentReconciles: o.MaxConcurrentReconciles,
+		SkipNameValidation:      ptr.To(true),
+		UsePriorityQueue:        ptr.To(o.PriorityQueue),
+	}
+	if err := c.setupResume(mgr, &ctrlOpts); err != nil {
+		return nil, err
+	}
 	err = builder.ControllerManagedBy(mgr).
 		Named(Name).
 		For(&v1beta1.TargetGroupBinding{}, builder.WithPredicates(tgbPredicate())).
@@ -135,16 +150,39 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 		Watches(&discoveryv1.EndpointSlice{}, c.endpointSliceHandler()).
 		Watches(&corev1.Pod{}, c.podHandler()).
 		Watches(&corev1.Node{}, c.nodeHandler()).
-		WithOptions(crcontroller.Options{
-			MaxConcurrentReconciles: o.MaxConcurrentReconciles,
-			SkipNameValidation:      ptr.To(true),
-			UsePriorityQueue:        ptr.To(o.PriorityQueue),
-		}).
+		WithOptions(ctrlOpts).
 		Complete(c)
 	if err != nil {
 		return nil, fmt.Errorf("building controller: %w", err)
 	}
 	return c, nil
+}
+
+// setupResume adds the resume watermark writer and fast path (Options.Resume) to mgr.
+func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Options) error {
+	if !c.opts.Resume {
+		close(c.resumeDone)
+		return nil
+	}
+	c.progress = newProgress()
+	ctrlOpts.NewQueue = newProgressQueue(c.progress, c.opts.PriorityQueue)
+	if err := mgr.Add(&watermarkWriter{c: c, reader: c.apiReader}); err != nil {
+		return err
+	}
+	if c.opts.LeaderElection {
+		// A standby replica keeps its caches warm, so a handover needs no fast path; and a
+		// replica may not act before it leads, which controller-runtime grants after the sync.
+		close(c.resumeDone)
+		return nil
+	}
+	watcher, err := client.NewWithWatch(mgr.GetConfig(), client.Options{
+		Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(), HTTPClient: mgr.GetHTTPClient(),
+	})
+	if err != nil {
+		return fmt.Errorf("resume: watch client: %w", err)
+	}
+	return mgr.Add(&fastPath{c: c, cache: mgr.GetCache(), watcher: watcher,
+		bindings: map[types.NamespacedName][]types.NamespacedName{}, taken: map[types.NamespacedName]bool{}})
 }
 
 // warmInformers creates the informers of the watched kinds now, so that all of them list and sync

@@ -61,6 +61,19 @@ type Options struct {
 	// waits for the deferred full reconcile).
 	DriftCheckInterval time.Duration
 
+	// Resume turns on the restart fast path (resume.go): while running, the instance records in a
+	// ConfigMap the resource versions up to which every TargetGroupBinding, Service and
+	// EndpointSlice event has been reconciled (the watermark); after a restart it watches from
+	// that watermark and reconciles the bindings changed since then with live reads, before its
+	// caches have synced, so changes made around a restart do not wait for a full list of the
+	// fleet. Default: false.
+	Resume bool
+	// ResumeNamespace holds the watermark ConfigMap <LeaderElectionID>-resume. Default:
+	// LeaderElectionNamespace; Resume needs one of the two.
+	ResumeNamespace string
+	// ResumeInterval is how often the watermark is advanced. Default: 10s.
+	ResumeInterval time.Duration
+
 	// ClusterName picks the cluster-tagged security group when a target ENI has several. Default: "".
 	ClusterName string
 	// VpcID is the VPC of the target groups when the spec does not name one; used to register IPs
@@ -131,6 +144,7 @@ const (
 	DefaultSyncPeriod              = 10 * time.Hour
 	DefaultMaxConcurrentReconciles = 3
 	DefaultDriftCheckInterval      = 5 * time.Minute
+	DefaultResumeInterval          = 10 * time.Second
 	DefaultMaxAttempts             = 10
 	DefaultRegion                  = "us-east-1"
 	DefaultLeaderElectionID        = "restartsim-tgb-controller"
@@ -149,6 +163,10 @@ func (o Options) setDefaults() Options {
 	setDur(&o.TargetHealthCacheTTL, DefaultTargetHealthCacheTTL)
 	setDur(&o.SecurityGroupCacheTTL, DefaultSecurityGroupCacheTTL)
 	setDur(&o.SyncPeriod, DefaultSyncPeriod)
+	setDur(&o.ResumeInterval, DefaultResumeInterval)
+	if o.ResumeNamespace == "" {
+		o.ResumeNamespace = o.LeaderElectionNamespace
+	}
 	if o.DriftCheckInterval == 0 {
 		o.DriftCheckInterval = DefaultDriftCheckInterval
 	}
@@ -200,7 +218,10 @@ func (o Options) Validate() error {
 	if err := o.validateMutant(); err != nil {
 		errs = append(errs, err)
 	}
-	if o.DeferralDelay < 0 || o.RequeueDuration < 0 || o.TargetHealthCacheTTL < 0 || o.SecurityGroupCacheTTL < 0 || o.SyncPeriod < 0 {
+	if o.Resume && o.ResumeNamespace == "" && o.LeaderElectionNamespace == "" {
+		errs = append(errs, errors.New("resume: needs ResumeNamespace or LeaderElectionNamespace for its watermark ConfigMap"))
+	}
+	if o.DeferralDelay < 0 || o.RequeueDuration < 0 || o.TargetHealthCacheTTL < 0 || o.SecurityGroupCacheTTL < 0 || o.SyncPeriod < 0 || o.ResumeInterval < 0 {
 		errs = append(errs, errors.New("durations must not be negative"))
 	}
 	return errors.Join(errs...)

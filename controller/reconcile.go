@@ -23,10 +23,15 @@ import (
 
 // Reconcile implements reconcile.Reconciler for TargetGroupBindings.
 func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	select { // the resume fast path owns the bindings until it has drained
+	case <-c.resumeDone:
+	case <-ctx.Done():
+		return reconcile.Result{}, ctx.Err()
+	}
 	log := c.log.WithValues("targetGroupBinding", req.NamespacedName)
 	ctx = logr.NewContext(ctx, log)
 	tgb := &v1beta1.TargetGroupBinding{}
-	if err := c.client.Get(ctx, req.NamespacedName, tgb); err != nil {
+	if err := c.reader(ctx).Get(ctx, req.NamespacedName, tgb); err != nil {
 		if apierrors.IsNotFound(err) {
 			c.forget(req.NamespacedName)
 			return reconcile.Result{}, nil
@@ -73,7 +78,7 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 		return "", reconcile.Result{}, err
 	}
 	svc := &corev1.Service{}
-	if err := c.client.Get(ctx, types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}, svc); err != nil {
+	if err := c.reader(ctx).Get(ctx, types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}, svc); err != nil {
 		if apierrors.IsNotFound(err) {
 			return "", reconcile.Result{}, c.backendGone(ctx, tgb, tg)
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/readinessgate"
 )
 
-// resolve reads the binding's endpoints from the cache.
+// resolve reads the binding's endpoints from the cache (from the API server on the fast path).
 func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, svc *corev1.Service) (endpoints.Result, error) {
 	sp, err := endpoints.ServicePort(svc, tgb.Spec.ServiceRef.Port)
 	if err != nil {
@@ -25,7 +25,7 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 	}
 	if tg.Type == v1beta1.TargetTypeInstance {
 		var nodes corev1.NodeList
-		if err := c.client.List(ctx, &nodes, c.readOnly()...); err != nil {
+		if err := c.reader(ctx).List(ctx, &nodes, c.readOnly()...); err != nil {
 			return endpoints.Result{}, err
 		}
 		var sel labels.Selector
@@ -37,8 +37,7 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 		return endpoints.ResolveInstance(endpoints.InstanceInput{ServicePort: sp, Nodes: nodes.Items, Selector: sel})
 	}
 	var slices discoveryv1.EndpointSliceList
-	if err := c.client.List(ctx, &slices, c.readOnly(client.InNamespace(svc.Namespace),
-		client.MatchingFields{indexSliceService: svc.Name})...); err != nil {
+	if err := c.listSlices(ctx, &slices, svc); err != nil {
 		return endpoints.Result{}, err
 	}
 	addrType := discoveryv1.AddressTypeIPv4
@@ -52,10 +51,21 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 		// Pods are read-only here and later deep-copied before any patch (updateReadinessGates).
 		Pod: func(name string) (*corev1.Pod, bool) {
 			pod := &corev1.Pod{}
-			if err := c.client.Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: name}, pod, c.readOnlyGet()...); err != nil {
+			if err := c.reader(ctx).Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: name}, pod, c.readOnlyGet()...); err != nil {
 				return nil, false
 			}
 			return pod, true
 		},
 	}), nil
+}
+
+// listSlices lists the Service's EndpointSlices: by field index from the cache, or by label from
+// the API server on the resume fast path.
+func (c *Controller) listSlices(ctx context.Context, slices *discoveryv1.EndpointSliceList, svc *corev1.Service) error {
+	if liveReads(ctx) {
+		return c.apiReader.List(ctx, slices, client.InNamespace(svc.Namespace),
+			client.MatchingLabels{discoveryv1.LabelServiceName: svc.Name})
+	}
+	return c.client.List(ctx, slices, c.readOnly(client.InNamespace(svc.Namespace),
+		client.MatchingFields{indexSliceService: svc.Name})...)
 }

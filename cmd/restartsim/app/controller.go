@@ -64,6 +64,9 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.SecurityGroupCacheTTL, "security-group-cache-ttl", controller.DefaultSecurityGroupCacheTTL, "ENI, security group and VPC cache TTL")
 	fs.DurationVar(&c.SyncPeriod, "sync-period", controller.DefaultSyncPeriod, "Informer resync period and TTL of the deferred processed set")
 	fs.IntVar(&c.MaxConcurrentReconciles, "max-concurrent-reconciles", controller.DefaultMaxConcurrentReconciles, "Reconcile workers")
+	fs.BoolVar(&c.Resume, "resume", false, "Restart fast path: record a resume watermark while running; after a restart, reconcile the bindings changed since it with live reads before the caches sync")
+	fs.StringVar(&c.ResumeNamespace, "resume-namespace", "", "Namespace of the resume watermark ConfigMap (default: --leader-election-namespace)")
+	fs.DurationVar(&c.ResumeInterval, "resume-interval", controller.DefaultResumeInterval, "How often the resume watermark advances")
 	fs.StringVar(&c.ClusterName, "cluster-name", "", "Cluster name (picks the cluster-tagged security group of an ENI)")
 	fs.StringVar(&c.VpcID, "vpc-id", "", "VPC of the target groups when the spec does not name one")
 	fs.StringVar(&c.AWS.Region, "aws-region", controller.DefaultRegion, "AWS region")
@@ -137,7 +140,7 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	log.Info("starting controller", "checkpoint", o.opts.Checkpoint, "priorityQueue", o.opts.PriorityQueue,
-		"lowPriorityInitialEvents", o.opts.LowPriorityInitialEvents, "awsEndpoint", o.opts.AWS.Endpoint)
+		"lowPriorityInitialEvents", o.opts.LowPriorityInitialEvents, "resume", o.opts.Resume, "awsEndpoint", o.opts.AWS.Endpoint)
 	if err := mgr.Start(cmd.Context()); err != nil {
 		return &ExitError{Code: ExitFailure, Err: err}
 	}

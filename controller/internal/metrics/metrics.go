@@ -14,6 +14,8 @@ const (
 	ResultFull      = "full"
 	ResultEarlyExit = "early_exit"
 	ResultError     = "error"
+	// ResumeSkipped: a binding the resume fast path leaves to the normal path.
+	ResumeSkipped = "skipped"
 )
 
 // Drift check results.
@@ -34,6 +36,8 @@ const (
 type Metrics struct {
 	// Reconciles is tgb_reconciles_total{result}.
 	Reconciles *prometheus.CounterVec
+	// ResumeReconciles is tgb_resume_reconciles_total{result}: reconciles of the resume fast path.
+	ResumeReconciles *prometheus.CounterVec
 	// CheckpointResets is tgb_checkpoint_resets_total{reason}.
 	CheckpointResets *prometheus.CounterVec
 	// DeferredQueueDepth is tgb_deferred_queue_depth.
@@ -51,6 +55,9 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 	m := &Metrics{
 		Reconciles: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tgb_reconciles_total", Help: "TargetGroupBinding reconciles by result (full, early_exit, error).",
+		}, []string{"result"}),
+		ResumeReconciles: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tgb_resume_reconciles_total", Help: "Reconciles of the resume fast path before the caches synced, by result (full, early_exit, error, skipped).",
 		}, []string{"result"}),
 		CheckpointResets: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tgb_checkpoint_resets_total", Help: "Checkpoint resets by reason.",
@@ -75,6 +82,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	var err error
 	m.Reconciles = register(reg, m.Reconciles, &err)
+	m.ResumeReconciles = register(reg, m.ResumeReconciles, &err)
 	m.CheckpointResets = register(reg, m.CheckpointResets, &err)
 	m.DeferredQueueDepth = register(reg, m.DeferredQueueDepth, &err)
 	m.DriftChecks = register(reg, m.DriftChecks, &err)

@@ -1,0 +1,136 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// The resume watermark (Options.Resume). A restarted controller normally lists every binding,
+// Service, EndpointSlice, Pod and Node before its first reconcile, so a change made around the
+// restart waits for a time linear in the fleet. The watermark is a resource version W such that
+// every event of those kinds up to W had been reconciled by the instance that wrote it; a new
+// instance watches from W and reconciles only what changed after it, with live reads, while its
+// caches sync (resume_fastpath.go).
+//
+// Correctness never depends on the watermark: after its caches sync, the new instance reconciles
+// every binding as before (early exits where checkpoints match). A watermark that is too new only
+// leaves a change to that normal path; one that is too old (compacted, or older than the API
+// server's watch history) makes the fast path give up.
+
+// Watermark is the content of the resume ConfigMap.
+type Watermark struct {
+	// ResourceVersion: every event up to it had been reconciled.
+	ResourceVersion string
+	// RecordedAt is when it was written (the controller's clock).
+	RecordedAt time.Time
+}
+
+const (
+	watermarkKeyRV   = "resourceVersion"
+	watermarkKeyTime = "recordedAt"
+)
+
+// WatermarkName is the ConfigMap holding the resume watermark of a controller with this leader
+// election ID.
+func WatermarkName(leaderElectionID string) string { return leaderElectionID + "-resume" }
+
+// ReadWatermark reads a controller's resume watermark; ok is false when none was recorded.
+func ReadWatermark(ctx context.Context, r client.Reader, namespace, leaderElectionID string) (w Watermark, ok bool, err error) {
+	cm := &corev1.ConfigMap{}
+	err = r.Get(ctx, types.NamespacedName{Namespace: namespace, Name: WatermarkName(leaderElectionID)}, cm)
+	if apierrors.IsNotFound(err) {
+		return Watermark{}, false, nil
+	}
+	if err != nil {
+		return Watermark{}, false, err
+	}
+	w.ResourceVersion = cm.Data[watermarkKeyRV]
+	if w.ResourceVersion == "" {
+		return Watermark{}, false, nil
+	}
+	if t := cm.Data[watermarkKeyTime]; t != "" {
+		if w.RecordedAt, err = time.Parse(time.RFC3339Nano, t); err != nil {
+			return Watermark{}, false, fmt.Errorf("watermark %s/%s: %s: %w", namespace, cm.Name, watermarkKeyTime, err)
+		}
+	}
+	return w, true, nil
+}
+
+// watermarkWriter advances the watermark once per ResumeInterval, in a pipeline of three ticks:
+// sample the current resource version R (a consistent list with limit 1); one interval later,
+// when the informers have delivered the events up to R to the handlers, take a progress barrier;
+// once every request added before the barrier has been reconciled, write R.
+type watermarkWriter struct {
+	c       *Controller
+	reader  client.Reader // live
+	sampled string        // R of the previous tick
+	waiting string        // R waiting for barrier
+	barrier uint64
+	written string
+}
+
+// Start runs until ctx ends; it needs leadership (only the leader's reconciles count).
+func (w *watermarkWriter) Start(ctx context.Context) error {
+	t := w.c.opts.Clock.NewTicker(w.c.opts.ResumeInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C():
+		}
+		if err := w.tick(ctx); err != nil && ctx.Err() == nil {
+			w.c.log.V(1).Info("resume watermark", "error", err.Error())
+		}
+	}
+}
+
+func (w *watermarkWriter) tick(ctx context.Context) error {
+	if w.waiting != "" && w.c.progress.passed(w.barrier) {
+		if w.waiting != w.written {
+			if err := w.write(ctx, w.waiting); err != nil {
+				return err
+			}
+			w.written = w.waiting
+		}
+		w.waiting = ""
+	}
+	if w.waiting == "" && w.sampled != "" {
+		w.waiting, w.barrier = w.sampled, w.c.progress.mark()
+	}
+	var list corev1.ConfigMapList
+	if err := w.reader.List(ctx, &list, client.InNamespace(w.c.opts.ResumeNamespace), client.Limit(1)); err != nil {
+		return fmt.Errorf("sampling the resource version: %w", err)
+	}
+	w.sampled = list.ResourceVersion
+	return nil
+}
+
+func (w *watermarkWriter) write(ctx context.Context, rv string) error {
+	cm := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: w.c.opts.ResumeNamespace, Name: WatermarkName(w.c.opts.LeaderElectionID)},
+		Data: map[string]string{
+			watermarkKeyRV:   rv,
+			watermarkKeyTime: w.c.opts.Clock.Now().UTC().Format(time.RFC3339Nano),
+		},
+	}
+	err := w.c.client.Update(ctx, cm)
+	if apierrors.IsNotFound(err) {
+		err = w.c.client.Create(ctx, cm)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the watermark: %w", err)
+	}
+	w.c.log.V(1).Info("resume watermark advanced", "resourceVersion", rv)
+	return nil
+}
+
+// NeedLeaderElection: only the leader reconciles, so only its progress means anything.
+func (w *watermarkWriter) NeedLeaderElection() bool { return true }

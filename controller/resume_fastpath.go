@@ -1,0 +1,252 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/internal/metrics"
+)
+
+// liveReadsKey marks a context whose reconcile reads from the API server, not the cache.
+type liveReadsKey struct{}
+
+func liveReads(ctx context.Context) bool { return ctx.Value(liveReadsKey{}) != nil }
+
+// reader is where a reconcile reads: the cache, or the API server on the resume fast path.
+func (c *Controller) reader(ctx context.Context) client.Reader {
+	if liveReads(ctx) {
+		return c.apiReader
+	}
+	return c.client
+}
+
+// fastPath is the resume fast path (see resume.go): from the manager's start until its caches
+// have synced, it watches bindings, Services and EndpointSlices from the watermark and reconciles
+// the bindings they map to with live reads. The controller's workers wait until it has drained
+// (Controller.resumeDone), so a binding is never reconciled by both at once.
+//
+// It covers IP and instance bindings without networking rules: a binding's security group rules
+// are aggregated over every binding (networking.Manager), which needs the synced cache. Pod and
+// Node changes reach it through the EndpointSlices they change; changes it does not cover wait
+// for the normal path, as without the fast path.
+type fastPath struct {
+	c       *Controller
+	cache   cache.Cache // the manager's: the fast path ends when it has synced
+	watcher client.WithWatch
+
+	mu       sync.Mutex
+	bindings map[types.NamespacedName][]types.NamespacedName // Service → its bindings, read once
+	taken    map[types.NamespacedName]bool
+}
+
+// GetCache puts the fast path into the manager's cache group, which starts with the informers;
+// every other runnable starts only after they have synced. The returned cache reports itself
+// synced, so the fast path does not hold up the manager's start.
+func (f *fastPath) GetCache() cache.Cache { return alreadySynced{f.cache} }
+
+type alreadySynced struct{ cache.Cache }
+
+func (alreadySynced) WaitForCacheSync(context.Context) bool { return true }
+
+// Start runs the fast path; it returns once the caches have synced and its queue has drained.
+func (f *fastPath) Start(ctx context.Context) error {
+	defer close(f.c.resumeDone)
+	log := f.c.log.WithName("resume")
+	w, ok, err := ReadWatermark(ctx, f.c.apiReader, f.c.opts.ResumeNamespace, f.c.opts.LeaderElectionID)
+	switch {
+	case err != nil:
+		log.Error(err, "reading the resume watermark; waiting for the caches")
+		return nil
+	case !ok:
+		log.Info("no resume watermark; waiting for the caches")
+		return nil
+	case f.c.opts.Clock.Since(w.RecordedAt) > maxWatermarkAge*f.c.opts.ResumeInterval:
+		// After a long downtime most of the fleet may have changed: a replay would be a slower
+		// full reconcile, with live reads.
+		log.Info("resume watermark too old; waiting for the caches", "recordedAt", w.RecordedAt)
+		return nil
+	}
+	log.Info("resuming from the watermark", "resourceVersion", w.ResourceVersion, "recordedAt", w.RecordedAt)
+	watchCtx, stopWatches := context.WithCancel(ctx)
+	defer stopWatches()
+	q := workqueue.NewTyped[types.NamespacedName]()
+	var workers, watches sync.WaitGroup
+	for range f.c.opts.MaxConcurrentReconciles {
+		workers.Go(func() {
+			for {
+				key, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				f.reconcile(ctx, key)
+				q.Done(key)
+			}
+		})
+	}
+	namespaces := f.c.opts.Namespaces
+	if len(namespaces) == 0 {
+		namespaces = []string{metav1.NamespaceAll}
+	}
+	for _, list := range []func() client.ObjectList{
+		func() client.ObjectList { return &v1beta1.TargetGroupBindingList{} },
+		func() client.ObjectList { return &corev1.ServiceList{} },
+		func() client.ObjectList { return &discoveryv1.EndpointSliceList{} },
+	} {
+		for _, ns := range namespaces {
+			watches.Go(func() { f.watch(watchCtx, list(), ns, w.ResourceVersion, q) })
+		}
+	}
+	f.cache.WaitForCacheSync(ctx)
+	stopWatches()
+	watches.Wait()
+	q.ShutDownWithDrain()
+	workers.Wait()
+	log.Info("caches synced; fast path done")
+	return nil
+}
+
+// maxWatermarkAge, in ResumeIntervals (5 min by default), bounds the downtime the fast path
+// replays; maxFastPathBindings bounds the bindings it takes on.
+const (
+	maxWatermarkAge     = 30
+	maxFastPathBindings = 1000
+)
+
+// watch feeds the bindings that events of one kind map to into q, until ctx ends or the watch fails.
+func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace, rv string, q workqueue.TypedInterface[types.NamespacedName]) {
+	log := f.c.log.WithName("resume").WithValues("list", fmt.Sprintf("%T", list), "namespace", namespace)
+	w, err := f.watcher.Watch(ctx, list, &client.ListOptions{Namespace: namespace,
+		Raw: &metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true}})
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Error(err, "watching from the watermark")
+		}
+		return
+	}
+	defer w.Stop()
+	for {
+		var ev watch.Event
+		var open bool
+		select {
+		case <-ctx.Done():
+			return
+		case ev, open = <-w.ResultChan():
+		}
+		switch {
+		case !open:
+			return
+		case ev.Type == watch.Error:
+			// Typically 410 Gone: the watermark is older than the API server's watch history.
+			log.Info("watch from the watermark ended; the rest waits for the caches", "status", apierrors.FromObject(ev.Object).Error())
+			return
+		case ev.Type == watch.Bookmark:
+			continue
+		}
+		obj, ok := ev.Object.(client.Object)
+		if !ok {
+			continue
+		}
+		for _, key := range f.bindingsOf(ctx, ev.Type, obj) {
+			if !f.take(key) {
+				log.Info("more changed bindings than the fast path takes; the rest waits for the caches", "max", maxFastPathBindings)
+				return
+			}
+			q.Add(key)
+		}
+	}
+}
+
+// take admits key unless maxFastPathBindings distinct bindings were taken already.
+func (f *fastPath) take(key types.NamespacedName) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.taken[key] {
+		return true
+	}
+	if len(f.taken) >= maxFastPathBindings {
+		return false
+	}
+	f.taken[key] = true
+	return true
+}
+
+// bindingsOf maps an event to the bindings whose reconcile it may change.
+func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj client.Object) []types.NamespacedName {
+	switch o := obj.(type) {
+	case *v1beta1.TargetGroupBinding:
+		// Only a new or changed spec: the controller's own writes (checkpoints, status) change
+		// neither generation nor observedGeneration's lag; deletions are left to the normal path.
+		if typ == watch.Deleted || !o.DeletionTimestamp.IsZero() || o.Generation == ptr.Deref(o.Status.ObservedGeneration, 0) {
+			return nil
+		}
+		return []types.NamespacedName{client.ObjectKeyFromObject(o)}
+	case *corev1.Service:
+		return f.bindingsOfService(ctx, o.Namespace, o.Name)
+	case *discoveryv1.EndpointSlice:
+		if name := o.Labels[discoveryv1.LabelServiceName]; name != "" {
+			return f.bindingsOfService(ctx, o.Namespace, name)
+		}
+	}
+	return nil
+}
+
+// bindingsOfService lists a Service's bindings from the API server by the CRD's selectable field
+// spec.serviceRef.name, once per Service.
+func (f *fastPath) bindingsOfService(ctx context.Context, namespace, name string) []types.NamespacedName {
+	svc := types.NamespacedName{Namespace: namespace, Name: name}
+	f.mu.Lock()
+	keys, ok := f.bindings[svc]
+	f.mu.Unlock()
+	if ok {
+		return keys
+	}
+	var list v1beta1.TargetGroupBindingList
+	if err := f.c.apiReader.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{indexServiceName: name}); err != nil {
+		if ctx.Err() == nil {
+			f.c.log.Error(err, "resume: listing the bindings of a Service", "service", svc)
+		}
+		return nil
+	}
+	for i := range list.Items {
+		keys = append(keys, client.ObjectKeyFromObject(&list.Items[i]))
+	}
+	f.mu.Lock()
+	f.bindings[svc] = keys
+	f.mu.Unlock()
+	return keys
+}
+
+// reconcile is one fast-path reconcile with live reads. Anything it skips or fails is left to
+// the normal path, which reconciles every binding once its caches have synced.
+func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) {
+	ctx = context.WithValue(ctx, liveReadsKey{}, true)
+	tgb := &v1beta1.TargetGroupBinding{}
+	if err := f.c.apiReader.Get(ctx, key, tgb); err != nil {
+		return
+	}
+	if !tgb.DeletionTimestamp.IsZero() || (tgb.Spec.Networking != nil && len(tgb.Spec.Networking.Ingress) > 0) {
+		f.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResumeSkipped).Inc()
+		return
+	}
+	result, _, err := f.c.reconcile(ctx, tgb)
+	if err != nil {
+		result = metrics.ResultError
+		if ctx.Err() == nil {
+			f.c.log.V(1).Info("resume: reconcile failed; left to the normal path", "targetGroupBinding", key, "error", err.Error())
+		}
+	}
+	f.c.metrics.ResumeReconciles.WithLabelValues(result).Inc()
+}

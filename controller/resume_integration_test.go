@@ -1,0 +1,162 @@
+package controller
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/internal/checkpoint"
+	"github.com/restartsim/restartsim/controller/internal/metrics"
+)
+
+func resumeOptions(ns string) Options {
+	o := testOptions(CheckpointAnnotation)
+	o.Resume = true
+	o.ResumeNamespace = ns
+	o.ResumeInterval = 100 * time.Millisecond
+	return o
+}
+
+// slowPodLists holds back every request for a namespace's pod collection (the informer's list
+// or watch-list), so the controller's caches cannot sync before it releases them.
+type slowPodLists struct {
+	next  http.RoundTripper
+	delay time.Duration
+
+	mu         sync.Mutex
+	releasedAt time.Time
+}
+
+func (s *slowPodLists) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(req.URL.Path, "/pods") && req.Method == http.MethodGet {
+		time.Sleep(s.delay)
+		s.mu.Lock()
+		if s.releasedAt.IsZero() {
+			s.releasedAt = time.Now()
+		}
+		s.mu.Unlock()
+	}
+	return s.next.RoundTrip(req)
+}
+
+func (s *slowPodLists) released() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.releasedAt
+}
+
+// waitWatermark waits until the running controller has recorded a watermark at or after since.
+func waitWatermark(t *testing.T, ns string, since time.Time) Watermark {
+	t.Helper()
+	var w Watermark
+	eventually(t, 10*time.Second, "resume watermark", func() bool {
+		got, ok, err := ReadWatermark(context.Background(), k8s, ns, DefaultLeaderElectionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w = got
+		return ok && !got.RecordedAt.Before(since)
+	})
+	return w
+}
+
+// TestResumeBeforeCacheSync: with Resume, a change made while the controller was down reaches
+// AWS before the restarted controller's caches have synced (its pod list is held back 4 s), and
+// an unchanged binding still makes no AWS call.
+func TestResumeBeforeCacheSync(t *testing.T) {
+	ns := newNamespace(t)
+	arnA := createTargetGroup(t, ns+"-a", elbtypes.TargetTypeEnumIp)
+	arnB := createTargetGroup(t, ns+"-b", elbtypes.TargetTypeEnumIp)
+	epsA := backend(t, ns, "a", 40, 2)
+	epsB := backend(t, ns, "b", 41, 2)
+	create(t, mkTGB(ns, "a", "a", arnA, v1beta1.TargetTypeIP), mkTGB(ns, "b", "b", arnB, v1beta1.TargetTypeIP))
+	first := startController(t, ns, resumeOptions(ns))
+	for _, n := range []string{"a", "b"} {
+		eventually(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
+	}
+	waitWatermark(t, ns, time.Now())
+	first.stop()
+
+	newB := append([]epRef{epsB[0]}, epRef{pod: epsB[1].pod, ip: "10.0.41.99", ready: true})
+	setSliceEndpoints(t, ns, "b-slice", newB...)
+	since := aws_.Recorder().Len()
+	slow := &slowPodLists{delay: 4 * time.Second}
+	second, _ := startManager(t, ns, resumeOptions(ns), func(o *manager.Options) {
+		o.NewCache = func(c *rest.Config, co cache.Options) (cache.Cache, error) {
+			hc, err := rest.HTTPClientFor(c)
+			if err != nil {
+				return nil, err
+			}
+			slow.next = hc.Transport
+			hc.Transport = slow
+			co.HTTPClient = hc
+			return cache.New(c, co)
+		}
+	})
+	// startManager returned after the caches synced, i.e. after the pod lists were released.
+	released := slow.released()
+	if released.IsZero() {
+		t.Fatal("the pod list was never requested")
+	}
+	var registered time.Time
+	for _, c := range callsFor(since, arnB) {
+		if c.Operation == "RegisterTargets" && registered.IsZero() {
+			registered = c.Time
+		}
+	}
+	if registered.IsZero() || !registered.Before(released) {
+		t.Fatalf("b registered at %v, pod lists released at %v: want the fast path before the caches synced", registered, released)
+	}
+	eventually(t, 10*time.Second, "b's targets", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
+	if n := testutil.ToFloat64(second.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResultFull)); n < 1 {
+		t.Fatalf("fast-path full reconciles = %v", n)
+	}
+	eventually(t, 10*time.Second, "b checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "b").Annotations) })
+	time.Sleep(500 * time.Millisecond) // the normal path's early exits
+	if calls := callsFor(since, arnA); len(calls) != 0 {
+		t.Fatalf("unchanged binding made %d AWS calls after the restart: %+v", len(calls), calls)
+	}
+	if !sameSet(liveTargets(t, arnA), targetKeys(epsA)...) {
+		t.Fatal("a's targets changed")
+	}
+}
+
+// TestResumeStaleWatermark: a watermark recorded long ago (30 resume intervals) makes the fast
+// path give up rather than replay most of the fleet; the normal path still applies the change.
+func TestResumeStaleWatermark(t *testing.T) {
+	ns := newNamespace(t)
+	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+	eps := backend(t, ns, "web", 42, 2)
+	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
+	first := startController(t, ns, resumeOptions(ns))
+	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	waitWatermark(t, ns, time.Now())
+	first.stop()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: WatermarkName(DefaultLeaderElectionID)},
+		Data: map[string]string{watermarkKeyRV: "2", watermarkKeyTime: time.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)}}
+	if err := k8s.Update(context.Background(), cm); err != nil {
+		t.Fatal(err)
+	}
+
+	next := append(eps, epRef{pod: eps[0].pod, ip: "10.0.42.77", ready: true})
+	setSliceEndpoints(t, ns, "web-slice", next...)
+	second := startController(t, ns, resumeOptions(ns))
+	eventually(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
+	for _, r := range []string{metrics.ResultFull, metrics.ResultEarlyExit, metrics.ResultError} {
+		if n := testutil.ToFloat64(second.c.metrics.ResumeReconciles.WithLabelValues(r)); n != 0 {
+			t.Fatalf("fast path reconciled (%s: %v) from a stale watermark", r, n)
+		}
+	}
+}
