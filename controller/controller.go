@@ -181,7 +181,8 @@ func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Opt
 	if err != nil {
 		return fmt.Errorf("resume: watch client: %w", err)
 	}
-	return mgr.Add(&fastPath{c: c, cache: mgr.GetCache(), watcher: watcher,
+	held, _ := mgr.GetCache().(*heldCache)
+	return mgr.Add(&fastPath{c: c, cache: mgr.GetCache(), held: held, watcher: watcher,
 		bindings: map[types.NamespacedName][]types.NamespacedName{}, taken: map[types.NamespacedName]bool{}})
 }
 

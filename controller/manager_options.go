@@ -10,7 +10,8 @@ import (
 // ManagerOptions returns base with the settings a strategy needs applied: the controller queue
 // (priority queue on or off; name validation off so many managers may live in one process), the
 // informer sync period, the cache transform that trims objects (cacheTransform) and the memoising
-// RESTMapper (memoMapper) unless base sets its own, leader election (Lease), metrics and health bind addresses, and the cached
+// RESTMapper (memoMapper) unless base sets its own, the held cache start of the resume fast
+// path (heldCache), leader election (Lease), metrics and health bind addresses, and the cached
 // namespaces. Fields of base it does not own (Scheme, Logger, ...) are kept.
 func ManagerOptions(opts Options, base manager.Options) manager.Options {
 	o := opts.setDefaults()
@@ -30,6 +31,14 @@ func ManagerOptions(opts Options, base manager.Options) manager.Options {
 		for _, ns := range o.Namespaces {
 			base.Cache.DefaultNamespaces[ns] = cache.Config{}
 		}
+	}
+	if o.Resume && !o.LeaderElection {
+		// The resume fast path replays the downtime's changes before the informers start.
+		newCache := base.NewCache
+		if newCache == nil {
+			newCache = cache.New
+		}
+		base.NewCache = holdCache(newCache)
 	}
 	base.LeaderElection = o.LeaderElection
 	base.LeaderElectionID = o.LeaderElectionID

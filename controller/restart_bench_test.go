@@ -184,44 +184,49 @@ func workersStarted(ch chan<- time.Time) logr.Logger {
 	}, funcr.Options{})
 }
 
-var restartFleet struct {
-	once sync.Once
-	ns   string
-	err  error
+var benchFleets struct {
+	mu  sync.Mutex
+	nss map[int]string
 }
 
-// restartBenchFleet creates, once per process, a namespace with n bindings whose checkpoint
-// annotations match their endpoints, so a restart reconciles each with an early exit. The target
-// group ARNs are never called: an early exit makes no AWS call.
+// restartBenchFleet creates, once per process and size, a namespace with n bindings whose
+// checkpoint annotations match their endpoints, so a restart reconciles each with an early exit.
+// The target group ARNs are never called: an early exit makes no AWS call.
 func restartBenchFleet(b *testing.B, n int) string {
-	restartFleet.once.Do(func() {
-		start := time.Now()
-		ns := newNamespace(b)
-		work := make(chan int)
-		errs := make(chan error, n)
-		var wg sync.WaitGroup
-		for range 16 {
-			wg.Go(func() {
-				for i := range work {
-					if err := createBenchBinding(ns, i); err != nil {
-						errs <- err
-					}
-				}
-			})
-		}
-		for i := range n {
-			work <- i
-		}
-		close(work)
-		wg.Wait()
-		close(errs)
-		restartFleet.ns, restartFleet.err = ns, <-errs
-		b.Logf("created %d bindings (%d objects) in %v", n, 6*n, time.Since(start).Round(time.Millisecond))
-	})
-	if restartFleet.err != nil {
-		b.Fatal(restartFleet.err)
+	benchFleets.mu.Lock()
+	defer benchFleets.mu.Unlock()
+	if ns, ok := benchFleets.nss[n]; ok {
+		return ns
 	}
-	return restartFleet.ns
+	start := time.Now()
+	ns := newNamespace(b)
+	work := make(chan int)
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for i := range work {
+				if err := createBenchBinding(ns, i); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("created %d bindings (%d objects) in %v", n, 6*n, time.Since(start).Round(time.Millisecond))
+	if benchFleets.nss == nil {
+		benchFleets.nss = map[int]string{}
+	}
+	benchFleets.nss[n] = ns
+	return ns
 }
 
 // createBenchBinding creates binding i: Service, 3 pods, an EndpointSlice of ready endpoints, and

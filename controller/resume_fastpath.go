@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -11,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -45,7 +48,11 @@ func (c *Controller) reader(ctx context.Context) client.Reader {
 type fastPath struct {
 	c       *Controller
 	cache   cache.Cache // the manager's: the fast path ends when it has synced
+	held    *heldCache  // the same cache when ManagerOptions holds its start (nil otherwise)
 	watcher client.WithWatch
+
+	lastEvent atomic.Int64 // unix nanos of the last event taken
+	inflight  atomic.Int32
 
 	mu       sync.Mutex
 	bindings map[types.NamespacedName][]types.NamespacedName // Service → its bindings, read once
@@ -64,6 +71,7 @@ func (alreadySynced) WaitForCacheSync(context.Context) bool { return true }
 // Start runs the fast path; it returns once the caches have synced and its queue has drained.
 func (f *fastPath) Start(ctx context.Context) error {
 	defer close(f.c.resumeDone)
+	defer f.releaseCache()
 	log := f.c.log.WithName("resume")
 	w, ok, err := ReadWatermark(ctx, f.c.apiReader, f.c.opts.ResumeNamespace, f.c.opts.LeaderElectionID)
 	switch {
@@ -91,7 +99,9 @@ func (f *fastPath) Start(ctx context.Context) error {
 				if shutdown {
 					return
 				}
+				f.inflight.Add(1)
 				f.reconcile(ctx, key)
+				f.inflight.Add(-1)
 				q.Done(key)
 			}
 		})
@@ -100,15 +110,19 @@ func (f *fastPath) Start(ctx context.Context) error {
 	if len(namespaces) == 0 {
 		namespaces = []string{metav1.NamespaceAll}
 	}
+	var opened sync.WaitGroup
 	for _, list := range []func() client.ObjectList{
 		func() client.ObjectList { return &v1beta1.TargetGroupBindingList{} },
 		func() client.ObjectList { return &corev1.ServiceList{} },
 		func() client.ObjectList { return &discoveryv1.EndpointSliceList{} },
 	} {
 		for _, ns := range namespaces {
-			watches.Go(func() { f.watch(watchCtx, list(), ns, w.ResourceVersion, q) })
+			opened.Add(1)
+			watches.Go(func() { f.watch(watchCtx, list(), ns, w.ResourceVersion, q, opened.Done) })
 		}
 	}
+	opened.Wait()
+	f.replayThenRelease(ctx, q)
 	f.cache.WaitForCacheSync(ctx)
 	stopWatches()
 	watches.Wait()
@@ -118,6 +132,68 @@ func (f *fastPath) Start(ctx context.Context) error {
 	return nil
 }
 
+// replayQuiet is how long the watches must stay silent, with nothing queued or in flight, for
+// the replay of the downtime's changes to count as done; maxReplayHold bounds how long the
+// informers wait for it.
+const (
+	replayQuiet   = 25 * time.Millisecond
+	maxReplayHold = 2 * time.Second
+)
+
+// replayThenRelease lets the informers start once the changes made while the controller was down
+// have been applied (or after maxReplayHold): until then the fast path has the API server and
+// the CPU to itself instead of competing with full lists of the fleet.
+func (f *fastPath) replayThenRelease(ctx context.Context, q workqueue.TypedInterface[types.NamespacedName]) {
+	if f.held == nil {
+		return
+	}
+	start := time.Now()
+	f.lastEvent.Store(start.UnixNano())
+	for ctx.Err() == nil && time.Since(start) < maxReplayHold {
+		quiet := time.Since(time.Unix(0, f.lastEvent.Load())) >= replayQuiet
+		if quiet && q.Len() == 0 && f.inflight.Load() == 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.releaseCache()
+}
+
+func (f *fastPath) releaseCache() {
+	if f.held != nil {
+		f.held.release()
+	}
+}
+
+// heldCache is the manager's cache with its start held back until release: with Resume,
+// ManagerOptions installs it so the fast path replays the downtime's changes first.
+type heldCache struct {
+	cache.Cache
+	released chan struct{}
+	once     sync.Once
+}
+
+func holdCache(newCache cache.NewCacheFunc) cache.NewCacheFunc {
+	return func(cfg *rest.Config, opts cache.Options) (cache.Cache, error) {
+		c, err := newCache(cfg, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &heldCache{Cache: c, released: make(chan struct{})}, nil
+	}
+}
+
+func (h *heldCache) Start(ctx context.Context) error {
+	select {
+	case <-h.released:
+	case <-ctx.Done():
+		return nil
+	}
+	return h.Cache.Start(ctx)
+}
+
+func (h *heldCache) release() { h.once.Do(func() { close(h.released) }) }
+
 // maxWatermarkAge, in ResumeIntervals (5 min by default), bounds the downtime the fast path
 // replays; maxFastPathBindings bounds the bindings it takes on.
 const (
@@ -126,10 +202,11 @@ const (
 )
 
 // watch feeds the bindings that events of one kind map to into q, until ctx ends or the watch fails.
-func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace, rv string, q workqueue.TypedInterface[types.NamespacedName]) {
+func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace, rv string, q workqueue.TypedInterface[types.NamespacedName], opened func()) {
 	log := f.c.log.WithName("resume").WithValues("list", fmt.Sprintf("%T", list), "namespace", namespace)
 	w, err := f.watcher.Watch(ctx, list, &client.ListOptions{Namespace: namespace,
 		Raw: &metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true}})
+	opened()
 	if err != nil {
 		if ctx.Err() == nil {
 			log.Error(err, "watching from the watermark")
@@ -160,6 +237,7 @@ func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace,
 			continue
 		}
 		for _, key := range f.bindingsOf(ctx, ev.Type, obj) {
+			f.lastEvent.Store(time.Now().UnixNano())
 			if !f.take(key) {
 				log.Info("more changed bindings than the fast path takes; the rest waits for the caches", "max", maxFastPathBindings)
 				return
