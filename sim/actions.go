@@ -46,6 +46,10 @@ type executor struct {
 	busyUntil time.Time
 	lastInv   *results.Invariants
 	faultsWG  sync.WaitGroup
+	// leadsWG tracks restarts with await none whose new leader is still awaited; leadErr is the
+	// first such wait that failed.
+	leadsWG sync.WaitGroup
+	leadErr error
 }
 
 type gatedPod struct {
@@ -72,14 +76,7 @@ func (e *executor) event(kind, detail string, at time.Time, end *time.Time) {
 func (e *executor) Do(ctx context.Context, _ int, st scenario.Step) error {
 	switch st.Action {
 	case scenario.ActionRestart:
-		stopped, started, err := e.ctrls.Restart(ctx, st.Mode)
-		if err != nil {
-			return err
-		}
-		e.mu.Lock()
-		e.restarts = append(e.restarts, measure.Restart{At: e.sec(started), Stopped: e.sec(stopped), Mode: st.Mode})
-		e.mu.Unlock()
-		e.event("restart", st.Mode, stopped, &started)
+		return e.restart(ctx, st)
 	case scenario.ActionChurn:
 		return e.churn(ctx, st)
 	case scenario.ActionContainerRestart:
@@ -98,6 +95,83 @@ func (e *executor) Do(ctx context.Context, _ int, st scenario.Step) error {
 		return fmt.Errorf("unknown action %q", st.Action)
 	}
 	return nil
+}
+
+// restart stops the leader and starts a replacement after the step's downtime. With await none
+// it returns once the leader stopped: the replacement starts, and is recorded when it leads, in
+// the background (awaitLeaders waits for that).
+func (e *executor) restart(ctx context.Context, st scenario.Step) error {
+	// Only a leader can be restarted: a previous restart's new instance must lead first.
+	if err := e.awaitLeaders(ctx); err != nil {
+		return err
+	}
+	stopped, err := e.ctrls.StopLeader(ctx, st.Mode)
+	if err != nil {
+		return err
+	}
+	var downtime time.Duration
+	if st.Downtime != nil {
+		downtime = e.wall(st.Downtime.Duration)
+	}
+	// Started, At and the event's end are filled in as the replacement starts and leads.
+	e.mu.Lock()
+	ri, ei := len(e.restarts), len(e.events)
+	s := e.sec(stopped)
+	e.restarts = append(e.restarts, measure.Restart{Stopped: s, Started: s, At: s, Downtime: e.sec(stopped.Add(downtime)) - s, Mode: st.Mode})
+	e.events = append(e.events, results.Event{AtSeconds: round3(s), Kind: "restart", Detail: st.Mode, EndSeconds: round3(s)})
+	e.mu.Unlock()
+	replace := func(ctx context.Context) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(downtime):
+		}
+		started, leads, err := e.ctrls.StartReplacement(ctx)
+		if err != nil {
+			return fmt.Errorf("restart at %.3fs: starting the replacement: %w", s, err)
+		}
+		e.mu.Lock()
+		e.restarts[ri].Started, e.restarts[ri].At = e.sec(started), e.sec(started)
+		e.mu.Unlock()
+		at, err := leads(ctx)
+		if err != nil {
+			return fmt.Errorf("restart at %.3fs: waiting for the new instance to lead: %w", s, err)
+		}
+		e.mu.Lock()
+		e.restarts[ri].At = e.sec(at)
+		e.events[ei].EndSeconds = round3(e.sec(at))
+		e.mu.Unlock()
+		return nil
+	}
+	if st.Await != scenario.AwaitNone {
+		return replace(ctx)
+	}
+	e.leadsWG.Add(1)
+	go func() {
+		defer e.leadsWG.Done()
+		if err := replace(ctx); err != nil {
+			e.mu.Lock()
+			if e.leadErr == nil {
+				e.leadErr = err
+			}
+			e.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+// awaitLeaders waits until the new instance of every restart with await none leads.
+func (e *executor) awaitLeaders(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { e.leadsWG.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.leadErr
 }
 
 func (e *executor) record(ch workload.Change, at time.Time) {
@@ -478,7 +552,7 @@ func (e *executor) pending() (int, error) {
 		return 0, err
 	}
 	e.mu.Lock()
-	in := &measure.Input{Calls: calls, Origin: e.origin, Restarts: e.restarts,
+	in := &measure.Input{Calls: calls, Origin: e.origin, Restarts: append([]measure.Restart(nil), e.restarts...),
 		Changes: append([]measure.Change(nil), e.changes...), Drifts: append([]measure.Drift(nil), e.drifts...)}
 	e.mu.Unlock()
 	return measure.Pending(in), nil

@@ -223,17 +223,23 @@ func (x *external) stop(p *proc, crash bool) {
 	x.mu.Unlock()
 }
 
-func (x *external) Restart(_ context.Context, mode string) (time.Time, time.Time, error) {
+func (x *external) StopLeader(_ context.Context, mode string) (time.Time, error) {
 	p := x.oldest()
 	if p == nil {
-		return time.Time{}, time.Time{}, errors.New("no running external controller to restart")
+		return time.Time{}, errors.New("no running external controller to restart")
 	}
 	stopped := time.Now()
 	x.stop(p, mode == scenario.RestartCrash)
+	return stopped, nil
+}
+
+func (x *external) StartReplacement(context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
 	if _, err := x.start(); err != nil {
-		return stopped, time.Time{}, err
+		return time.Time{}, nil, err
 	}
-	return stopped, time.Now(), nil
+	started := time.Now()
+	// The simulation cannot tell when an external controller leads: as far as it knows, at once.
+	return started, func(context.Context) (time.Time, error) { return started, nil }, nil
 }
 
 func (x *external) Stop() {

@@ -27,9 +27,13 @@ import (
 type controllers interface {
 	// Start starts every replica and returns once one of them leads.
 	Start(ctx context.Context) error
-	// Restart stops the leader (crash: no graceful shutdown; graceful/leaderHandover: graceful) and
-	// starts a replacement. It returns when the old leader stopped and when the new leader started.
-	Restart(ctx context.Context, mode string) (stopped, started time.Time, err error)
+	// StopLeader stops the leader (crash: no graceful shutdown; graceful/leaderHandover: graceful)
+	// and returns when it stopped.
+	StopLeader(ctx context.Context, mode string) (time.Time, error)
+	// StartReplacement starts an instance in place of the one StopLeader stopped, without waiting
+	// for a new leader: it returns when the replacement was started, and leads, which waits until
+	// an instance other than the stopped one leads and returns when.
+	StartReplacement(ctx context.Context) (started time.Time, leads func(context.Context) (time.Time, error), err error)
 	// Stop stops every replica gracefully.
 	Stop()
 	// QueueDepth samples the leader's queue depths by series name (nil when unavailable).
@@ -83,8 +87,11 @@ type inProcess struct {
 
 	mu        sync.Mutex
 	restarted bool
+	stopped   *replica // the last leader StopLeader stopped
 	reps      []*replica
 	next      int
+	// regs are the metrics of every replica started, stopped ones included.
+	regs []*prometheus.Registry
 }
 
 func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
@@ -139,6 +146,8 @@ func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (control
 		SyncPeriod:               def(st.SyncPeriod, controller.DefaultSyncPeriod),
 		MaxConcurrentReconciles:  workers,
 		DriftCheckInterval:       drift,
+		Resume:                   ptr.Deref(st.Resume, false),
+		ResumeInterval:           def(st.ResumeInterval, controller.DefaultResumeInterval),
 		VpcID:                    p.vpcID,
 		AWS: controller.AWSOptions{
 			Region: p.creds.region, Endpoint: g.url, AccessKeyID: p.creds.accessKey, SecretAccessKey: p.creds.secretKey,
@@ -204,6 +213,7 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	}()
 	p.mu.Lock()
 	p.reps = append(p.reps, r)
+	p.regs = append(p.regs, r.reg)
 	p.mu.Unlock()
 	return r, nil
 }
@@ -279,17 +289,16 @@ func (p *inProcess) stop(r *replica, crash bool) {
 	p.remove(r)
 }
 
-func (p *inProcess) Restart(ctx context.Context, mode string) (time.Time, time.Time, error) {
+func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error) {
 	old := p.leader()
 	if old == nil {
-		return time.Time{}, time.Time{}, errors.New("no leading controller instance to restart")
+		return time.Time{}, errors.New("no leading controller instance to restart")
 	}
-	crash := mode == scenario.RestartCrash
 	p.mu.Lock()
-	p.restarted = true
+	p.restarted, p.stopped = true, old
 	p.mu.Unlock()
 	stopped := time.Now()
-	if crash {
+	if mode == scenario.RestartCrash {
 		old.kill.dead.Store(true)
 		old.gate.cut()
 		p.remove(old)
@@ -297,13 +306,24 @@ func (p *inProcess) Restart(ctx context.Context, mode string) (time.Time, time.T
 	} else {
 		p.stop(old, false)
 	}
+	return stopped, nil
+}
+
+func (p *inProcess) StartReplacement(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
 	if _, err := p.startReplica(ctx); err != nil {
-		return stopped, time.Time{}, err
+		return time.Time{}, nil, err
 	}
-	if _, err := p.waitLeader(ctx, old); err != nil {
-		return stopped, time.Time{}, err
+	started := time.Now()
+	p.mu.Lock()
+	old := p.stopped
+	p.mu.Unlock()
+	leads := func(ctx context.Context) (time.Time, error) {
+		if _, err := p.waitLeader(ctx, old); err != nil {
+			return time.Time{}, err
+		}
+		return time.Now(), nil
 	}
-	return stopped, time.Now(), nil
+	return started, leads, nil
 }
 
 func (p *inProcess) Stop() {
@@ -326,6 +346,29 @@ func (p *inProcess) QueueDepth() map[string]float64 {
 		}
 	}
 	return out
+}
+
+// resumeReconciles sums tgb_resume_reconciles_total over every replica and result: only an
+// instance started without leader election and with a watermark has any.
+func (p *inProcess) resumeReconciles() float64 {
+	p.mu.Lock()
+	regs := append([]*prometheus.Registry(nil), p.regs...)
+	p.mu.Unlock()
+	sum := 0.0
+	for _, reg := range regs {
+		mfs, err := reg.Gather()
+		if err != nil {
+			continue
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == "tgb_resume_reconciles_total" {
+				for _, m := range mf.Metric {
+					sum += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return sum
 }
 
 // gaugeSum sums the gauge series of name whose labels include want.

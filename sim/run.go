@@ -191,6 +191,8 @@ func strategyConfig(st scenario.Strategy) map[string]string {
 	d("securityGroupCacheTTL", st.SecurityGroupCacheTTL)
 	d("syncPeriod", st.SyncPeriod)
 	d("driftCheckInterval", st.DriftCheckInterval)
+	b("resume", st.Resume)
+	d("resumeInterval", st.ResumeInterval)
 	if st.MaxConcurrentReconciles > 0 {
 		m["maxConcurrentReconciles"] = strconv.Itoa(st.MaxConcurrentReconciles)
 	}

@@ -278,3 +278,48 @@ timeline:
 		}
 	}
 }
+
+// TestResumeAwaitNone crashes the controller, churns during its 2 s downtime (await none) and
+// again while the replacement starts: the fast path replays the first churn (newer than the
+// watermark) before the replacement's informers start.
+func TestResumeAwaitNone(t *testing.T) {
+	r, _ := runTiny(t, `apiVersion: restartsim/v1
+kind: Scenario
+name: it
+seed: 5
+timeScale: 10
+aws: {profile: aws-documented, warmupProfile: unlimited, healthyAfter: 2s, deregistrationDelay: 10s}
+fleet: {targetGroupBindings: 20, podsPerService: 2, nodes: 3}
+controller:
+  strategies: [{name: resume, checkpoint: annotation, resume: true}]
+timeline:
+  - {action: restart, mode: crash, await: none, downtime: 2s}
+  - {after: 500ms, action: churn, kind: mixed, services: 3}
+  - {after: 1500ms, action: churn, kind: mixed, services: 3}
+  - {waitFor: steadyState, timeout: 2m}
+`)
+	if !r.invariants.Passed {
+		t.Fatalf("invariants: %+v", r.invariants)
+	}
+	if len(r.input.Restarts) != 1 {
+		t.Fatalf("restarts: %+v", r.input.Restarts)
+	}
+	rs := r.input.Restarts[0]
+	if rs.Started < rs.Origin() || rs.At < rs.Started || rs.Downtime < 1.99 {
+		t.Errorf("restart: stopped %.3f, downtime %.3f, started %.3f, led %.3f: want them in that order", rs.Stopped, rs.Downtime, rs.Started, rs.At)
+	}
+	if ev := r.events[0]; ev.Kind != "restart" || ev.EndSeconds != round3(rs.At) {
+		t.Errorf("restart event %+v, want it to end when the new instance led (%.3f)", ev, rs.At)
+	}
+	if r.resumeReconciles == 0 {
+		t.Error("the resume fast path reconciled nothing")
+	}
+	t.Logf("restart %+v, resume reconciles %v, ttfmr %v", rs, r.resumeReconciles, deref(r.out.Summary.TTFMRSeconds))
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -15,8 +15,10 @@ import (
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
@@ -42,6 +44,8 @@ type strategyRun struct {
 	pods  *podWatch
 	// fleetSetup is the wall time of this run's own fleet creation (zero with a snapshot).
 	fleetSetup time.Duration
+	// resumeReconciles is the resume fast path's reconciles (tgb_resume_reconciles_total), all results.
+	resumeReconciles float64
 }
 
 // runStrategy runs one strategy on a fresh environment, fakeaws and fleet; with snap, the environment
@@ -133,7 +137,9 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 
 	leaseNS := ""
 	replicas := sc.Controller.Replicas
-	if replicas > 1 || external != nil {
+	resume := external == nil && ptr.Deref(strat.Resume, false)
+	// The resume watermark lives in the lease namespace (controller.Options.ResumeNamespace default).
+	if replicas > 1 || external != nil || resume {
 		leaseNS = trunc(fleet.Namespaces[0], 50) + "-leader"
 		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS, Labels: labels}}
 		if err := c.Create(ctx, ns); err != nil {
@@ -190,6 +196,13 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	if err := warmUp(ctx, chk, warmupTimeout(spec.TGBs), unsettled); err != nil {
 		return nil, err
 	}
+	if resume {
+		// A crash right away would leave the new instance a watermark from before the warm-up's
+		// last reconciles, and its fast path would redo them.
+		if err := waitWatermark(ctx, c, leaseNS, time.Now(), warmupTimeout(spec.TGBs)); err != nil {
+			return nil, err
+		}
+	}
 
 	// Measured phase.
 	if err := applyMeasuredLimits(backend, &sc.AWS); err != nil {
@@ -219,7 +232,14 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: ex, Logger: log}
 	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(seed), 2)))
 	log.Info("running the timeline", "steps", len(plan))
-	_, runErr := eng.Run(ctx, t0, plan)
+	// Ends the waits for new leaders (restarts with await none) should the run fail.
+	tlCtx, stopTL := context.WithCancel(ctx)
+	defer stopTL()
+	_, runErr := eng.Run(tlCtx, t0, plan)
+	if runErr == nil {
+		// The measurements need every restart's leading time.
+		runErr = ex.awaitLeaders(tlCtx)
+	}
 	end := time.Now()
 	samples := sampler.stop()
 	ex.faultsWG.Wait()
@@ -234,6 +254,11 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	stopAll()
 	stopPW()
 	log.Info("controllers stopped")
+	var resumeReconciles float64
+	if p, ok := ctrls.(*inProcess); ok && resume {
+		resumeReconciles = p.resumeReconciles()
+		log.Info("resume fast path", "reconciles", resumeReconciles)
+	}
 
 	calls, err := backend.CallsSince(offset)
 	if err != nil {
@@ -268,7 +293,39 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	pods := spec.TGBs * spec.PodsPerService
 	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
 		Pods: pods, Nodes: spec.Nodes, TargetGroups: fleet.TGBCount()}
-	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup}, nil
+	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup, resumeReconciles: resumeReconciles}, nil
+}
+
+// waitWatermark waits until the controller's resume watermark was recorded at or after since.
+func waitWatermark(ctx context.Context, c client.Reader, namespace string, since time.Time, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var last controller.Watermark
+	for {
+		at := time.Now()
+		w, ok, err := controller.ReadWatermark(ctx, c, namespace, controller.DefaultLeaderElectionID)
+		if err != nil {
+			return fmt.Errorf("warm-up: reading the resume watermark: %w", err)
+		}
+		if ok && !w.RecordedAt.Before(since) {
+			return nil
+		}
+		if ok {
+			last = w
+		}
+		if time.Now().After(deadline) {
+			recorded := "none recorded"
+			if !last.RecordedAt.IsZero() {
+				recorded = "last recorded at " + last.RecordedAt.Format(time.RFC3339Nano)
+			}
+			return fmt.Errorf("warm-up: the controller recorded no resume watermark (ConfigMap %s/%s) within %s after the fleet converged at %s: %s",
+				namespace, controller.WatermarkName(controller.DefaultLeaderElectionID), timeout, since.UTC().Format(time.RFC3339Nano), recorded)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pollAfter(100*time.Millisecond, time.Since(at))):
+		}
+	}
 }
 
 // startSimulator runs the simulated kubelet and endpoint controller for the run's objects until stop.

@@ -106,11 +106,12 @@ func (a *applications) applied(ch *Change) (all, first *float64) {
 }
 
 // reference is when the clock of a change's latency starts: the change, or the restart that
-// followed it if it happened while no controller ran.
+// followed it if it happened while no controller ran. A change made after the replacement was
+// started is timed from the change: the wait for the new instance to lead is part of its latency.
 func reference(in *Input, at float64) float64 {
 	for _, r := range in.Restarts {
-		if at >= r.Stopped && at < r.At {
-			return r.At
+		if at >= r.Stopped && at < r.Started {
+			return r.Started
 		}
 	}
 	return at
@@ -141,8 +142,10 @@ type ttfmr struct{}
 func (ttfmr) Name() string { return "ttfmr" }
 
 // Measure finds the first AWS mutation after the first restart that applies any meaningful change
-// (workload changes and drift repairs alike), timed from when the old instance stopped: the new one's
-// start-up (informer cache sync, a lease to expire) is part of the time the controller is blind.
+// (workload changes and drift repairs alike), timed from the restart's Origin (the stop, plus the
+// scenario's downtime): the new instance's start-up (informer cache sync, a lease to expire) is
+// part of the time the controller is blind. Mutations count from when the replacement was
+// started, which may act before it leads.
 func (ttfmr) Measure(in *Input, out *Output) {
 	r, ok := in.FirstRestart()
 	if !ok {
@@ -151,7 +154,7 @@ func (ttfmr) Measure(in *Input, out *Output) {
 	a := index(in)
 	var best *float64
 	consider := func(t *float64) {
-		if t != nil && *t >= r.At && (best == nil || *t < *best) {
+		if t != nil && *t >= r.Started && (best == nil || *t < *best) {
 			best = t
 		}
 	}
@@ -164,7 +167,7 @@ func (ttfmr) Measure(in *Input, out *Output) {
 	}
 	if best != nil {
 		out.firstMeaningful = best
-		out.Summary.TTFMRSeconds = ptr(*best - r.Stopped)
+		out.Summary.TTFMRSeconds = ptr(*best - r.Origin())
 	}
 }
 

@@ -27,7 +27,7 @@ func (awsCalls) Measure(in *Input, out *Output) {
 			out.Summary.Throttled++
 		}
 		t := in.Sec(c)
-		if hasRestart && t >= r.At && (out.firstMeaningful == nil || t < *out.firstMeaningful) {
+		if hasRestart && t >= r.Started && (out.firstMeaningful == nil || t < *out.firstMeaningful) {
 			out.Summary.AWSCallsBeforeFirstMeaningful[c.Operation]++
 			if throttled {
 				out.Summary.ThrottledBeforeFirstMeaningful++
@@ -83,8 +83,8 @@ func (steadyState) Measure(in *Input, out *Output) {
 	if !ok {
 		r.Stopped = 0
 	}
-	if in.SteadyAt != nil { // like TTFMR, from when the old instance stopped
-		out.Summary.SteadyStateSeconds = ptr(max(0, *in.SteadyAt-r.Stopped))
+	if in.SteadyAt != nil { // like TTFMR, from the restart's origin
+		out.Summary.SteadyStateSeconds = ptr(max(0, *in.SteadyAt-r.Origin()))
 	}
 }
 

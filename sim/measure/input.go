@@ -12,12 +12,22 @@ type Target struct {
 	Port int32
 }
 
-// Restart is a controller restart: At is when the new instance started (or the standby took over).
+// Restart is a controller restart: At is when the new instance led (or the standby took over).
 type Restart struct {
 	At      float64
 	Stopped float64 // when the old instance stopped
-	Mode    string
+	// Started is when the replacement was started (≤ At): from then on an instance runs, and one may
+	// act before it leads (the resume fast path).
+	Started float64
+	// Downtime is the scenario's wait between the stop and the replacement's start: the platform's
+	// time to replace a process, not the controller's.
+	Downtime float64
+	Mode     string
 }
+
+// Origin is when the restarted controller could run again (the stop plus the downtime): TTFMR and
+// steady state count from it, so the blind time they report is the controller's own.
+func (r Restart) Origin() float64 { return r.Stopped + r.Downtime }
 
 // Change is one meaningful change: AWS must register and/or deregister targets of a target group.
 type Change struct {

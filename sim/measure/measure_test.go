@@ -21,7 +21,7 @@ func TestRunOnSyntheticLog(t *testing.T) {
 	}
 	in := &Input{
 		Calls: calls, Origin: t0, End: 20,
-		Restarts: []Restart{{At: 0.5, Stopped: 0.5, Mode: "crash"}},
+		Restarts: []Restart{{At: 0.5, Stopped: 0.5, Started: 0.5, Mode: "crash"}},
 		Changes: []Change{
 			{ID: "c1", Kind: "rotate-ip", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}, Deregister: []Target{{"10.0.0.1", 80}}},
 			{ID: "c2", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 7, Register: []Target{{"10.0.0.7", 80}}},
@@ -63,4 +63,54 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// A replacement may act before it leads (the resume fast path): its mutations count for TTFMR, and
+// a change made after it was started is timed from the change, not from when it led.
+func TestRestartStartedBeforeLeading(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	tg := "arn:tg/a"
+	in := &Input{
+		Calls: []fakeaws.Call{
+			{Time: at(1.5), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK},
+		},
+		Origin: t0, End: 10,
+		Restarts: []Restart{{Stopped: 0.1, Started: 0.2, At: 3, Mode: "crash"}},
+		Changes:  []Change{{ID: "c1", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}}},
+	}
+	out := Run(in)
+	if got := out.Summary.TTFMRSeconds; got == nil || *got != 1.4 {
+		t.Errorf("TTFMR = %v, want 1.4 (register at 1.5 s, before the new instance led at 3 s)", deref(got))
+	}
+	if got := out.Changes[0].LatencySeconds; got == nil || *got != 0.5 {
+		t.Errorf("latency = %v, want 0.5 (from the change at 1 s)", deref(got))
+	}
+}
+
+// A restart with downtime: TTFMR and steady state count from the stop plus the downtime, and a
+// change made during the downtime is timed from the replacement's start.
+func TestRestartDowntimeOrigin(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	tg := "arn:tg/a"
+	steady := 6.0
+	in := &Input{
+		Calls: []fakeaws.Call{
+			{Time: at(2.5), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK},
+		},
+		Origin: t0, End: 10, SteadyAt: &steady,
+		Restarts: []Restart{{Stopped: 1, Downtime: 1, Started: 2.01, At: 4, Mode: "crash"}},
+		Changes:  []Change{{ID: "c1", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 1.5, Register: []Target{{"10.0.0.9", 80}}}},
+	}
+	out := Run(in)
+	if got := out.Summary.TTFMRSeconds; got == nil || *got != 0.5 {
+		t.Errorf("TTFMR = %v, want 0.5 (register at 2.5 s, stop at 1 s + 1 s downtime)", deref(got))
+	}
+	if got := out.Summary.SteadyStateSeconds; got == nil || *got != 4 {
+		t.Errorf("steady state = %v, want 4", deref(got))
+	}
+	if got := out.Changes[0].LatencySeconds; got == nil || *got < 0.489 || *got > 0.491 {
+		t.Errorf("latency = %v, want 0.49 (from the replacement's start at 2.01 s)", deref(got))
+	}
 }

@@ -123,6 +123,9 @@ func setStepDefaults(st *Step, unset func(string, bool) bool) {
 		if st.Mode == "" {
 			st.Mode = RestartCrash
 		}
+		if st.Await == "" {
+			st.Await = AwaitLeader
+		}
 	case ActionChurn:
 		if st.Kind == "" {
 			st.Kind = ChurnMixed

@@ -59,6 +59,37 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
+func TestParseResumeAndAwait(t *testing.T) {
+	in := strings.NewReplacer(
+		"{name: b}", "{name: b, resume: true, resumeInterval: 2s}",
+		"{action: restart, mode: crash}", "{action: restart, mode: crash, await: none, downtime: 3s}",
+	).Replace(base)
+	s, err := Parse("t.yaml", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Controller.Strategies[1]
+	if st.Resume == nil || !*st.Resume || st.ResumeInterval == nil || st.ResumeInterval.Duration != 2*time.Second {
+		t.Errorf("strategy b = %+v", st)
+	}
+	if s.Controller.Strategies[0].Resume != nil {
+		t.Errorf("strategy a resume = %v, want unset", *s.Controller.Strategies[0].Resume)
+	}
+	if got := s.Timeline[0].Await; got != AwaitNone {
+		t.Errorf("await = %q, want none", got)
+	}
+	if got := s.Timeline[0].Downtime; got == nil || got.Duration != 3*time.Second {
+		t.Errorf("downtime = %v, want 3s", got)
+	}
+	// Unset: the restart awaits the new leader, as before the field existed.
+	if s, err = Parse("t.yaml", []byte(base)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Timeline[0].Await; got != AwaitLeader {
+		t.Errorf("default await = %q, want leader", got)
+	}
+}
+
 func TestParseAppendsFinalWait(t *testing.T) {
 	s, err := Parse("t.yaml", []byte(strings.Replace(base, "  - {waitFor: steadyState, timeout: 1m}\n", "", 1)))
 	if err != nil {
@@ -159,6 +190,15 @@ func TestParseErrors(t *testing.T) {
 		{"waitFor kind", sub("waitFor: steadyState", "waitFor: dawn"), `timeline[2].waitFor: "dawn" is not one of steadyState`},
 		{"waitFor timeout", sub("timeout: 1m", "timeout: 0s"), `timeline[2].timeout: must be positive`},
 		{"restart mode", sub("mode: crash", "mode: gently"), `t.yaml:18:23: timeline[0].mode: "gently" is not one of`},
+		{"restart await", sub("mode: crash}", "mode: crash, await: later}"), `t.yaml:18:36: timeline[0].await: "later" is not one of leader, none`},
+		{"await on churn", sub("services: 2}", "services: 2, await: none}"), `t.yaml:19:45: timeline[1].await: does not apply to action churn`},
+		{"negative downtime", sub("mode: crash}", "mode: crash, downtime: -1s}"), `t.yaml:18:36: timeline[0].downtime: must be between 0 and`},
+		{"downtime on churn", sub("services: 2}", "services: 2, downtime: 1s}"), `t.yaml:19:45: timeline[1].downtime: does not apply to action churn`},
+		{"await on waitFor", sub("timeout: 1m}", "timeout: 1m, await: none}"), `timeline[2].await: does not apply to waitFor`},
+		{"resume type", sub("{name: b}", "{name: b, resume: 1}"), `controller.strategies[1].resume: want true or false`},
+		{"resumeInterval without resume", sub("{name: b}", "{name: b, resumeInterval: 5s}"), `t.yaml:16:17: controller.strategies[1].resumeInterval: applies only with resume: true`},
+		{"resumeInterval zero", sub("{name: b}", "{name: b, resume: true, resumeInterval: 0s}"), `controller.strategies[1].resumeInterval: must be positive`},
+		{"resumeInterval negative", sub("{name: b}", "{name: b, resume: true, resumeInterval: -1s}"), `controller.strategies[1].resumeInterval: must be between 0`},
 		{"handover replicas", func(s string) string {
 			return strings.Replace(strings.Replace(s, "replicas: 2", "replicas: 1", 1), "mode: crash", "mode: leaderHandover", 1)
 		}, `timeline[0].mode: leaderHandover needs controller.replicas of at least 2`},

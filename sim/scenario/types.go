@@ -141,7 +141,12 @@ type Strategy struct {
 	SyncPeriod               *Duration `json:"syncPeriod,omitempty"`
 	// DriftCheckInterval is how often a binding whose checkpoint matches is checked for out-of-band
 	// drift (Describe calls only). Default: the controller's (5m); 0 turns the checks off.
-	DriftCheckInterval      *Duration `json:"driftCheckInterval,omitempty"`
+	DriftCheckInterval *Duration `json:"driftCheckInterval,omitempty"`
+	// Resume turns on the controller's restart fast path: it records a resume watermark while it runs
+	// and, after a restart, reconciles what changed since then before its caches have synced.
+	// ResumeInterval is how often the watermark advances (default: the controller's, 10s).
+	Resume                  *bool     `json:"resume,omitempty"`
+	ResumeInterval          *Duration `json:"resumeInterval,omitempty"`
 	MaxConcurrentReconciles int       `json:"maxConcurrentReconciles,omitempty"`
 	// Throttle is the client-side throttle config, "serviceID:operationRegex=rate:burst,...".
 	Throttle string `json:"throttle,omitempty"`
@@ -178,8 +183,15 @@ type Step struct {
 	// Timeout bounds waitFor. Default 10m.
 	Timeout *Duration `json:"timeout,omitempty"`
 
-	// restart: Mode crash (default) or leaderHandover.
-	Mode string `json:"mode,omitempty"`
+	// restart: Mode crash (default) or leaderHandover. Await leader (default) completes the step when
+	// the new instance leads (its caches have synced); none completes it once the new instance has
+	// been started, so the next steps' changes land while it is still starting up.
+	// Downtime (default 0) is how long after the stop the replacement starts (a crashed pod's
+	// restart or rescheduling); changes made meanwhile are pending when it starts. TTFMR and steady
+	// state count from the stop plus the downtime.
+	Mode     string    `json:"mode,omitempty"`
+	Await    string    `json:"await,omitempty"`
+	Downtime *Duration `json:"downtime,omitempty"`
 
 	// churn: Kind scale, rotate, addTGB, removeTGB, recreateService, staleGate or mixed (default); Services is
 	// how many; Duration is how long recreateService keeps a Service deleted (default 10s).
@@ -237,6 +249,9 @@ const (
 	RestartCrash          = "crash"
 	RestartLeaderHandover = "leaderHandover"
 	RestartGraceful       = "graceful"
+
+	AwaitLeader = "leader"
+	AwaitNone   = "none"
 
 	ChurnScale     = "scale"
 	ChurnRotate    = "rotate"

@@ -16,6 +16,7 @@ var (
 	Checkpoints  = []string{CheckpointAnnotation, CheckpointCompact, CheckpointNone}
 	Actions      = []string{ActionAWSDrift, ActionAWSFault, ActionChurn, ActionContainerRestart, ActionRestart, ActionWait}
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
+	Awaits       = []string{AwaitLeader, AwaitNone}
 	ChurnKinds   = []string{ChurnAddTGB, ChurnMixed, ChurnRecreateService, ChurnRemoveTGB, ChurnRotate, ChurnScale, ChurnStaleGate}
 	DriftKinds   = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds   = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
@@ -44,7 +45,7 @@ var (
 
 // stepFields lists which step fields each action accepts (besides action/at/after/within).
 var stepFields = map[string][]string{
-	ActionRestart:          {"mode"},
+	ActionRestart:          {"mode", "await", "downtime"},
 	ActionChurn:            {"kind", "services", "duration"},
 	ActionContainerRestart: {"pods"},
 	ActionAWSFault:         {"fault", "profile", "limits", "operation", "rate", "code", "awsServices", "latency", "duration"},
@@ -221,9 +222,18 @@ func (v *validator) validateController(s *Scenario) []string {
 		for name, d := range map[string]*Duration{
 			"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
 			"targetHealthCacheTTL": st.TargetHealthCacheTTL, "securityGroupCacheTTL": st.SecurityGroupCacheTTL, "syncPeriod": st.SyncPeriod,
-			"driftCheckInterval": st.DriftCheckInterval,
+			"driftCheckInterval": st.DriftCheckInterval, "resumeInterval": st.ResumeInterval,
 		} {
 			v.duration(p+"."+name, d)
+		}
+		if st.ResumeInterval != nil {
+			switch {
+			case st.Resume == nil || !*st.Resume:
+				v.add(p+".resumeInterval", "applies only with resume: true")
+			case st.ResumeInterval.Duration == 0:
+				// 0 would leave the controller's default unscaled by timeScale.
+				v.add(p+".resumeInterval", "must be positive")
+			}
 		}
 		v.count(p+".maxConcurrentReconciles", st.MaxConcurrentReconciles, 1, 1000)
 		v.count(p+".maxAttempts", st.MaxAttempts, 1, 100)

@@ -82,6 +82,8 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 	switch st.Action {
 	case ActionRestart:
 		v.oneOf(p+".mode", st.Mode, RestartModes)
+		v.oneOf(p+".await", st.Await, Awaits)
+		v.duration(p+".downtime", st.Downtime)
 		if st.Mode == RestartLeaderHandover && s.Controller.Replicas < 2 {
 			v.add(p+".mode", "leaderHandover needs controller.replicas of at least 2, got %d", s.Controller.Replicas)
 		}
