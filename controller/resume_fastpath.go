@@ -92,7 +92,7 @@ func (f *fastPath) Start(ctx context.Context) error {
 	defer stopWatches()
 	q := workqueue.NewTyped[types.NamespacedName]()
 	var workers, watches sync.WaitGroup
-	for range f.c.opts.MaxConcurrentReconciles {
+	for range max(f.c.opts.MaxConcurrentReconciles, fastPathWorkers) {
 		workers.Go(func() {
 			for {
 				key, shutdown := q.Get()
@@ -157,6 +157,10 @@ func (f *fastPath) replayThenRelease(ctx context.Context, q workqueue.TypedInter
 		time.Sleep(5 * time.Millisecond)
 	}
 	f.releaseCache()
+	f.mu.Lock()
+	taken := len(f.taken)
+	f.mu.Unlock()
+	f.c.log.WithName("resume").Info("replay done; the informers start", "held", time.Since(start).Round(time.Millisecond), "bindings", taken)
 }
 
 func (f *fastPath) releaseCache() {
@@ -200,6 +204,11 @@ const (
 	maxWatermarkAge     = 30
 	maxFastPathBindings = 1000
 )
+
+// fastPathWorkers: a fast-path reconcile waits on a dozen API server and AWS round trips in
+// turn, so the replay runs more of them at once than the normal path's workers (AWS calls still
+// pass the client-side throttle).
+const fastPathWorkers = 16
 
 // watch feeds the bindings that events of one kind map to into q, until ctx ends or the watch fails.
 func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace, rv string, q workqueue.TypedInterface[types.NamespacedName], opened func()) {

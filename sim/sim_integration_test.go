@@ -311,10 +311,10 @@ timeline:
 	if ev := r.events[0]; ev.Kind != "restart" || ev.EndSeconds != round3(rs.At) {
 		t.Errorf("restart event %+v, want it to end when the new instance led (%.3f)", ev, rs.At)
 	}
-	if r.resumeReconciles == 0 {
+	if n := r.out.Summary.ResumeReconciles; n == nil || *n == 0 {
 		t.Error("the resume fast path reconciled nothing")
 	}
-	t.Logf("restart %+v, resume reconciles %v, ttfmr %v", rs, r.resumeReconciles, deref(r.out.Summary.TTFMRSeconds))
+	t.Logf("restart %+v, resume reconciles %v, ttfmr %v", rs, *r.out.Summary.ResumeReconciles, deref(r.out.Summary.TTFMRSeconds))
 }
 
 func deref(p *float64) any {

@@ -44,8 +44,6 @@ type strategyRun struct {
 	pods  *podWatch
 	// fleetSetup is the wall time of this run's own fleet creation (zero with a snapshot).
 	fleetSetup time.Duration
-	// resumeReconciles is the resume fast path's reconciles (tgb_resume_reconciles_total), all results.
-	resumeReconciles float64
 }
 
 // runStrategy runs one strategy on a fresh environment, fakeaws and fleet; with snap, the environment
@@ -290,10 +288,13 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 	pw.reader = nil // release the watch cache (every object of the fleet); the run keeps only its records
 	out := measure.Run(in)
+	if resume {
+		out.Summary.ResumeReconciles = ptr.To(int(resumeReconciles))
+	}
 	pods := spec.TGBs * spec.PodsPerService
 	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
 		Pods: pods, Nodes: spec.Nodes, TargetGroups: fleet.TGBCount()}
-	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup, resumeReconciles: resumeReconciles}, nil
+	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup}, nil
 }
 
 // waitWatermark waits until the controller's resume watermark was recorded at or after since.

@@ -78,12 +78,13 @@ type Quantiles struct {
 // Summary holds one strategy's key figures. All times are scenario seconds; a nil pointer
 // means the event never happened within the run.
 type Summary struct {
-	// TTFMRSeconds: from the restart (the old instance stopping; the new one's start-up is part of it)
-	// to the first AWS mutation that applies a pending meaningful change.
+	// TTFMRSeconds: from the restart (the old instance stopping, plus the scenario's downtime; the
+	// new one's start-up is part of it) to the first AWS mutation that applies a pending meaningful
+	// change.
 	TTFMRSeconds *float64 `json:"ttfmrSeconds"`
 	// ChangeLatency: per meaningful change, from the change (or restart) until AWS reflects it.
 	ChangeLatency Quantiles `json:"changeLatency"`
-	// SteadyStateSeconds: from the restart (the old instance stopping) until every invariant holds.
+	// SteadyStateSeconds: from the restart (as for TTFMR) until every invariant holds.
 	SteadyStateSeconds *float64 `json:"steadyStateSeconds"`
 
 	AWSCallsBeforeFirstMeaningful  map[string]int `json:"awsCallsBeforeFirstMeaningful"`
@@ -92,6 +93,9 @@ type Summary struct {
 	Throttled                      int            `json:"throttled"`
 
 	K8sWrites K8sWrites `json:"k8sWrites"`
+
+	// ResumeReconciles counts the resume fast path's reconciles (strategies with resume only).
+	ResumeReconciles *int `json:"resumeReconciles,omitempty"`
 
 	ReadinessGateFlip Quantiles `json:"readinessGateFlip"`
 	DriftRepair       Quantiles `json:"driftRepair"`
