@@ -279,8 +279,8 @@ timeline:
 	}
 }
 
-// TestResumeAwaitNone crashes the controller, churns during its 2 s downtime (await none) and
-// again while the replacement starts: the fast path replays the first churn (newer than the
+// TestResumeAwaitNone crashes the controller, churns during its 5 s downtime (await none) and
+// again as the replacement starts: the fast path replays the first churn (newer than the
 // watermark) before the replacement's informers start.
 func TestResumeAwaitNone(t *testing.T) {
 	r, _ := runTiny(t, `apiVersion: restartsim/v1
@@ -293,9 +293,9 @@ fleet: {targetGroupBindings: 20, podsPerService: 2, nodes: 3}
 controller:
   strategies: [{name: resume, checkpoint: annotation, resume: true}]
 timeline:
-  - {action: restart, mode: crash, await: none, downtime: 2s}
+  - {action: restart, mode: crash, await: none, downtime: 5s}
   - {after: 500ms, action: churn, kind: mixed, services: 3}
-  - {after: 1500ms, action: churn, kind: mixed, services: 3}
+  - {after: 4500ms, action: churn, kind: mixed, services: 3}
   - {waitFor: steadyState, timeout: 2m}
 `)
 	if !r.invariants.Passed {
@@ -305,7 +305,7 @@ timeline:
 		t.Fatalf("restarts: %+v", r.input.Restarts)
 	}
 	rs := r.input.Restarts[0]
-	if rs.Started < rs.Origin() || rs.At < rs.Started || rs.Downtime < 1.99 {
+	if rs.Started < rs.Origin() || rs.At < rs.Started || rs.Downtime < 4.99 {
 		t.Errorf("restart: stopped %.3f, downtime %.3f, started %.3f, led %.3f: want them in that order", rs.Stopped, rs.Downtime, rs.Started, rs.At)
 	}
 	if ev := r.events[0]; ev.Kind != "restart" || ev.EndSeconds != round3(rs.At) {
