@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/internal/networking"
 )
 
 // Field indexes on TargetGroupBindings, so event handlers find the bindings an object affects
@@ -59,8 +60,12 @@ func setupIndexes(ctx context.Context, idx client.FieldIndexer) error {
 }
 
 // networkingTGBs lists the live TargetGroupBindings with networking rules (for the networking
-// manager's "every binding recomputed since start" check).
+// manager's "every binding recomputed since start" check). The resume fast path cannot list them
+// (the cache has not synced): its reconciles may add rules but not revoke any.
 func (c *Controller) networkingTGBs(ctx context.Context) ([]string, error) {
+	if liveReads(ctx) {
+		return nil, networking.ErrBindingsUnknown
+	}
 	var list v1beta1.TargetGroupBindingList
 	if err := c.client.List(ctx, &list, c.readOnly(client.MatchingFields{indexNetworking: "true"})...); err != nil {
 		return nil, err

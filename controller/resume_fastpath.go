@@ -41,8 +41,8 @@ func (c *Controller) reader(ctx context.Context) client.Reader {
 // the bindings they map to with live reads. The controller's workers wait until it has drained
 // (Controller.resumeDone), so a binding is never reconciled by both at once.
 //
-// It covers IP and instance bindings without networking rules: a binding's security group rules
-// are aggregated over every binding (networking.Manager), which needs the synced cache. Pod and
+// It covers IP and instance bindings; security group rules are only added on it, never revoked,
+// since that needs every binding's rules (networking.Manager, from the synced cache). Pod and
 // Node changes reach it through the EndpointSlices they change; changes it does not cover wait
 // for the normal path, as without the fast path.
 type fastPath struct {
@@ -324,7 +324,7 @@ func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) {
 	if err := f.c.apiReader.Get(ctx, key, tgb); err != nil {
 		return
 	}
-	if !tgb.DeletionTimestamp.IsZero() || (tgb.Spec.Networking != nil && len(tgb.Spec.Networking.Ingress) > 0) {
+	if !tgb.DeletionTimestamp.IsZero() {
 		f.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResumeSkipped).Inc()
 		return
 	}

@@ -281,7 +281,8 @@ timeline:
 
 // TestResumeAwaitNone crashes the controller, churns during its 5 s downtime (await none) and
 // again as the replacement starts: the fast path replays the first churn (newer than the
-// watermark) before the replacement's informers start.
+// watermark) before the replacement's informers start, bindings with networking rules and
+// readiness gates included; the invariants (targets, rules, gates, checkpoints) must hold.
 func TestResumeAwaitNone(t *testing.T) {
 	r, _ := runTiny(t, `apiVersion: restartsim/v1
 kind: Scenario
@@ -289,7 +290,7 @@ name: it
 seed: 5
 timeScale: 10
 aws: {profile: aws-documented, warmupProfile: unlimited, healthyAfter: 2s, deregistrationDelay: 10s}
-fleet: {targetGroupBindings: 20, podsPerService: 2, nodes: 3}
+fleet: {targetGroupBindings: 20, podsPerService: 2, nodes: 3, readinessGateShare: 0.3, networkingShare: 0.5}
 controller:
   strategies: [{name: resume, checkpoint: annotation, resume: true}]
 timeline:

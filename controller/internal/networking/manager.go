@@ -27,6 +27,10 @@ type EC2 interface {
 // one) carries the cluster tag.
 var ErrNoTargetSecurityGroup = errors.New("cannot pick the target's security group")
 
+// ErrBindingsUnknown, from NetworkingTGBs, means the set of bindings with rules is not known yet
+// (the controller's caches have not synced): rules may be added, none revoked.
+var ErrBindingsUnknown = errors.New("the bindings with networking rules are not known yet")
+
 // Options configures a Manager.
 type Options struct {
 	EC2 EC2
@@ -178,6 +182,9 @@ func (m *Manager) allSynced(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	live, err := m.opts.NetworkingTGBs(ctx)
+	if errors.Is(err, ErrBindingsUnknown) {
+		return false, nil
+	}
 	if err != nil {
 		return false, fmt.Errorf("listing TargetGroupBindings with networking: %w", err)
 	}

@@ -137,3 +137,23 @@ func TestMissing(t *testing.T) {
 		t.Fatal("Missing mutated")
 	}
 }
+
+// TestBindingsUnknown: while the bindings with rules are unknown (the resume fast path), a
+// reconcile adds its rules but revokes none, not even its own removed ones.
+func TestBindingsUnknown(t *testing.T) {
+	f := &fakeEC2{rules: map[string]map[string]Rule{"sg-1": {tcp(9090).Key(): tcp(9090)}}, eniGroups: map[string][]string{"10.1.0.1": {"sg-1"}}}
+	m := NewManager(Options{EC2: f, NetworkingTGBs: func(context.Context) ([]string, error) { return nil, ErrBindingsUnknown }})
+	ctx := context.Background()
+	if err := m.Reconcile(ctx, Request{TGB: "ns/a", IPs: []string{"10.1.0.1"}, Rules: []Rule{tcp(80)}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.authorized) != 1 || len(f.revoke) != 0 {
+		t.Fatalf("authorized %v revoked %v; want 80 added, 9090 kept", f.authorized, f.revoke)
+	}
+	if err := m.Reconcile(ctx, Request{TGB: "ns/a", IPs: []string{"10.1.0.1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.revoke) != 0 {
+		t.Fatalf("revoked %v while the bindings are unknown", f.revoke)
+	}
+}
