@@ -109,22 +109,22 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 	if err != nil {
 		return err
 	}
-	var downtime time.Duration
+	var downtime time.Duration // scenario time
 	if st.Downtime != nil {
-		downtime = e.wall(st.Downtime.Duration)
+		downtime = st.Downtime.Duration
 	}
 	// Started, At and the event's end are filled in as the replacement starts and leads.
 	e.mu.Lock()
 	ri, ei := len(e.restarts), len(e.events)
 	s := e.sec(stopped)
-	e.restarts = append(e.restarts, measure.Restart{Stopped: s, Started: s, At: s, Downtime: e.sec(stopped.Add(downtime)) - s, Mode: st.Mode})
+	e.restarts = append(e.restarts, measure.Restart{Stopped: s, Started: s, At: s, Downtime: downtime.Seconds(), Mode: st.Mode})
 	e.events = append(e.events, results.Event{AtSeconds: round3(s), Kind: "restart", Detail: st.Mode, EndSeconds: round3(s)})
 	e.mu.Unlock()
 	replace := func(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(downtime):
+		case <-time.After(e.wall(downtime)):
 		}
 		started, leads, err := e.ctrls.StartReplacement(ctx)
 		if err != nil {
