@@ -90,7 +90,7 @@ func (f *fastPath) Start(ctx context.Context) error {
 	log.Info("resuming from the watermark", "resourceVersion", w.ResourceVersion, "recordedAt", w.RecordedAt)
 	watchCtx, stopWatches := context.WithCancel(ctx)
 	defer stopWatches()
-	q := workqueue.NewTyped[types.NamespacedName]()
+	q := workqueue.NewTypedDelayingQueue[types.NamespacedName]()
 	var workers, watches sync.WaitGroup
 	for range max(f.c.opts.MaxConcurrentReconciles, fastPathWorkers) {
 		workers.Go(func() {
@@ -100,7 +100,11 @@ func (f *fastPath) Start(ctx context.Context) error {
 					return
 				}
 				f.inflight.Add(1)
-				f.reconcile(ctx, key)
+				// A gated target not healthy yet asks for a requeue: honoured while the fast
+				// path runs, so its gate need not wait for the caches.
+				if after := f.reconcile(ctx, key); after > 0 {
+					q.AddAfter(key, after)
+				}
 				f.inflight.Add(-1)
 				q.Done(key)
 			}
@@ -143,7 +147,7 @@ const (
 // replayThenRelease lets the informers start once the changes made while the controller was down
 // have been applied (or after maxReplayHold): until then the fast path has the API server and
 // the CPU to itself instead of competing with full lists of the fleet.
-func (f *fastPath) replayThenRelease(ctx context.Context, q workqueue.TypedInterface[types.NamespacedName]) {
+func (f *fastPath) replayThenRelease(ctx context.Context, q workqueue.TypedDelayingInterface[types.NamespacedName]) {
 	if f.held == nil {
 		return
 	}
@@ -211,7 +215,7 @@ const (
 const fastPathWorkers = 16
 
 // watch feeds the bindings that events of one kind map to into q, until ctx ends or the watch fails.
-func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace, rv string, q workqueue.TypedInterface[types.NamespacedName], opened func()) {
+func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace, rv string, q workqueue.TypedDelayingInterface[types.NamespacedName], opened func()) {
 	log := f.c.log.WithName("resume").WithValues("list", fmt.Sprintf("%T", list), "namespace", namespace)
 	w, err := f.watcher.Watch(ctx, list, &client.ListOptions{Namespace: namespace,
 		Raw: &metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true}})
@@ -316,19 +320,20 @@ func (f *fastPath) bindingsOfService(ctx context.Context, namespace, name string
 	return keys
 }
 
-// reconcile is one fast-path reconcile with live reads. Anything it skips or fails is left to
-// the normal path, which reconciles every binding once its caches have synced.
-func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) {
+// reconcile is one fast-path reconcile with live reads; it returns the requeue delay asked for.
+// Anything it skips or fails is left to the normal path, which reconciles every binding once its
+// caches have synced.
+func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) time.Duration {
 	ctx = context.WithValue(ctx, liveReadsKey{}, true)
 	tgb := &v1beta1.TargetGroupBinding{}
 	if err := f.c.apiReader.Get(ctx, key, tgb); err != nil {
-		return
+		return 0
 	}
 	if !tgb.DeletionTimestamp.IsZero() {
 		f.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResumeSkipped).Inc()
-		return
+		return 0
 	}
-	result, _, err := f.c.reconcile(ctx, tgb)
+	result, res, err := f.c.reconcile(ctx, tgb)
 	if err != nil {
 		result = metrics.ResultError
 		if ctx.Err() == nil {
@@ -336,4 +341,8 @@ func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) {
 		}
 	}
 	f.c.metrics.ResumeReconciles.WithLabelValues(result).Inc()
+	if err != nil {
+		return 0
+	}
+	return res.RequeueAfter
 }
