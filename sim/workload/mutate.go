@@ -7,12 +7,14 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -383,6 +385,14 @@ func (f *Fleet) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) erro
 	return err
 }
 
+// contendedRetry retries writes that race other writers of the same object (a churn step and the
+// simulated endpoint controller both sync a slice after a pod change): client-go's DefaultRetry
+// (5 tries within ~50 ms) can run out while the other writer is still busy on a loaded machine.
+var contendedRetry = wait.Backoff{Steps: 10, Duration: 10 * time.Millisecond, Factor: 2, Jitter: 0.5}
+
+// retriable: a conflict with another writer, or a transient API error.
+func retriable(err error) bool { return apierrors.IsConflict(err) || transient(err) }
+
 // syncSlice brings the EndpointSlice of the Service svc in line with the Service's pods, reading both
 // from the API server: first the slice, then the pods, and updating under the slice's
 // resourceVersion. The pods are thus never older than the slice, and any concurrent slice writer makes
@@ -391,7 +401,7 @@ func (f *Fleet) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) erro
 // is left alone.
 func syncSlice(ctx context.Context, c client.Client, svc types.NamespacedName) (bool, error) {
 	wrote := false
-	err := retry.OnError(retry.DefaultRetry, func(err error) bool { return apierrors.IsConflict(err) || transient(err) }, func() error {
+	err := retry.OnError(contendedRetry, retriable, func() error {
 		slice := &discoveryv1.EndpointSlice{}
 		if err := c.Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: sliceName(svc.Name)}, slice); err != nil {
 			return client.IgnoreNotFound(err)

@@ -64,7 +64,7 @@ func (f *Fleet) ContainerRestart(ctx context.Context, pod types.NamespacedName) 
 // Going down also counts a restart.
 func (f *Fleet) setContainerReady(ctx context.Context, live *liveState, key types.NamespacedName, ready bool) error {
 	c := live.opts.Client
-	return retry.OnError(retry.DefaultRetry, func(err error) bool { return apierrors.IsConflict(err) || transient(err) }, func() error {
+	return retry.OnError(contendedRetry, retriable, func() error {
 		pod := &corev1.Pod{}
 		if err := c.Get(ctx, key, pod); err != nil {
 			return err
