@@ -105,30 +105,49 @@ func (w *watermarkWriter) tick(ctx context.Context) error {
 	if w.waiting == "" && w.sampled != "" {
 		w.waiting, w.barrier = w.sampled, w.c.progress.mark()
 	}
-	var list corev1.ConfigMapList
-	if err := w.reader.List(ctx, &list, client.InNamespace(w.c.opts.ResumeNamespace), client.Limit(1)); err != nil {
-		return fmt.Errorf("sampling the resource version: %w", err)
+	rv, err := currentResourceVersion(ctx, w.reader, w.c.opts.ResumeNamespace)
+	if err != nil {
+		return err
 	}
-	w.sampled = list.ResourceVersion
+	w.sampled = rv
 	return nil
 }
 
 func (w *watermarkWriter) write(ctx context.Context, rv string) error {
+	wm := Watermark{ResourceVersion: rv, RecordedAt: w.c.opts.Clock.Now()}
+	if err := writeWatermark(ctx, w.c.client, w.c.opts.ResumeNamespace, w.c.opts.LeaderElectionID, wm); err != nil {
+		return err
+	}
+	w.c.log.V(1).Info("resume watermark advanced", "resourceVersion", rv)
+	return nil
+}
+
+// currentResourceVersion is the API server's current resource version: that of a consistent
+// list (limit 1) of the namespace's ConfigMaps.
+func currentResourceVersion(ctx context.Context, r client.Reader, namespace string) (string, error) {
+	var list corev1.ConfigMapList
+	if err := r.List(ctx, &list, client.InNamespace(namespace), client.Limit(1)); err != nil {
+		return "", fmt.Errorf("sampling the resource version: %w", err)
+	}
+	return list.ResourceVersion, nil
+}
+
+// writeWatermark stores w in the ConfigMap ReadWatermark reads, creating it if needed.
+func writeWatermark(ctx context.Context, c client.Writer, namespace, leaderElectionID string, w Watermark) error {
 	cm := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Namespace: w.c.opts.ResumeNamespace, Name: WatermarkName(w.c.opts.LeaderElectionID)},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: WatermarkName(leaderElectionID)},
 		Data: map[string]string{
-			watermarkKeyRV:   rv,
-			watermarkKeyTime: w.c.opts.Clock.Now().UTC().Format(time.RFC3339Nano),
+			watermarkKeyRV:   w.ResourceVersion,
+			watermarkKeyTime: w.RecordedAt.UTC().Format(time.RFC3339Nano),
 		},
 	}
-	err := w.c.client.Update(ctx, cm)
+	err := c.Update(ctx, cm)
 	if apierrors.IsNotFound(err) {
-		err = w.c.client.Create(ctx, cm)
+		err = c.Create(ctx, cm)
 	}
 	if err != nil {
 		return fmt.Errorf("writing the watermark: %w", err)
 	}
-	w.c.log.V(1).Info("resume watermark advanced", "resourceVersion", rv)
 	return nil
 }
 

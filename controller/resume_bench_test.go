@@ -8,12 +8,9 @@ import (
 
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"github.com/prometheus/client_golang/prometheus"
-	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
@@ -74,16 +71,12 @@ func restartToFirstChange(b *testing.B, ns, arn string, eps []epRef, resume bool
 	b.StopTimer()
 	ctx := context.Background()
 	// The watermark a running instance would have left: the current resource version, now.
-	var list corev1.ConfigMapList
-	if err := k8s.List(ctx, &list, client.InNamespace(ns), client.Limit(1)); err != nil {
+	rv, err := currentResourceVersion(ctx, k8s, ns)
+	if err != nil {
 		b.Fatal(err)
 	}
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: WatermarkName(DefaultLeaderElectionID)},
-		Data: map[string]string{watermarkKeyRV: list.ResourceVersion, watermarkKeyTime: time.Now().UTC().Format(time.RFC3339Nano)}}
-	if err := k8s.Update(ctx, cm); err != nil {
-		if err := k8s.Create(ctx, cm); err != nil {
-			b.Fatal(err)
-		}
+	if err := writeWatermark(ctx, k8s, ns, DefaultLeaderElectionID, Watermark{ResourceVersion: rv, RecordedAt: time.Now()}); err != nil {
+		b.Fatal(err)
 	}
 	s := &discoveryv1.EndpointSlice{}
 	if err := k8s.Get(ctx, clientKey(ns, "changed-slice"), s); err != nil {

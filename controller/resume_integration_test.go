@@ -10,8 +10,6 @@ import (
 
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -144,9 +142,8 @@ func TestResumeStaleWatermark(t *testing.T) {
 	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 	waitWatermark(t, ns, time.Now())
 	first.stop()
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: WatermarkName(DefaultLeaderElectionID)},
-		Data: map[string]string{watermarkKeyRV: "2", watermarkKeyTime: time.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)}}
-	if err := k8s.Update(context.Background(), cm); err != nil {
+	stale := Watermark{ResourceVersion: "2", RecordedAt: time.Now().Add(-time.Hour)}
+	if err := writeWatermark(context.Background(), k8s, ns, DefaultLeaderElectionID, stale); err != nil {
 		t.Fatal(err)
 	}
 
