@@ -24,6 +24,7 @@ const (
 	resetEndpointsIncomplete = "endpoints_incomplete"
 	resetServicePortNotFound = "service_port_not_found"
 	resetTargetGroupNotFound = "target_group_not_found"
+	resetResumeMismatch      = "resume_mismatch"
 )
 
 // resetCheckpoint clears a stored checkpoint (no-op when none is stored or checkpointing is off).

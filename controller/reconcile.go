@@ -77,14 +77,19 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 	if err != nil {
 		return "", reconcile.Result{}, err
 	}
+	svcKey := types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}
+	var slices <-chan liveSlices
+	if liveReads(ctx) && tg.Type == v1beta1.TargetTypeIP {
+		slices = c.listSlicesAsync(ctx, svcKey) // its round trip overlaps the Service's
+	}
 	svc := &corev1.Service{}
-	if err := c.reader(ctx).Get(ctx, types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}, svc); err != nil {
+	if err := c.reader(ctx).Get(ctx, svcKey, svc); err != nil {
 		if apierrors.IsNotFound(err) {
 			return "", reconcile.Result{}, c.backendGone(ctx, tgb, tg)
 		}
 		return "", reconcile.Result{}, err
 	}
-	eps, err := c.resolve(ctx, tgb, tg, svc)
+	eps, err := c.resolve(ctx, tgb, tg, svc, slices)
 	if err != nil {
 		return "", reconcile.Result{}, err
 	}

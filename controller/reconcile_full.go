@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 
@@ -27,7 +28,18 @@ const ConditionReady = "Ready"
 // readiness gates; the checkpoint is reset before any mutation and saved only at the end.
 func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo,
 	eps endpoints.Result, cp checkpoint.Checkpoint) (reconcile.Result, error) {
+	var reset chan error
+	if liveReads(ctx) && c.opts.Mutant == "" && c.codec != nil && !c.codec.Matches(tgb.Annotations, cp) {
+		// On the fast path the reset of a checkpoint that no longer matches overlaps the look at
+		// AWS: such a binding changed while the controller was down, so its targets are about to
+		// change too. Should they not, the checkpoint is saved again below.
+		reset = make(chan error, 1)
+		go func() { reset <- c.resetCheckpoint(ctx, tgb, resetResumeMismatch) }()
+	}
 	current, err := c.elb.ListTargets(ctx, tg.ARN)
+	if reset != nil {
+		err = errors.Join(err, <-reset)
+	}
 	if err != nil {
 		return reconcile.Result{}, err
 	}

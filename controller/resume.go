@@ -105,7 +105,7 @@ func (w *watermarkWriter) tick(ctx context.Context) error {
 	if w.waiting == "" && w.sampled != "" {
 		w.waiting, w.barrier = w.sampled, w.c.progress.mark()
 	}
-	rv, err := currentResourceVersion(ctx, w.reader, w.c.opts.ResumeNamespace)
+	rv, err := CurrentResourceVersion(ctx, w.reader, w.c.opts.ResumeNamespace)
 	if err != nil {
 		return err
 	}
@@ -122,9 +122,9 @@ func (w *watermarkWriter) write(ctx context.Context, rv string) error {
 	return nil
 }
 
-// currentResourceVersion is the API server's current resource version: that of a consistent
+// CurrentResourceVersion is the API server's current resource version: that of a consistent
 // list (limit 1) of the namespace's ConfigMaps.
-func currentResourceVersion(ctx context.Context, r client.Reader, namespace string) (string, error) {
+func CurrentResourceVersion(ctx context.Context, r client.Reader, namespace string) (string, error) {
 	var list corev1.ConfigMapList
 	if err := r.List(ctx, &list, client.InNamespace(namespace), client.Limit(1)); err != nil {
 		return "", fmt.Errorf("sampling the resource version: %w", err)

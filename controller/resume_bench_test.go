@@ -71,7 +71,7 @@ func restartToFirstChange(b *testing.B, ns, arn string, eps []epRef, resume bool
 	b.StopTimer()
 	ctx := context.Background()
 	// The watermark a running instance would have left: the current resource version, now.
-	rv, err := currentResourceVersion(ctx, k8s, ns)
+	rv, err := CurrentResourceVersion(ctx, k8s, ns)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,10 +54,16 @@ type fastPath struct {
 
 	lastEvent atomic.Int64 // unix nanos of the last event taken
 	inflight  atomic.Int32
+	// Unix nanos of the first event taken and the first reconcile done: logged with the replay,
+	// they say where a restart's first change spent its time.
+	firstEvent, firstDone atomic.Int64
 
 	mu       sync.Mutex
 	bindings map[types.NamespacedName][]types.NamespacedName // Service → its bindings, read once
 	taken    map[types.NamespacedName]bool
+	// listed holds the bindings a Service's list returned, for their next reconcile to use
+	// instead of reading them again; an event of the binding itself drops its entry.
+	listed map[types.NamespacedName]*v1beta1.TargetGroupBinding
 }
 
 // GetCache puts the fast path into the manager's cache group, which starts with the informers;
@@ -73,6 +80,7 @@ func (f *fastPath) Start(ctx context.Context) error {
 	defer close(f.c.resumeDone)
 	defer f.releaseCache()
 	log := f.c.log.WithName("resume")
+	started := time.Now()
 	w, ok, err := ReadWatermark(ctx, f.c.apiReader, f.c.opts.ResumeNamespace, f.c.opts.LeaderElectionID)
 	switch {
 	case err != nil:
@@ -87,7 +95,8 @@ func (f *fastPath) Start(ctx context.Context) error {
 		log.Info("resume watermark too old; waiting for the caches", "recordedAt", w.RecordedAt)
 		return nil
 	}
-	log.Info("resuming from the watermark", "resourceVersion", w.ResourceVersion, "recordedAt", w.RecordedAt)
+	log.Info("resuming from the watermark", "resourceVersion", w.ResourceVersion, "recordedAt", w.RecordedAt,
+		"read", time.Since(started).Round(time.Microsecond))
 	watchCtx, stopWatches := context.WithCancel(ctx)
 	defer stopWatches()
 	q := workqueue.NewTypedDelayingQueue[types.NamespacedName]()
@@ -105,14 +114,11 @@ func (f *fastPath) Start(ctx context.Context) error {
 				if after := f.reconcile(ctx, key); after > 0 {
 					q.AddAfter(key, after)
 				}
+				f.firstDone.CompareAndSwap(0, time.Now().UnixNano())
 				f.inflight.Add(-1)
 				q.Done(key)
 			}
 		})
-	}
-	namespaces := f.c.opts.Namespaces
-	if len(namespaces) == 0 {
-		namespaces = []string{metav1.NamespaceAll}
 	}
 	var opened sync.WaitGroup
 	for _, list := range []func() client.ObjectList{
@@ -120,13 +126,12 @@ func (f *fastPath) Start(ctx context.Context) error {
 		func() client.ObjectList { return &corev1.ServiceList{} },
 		func() client.ObjectList { return &discoveryv1.EndpointSliceList{} },
 	} {
-		for _, ns := range namespaces {
-			opened.Add(1)
-			watches.Go(func() { f.watch(watchCtx, list(), ns, w.ResourceVersion, q, opened.Done) })
-		}
+		opened.Add(1)
+		watches.Go(func() { f.watchKind(watchCtx, list, w.ResourceVersion, q, opened.Done) })
 	}
 	opened.Wait()
-	f.replayThenRelease(ctx, q)
+	log.V(1).Info("watching from the watermark", "sinceStart", time.Since(started).Round(time.Microsecond))
+	f.replayThenRelease(ctx, q, started)
 	f.cache.WaitForCacheSync(ctx)
 	stopWatches()
 	watches.Wait()
@@ -147,7 +152,7 @@ const (
 // replayThenRelease lets the informers start once the changes made while the controller was down
 // have been applied (or after maxReplayHold): until then the fast path has the API server and
 // the CPU to itself instead of competing with full lists of the fleet.
-func (f *fastPath) replayThenRelease(ctx context.Context, q workqueue.TypedDelayingInterface[types.NamespacedName]) {
+func (f *fastPath) replayThenRelease(ctx context.Context, q workqueue.TypedDelayingInterface[types.NamespacedName], started time.Time) {
 	if f.held == nil {
 		return
 	}
@@ -164,7 +169,14 @@ func (f *fastPath) replayThenRelease(ctx context.Context, q workqueue.TypedDelay
 	f.mu.Lock()
 	taken := len(f.taken)
 	f.mu.Unlock()
-	f.c.log.WithName("resume").Info("replay done; the informers start", "held", time.Since(start).Round(time.Millisecond), "bindings", taken)
+	since := func(unixNano int64) time.Duration {
+		if unixNano == 0 {
+			return 0
+		}
+		return time.Unix(0, unixNano).Sub(started).Round(time.Microsecond)
+	}
+	f.c.log.WithName("resume").Info("replay done; the informers start", "held", time.Since(start).Round(time.Millisecond), "bindings", taken,
+		"firstEvent", since(f.firstEvent.Load()), "firstReconciled", since(f.firstDone.Load()))
 }
 
 func (f *fastPath) releaseCache() {
@@ -214,12 +226,49 @@ const (
 // pass the client-side throttle).
 const fastPathWorkers = 16
 
-// watch feeds the bindings that events of one kind map to into q, until ctx ends or the watch fails.
-func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace, rv string, q workqueue.TypedDelayingInterface[types.NamespacedName], opened func()) {
-	log := f.c.log.WithName("resume").WithValues("list", fmt.Sprintf("%T", list), "namespace", namespace)
-	w, err := f.watcher.Watch(ctx, list, &client.ListOptions{Namespace: namespace,
-		Raw: &metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true}})
+// watchKind watches one kind from the watermark rv, calls opened once its watches are open, and
+// feeds the bindings their events map to into q until ctx ends or the watches fail. A controller
+// limited to several namespaces watches all namespaces and drops the others' events: one watch
+// the API server replays from its history instead of one per namespace, which at restart
+// competed with the first reconcile. Should RBAC allow no cluster-wide watch, it watches each
+// namespace.
+func (f *fastPath) watchKind(ctx context.Context, newList func() client.ObjectList, rv string, q workqueue.TypedDelayingInterface[types.NamespacedName], opened func()) {
+	namespaces := f.c.opts.Namespaces
+	if len(namespaces) != 1 {
+		w, err := f.open(ctx, newList(), metav1.NamespaceAll, rv)
+		if len(namespaces) == 0 || !apierrors.IsForbidden(err) {
+			opened()
+			f.consume(ctx, w, err, newList(), metav1.NamespaceAll, q)
+			return
+		}
+	}
+	type opening struct {
+		w   watch.Interface
+		err error
+	}
+	all := make([]opening, len(namespaces))
+	var wg sync.WaitGroup
+	for i, ns := range namespaces {
+		wg.Go(func() { all[i].w, all[i].err = f.open(ctx, newList(), ns, rv) })
+	}
+	wg.Wait()
 	opened()
+	for i, ns := range namespaces {
+		wg.Go(func() { f.consume(ctx, all[i].w, all[i].err, newList(), ns, q) })
+	}
+	wg.Wait()
+}
+
+// open starts a watch of list's kind in namespace (all namespaces if empty) from rv.
+func (f *fastPath) open(ctx context.Context, list client.ObjectList, namespace, rv string) (watch.Interface, error) {
+	return f.watcher.Watch(ctx, list, &client.ListOptions{Namespace: namespace,
+		Raw: &metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true}})
+}
+
+// consume feeds the bindings that a watch's events map to into q, until ctx ends or the watch
+// fails; err is the watch's opening error.
+func (f *fastPath) consume(ctx context.Context, w watch.Interface, err error, list client.ObjectList, namespace string, q workqueue.TypedDelayingInterface[types.NamespacedName]) {
+	log := f.c.log.WithName("resume").WithValues("list", fmt.Sprintf("%T", list), "namespace", namespace)
 	if err != nil {
 		if ctx.Err() == nil {
 			log.Error(err, "watching from the watermark")
@@ -246,11 +295,12 @@ func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace,
 			continue
 		}
 		obj, ok := ev.Object.(client.Object)
-		if !ok {
+		if !ok || !f.watched(obj.GetNamespace()) {
 			continue
 		}
 		for _, key := range f.bindingsOf(ctx, ev.Type, obj) {
 			f.lastEvent.Store(time.Now().UnixNano())
+			f.firstEvent.CompareAndSwap(0, time.Now().UnixNano())
 			if !f.take(key) {
 				log.Info("more changed bindings than the fast path takes; the rest waits for the caches", "max", maxFastPathBindings)
 				return
@@ -258,6 +308,11 @@ func (f *fastPath) watch(ctx context.Context, list client.ObjectList, namespace,
 			q.Add(key)
 		}
 	}
+}
+
+// watched reports whether the controller watches namespace (a cluster-wide watch sees them all).
+func (f *fastPath) watched(namespace string) bool {
+	return len(f.c.opts.Namespaces) == 0 || slices.Contains(f.c.opts.Namespaces, namespace)
 }
 
 // take admits key unless maxFastPathBindings distinct bindings were taken already.
@@ -278,6 +333,9 @@ func (f *fastPath) take(key types.NamespacedName) bool {
 func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj client.Object) []types.NamespacedName {
 	switch o := obj.(type) {
 	case *v1beta1.TargetGroupBinding:
+		f.mu.Lock()
+		delete(f.listed, client.ObjectKeyFromObject(o))
+		f.mu.Unlock()
 		// Only a new or changed spec: the controller's own writes (checkpoints, status) change
 		// neither generation nor observedGeneration's lag; deletions are left to the normal path.
 		if typ == watch.Deleted || !o.DeletionTimestamp.IsZero() || o.Generation == ptr.Deref(o.Status.ObservedGeneration, 0) {
@@ -311,10 +369,12 @@ func (f *fastPath) bindingsOfService(ctx context.Context, namespace, name string
 		}
 		return nil
 	}
-	for i := range list.Items {
-		keys = append(keys, client.ObjectKeyFromObject(&list.Items[i]))
-	}
 	f.mu.Lock()
+	for i := range list.Items {
+		key := client.ObjectKeyFromObject(&list.Items[i])
+		keys = append(keys, key)
+		f.listed[key] = &list.Items[i]
+	}
 	f.bindings[svc] = keys
 	f.mu.Unlock()
 	return keys
@@ -325,9 +385,15 @@ func (f *fastPath) bindingsOfService(ctx context.Context, namespace, name string
 // caches have synced.
 func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) time.Duration {
 	ctx = context.WithValue(ctx, liveReadsKey{}, true)
-	tgb := &v1beta1.TargetGroupBinding{}
-	if err := f.c.apiReader.Get(ctx, key, tgb); err != nil {
-		return 0
+	f.mu.Lock()
+	tgb := f.listed[key]
+	delete(f.listed, key)
+	f.mu.Unlock()
+	if tgb == nil {
+		tgb = &v1beta1.TargetGroupBinding{}
+		if err := f.c.apiReader.Get(ctx, key, tgb); err != nil {
+			return 0
+		}
 	}
 	if !tgb.DeletionTimestamp.IsZero() {
 		f.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResumeSkipped).Inc()

@@ -49,6 +49,27 @@ func (s *slowPodLists) RoundTrip(req *http.Request) (*http.Response, error) {
 	return s.next.RoundTrip(req)
 }
 
+// holdCaches is a manager option hook whose cache sends its requests through slow (installed
+// under ManagerOptions' hold, which wraps whatever NewCache is).
+func holdCaches(slow *slowPodLists) func(*manager.Options) {
+	return func(o *manager.Options) {
+		newCache := o.NewCache
+		if newCache == nil {
+			newCache = cache.New
+		}
+		o.NewCache = func(c *rest.Config, co cache.Options) (cache.Cache, error) {
+			hc, err := rest.HTTPClientFor(c)
+			if err != nil {
+				return nil, err
+			}
+			slow.next = hc.Transport
+			hc.Transport = slow
+			co.HTTPClient = hc
+			return newCache(c, co)
+		}
+	}
+}
+
 func (s *slowPodLists) released() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -91,18 +112,7 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	setSliceEndpoints(t, ns, "b-slice", newB...)
 	since := aws_.Recorder().Len()
 	slow := &slowPodLists{delay: 4 * time.Second}
-	second, _ := startManager(t, ns, resumeOptions(ns), func(o *manager.Options) {
-		o.NewCache = func(c *rest.Config, co cache.Options) (cache.Cache, error) {
-			hc, err := rest.HTTPClientFor(c)
-			if err != nil {
-				return nil, err
-			}
-			slow.next = hc.Transport
-			hc.Transport = slow
-			co.HTTPClient = hc
-			return cache.New(c, co)
-		}
-	})
+	second, _ := startManager(t, ns, resumeOptions(ns), holdCaches(slow))
 	// startManager returned after the caches synced, i.e. after the pod lists were released.
 	released := slow.released()
 	if released.IsZero() {

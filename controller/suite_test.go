@@ -115,15 +115,22 @@ func startController(t testing.TB, ns string, opts Options, setup ...func(*Contr
 // the manager.
 func startManager(t testing.TB, ns string, opts Options, tweak func(*manager.Options), setup ...func(*Controller, context.CancelFunc)) (*running, manager.Manager) {
 	t.Helper()
+	opts.Namespaces = []string{ns}
+	return startManagerAs(t, cfg, opts, tweak, setup...)
+}
+
+// startManagerAs is startManager with the API server credentials of restCfg and the namespaces
+// of opts.
+func startManagerAs(t testing.TB, restCfg *rest.Config, opts Options, tweak func(*manager.Options), setup ...func(*Controller, context.CancelFunc)) (*running, manager.Manager) {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	opts.MetricsRegistry = reg
-	opts.Namespaces = []string{ns}
 	mopts := ManagerOptions(opts, manager.Options{Scheme: scheme, Logger: logger})
 	mopts.GracefulShutdownTimeout = ptr.To(5 * time.Second)
 	if tweak != nil {
 		tweak(&mopts)
 	}
-	mgr, err := ctrl.NewManager(cfg, mopts)
+	mgr, err := ctrl.NewManager(restCfg, mopts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,8 @@ func TestInstanceTargets(t *testing.T) {
 		ready bool
 	}{{"web", true}, {"web", true}, {"batch", true}, {"web", false}} {
 		id := fmt.Sprintf("i-%08x%d", nsSeq.Load(), i)
-		if _, err := aws_.SeedInstance(fakeaws.Instance{ID: id, PrivateIP: fmt.Sprintf("10.0.200.%d", int(nsSeq.Load())*8+i)}); err != nil {
+		ip := int(nsSeq.Load())*8 + i // unique per test namespace, from 10.0.200.0 on
+		if _, err := aws_.SeedInstance(fakeaws.Instance{ID: id, PrivateIP: fmt.Sprintf("10.0.%d.%d", 200+ip/256, ip%256)}); err != nil {
 			t.Fatal(err)
 		}
 		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: ns + fmt.Sprintf("-n%d", i), Labels: map[string]string{"pool": n.pool, "test": ns}},

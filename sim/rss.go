@@ -10,11 +10,13 @@ import (
 )
 
 // rssWatch samples the resident memory of this process and its children (apiserver, etcd,
-// external controllers) from /proc, keeping the peak. Elsewhere it reports 0.
+// external controllers) from /proc, keeping the peak and how it split between the processes.
+// Elsewhere it reports 0.
 type rssWatch struct {
 	stopCh chan struct{}
 	wg     sync.WaitGroup
 	peak   int64
+	split  map[string]int64 // at the peak, by process name
 }
 
 func startRSSWatch() *rssWatch {
@@ -25,8 +27,8 @@ func startRSSWatch() *rssWatch {
 		tk := time.NewTicker(time.Second)
 		defer tk.Stop()
 		for {
-			if v := treeRSS(os.Getpid()); v > w.peak {
-				w.peak = v
+			if total, split := treeRSS(os.Getpid()); total > w.peak {
+				w.peak, w.split = total, split
 			}
 			select {
 			case <-w.stopCh:
@@ -38,12 +40,19 @@ func startRSSWatch() *rssWatch {
 	return w
 }
 
-func (w *rssWatch) stop() int64 { close(w.stopCh); w.wg.Wait(); return w.peak }
+// stop ends the sampling and returns the peak and its split.
+func (w *rssWatch) stop() (int64, map[string]int64) {
+	close(w.stopCh)
+	w.wg.Wait()
+	return w.peak, w.split
+}
 
-// treeRSS sums VmRSS over pid and its descendants.
-func treeRSS(root int) int64 {
+// treeRSS sums VmRSS over pid and its descendants, also by process name (the harness is named
+// after its binary, e.g. restartsim or a test binary).
+func treeRSS(root int) (int64, map[string]int64) {
 	children := map[int][]int{}
 	rss := map[int]int64{}
+	names := map[int]string{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*/status")
 	for _, d := range dirs {
 		data, err := os.ReadFile(d)
@@ -52,12 +61,15 @@ func treeRSS(root int) int64 {
 		}
 		var pid, ppid int
 		var kb int64
+		var name string
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.Fields(line)
 			if len(f) < 2 {
 				continue
 			}
 			switch f[0] {
+			case "Name:":
+				name = f[1]
 			case "Pid:":
 				pid, _ = strconv.Atoi(f[1])
 			case "PPid:":
@@ -68,14 +80,19 @@ func treeRSS(root int) int64 {
 		}
 		children[ppid] = append(children[ppid], pid)
 		rss[pid] = kb * 1024
+		names[pid] = name
 	}
 	var total int64
+	split := map[string]int64{}
 	stack := []int{root}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		total += rss[p]
+		if rss[p] > 0 {
+			split[names[p]] += rss[p]
+		}
 		stack = append(stack, children[p]...)
 	}
-	return total
+	return total, split
 }

@@ -105,7 +105,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		res.Strategies = append(res.Strategies, rs)
 		series = append(series, ts...)
 	}
-	res.Environment.PeakRSSBytes = peak.stop()
+	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.stop()
 	res.Scenario.WallSeconds = round3(time.Since(started).Seconds())
 	evaluateThresholds(sc, res)
 	if err := writeOutput(dir, res, series); err != nil {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -194,10 +195,17 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	if err := warmUp(ctx, chk, warmupTimeout(spec.TGBs), unsettled); err != nil {
 		return nil, err
 	}
+	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
+	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
+	waitQuiet(ctx, simulator, warmupTimeout(spec.TGBs), log)
 	if resume {
 		// A crash right away would leave the new instance a watermark from before the warm-up's
-		// last reconciles, and its fast path would redo them.
-		if err := waitWatermark(ctx, c, leaseNS, time.Now(), warmupTimeout(spec.TGBs)); err != nil {
+		// last reconciles, and its fast path would redo them: wait for one that covers them.
+		rv, err := controller.CurrentResourceVersion(ctx, c, leaseNS)
+		if err != nil {
+			return nil, fmt.Errorf("warm-up: %w", err)
+		}
+		if err := waitWatermark(ctx, c, leaseNS, time.Now(), rv, warmupTimeout(spec.TGBs)); err != nil {
 			return nil, err
 		}
 	}
@@ -297,8 +305,9 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup}, nil
 }
 
-// waitWatermark waits until the controller's resume watermark was recorded at or after since.
-func waitWatermark(ctx context.Context, c client.Reader, namespace string, since time.Time, timeout time.Duration) error {
+// waitWatermark waits until the controller's resume watermark was recorded at or after since
+// and covers the resource version rv.
+func waitWatermark(ctx context.Context, c client.Reader, namespace string, since time.Time, rv string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	var last controller.Watermark
 	for {
@@ -307,7 +316,7 @@ func waitWatermark(ctx context.Context, c client.Reader, namespace string, since
 		if err != nil {
 			return fmt.Errorf("warm-up: reading the resume watermark: %w", err)
 		}
-		if ok && !w.RecordedAt.Before(since) {
+		if ok && !w.RecordedAt.Before(since) && covers(w.ResourceVersion, rv) {
 			return nil
 		}
 		if ok {
@@ -318,8 +327,8 @@ func waitWatermark(ctx context.Context, c client.Reader, namespace string, since
 			if !last.RecordedAt.IsZero() {
 				recorded = "last recorded at " + last.RecordedAt.Format(time.RFC3339Nano)
 			}
-			return fmt.Errorf("warm-up: the controller recorded no resume watermark (ConfigMap %s/%s) within %s after the fleet converged at %s: %s",
-				namespace, controller.WatermarkName(controller.DefaultLeaderElectionID), timeout, since.UTC().Format(time.RFC3339Nano), recorded)
+			return fmt.Errorf("warm-up: the controller recorded no resume watermark (ConfigMap %s/%s) covering resource version %s within %s after the fleet converged at %s: %s",
+				namespace, controller.WatermarkName(controller.DefaultLeaderElectionID), rv, timeout, since.UTC().Format(time.RFC3339Nano), recorded)
 		}
 		select {
 		case <-ctx.Done():
@@ -327,6 +336,40 @@ func waitWatermark(ctx context.Context, c client.Reader, namespace string, since
 		case <-time.After(pollAfter(100*time.Millisecond, time.Since(at))):
 		}
 	}
+}
+
+// covers reports whether the watermark w is at or after the resource version rv. Resource versions
+// are opaque to clients in general; an etcd-backed API server's are its revisions, which the
+// harness compares. When either is not a number it cannot tell, and the time decides alone.
+func covers(w, rv string) bool {
+	a, errA := strconv.ParseUint(w, 10, 64)
+	b, errB := strconv.ParseUint(rv, 10, 64)
+	return errA != nil || errB != nil || a >= b
+}
+
+// quietFor is how long the simulated kubelet and endpoint controller must stay idle for the fleet
+// to count as settled.
+const quietFor = 250 * time.Millisecond
+
+// waitQuiet waits until the simulated kubelet and endpoint controller have nothing queued and made
+// no write for quietFor. A fleet that never settles is logged, not failed: the controller may keep
+// it busy, and the timeline runs all the same.
+func waitQuiet(ctx context.Context, s *workload.Simulator, timeout time.Duration, log logr.Logger) {
+	deadline := time.Now().Add(timeout)
+	writes, since := s.Writes(), time.Now()
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(25 * time.Millisecond):
+		}
+		if w := s.Writes(); w != writes || s.Pending() > 0 {
+			writes, since = w, time.Now()
+		} else if time.Since(since) >= quietFor {
+			return
+		}
+	}
+	log.Info("warm-up: the simulated kubelet and endpoint controller never went idle; starting the timeline anyway", "waited", timeout)
 }
 
 // startSimulator runs the simulated kubelet and endpoint controller for the run's objects until stop.

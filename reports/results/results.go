@@ -52,6 +52,8 @@ type Environment struct {
 	AWSProfile        string `json:"awsProfile"`
 	// PeakRSSBytes is the peak resident memory of the whole process tree (harness, apiserver, etcd).
 	PeakRSSBytes int64 `json:"peakRSSBytes,omitempty"`
+	// PeakRSSByProcess splits PeakRSSBytes by process name (at the sample of the peak).
+	PeakRSSByProcess map[string]int64 `json:"peakRSSByProcess,omitempty"`
 }
 
 // Strategy is one controller configuration's run on the shared fleet and timeline.

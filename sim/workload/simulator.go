@@ -225,6 +225,10 @@ func (s *Simulator) Synced() <-chan struct{} { return s.synced }
 // Writes is the number of API writes the simulator made (pod status patches and slice updates).
 func (s *Simulator) Writes() int64 { return s.writes.Load() }
 
+// Pending is the number of pods and Services queued for the simulated kubelet and endpoint
+// controller (not counting those being synced).
+func (s *Simulator) Pending() int { return s.kubelet.Len() + s.endpoints.Len() }
+
 func (s *Simulator) run(ctx context.Context, q workqueue.TypedRateLimitingInterface[types.NamespacedName],
 	sync func(context.Context, types.NamespacedName) error) {
 	for {
