@@ -518,7 +518,7 @@ func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 		busy := at.Before(e.busyUntil)
 		e.mu.Unlock()
 		if inv.Passed && !busy {
-			pending, err := e.pending()
+			pending, err := e.pending(ctx)
 			if err != nil {
 				return false, err
 			}
@@ -545,8 +545,10 @@ func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 	}
 }
 
-// pending counts the recorded changes and drifts that AWS does not reflect yet.
-func (e *executor) pending() (int, error) {
+// pending counts the recorded changes and drifts that AWS does not reflect yet, and the recorded
+// readiness gates not yet seen turning True. The latter also keeps a check that polls the watch
+// cache from passing before the cache has seen the run's own writes (a gate set back to False).
+func (e *executor) pending(ctx context.Context) (int, error) {
 	calls, err := e.backend.CallsSince(e.callOffset)
 	if err != nil {
 		return 0, err
@@ -554,8 +556,15 @@ func (e *executor) pending() (int, error) {
 	e.mu.Lock()
 	in := &measure.Input{Calls: calls, Origin: e.origin, Restarts: append([]measure.Restart(nil), e.restarts...),
 		Changes: append([]measure.Change(nil), e.changes...), Drifts: append([]measure.Drift(nil), e.drifts...)}
+	gated := append([]gatedPod(nil), e.gated...)
 	e.mu.Unlock()
-	return measure.Pending(in), nil
+	n := measure.Pending(in)
+	for _, g := range gated {
+		if _, flipped := e.pods.flip(g.pod, g.at); !flipped && e.pods.exists(ctx, g.pod) {
+			n++ // a pod deleted since (scaled down) has no gate left to flip
+		}
+	}
+	return n, nil
 }
 
 func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }

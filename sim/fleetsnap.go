@@ -29,11 +29,12 @@ type fleetSnapshot struct {
 	converged time.Duration
 }
 
-// converge runs the reference controller without checkpoints until AWS holds every target, healthy,
-// and every readiness gate is True, then stops it. The registrations, health, finalizers and gate
-// conditions are what any strategy's warm-up would produce (same controller); a strategy's own warm-up
-// then only adds its checkpoints, a fraction of the writes (at 10,000 bindings the registrations are
-// minutes of API server time per strategy).
+// converge runs the reference controller with upstream checkpoints until AWS holds every target,
+// healthy, and every readiness gate is True, then stops it. The registrations, health, finalizers, gate
+// conditions and checkpoints are what any strategy's warm-up would produce (same controller): at 10,000
+// bindings the registrations are minutes of API server time per strategy, and the checkpoints most of a
+// minute. A strategy's warm-up then finds its bindings converged: no-checkpoint ignores the annotations,
+// checkpoint strategies early-exit on them (compact reads the upstream form too).
 func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, backend awsBackend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
@@ -44,7 +45,7 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 	cr := runCreds(o, sc)
 	vpc, _ := backend.DefaultVPCID()
 	ctrls := &inProcess{cfg: e.ControllerConfig, backend: backend, scale: sc.TimeScale, replicas: 1,
-		strategy:   scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointNone, MaxConcurrentReconciles: convergeWorkers(sc)},
+		strategy:   scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: convergeWorkers(sc)},
 		namespaces: fleet.Namespaces, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog}
 	if err := ctrls.Start(ctx); err != nil {
 		ctrls.Stop()
@@ -58,7 +59,7 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 		return err
 	}
 	log.Info("converging the fleet once for every strategy", "workers", ctrls.strategy.MaxConcurrentReconciles)
-	return warmUp(ctx, &checker{c: pw.reader, backend: backend, labels: labels}, warmupTimeout(sc.Fleet.TargetGroupBindings), nil)
+	return warmUp(ctx, &checker{c: pw.reader, backend: backend, labels: labels}, warmupTimeout(sc.Fleet.TargetGroupBindings), pw.withoutCheckpoint)
 }
 
 // convergeWorkers is controller.warmupWorkers, or 16.

@@ -9,7 +9,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -165,6 +167,13 @@ func (w *podWatch) watchedWrites(t0 time.Time, toSec func(time.Time) float64) []
 
 // flip returns when pod's gate turned True after it was (or became) not True at or after from;
 // ok false when it never flipped.
+// exists reports whether the watch cache holds the pod named namespace/name.
+func (w *podWatch) exists(ctx context.Context, pod string) bool {
+	ns, name, _ := strings.Cut(pod, "/")
+	err := w.reader.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, &corev1.Pod{})
+	return !apierrors.IsNotFound(err)
+}
+
 func (w *podWatch) flip(pod string, from time.Time) (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
