@@ -52,7 +52,6 @@ type fastPath struct {
 	held    *heldCache  // the same cache when ManagerOptions holds its start (nil otherwise)
 	watcher client.WithWatch
 
-	watermark string       // the resource version replayed from
 	lastEvent atomic.Int64 // unix nanos of the last event taken
 	inflight  atomic.Int32
 	// Unix nanos of the first event taken and the first reconcile done: logged with the replay,
@@ -98,7 +97,6 @@ func (f *fastPath) Start(ctx context.Context) error {
 	}
 	log.Info("resuming from the watermark", "resourceVersion", w.ResourceVersion, "recordedAt", w.RecordedAt,
 		"read", time.Since(started).Round(time.Microsecond))
-	f.watermark = w.ResourceVersion
 	watchCtx, stopWatches := context.WithCancel(ctx)
 	defer stopWatches()
 	q := workqueue.NewTypedDelayingQueue[types.NamespacedName]()
@@ -355,9 +353,8 @@ func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj clie
 }
 
 // bindingsOfService lists a Service's bindings from the API server by the CRD's selectable field
-// spec.serviceRef.name, once per Service. The list need not be consistent, only at or after the
-// watermark (served from the API server's watch cache without waiting for it to catch up): a
-// binding that names the Service only since then is a binding event of the replay itself.
+// spec.serviceRef.name, once per Service. The list is consistent: its bindings are reconciled
+// without a second read (listed), so they must show, say, a checkpoint the crashed instance reset.
 func (f *fastPath) bindingsOfService(ctx context.Context, namespace, name string) []types.NamespacedName {
 	svc := types.NamespacedName{Namespace: namespace, Name: name}
 	f.mu.Lock()
@@ -367,8 +364,7 @@ func (f *fastPath) bindingsOfService(ctx context.Context, namespace, name string
 		return keys
 	}
 	var list v1beta1.TargetGroupBindingList
-	if err := f.c.apiReader.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{indexServiceName: name},
-		&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: f.watermark, ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan}}); err != nil {
+	if err := f.c.apiReader.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{indexServiceName: name}); err != nil {
 		if ctx.Err() == nil {
 			f.c.log.Error(err, "resume: listing the bindings of a Service", "service", svc)
 		}
