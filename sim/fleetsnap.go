@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -84,6 +85,9 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	if o.SetupMemoryLimit > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(o.SetupMemoryLimit))
+	}
 	backend, err := startAWS(o, sc, seed, dir, nil)
 	if err != nil {
 		return nil, err
@@ -95,7 +99,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	}
 	// A fresh API server for the convergence: the one that created the fleet holds a creation's worth
 	// of watch history and heap (the run's peak memory otherwise), which no strategy's own API server has.
-	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env-converge"), snap.etcdDir, log)
+	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env-converge"), snap.etcdDir, o.SetupMemoryLimit, log)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +146,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 // Create writes every pod's status and slice itself, so the simulated kubelet starts only afterwards.
 func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, backend awsBackend, labels map[string]string, workDir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
-	e, err := startEnv(ctx, o, sc, workDir, snap.etcdDir, log)
+	e, err := startEnv(ctx, o, sc, workDir, snap.etcdDir, o.SetupMemoryLimit, log)
 	if err != nil {
 		return err
 	}

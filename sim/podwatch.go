@@ -48,7 +48,7 @@ func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]s
 	w := &podWatch{gates: map[string][]transition{}, lastCkpt: map[string]string{}}
 	c, err := cache.New(cfg, cache.Options{Scheme: scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
 		DefaultTransform: cache.TransformStripManagedFields(),
-		ByObject:         map[client.Object]cache.ByObject{&corev1.Pod{}: {}, &v1beta1.TargetGroupBinding{}: {}}})
+		ByObject:         map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: trimWatchedPod}, &v1beta1.TargetGroupBinding{}: {}}})
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +87,26 @@ func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]s
 		return nil, ctx.Err()
 	}
 	return w, nil
+}
+
+// trimWatchedPod keeps what the gate records and the invariant checks (workload.Desired) read:
+// metadata, node, readiness gates, container ports, phase, IPs and conditions. The API server's
+// defaults (tolerations, the service account volume) and the container statuses go: at 10k
+// bindings the watch holds 30,000 pods.
+func trimWatchedPod(obj any) (any, error) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
+	}
+	p.ManagedFields = nil
+	containers := make([]corev1.Container, len(p.Spec.Containers))
+	for i, c := range p.Spec.Containers {
+		containers[i] = corev1.Container{Name: c.Name, Ports: c.Ports}
+	}
+	p.Spec = corev1.PodSpec{NodeName: p.Spec.NodeName, ReadinessGates: p.Spec.ReadinessGates, Containers: containers}
+	p.Status = corev1.PodStatus{Phase: p.Status.Phase, Conditions: p.Status.Conditions, PodIP: p.Status.PodIP,
+		PodIPs: p.Status.PodIPs, HostIP: p.Status.HostIP, HostIPs: p.Status.HostIPs}
+	return p, nil
 }
 
 func (w *podWatch) observe(p *corev1.Pod, now time.Time) {

@@ -3,6 +3,7 @@ package sim
 import (
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,19 +18,26 @@ type rssWatch struct {
 	wg     sync.WaitGroup
 	peak   int64
 	split  map[string]int64 // at the peak, by process name
+
+	heapFile    string // optional: heap profile at the harness's own peak
+	heapWritten int64  // the harness RSS when heapFile was last written
 }
 
-func startRSSWatch() *rssWatch {
-	w := &rssWatch{stopCh: make(chan struct{})}
+// startRSSWatch samples every second; with heapFile set it also keeps a heap profile of the
+// harness's own highest resident memory.
+func startRSSWatch(heapFile string) *rssWatch {
+	w := &rssWatch{stopCh: make(chan struct{}), heapFile: heapFile}
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		tk := time.NewTicker(time.Second)
 		defer tk.Stop()
 		for {
-			if total, split := treeRSS(os.Getpid()); total > w.peak {
+			total, split, own := treeRSS(os.Getpid())
+			if total > w.peak {
 				w.peak, w.split = total, split
 			}
+			w.keepHeapProfile(own)
 			select {
 			case <-w.stopCh:
 				return
@@ -40,6 +48,26 @@ func startRSSWatch() *rssWatch {
 	return w
 }
 
+// keepHeapProfile rewrites the heap profile once the harness's RSS is 10 % above the RSS of the
+// last one written; the profile shows the live heap as of the latest GC.
+func (w *rssWatch) keepHeapProfile(own int64) {
+	if w.heapFile == "" || own*10 < w.heapWritten*11 {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(w.heapFile), 0o755); err != nil {
+		return
+	}
+	tmp := w.heapFile + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return
+	}
+	err = pprof.WriteHeapProfile(f)
+	if cerr := f.Close(); err == nil && cerr == nil && os.Rename(tmp, w.heapFile) == nil {
+		w.heapWritten = own
+	}
+}
+
 // stop ends the sampling and returns the peak and its split.
 func (w *rssWatch) stop() (int64, map[string]int64) {
 	close(w.stopCh)
@@ -48,8 +76,8 @@ func (w *rssWatch) stop() (int64, map[string]int64) {
 }
 
 // treeRSS sums VmRSS over pid and its descendants, also by process name (the harness is named
-// after its binary, e.g. restartsim or a test binary).
-func treeRSS(root int) (int64, map[string]int64) {
+// after its binary, e.g. restartsim or a test binary); own is root's alone.
+func treeRSS(root int) (total int64, split map[string]int64, own int64) {
 	children := map[int][]int{}
 	rss := map[int]int64{}
 	names := map[int]string{}
@@ -82,8 +110,7 @@ func treeRSS(root int) (int64, map[string]int64) {
 		rss[pid] = kb * 1024
 		names[pid] = name
 	}
-	var total int64
-	split := map[string]int64{}
+	split = map[string]int64{}
 	stack := []int{root}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
@@ -94,5 +121,5 @@ func treeRSS(root int) (int64, map[string]int64) {
 		}
 		stack = append(stack, children[p]...)
 	}
-	return total, split
+	return total, split, rss[root]
 }

@@ -69,7 +69,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if sc.Controller.External != nil {
 		strategies = []scenario.Strategy{{Name: sc.Controller.External.Name}}
 	}
-	peak := startRSSWatch()
+	peak := startRSSWatch(o.HeapPeakProfile)
 	runs := make([][]*strategyRun, len(strategies))
 	for rep := 0; rep < sc.Repeats; rep++ {
 		seed := sc.Seed + int64(rep)

@@ -71,7 +71,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		}
 		defer os.RemoveAll(etcdDir) // runs after the API server has stopped
 	}
-	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env"), etcdDir, log)
+	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env"), etcdDir, 0, log)
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +394,8 @@ func waitSynced(ctx context.Context, s *workload.Simulator) error {
 }
 
 // startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set).
-func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, etcdDir string, log logr.Logger) (*env.Env, error) {
+// startEnv starts the run's API server; goMemLimit > 0 is its GOMEMLIMIT on envtest (env.Options).
+func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, etcdDir string, goMemLimit int64, log logr.Logger) (*env.Env, error) {
 	kc := o.Kubeconfig
 	kctx := o.KubeContext
 	if kc == "" && sc.Cluster.Kubeconfig != nil {
@@ -405,7 +406,7 @@ func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, et
 		assets = sc.Cluster.Envtest.AssetsDir
 	}
 	log.Info("starting the API server")
-	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, WorkDir: workDir, EtcdDataDir: etcdDir, Logger: log})
+	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit, Logger: log})
 }
 
 func stopEnv(e *env.Env, log logr.Logger) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -42,6 +44,10 @@ type Options struct {
 	// QPS and Burst of the returned rest.Configs. Default 5000 / 10000 (envtest has no priority and fairness limits worth keeping).
 	QPS   float32
 	Burst int
+	// GoMemLimit, when positive, starts envtest's kube-apiserver and etcd with GOMEMLIMIT set to
+	// this many bytes: a soft limit that makes their garbage collectors run before the heap doubles
+	// (their resident memory is otherwise 2-2.5 times their live heap). Ignored on a kubeconfig cluster.
+	GoMemLimit int64
 	// Logger. Default logr.Discard().
 	Logger logr.Logger
 }
@@ -152,7 +158,7 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	args.Set("service-cluster-ip-range", "10.96.0.0/12")
 	args.Set("max-requests-inflight", "2000")
 	args.Set("max-mutating-requests-inflight", "1000")
-	cfg, err := te.Start()
+	cfg, err := startWithGoMemLimit(te, o.GoMemLimit)
 	if err != nil {
 		return nil, fmt.Errorf("%w: starting envtest from %s: %v", ErrEnvironment, assets, err)
 	}
@@ -181,6 +187,32 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	e.KubernetesVersion = serverVersion(cfg)
 	_ = ctx
 	return e, nil
+}
+
+// envStarts keeps a start that sets GOMEMLIMIT apart from every other start: envtest starts its
+// processes with this process's environment, so the variable is set for that start only.
+var envStarts sync.RWMutex
+
+func startWithGoMemLimit(te *envtest.Environment, limit int64) (*rest.Config, error) {
+	if limit <= 0 {
+		envStarts.RLock()
+		defer envStarts.RUnlock()
+		return te.Start()
+	}
+	envStarts.Lock()
+	defer envStarts.Unlock()
+	prev, had := os.LookupEnv("GOMEMLIMIT")
+	if err := os.Setenv("GOMEMLIMIT", strconv.FormatInt(limit, 10)); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if had {
+			_ = os.Setenv("GOMEMLIMIT", prev)
+		} else {
+			_ = os.Unsetenv("GOMEMLIMIT")
+		}
+	}()
+	return te.Start()
 }
 
 // Stop tears the environment down (a kubeconfig cluster is left running).

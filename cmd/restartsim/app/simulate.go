@@ -37,6 +37,7 @@ type simulateOptions struct {
 	NoReport      bool
 	FreshFleets   bool
 	Verbose       int
+	SetupMemory   memoryLimit
 
 	scenario *scenario.Scenario
 }
@@ -69,9 +70,10 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.AWSEndpoint, "aws-endpoint", "", "use a standalone fakeaws (restartsim fakeaws) at this URL instead of an in-process one")
 	fs.StringVar(&o.OutDir, "out", "out", "output root; a run writes <out>/<scenario>/<timestamp>/")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
-	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof CPU and heap profiles of the run into this directory")
+	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof profiles of the run into this directory: cpu.pprof, heap.pprof (end of run), heap-peak.pprof (at the harness's highest RSS)")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
+	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
 	fs.IntVarP(&o.Verbose, "verbose", "v", 0, "log verbosity on stderr (0: progress only)")
 }
 
@@ -107,6 +109,7 @@ func (o *simulateOptions) run(ctx context.Context, stdout, stderr io.Writer) err
 		Scenario: o.scenario, ScenarioFile: o.File, Kubeconfig: o.Kubeconfig, KubeContext: o.KubeContext,
 		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
 		Logger: log, Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
+		HeapPeakProfile: heapPeakFile(o.ProfileDir), SetupMemoryLimit: o.SetupMemory.bytes,
 	})
 	_ = rep
 	return exitFor(err)
@@ -129,6 +132,14 @@ func exitFor(err error) error {
 		return badInput(err)
 	}
 	return &ExitError{Code: ExitFailure, Err: err}
+}
+
+// heapPeakFile names the heap profile of the harness's peak memory in a profile directory.
+func heapPeakFile(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "heap-peak.pprof")
 }
 
 // startProfiles writes cpu.pprof now and heap.pprof when stopped.

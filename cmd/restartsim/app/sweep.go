@@ -34,12 +34,14 @@ type sweepOptions struct {
 	OutDir string
 	// EnvtestAssets overrides the kube-apiserver/etcd directory.
 	EnvtestAssets string
-	// ProfileDir, when set, receives <dir>/<size>/cpu.pprof and heap.pprof per size.
+	// ProfileDir, when set, receives <dir>/<size>/cpu.pprof, heap.pprof and heap-peak.pprof per size.
 	ProfileDir string
 	// NoReport skips the per-size reports (the sweep report is always rendered).
 	NoReport bool
 	// FreshFleets creates the fleet for every strategy instead of once per seed.
 	FreshFleets bool
+	// SetupMemory is the shared fleet's setup memory limit (sim.Options.SetupMemoryLimit).
+	SetupMemory memoryLimit
 
 	template map[string]any
 }
@@ -73,9 +75,10 @@ func (o *sweepOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntSliceVar(&o.Sizes, "sizes", []int{100, 1000, 10000}, "fleet sizes (TGBs), run in ascending order")
 	fs.StringVar(&o.OutDir, "out", "out", "output root")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd")
-	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof CPU and heap profiles per size into <dir>/<size>/")
+	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof profiles per size into <dir>/<size>/ (cpu.pprof, heap.pprof, heap-peak.pprof)")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip the per-size reports (the sweep report is still rendered)")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
+	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
 }
 
 // Validate checks the flags and that the template parses at every size.
@@ -157,8 +160,10 @@ func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 			return badInput(err)
 		}
 		var stop func()
+		profileDir := ""
 		if o.ProfileDir != "" {
-			if stop, err = startProfiles(filepath.Join(o.ProfileDir, strconv.Itoa(n))); err != nil {
+			profileDir = filepath.Join(o.ProfileDir, strconv.Itoa(n))
+			if stop, err = startProfiles(profileDir); err != nil {
 				return badInput(err)
 			}
 		}
@@ -166,6 +171,7 @@ func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 		rep, err := sim.Run(ctx, sim.Options{
 			Scenario: sc, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
 			Stdout: stdout, Progress: stderr, Logger: log, Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
+			HeapPeakProfile: heapPeakFile(profileDir), SetupMemoryLimit: o.SetupMemory.bytes,
 		})
 		if stop != nil {
 			stop()
