@@ -132,8 +132,9 @@ func (c *Controller) livePods(ctx context.Context, namespace string, slices []di
 // the API server on the resume fast path.
 func (c *Controller) listSlices(ctx context.Context, slices *discoveryv1.EndpointSliceList, namespace, service string) error {
 	if liveReads(ctx) {
-		return c.apiReader.List(ctx, slices, client.InNamespace(namespace),
-			client.MatchingLabels{discoveryv1.LabelServiceName: service})
+		opts := append([]client.ListOption{client.InNamespace(namespace),
+			client.MatchingLabels{discoveryv1.LabelServiceName: service}}, liveListOptions(ctx)...)
+		return c.apiReader.List(ctx, slices, opts...)
 	}
 	return c.client.List(ctx, slices, c.readOnly(client.InNamespace(namespace),
 		client.MatchingFields{indexSliceService: service})...)

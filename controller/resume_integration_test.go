@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,10 @@ import (
 
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -165,5 +170,87 @@ func TestResumeStaleWatermark(t *testing.T) {
 		if n := testutil.ToFloat64(second.c.metrics.ResumeReconciles.WithLabelValues(r)); n != 0 {
 			t.Fatalf("fast path reconciled (%s: %v) from a stale watermark", r, n)
 		}
+	}
+}
+
+// listRecorder records the query of every list request whose path ends in one of suffixes.
+type listRecorder struct {
+	suffixes []string
+
+	mu      sync.Mutex
+	queries []url.Values
+}
+
+// wrap is a rest.Config's WrapTransport.
+func (l *listRecorder) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		q := req.URL.Query()
+		if req.Method == http.MethodGet && q.Get("watch") == "" {
+			for _, s := range l.suffixes {
+				if strings.HasSuffix(req.URL.Path, s) {
+					l.mu.Lock()
+					l.queries = append(l.queries, q)
+					l.mu.Unlock()
+				}
+			}
+		}
+		return next.RoundTrip(req)
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// TestResumeListsSlicesAtTheirEvent: the fast path lists a Service's EndpointSlices at or after
+// the newest slice event it took (resourceVersionMatch NotOlderThan), not as a consistent read
+// that may wait for an etcd progress notification; a Service's bindings, which it reconciles
+// without reading them again, it still lists consistently.
+func TestResumeListsSlicesAtTheirEvent(t *testing.T) {
+	ns := newNamespace(t)
+	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+	eps := backend(t, ns, "web", 43, 2)
+	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
+	first := startController(t, ns, resumeOptions(ns))
+	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	wm := waitWatermark(t, ns, time.Now())
+	first.stop()
+
+	next := append(eps, epRef{pod: eps[0].pod, ip: "10.0.43.77", ready: true})
+	setSliceEndpoints(t, ns, "web-slice", next...)
+	var slice discoveryv1.EndpointSlice
+	if err := k8s.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: "web-slice"}, &slice); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := resourceversion.CompareResourceVersion(slice.ResourceVersion, wm.ResourceVersion); err != nil || c <= 0 {
+		t.Fatalf("slice at %s, watermark at %s: want the change after the watermark (%v)", slice.ResourceVersion, wm.ResourceVersion, err)
+	}
+	rec := &listRecorder{suffixes: []string{"/targetgroupbindings", "/endpointslices"}}
+	recorded := rest.CopyConfig(cfg)
+	recorded.WrapTransport = rec.wrap
+	opts := resumeOptions(ns)
+	opts.Namespaces = []string{ns}
+	startManagerAs(t, recorded, opts, nil)
+	eventually(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var bindingLists, sliceLists int
+	for _, q := range rec.queries {
+		switch {
+		case q.Get("fieldSelector") != "": // a Service's bindings
+			bindingLists++
+			if q.Get("resourceVersion") != "" {
+				t.Errorf("bindings listed at %v: want a consistent list", q)
+			}
+		case q.Get("labelSelector") != "": // a Service's slices
+			sliceLists++
+			c, err := resourceversion.CompareResourceVersion(q.Get("resourceVersion"), slice.ResourceVersion)
+			if q.Get("resourceVersionMatch") != string(metav1.ResourceVersionMatchNotOlderThan) || err != nil || c < 0 {
+				t.Errorf("slices listed at %v: want NotOlderThan the slice event's %s (%v)", q, slice.ResourceVersion, err)
+			}
+		}
+	}
+	if bindingLists == 0 || sliceLists == 0 {
+		t.Fatalf("fast-path lists: %d of bindings, %d of slices; want both (queries %v)", bindingLists, sliceLists, rec.queries)
 	}
 }
