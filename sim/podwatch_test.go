@@ -16,7 +16,7 @@ func TestTrimWatchedPodKeepsWhatTheChecksRead(t *testing.T) {
 			Annotations: map[string]string{"a": "b"}, DeletionTimestamp: &now,
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "m"}}},
 		Spec: corev1.PodSpec{NodeName: "node-1", ReadinessGates: []corev1.PodReadinessGate{{ConditionType: gate}},
-			Containers: []corev1.Container{{Name: "app", Image: "img", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}},
+			Containers:  []corev1.Container{{Name: "app", Image: "img", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}},
 			Tolerations: []corev1.Toleration{{Key: "k"}}, Volumes: []corev1.Volume{{Name: "kube-api-access"}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0.0.1", PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}}, HostIP: "10.1.0.1",
 			Conditions:        []corev1.PodCondition{{Type: corev1.ContainersReady, Status: corev1.ConditionTrue}, {Type: gate, Status: corev1.ConditionFalse}},
