@@ -376,7 +376,8 @@ func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj clie
 // notification, which the API server requests at most every 100 ms (at 10k bindings, slice lists
 // took 36-89 ms against 4-11 ms). The slices need not be newer: a later change of them is an
 // event the fast path takes and reconciles again, and an event taken is in the watch cache of the
-// API server that sent it (atLeast also holds an API server whose cache lags that one).
+// API server that sent it (waiting for the event's resource version also holds an API server
+// behind the same load balancer whose cache lags that one).
 func (f *fastPath) sliceListOptions(svc types.NamespacedName) []client.ListOption {
 	f.mu.Lock()
 	rv := newerRV(f.watermark, f.sliceRV[svc])
