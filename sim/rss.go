@@ -65,7 +65,9 @@ func (w *rssWatch) keepHeapProfile(own int64) {
 	err = pprof.WriteHeapProfile(f)
 	if cerr := f.Close(); err == nil && cerr == nil && os.Rename(tmp, w.heapFile) == nil {
 		w.heapWritten = own
+		return
 	}
+	_ = os.Remove(tmp)
 }
 
 // stop ends the sampling and returns the peak and its split.

@@ -393,8 +393,8 @@ func waitSynced(ctx context.Context, s *workload.Simulator) error {
 	}
 }
 
-// startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set).
-// startEnv starts the run's API server; goMemLimit > 0 is its GOMEMLIMIT on envtest (env.Options).
+// startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set, with
+// GOMEMLIMIT when goMemLimit > 0).
 func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, etcdDir string, goMemLimit int64, log logr.Logger) (*env.Env, error) {
 	kc := o.Kubeconfig
 	kctx := o.KubeContext
