@@ -60,7 +60,7 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 		return err
 	}
 	log.Info("converging the fleet once for every strategy", "workers", ctrls.strategy.MaxConcurrentReconciles)
-	return warmUp(ctx, &checker{c: pw.reader, backend: backend, labels: labels}, warmupTimeout(sc.Fleet.TargetGroupBindings), pw.withoutCheckpoint)
+	return warmUp(ctx, &checker{objects: pw.objects, backend: backend}, warmupTimeout(sc.Fleet.TargetGroupBindings), pw.withoutCheckpoint)
 }
 
 // convergeWorkers is controller.warmupWorkers, or 16.

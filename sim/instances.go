@@ -59,7 +59,9 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 type replica struct {
-	id      int
+	id int
+	// mgr is nil once the replica stopped: StopLeader keeps the stopped replica for its identity, and
+	// its manager holds the caches (every object of the fleet).
 	mgr     manager.Manager
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -287,6 +289,9 @@ func (p *inProcess) stop(r *replica, crash bool) {
 	<-r.done
 	r.gate.cut()
 	p.remove(r)
+	p.mu.Lock()
+	r.mgr = nil
+	p.mu.Unlock()
 }
 
 func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error) {

@@ -1,7 +1,16 @@
 package sim
 
 import (
+	"context"
+	"io"
+	"path/filepath"
+	"reflect"
+	"runtime"
 	"testing"
+	"time"
+	"weak"
+
+	"github.com/go-logr/logr"
 
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -28,4 +37,52 @@ func TestWarmupWorkersOnlyBeforeTheFirstRestart(t *testing.T) {
 	if got := workers(); got != 5 {
 		t.Fatalf("no warmupWorkers: %d workers, want the strategy's 5", got)
 	}
+}
+
+// TestCrashedReplicaIsCollected: once a crashed replica stopped, nothing keeps its manager (and so
+// its caches, every object of the fleet) reachable while its replacement builds its own. At 10k
+// bindings the crashed instance's caches had stayed in the heap until the end of the phase.
+func TestCrashedReplicaIsCollected(t *testing.T) {
+	requireEnvtest(t)
+	sc, err := scenario.Parse("it.yaml", []byte(header+oneStrategy+"timeline: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Scenario: sc, Progress: io.Discard, Stdout: io.Discard}.setDefaults()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env"), "", 0, logr.Discard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopEnv(e, logr.Discard())
+	backend, err := startAWS(o, sc, sc.Seed, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	p := &inProcess{cfg: e.ControllerConfig, backend: backend, strategy: sc.Controller.Strategies[0], scale: sc.TimeScale,
+		replicas: 1, namespaces: []string{"default"}, creds: runCreds(o, sc), log: logr.Discard()}
+	if err := p.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop()
+	// The manager is an interface around a pointer to controller-runtime's unexported type: watch
+	// that allocation.
+	mgr := weak.Make((*byte)(reflect.ValueOf(p.leader().mgr).UnsafePointer()))
+	if _, err := p.StopLeader(ctx, scenario.RestartCrash); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.StartReplacement(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A crashed manager stops in the background, within its 5 s graceful shutdown timeout.
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		runtime.GC()
+		if mgr.Value() == nil {
+			return
+		}
+	}
+	t.Fatal("the crashed replica's manager is still reachable 15 s after the crash")
 }

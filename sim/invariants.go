@@ -7,9 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -23,9 +21,9 @@ const maxViolations = 200
 
 // checker compares AWS state with the desired state derived from the cluster.
 type checker struct {
-	c       client.Reader
+	// objects returns the run's objects (read-only).
+	objects func(context.Context) (workload.Objects, error)
 	backend awsBackend
-	labels  map[string]string
 	// removed are the target groups of deleted TGBs: they must end up empty.
 	removed func() map[string]string
 }
@@ -39,18 +37,16 @@ func pollAfter(every, took time.Duration) time.Duration { return max(every, 3*to
 // check returns the invariants now. healthy additionally requires every desired target to be
 // healthy (the warm-up's convergence criterion).
 func (k *checker) check(ctx context.Context, healthy bool) (results.Invariants, error) {
-	want, err := workload.Desired(ctx, k.c, client.MatchingLabels(k.labels))
+	objs, err := k.objects(ctx)
 	if err != nil {
 		return results.Invariants{}, err
 	}
-	var pods corev1.PodList
-	// Read-only: the cached pods are not copied (30,000 of them at 10k bindings).
-	if err := k.c.List(ctx, &pods, client.MatchingLabels(k.labels), client.UnsafeDisableDeepCopy); err != nil {
+	want, err := objs.Desired()
+	if err != nil {
 		return results.Invariants{}, err
 	}
-	podByKey := make(map[string]*corev1.Pod, len(pods.Items))
-	for i := range pods.Items {
-		p := &pods.Items[i]
+	podByKey := make(map[string]*corev1.Pod, len(objs.Pods))
+	for _, p := range objs.Pods {
 		podByKey[p.Namespace+"/"+p.Name] = p
 	}
 	inv := results.Invariants{}
@@ -129,14 +125,10 @@ func (k *checker) check(ctx context.Context, healthy bool) (results.Invariants, 
 		// says; one with a saved checkpoint is also named as such, since nothing short of a drift check
 		// or the deferred full reconcile will look at it again (the sim does not recompute the hash:
 		// any saved checkpoint over wrong AWS state is suspect).
-		var tgbs v1beta1.TargetGroupBindingList
-		if err := k.c.List(ctx, &tgbs, client.MatchingLabels(k.labels)); err == nil {
-			for i := range tgbs.Items {
-				t := &tgbs.Items[i]
-				name := t.Namespace + "/" + t.Name
-				if cp := t.Annotations[checkpointAnnotation]; bad[name] && cp != "" {
-					add(name, "stale-checkpoint", "checkpoint "+cp+" saved while AWS differs from the desired state")
-				}
+		for _, t := range objs.TGBs {
+			name := t.Namespace + "/" + t.Name
+			if cp := t.Annotations[checkpointAnnotation]; bad[name] && cp != "" {
+				add(name, "stale-checkpoint", "checkpoint "+cp+" saved while AWS differs from the desired state")
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -31,8 +29,6 @@ func applyMeasuredLimits(b awsBackend, a *scenario.AWS) error {
 	}
 	return nil
 }
-
-func matchingRun(l map[string]string) client.MatchingLabels { return client.MatchingLabels(l) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))

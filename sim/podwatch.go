@@ -2,6 +2,8 @@ package sim
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/workload"
 )
 
 const gatePrefix = "target-health.elbv2.k8s.aws/"
@@ -40,8 +43,8 @@ type podWatch struct {
 	// ckpt is the time of each observed checkpoint annotation change.
 	ckpt     []time.Time
 	lastCkpt map[string]string
-	// reader serves the run's objects from the watch cache (the invariant checks poll it).
-	reader client.Reader
+	// informers hold the run's objects (the invariant checks poll them).
+	informers cache.Cache
 }
 
 func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string) (*podWatch, error) {
@@ -52,7 +55,7 @@ func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]s
 	if err != nil {
 		return nil, err
 	}
-	w.reader = c
+	w.informers = c
 	for _, obj := range []client.Object{&corev1.Service{}, &discoveryv1.EndpointSlice{}, &corev1.Node{}} {
 		if _, err := c.GetInformer(ctx, obj); err != nil {
 			return nil, err
@@ -185,15 +188,15 @@ func (w *podWatch) watchedWrites(t0 time.Time, toSec func(time.Time) float64) []
 	return out
 }
 
-// flip returns when pod's gate turned True after it was (or became) not True at or after from;
-// ok false when it never flipped.
 // exists reports whether the watch cache holds the pod named namespace/name.
 func (w *podWatch) exists(ctx context.Context, pod string) bool {
 	ns, name, _ := strings.Cut(pod, "/")
-	err := w.reader.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, &corev1.Pod{})
+	err := w.informers.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, &corev1.Pod{})
 	return !apierrors.IsNotFound(err)
 }
 
+// flip returns when pod's gate turned True after it was (or became) not True at or after from;
+// ok false when it never flipped.
 func (w *podWatch) flip(pod string, from time.Time) (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -211,4 +214,51 @@ func (w *podWatch) flip(pod string, from time.Time) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// objects returns the run's objects as the informers hold them, without copying: the invariant
+// checks poll this, and a list of the 30,000 pods at 10k bindings would copy 37 MB of structs
+// each time. The objects are only read.
+func (w *podWatch) objects(ctx context.Context) (workload.Objects, error) {
+	var (
+		o   workload.Objects
+		err error
+	)
+	if o.TGBs, err = stored[*v1beta1.TargetGroupBinding](ctx, w.informers); err != nil {
+		return o, err
+	}
+	if o.Services, err = stored[*corev1.Service](ctx, w.informers); err != nil {
+		return o, err
+	}
+	if o.Slices, err = stored[*discoveryv1.EndpointSlice](ctx, w.informers); err != nil {
+		return o, err
+	}
+	if o.Pods, err = stored[*corev1.Pod](ctx, w.informers); err != nil {
+		return o, err
+	}
+	o.Nodes, err = stored[*corev1.Node](ctx, w.informers)
+	return o, err
+}
+
+// stored lists the objects of T's informer in c from its store. A controller-runtime informer is
+// a client-go shared informer, whose store hands out its own pointers.
+func stored[T client.Object](ctx context.Context, c cache.Cache) ([]T, error) {
+	var zero T
+	obj := reflect.New(reflect.TypeOf(zero).Elem()).Interface().(T)
+	inf, err := c.GetInformer(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := inf.(interface{ GetStore() toolscache.Store })
+	if !ok {
+		return nil, fmt.Errorf("the informer of %T (%T) has no store", obj, inf)
+	}
+	items := s.GetStore().List()
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		if o, ok := it.(T); ok {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }

@@ -186,7 +186,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 
 	removed := map[string]string{}
-	chk := &checker{c: pw.reader, backend: backend, labels: labels}
+	chk := &checker{objects: pw.objects, backend: backend}
 	log.Info("warming up until AWS holds every target", "profile", sc.AWS.WarmupProfile)
 	var unsettled func() int // bindings the controller still has to checkpoint
 	if external == nil && strat.Checkpoint != scenario.CheckpointNone {
@@ -294,7 +294,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		}
 		in.GateFlips = append(in.GateFlips, f)
 	}
-	pw.reader = nil // release the watch cache (every object of the fleet); the run keeps only its records
+	pw.informers = nil // release the watch cache (every object of the fleet); the run keeps only its records
 	out := measure.Run(in)
 	if resume {
 		out.Summary.ResumeReconciles = ptr.To(int(resumeReconciles))

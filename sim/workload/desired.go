@@ -66,6 +66,25 @@ type clusterState struct {
 // opts narrow every list (use label selectors such as client.MatchingLabels(run); no namespace, since
 // Nodes are cluster-scoped). Each kind is listed once, so the cost is linear in the cluster size.
 func Desired(ctx context.Context, c client.Reader, opts ...client.ListOption) (map[types.NamespacedName]DesiredTGB, error) {
+	objs, err := ListObjects(ctx, c, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return objs.Desired()
+}
+
+// Objects are the objects Desired reads. They are only read, so they may be an informer's own
+// (Objects never copies or changes them).
+type Objects struct {
+	TGBs     []*v1beta1.TargetGroupBinding
+	Services []*corev1.Service
+	Slices   []*discoveryv1.EndpointSlice
+	Pods     []*corev1.Pod
+	Nodes    []*corev1.Node
+}
+
+// ListObjects lists what Desired reads from c, each kind once, narrowed by opts.
+func ListObjects(ctx context.Context, c client.Reader, opts ...client.ListOption) (Objects, error) {
 	var (
 		tgbs  v1beta1.TargetGroupBindingList
 		svcs  corev1.ServiceList
@@ -73,39 +92,45 @@ func Desired(ctx context.Context, c client.Reader, opts ...client.ListOption) (m
 		pods  corev1.PodList
 		nodes corev1.NodeList
 	)
-	// The objects are only read, so a cache-backed reader may hand out its own copies: the steady-state
-	// checker calls this repeatedly during the measured phase, and deep copies of every Pod and slice
-	// were a quarter of the harness's CPU at 1k TGBs (docs/performance.md). Other readers ignore it.
+	// A cache-backed reader may hand out its own objects: they are only read. Other readers ignore it.
 	opts = append(opts[:len(opts):len(opts)], client.UnsafeDisableDeepCopy)
 	for _, l := range []client.ObjectList{&tgbs, &svcs, &eps, &pods, &nodes} {
 		if err := c.List(ctx, l, opts...); err != nil {
-			return nil, fmt.Errorf("desired state: listing %T: %w", l, err)
+			return Objects{}, fmt.Errorf("desired state: listing %T: %w", l, err)
 		}
 	}
-	st := clusterState{
-		services: make(map[types.NamespacedName]*corev1.Service, len(svcs.Items)),
-		slices:   make(map[types.NamespacedName][]*discoveryv1.EndpointSlice, len(eps.Items)),
-		pods:     make(map[types.NamespacedName]*corev1.Pod, len(pods.Items)),
+	return Objects{TGBs: pointers(tgbs.Items), Services: pointers(svcs.Items), Slices: pointers(eps.Items),
+		Pods: pointers(pods.Items), Nodes: pointers(nodes.Items)}, nil
+}
+
+func pointers[T any](items []T) []*T {
+	out := make([]*T, len(items))
+	for i := range items {
+		out[i] = &items[i]
 	}
-	for i := range svcs.Items {
-		s := &svcs.Items[i]
+	return out
+}
+
+// Desired is Desired of these objects.
+func (o Objects) Desired() (map[types.NamespacedName]DesiredTGB, error) {
+	st := clusterState{
+		services: make(map[types.NamespacedName]*corev1.Service, len(o.Services)),
+		slices:   make(map[types.NamespacedName][]*discoveryv1.EndpointSlice, len(o.Slices)),
+		pods:     make(map[types.NamespacedName]*corev1.Pod, len(o.Pods)),
+		nodes:    o.Nodes,
+	}
+	for _, s := range o.Services {
 		st.services[types.NamespacedName{Namespace: s.Namespace, Name: s.Name}] = s
 	}
-	for i := range eps.Items {
-		e := &eps.Items[i]
+	for _, e := range o.Slices {
 		key := types.NamespacedName{Namespace: e.Namespace, Name: e.Labels[discoveryv1.LabelServiceName]}
 		st.slices[key] = append(st.slices[key], e)
 	}
-	for i := range pods.Items {
-		p := &pods.Items[i]
+	for _, p := range o.Pods {
 		st.pods[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}] = p
 	}
-	for i := range nodes.Items {
-		st.nodes = append(st.nodes, &nodes.Items[i])
-	}
-	out := make(map[types.NamespacedName]DesiredTGB, len(tgbs.Items))
-	for i := range tgbs.Items {
-		tgb := &tgbs.Items[i]
+	out := make(map[types.NamespacedName]DesiredTGB, len(o.TGBs))
+	for _, tgb := range o.TGBs {
 		if tgb.DeletionTimestamp != nil {
 			continue
 		}
