@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // TestGoMemLimitReachesTheControlPlane starts envtest with and without GoMemLimit and reads the
@@ -70,4 +74,57 @@ func childEnv(t *testing.T, name string) map[string]string {
 		}
 	}
 	return got
+}
+
+// TestStopCompactedDropsHistory rewrites one large ConfigMap many times, so etcd holds its
+// history, then stops compacted: the database shrinks to about one copy, and an environment
+// started on the data directory serves the object as before.
+func TestStopCompactedDropsHistory(t *testing.T) {
+	ctx := context.Background()
+	data := filepath.Join(t.TempDir(), "etcd")
+	e, err := Start(ctx, Options{WorkDir: t.TempDir(), EtcdDataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Stop()
+	c, err := kubernetes.NewForConfig(e.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "history", Namespace: "default"}}
+	for i := range 100 {
+		cm.Data = map[string]string{"v": strings.Repeat(strconv.Itoa(i%10), 100<<10)}
+		if i == 0 {
+			cm, err = c.CoreV1().ConfigMaps("default").Create(ctx, cm, metav1.CreateOptions{})
+		} else {
+			cm, err = c.CoreV1().ConfigMaps("default").Update(ctx, cm, metav1.UpdateOptions{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, after, err := e.StopCompacted(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("etcd database before %+v, after %+v", before, after)
+	if before.InUse < 5<<20 || after.File > before.File/3 || after.InUse > after.File {
+		t.Fatalf("etcd database before %+v, after %+v: want ≥ 5 MiB of history before and a third or less of the file after", before, after)
+	}
+	if got := childEnv(t, "PATH"); len(got) != 0 {
+		t.Fatalf("still running after StopCompacted: %v", got)
+	}
+	again, err := Start(ctx, Options{WorkDir: t.TempDir(), EtcdDataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Stop()
+	c, err = kubernetes.NewForConfig(again.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.CoreV1().ConfigMaps("default").Get(ctx, "history", metav1.GetOptions{})
+	if err != nil || got.Data["v"] != cm.Data["v"] {
+		t.Fatalf("after compaction: %v, data kept %v", err, err == nil && got.Data["v"] == cm.Data["v"])
+	}
 }
