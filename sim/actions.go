@@ -568,7 +568,7 @@ func (e *executor) pending(ctx context.Context) (int, error) {
 	e.mu.Unlock()
 	n := measure.Pending(in)
 	for _, g := range gated {
-		if _, flipped := e.pods.flip(g.pod, g.at); !flipped && e.pods.exists(ctx, g.pod) {
+		if _, flipped := e.pods.flip(g.pod, g.at); !flipped && e.pods.exists(g.pod) {
 			n++ // a pod deleted since (scaled down) has no gate left to flip
 		}
 	}

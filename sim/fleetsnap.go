@@ -36,7 +36,7 @@ type fleetSnapshot struct {
 // bindings the registrations are minutes of API server time per strategy, and the checkpoints most of a
 // minute. A strategy's warm-up then finds its bindings converged: no-checkpoint ignores the annotations,
 // checkpoint strategies early-exit on them (compact reads the upstream form too).
-func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, backend awsBackend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
+func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *workload.Simulator, backend awsBackend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
 	if err != nil {
@@ -55,7 +55,7 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 	defer ctrls.Stop()
 	pwCtx, stopPW := context.WithCancel(ctx)
 	defer stopPW()
-	pw, err := startPodWatch(pwCtx, e.Config, labels)
+	pw, err := startPodWatch(pwCtx, e.Config, labels, simulator)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 		return nil, err
 	}
 	t0 := time.Now()
-	if err := converge(ctx, o, sc, e, backend, snap.fleet, labels, seed, dir); err != nil {
+	if err := converge(ctx, o, sc, e, simulator, backend, snap.fleet, labels, seed, dir); err != nil {
 		return nil, err
 	}
 	snap.converged = time.Since(t0)

@@ -11,9 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -43,36 +41,38 @@ type podWatch struct {
 	// ckpt is the time of each observed checkpoint annotation change.
 	ckpt     []time.Time
 	lastCkpt map[string]string
-	// informers hold the run's objects (the invariant checks poll them).
-	informers cache.Cache
+	// The run's objects, which the invariant checks poll: the simulator's pod and slice informers,
+	// and informers of the watch's own for the rest.
+	pods, slices toolscache.SharedIndexInformer
+	informers    cache.Cache
 }
 
-func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string) (*podWatch, error) {
-	w := &podWatch{gates: map[string][]transition{}, lastCkpt: map[string]string{}}
+// startPodWatch starts the watch on the simulator's pod and slice informers (synced) and informers
+// of its own for bindings, Services and Nodes; it returns once they have synced.
+func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator) (*podWatch, error) {
+	w := &podWatch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
 	c, err := cache.New(cfg, cache.Options{Scheme: scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
-		DefaultTransform: cache.TransformStripManagedFields(),
-		ByObject:         map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: trimWatchedPod}, &v1beta1.TargetGroupBinding{}: {}}})
+		DefaultTransform: cache.TransformStripManagedFields()})
 	if err != nil {
 		return nil, err
 	}
 	w.informers = c
-	for _, obj := range []client.Object{&corev1.Service{}, &discoveryv1.EndpointSlice{}, &corev1.Node{}} {
+	for _, obj := range []client.Object{&corev1.Service{}, &corev1.Node{}} {
 		if _, err := c.GetInformer(ctx, obj); err != nil {
 			return nil, err
 		}
-	}
-	inf, err := c.GetInformer(ctx, &corev1.Pod{})
-	if err != nil {
-		return nil, err
 	}
 	on := func(obj any) {
 		if p, ok := obj.(*corev1.Pod); ok {
 			w.observe(p, time.Now())
 		}
 	}
-	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{AddFunc: on, UpdateFunc: func(_, n any) { on(n) }}); err != nil {
+	reg, err := w.pods.AddEventHandler(toolscache.ResourceEventHandlerFuncs{AddFunc: on, UpdateFunc: func(_, n any) { on(n) }})
+	if err != nil {
 		return nil, err
 	}
+	pods := w.pods
+	context.AfterFunc(ctx, func() { _ = pods.RemoveEventHandler(reg) })
 	tinf, err := c.GetInformer(ctx, &v1beta1.TargetGroupBinding{})
 	if err != nil {
 		return nil, err
@@ -86,31 +86,14 @@ func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]s
 		return nil, err
 	}
 	go func() { _ = c.Start(ctx) }()
-	if !c.WaitForCacheSync(ctx) {
+	if !c.WaitForCacheSync(ctx) || !toolscache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
 		return nil, ctx.Err()
 	}
 	return w, nil
 }
 
-// trimWatchedPod keeps what the gate records and the invariant checks (workload.Desired) read:
-// metadata, node, readiness gates, container ports, phase, IPs and conditions. The API server's
-// defaults (tolerations, the service account volume) and the container statuses go: at 10k
-// bindings the watch holds 30,000 pods.
-func trimWatchedPod(obj any) (any, error) {
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
-		return obj, nil
-	}
-	p.ManagedFields = nil
-	containers := make([]corev1.Container, len(p.Spec.Containers))
-	for i, c := range p.Spec.Containers {
-		containers[i] = corev1.Container{Name: c.Name, Ports: c.Ports}
-	}
-	p.Spec = corev1.PodSpec{NodeName: p.Spec.NodeName, ReadinessGates: p.Spec.ReadinessGates, Containers: containers}
-	p.Status = corev1.PodStatus{Phase: p.Status.Phase, Conditions: p.Status.Conditions, PodIP: p.Status.PodIP,
-		PodIPs: p.Status.PodIPs, HostIP: p.Status.HostIP, HostIPs: p.Status.HostIPs}
-	return p, nil
-}
+// release drops the watch's informers (every object of the fleet); the records stay.
+func (w *podWatch) release() { w.pods, w.slices, w.informers = nil, nil, nil }
 
 func (w *podWatch) observe(p *corev1.Pod, now time.Time) {
 	w.mu.Lock()
@@ -189,10 +172,9 @@ func (w *podWatch) watchedWrites(t0 time.Time, toSec func(time.Time) float64) []
 }
 
 // exists reports whether the watch cache holds the pod named namespace/name.
-func (w *podWatch) exists(ctx context.Context, pod string) bool {
-	ns, name, _ := strings.Cut(pod, "/")
-	err := w.informers.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, &corev1.Pod{})
-	return !apierrors.IsNotFound(err)
+func (w *podWatch) exists(pod string) bool {
+	_, ok, err := w.pods.GetStore().GetByKey(pod)
+	return ok || err != nil
 }
 
 // flip returns when pod's gate turned True after it was (or became) not True at or after from;
@@ -220,20 +202,12 @@ func (w *podWatch) flip(pod string, from time.Time) (time.Time, bool) {
 // checks poll this, and a list of the 30,000 pods at 10k bindings would copy 37 MB of structs
 // each time. The objects are only read.
 func (w *podWatch) objects(ctx context.Context) (workload.Objects, error) {
-	var (
-		o   workload.Objects
-		err error
-	)
+	o := workload.Objects{Pods: fromStore[*corev1.Pod](w.pods.GetStore()), Slices: fromStore[*discoveryv1.EndpointSlice](w.slices.GetStore())}
+	var err error
 	if o.TGBs, err = stored[*v1beta1.TargetGroupBinding](ctx, w.informers); err != nil {
 		return o, err
 	}
 	if o.Services, err = stored[*corev1.Service](ctx, w.informers); err != nil {
-		return o, err
-	}
-	if o.Slices, err = stored[*discoveryv1.EndpointSlice](ctx, w.informers); err != nil {
-		return o, err
-	}
-	if o.Pods, err = stored[*corev1.Pod](ctx, w.informers); err != nil {
 		return o, err
 	}
 	o.Nodes, err = stored[*corev1.Node](ctx, w.informers)
@@ -253,12 +227,16 @@ func stored[T client.Object](ctx context.Context, c cache.Cache) ([]T, error) {
 	if !ok {
 		return nil, fmt.Errorf("the informer of %T (%T) has no store", obj, inf)
 	}
-	items := s.GetStore().List()
+	return fromStore[T](s.GetStore()), nil
+}
+
+func fromStore[T any](s toolscache.Store) []T {
+	items := s.List()
 	out := make([]T, 0, len(items))
 	for _, it := range items {
 		if o, ok := it.(T); ok {
 			out = append(out, o)
 		}
 	}
-	return out, nil
+	return out
 }

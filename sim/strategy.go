@@ -164,7 +164,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	pwErr := make(chan error, 1)
 	go func() {
 		var err error
-		pw, err = startPodWatch(pwCtx, e.Config, labels)
+		pw, err = startPodWatch(pwCtx, e.Config, labels, simulator)
 		pwErr <- err
 	}()
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
@@ -294,7 +294,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		}
 		in.GateFlips = append(in.GateFlips, f)
 	}
-	pw.informers = nil // release the watch cache (every object of the fleet); the run keeps only its records
+	pw.release() // the run keeps only the records
 	out := measure.Run(in)
 	if resume {
 		out.Summary.ResumeReconciles = ptr.To(int(resumeReconciles))

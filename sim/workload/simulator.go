@@ -167,17 +167,26 @@ func newSimulator(cs kubernetes.Interface, c client.Client, opts SimulatorOption
 	return s, nil
 }
 
-// trimPod is the simulated kubelet's cache transform: it keeps the metadata (less managedFields)
-// and the readiness gates, node, IP, phase and conditions. The simulator writes pods only with
-// strategic merge patches of the Ready condition, so nothing trimmed is ever written back; at 10k
-// bindings the cache holds 30,000 pods.
+// trimPod is the simulated kubelet's cache transform: it keeps the metadata (less managedFields),
+// the node, readiness gates and container ports (Desired resolves named target ports from them),
+// the phase, IPs and conditions. The API server's defaults (tolerations, the service account
+// volume) and the container statuses go. The simulator writes pods only with strategic merge
+// patches of the Ready condition, so nothing trimmed is ever written back; at 10k bindings the
+// cache holds 30,000 pods.
 func trimPod(obj any) (any, error) {
-	if p, ok := obj.(*corev1.Pod); ok {
-		p.ManagedFields = nil
-		p.Spec = corev1.PodSpec{NodeName: p.Spec.NodeName, ReadinessGates: p.Spec.ReadinessGates}
-		p.Status = corev1.PodStatus{Phase: p.Status.Phase, PodIP: p.Status.PodIP, Conditions: p.Status.Conditions}
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
 	}
-	return obj, nil
+	p.ManagedFields = nil
+	var containers []corev1.Container
+	for _, c := range p.Spec.Containers {
+		containers = append(containers, corev1.Container{Name: c.Name, Ports: c.Ports})
+	}
+	p.Spec = corev1.PodSpec{NodeName: p.Spec.NodeName, ReadinessGates: p.Spec.ReadinessGates, Containers: containers}
+	p.Status = corev1.PodStatus{Phase: p.Status.Phase, Conditions: p.Status.Conditions, PodIP: p.Status.PodIP,
+		PodIPs: p.Status.PodIPs, HostIP: p.Status.HostIP, HostIPs: p.Status.HostIPs}
+	return p, nil
 }
 
 func serviceOf(p *corev1.Pod) types.NamespacedName {
@@ -234,6 +243,12 @@ func (s *Simulator) Start(ctx context.Context) error {
 
 // Synced is closed once the simulator's caches have synced and it handles events.
 func (s *Simulator) Synced() <-chan struct{} { return s.synced }
+
+// PodInformer and SliceInformer are the simulator's informers: the run's pods (trimPod) and the
+// EndpointSlices it manages. Others may read their stores and add handlers (the harness's checks
+// do, instead of caching the same 30,000 pods again at 10k bindings), never change their objects.
+func (s *Simulator) PodInformer() cache.SharedIndexInformer   { return s.pods }
+func (s *Simulator) SliceInformer() cache.SharedIndexInformer { return s.slices }
 
 // Writes is the number of API writes the simulator made (pod status patches and slice updates).
 func (s *Simulator) Writes() int64 { return s.writes.Load() }
