@@ -147,17 +147,25 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	}
 }
 
-// TestResumeStaleWatermark: a watermark recorded long ago (30 resume intervals) makes the fast
-// path give up rather than replay most of the fleet; the normal path still applies the change.
-func TestResumeStaleWatermark(t *testing.T) {
-	ns := newNamespace(t)
-	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
-	eps := backend(t, ns, "web", 42, 2)
+// stoppedAfterCheckpoint sets up a namespace with one IP binding "web" (endpoints 10.0.<third>.1
+// and .2), which a resume controller checkpointed and watermarked before it stopped.
+func stoppedAfterCheckpoint(t *testing.T, third int) (ns, arn string, eps []epRef, wm Watermark) {
+	t.Helper()
+	ns = newNamespace(t)
+	arn = createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+	eps = backend(t, ns, "web", third, 2)
 	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 	first := startController(t, ns, resumeOptions(ns))
 	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
-	waitWatermark(t, ns, time.Now())
+	wm = waitWatermark(t, ns, time.Now())
 	first.stop()
+	return ns, arn, eps, wm
+}
+
+// TestResumeStaleWatermark: a watermark recorded long ago (30 resume intervals) makes the fast
+// path give up rather than replay most of the fleet; the normal path still applies the change.
+func TestResumeStaleWatermark(t *testing.T) {
+	ns, arn, eps, _ := stoppedAfterCheckpoint(t, 42)
 	stale := Watermark{ResourceVersion: "2", RecordedAt: time.Now().Add(-time.Hour)}
 	if err := writeWatermark(context.Background(), k8s, ns, DefaultLeaderElectionID, stale); err != nil {
 		t.Fatal(err)
@@ -208,14 +216,7 @@ func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { re
 // that may wait for an etcd progress notification; a Service's bindings, which it reconciles
 // without reading them again, it still lists consistently.
 func TestResumeListsSlicesAtTheirEvent(t *testing.T) {
-	ns := newNamespace(t)
-	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
-	eps := backend(t, ns, "web", 43, 2)
-	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
-	first := startController(t, ns, resumeOptions(ns))
-	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
-	wm := waitWatermark(t, ns, time.Now())
-	first.stop()
+	ns, arn, eps, wm := stoppedAfterCheckpoint(t, 43)
 
 	next := append(eps, epRef{pod: eps[0].pod, ip: "10.0.43.77", ready: true})
 	setSliceEndpoints(t, ns, "web-slice", next...)

@@ -66,7 +66,7 @@ type clusterState struct {
 // opts narrow every list (use label selectors such as client.MatchingLabels(run); no namespace, since
 // Nodes are cluster-scoped). Each kind is listed once, so the cost is linear in the cluster size.
 func Desired(ctx context.Context, c client.Reader, opts ...client.ListOption) (map[types.NamespacedName]DesiredTGB, error) {
-	objs, err := ListObjects(ctx, c, opts...)
+	objs, err := listObjects(ctx, c, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +83,8 @@ type Objects struct {
 	Nodes    []*corev1.Node
 }
 
-// ListObjects lists what Desired reads from c, each kind once, narrowed by opts.
-func ListObjects(ctx context.Context, c client.Reader, opts ...client.ListOption) (Objects, error) {
+// listObjects lists what Desired reads from c, each kind once, narrowed by opts.
+func listObjects(ctx context.Context, c client.Reader, opts ...client.ListOption) (Objects, error) {
 	var (
 		tgbs  v1beta1.TargetGroupBindingList
 		svcs  corev1.ServiceList
