@@ -67,6 +67,9 @@ type Controller struct {
 	// is closed when the resume fast path has drained (at once without it): workers wait for it.
 	progress   *progress
 	resumeDone chan struct{}
+	// fastPathGateWrites holds, per pod, the resource version of the resume fast path's last
+	// readiness gate patch of it (patchGate), for the fast path's pod watch to skip.
+	fastPathGateWrites sync.Map
 
 	// hooks for tests: called after RegisterTargets succeeded, before the checkpoint save.
 	afterRegister func(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error

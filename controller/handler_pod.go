@@ -18,12 +18,7 @@ func (c *Controller) podHandler() handler.EventHandler {
 	return mapHandler{
 		c: c,
 		mapFn: func(_ context.Context, o client.Object) []types.NamespacedName {
-			pod := o.(*corev1.Pod)
-			var out []types.NamespacedName
-			for _, name := range readinessgate.TGBNames(pod) {
-				out = append(out, types.NamespacedName{Namespace: pod.Namespace, Name: name})
-			}
-			return out
+			return gatingBindings(o.(*corev1.Pod))
 		},
 		relevant: func(o, n client.Object) bool {
 			op, np := o.(*corev1.Pod), n.(*corev1.Pod)
@@ -45,4 +40,13 @@ func (c *Controller) podHandler() handler.EventHandler {
 			return false
 		},
 	}
+}
+
+// gatingBindings are the bindings whose readiness gates the pod carries.
+func gatingBindings(pod *corev1.Pod) []types.NamespacedName {
+	var out []types.NamespacedName
+	for _, name := range readinessgate.TGBNames(pod) {
+		out = append(out, types.NamespacedName{Namespace: pod.Namespace, Name: name})
+	}
+	return out
 }

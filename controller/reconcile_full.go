@@ -172,20 +172,34 @@ func (c *Controller) updateReadinessGates(ctx context.Context, tgb *v1beta1.Targ
 		if want.Status != corev1.ConditionTrue {
 			pending = true
 		}
-		if _, err := readinessgate.Patch(ctx, c.client, e.Pod.DeepCopy(), want); err != nil {
-			return false, fmt.Errorf("patching readiness gate of pod %s: %w", e.Pod.Name, err)
+		if err := c.patchGate(ctx, e.Pod, want); err != nil {
+			return false, err
 		}
 	}
 	for _, pod := range eps.Excluded {
 		if cond, ok := readinessgate.Condition(pod, gate); ok && cond.Status == corev1.ConditionTrue {
 			want := corev1.PodCondition{Type: gate, Status: corev1.ConditionFalse, Reason: readinessgate.ReasonDeregistered,
 				Message: "target deregistered while the pod is not ready"}
-			if _, err := readinessgate.Patch(ctx, c.client, pod.DeepCopy(), want); err != nil {
-				return false, fmt.Errorf("patching readiness gate of pod %s: %w", pod.Name, err)
+			if err := c.patchGate(ctx, pod, want); err != nil {
+				return false, err
 			}
 		}
 	}
 	return pending, nil
+}
+
+// patchGate sets a readiness gate condition on (a copy of) pod. On the resume fast path it notes
+// the pod's new resource version, so that the fast path's pod watch skips the event of its own write.
+func (c *Controller) patchGate(ctx context.Context, pod *corev1.Pod, want corev1.PodCondition) error {
+	pod = pod.DeepCopy()
+	sent, err := readinessgate.Patch(ctx, c.client, pod, want)
+	if err != nil {
+		return fmt.Errorf("patching readiness gate of pod %s: %w", pod.Name, err)
+	}
+	if sent && liveReads(ctx) {
+		c.fastPathGateWrites.Store(client.ObjectKeyFromObject(pod), pod.ResourceVersion)
+	}
+	return nil
 }
 
 // assignAvailabilityZones marks IP targets outside the VPC's CIDRs with availability zone "all".

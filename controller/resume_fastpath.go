@@ -51,9 +51,11 @@ func (c *Controller) reader(ctx context.Context) client.Reader {
 // (Controller.resumeDone), so a binding is never reconciled by both at once.
 //
 // It covers IP and instance bindings; security group rules are only added on it, never revoked,
-// since that needs every binding's rules (networking.Manager, from the synced cache). Pod and
-// Node changes reach it through the EndpointSlices they change; changes it does not cover wait
-// for the normal path, as without the fast path.
+// since that needs every binding's rules (networking.Manager, from the synced cache). Pod changes
+// reach it through the EndpointSlices they change and, for a pod with readiness gates, through
+// its own events too: its containers becoming ready changes its targets but not its slice (the
+// pod is not Ready until the gate is). Node changes, and changes it does not cover, wait for the
+// normal path, as without the fast path.
 type fastPath struct {
 	c       *Controller
 	cache   cache.Cache // the manager's: the fast path ends when it has synced
@@ -138,6 +140,7 @@ func (f *fastPath) Start(ctx context.Context) error {
 		func() client.ObjectList { return &v1beta1.TargetGroupBindingList{} },
 		func() client.ObjectList { return &corev1.ServiceList{} },
 		func() client.ObjectList { return &discoveryv1.EndpointSliceList{} },
+		func() client.ObjectList { return &corev1.PodList{} },
 	} {
 		opened.Add(1)
 		watches.Go(func() { f.watchKind(watchCtx, list, w.ResourceVersion, q, opened.Done) })
@@ -150,6 +153,7 @@ func (f *fastPath) Start(ctx context.Context) error {
 	watches.Wait()
 	q.ShutDownWithDrain()
 	workers.Wait()
+	f.c.fastPathGateWrites.Clear()
 	log.Info("caches synced; fast path done")
 	return nil
 }
@@ -365,6 +369,12 @@ func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj clie
 			f.mu.Unlock()
 			return f.bindingsOfService(ctx, o.Namespace, name)
 		}
+	case *corev1.Pod:
+		// The gates name the bindings; pods without gates are covered by their slices.
+		if rv, ok := f.c.fastPathGateWrites.Load(client.ObjectKeyFromObject(o)); ok && rv == o.ResourceVersion {
+			return nil // the fast path's own gate patch
+		}
+		return gatingBindings(o)
 	}
 	return nil
 }

@@ -12,17 +12,20 @@ import (
 
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/controller/internal/readinessgate"
 )
 
 func resumeOptions(ns string) Options {
@@ -117,22 +120,7 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	newB := append([]epRef{epsB[0]}, epRef{pod: epsB[1].pod, ip: "10.0.41.99", ready: true})
 	setSliceEndpoints(t, ns, "b-slice", newB...)
 	since := aws_.Recorder().Len()
-	slow := &slowPodLists{delay: 4 * time.Second}
-	second, _ := startManager(t, ns, resumeOptions(ns), holdCaches(slow))
-	// startManager returned after the caches synced, i.e. after the pod lists were released.
-	released := slow.released()
-	if released.IsZero() {
-		t.Fatal("the pod list was never requested")
-	}
-	var registered time.Time
-	for _, c := range callsFor(since, arnB) {
-		if c.Operation == "RegisterTargets" && registered.IsZero() {
-			registered = c.Time
-		}
-	}
-	if registered.IsZero() || !registered.Before(released) {
-		t.Fatalf("b registered at %v, pod lists released at %v: want the fast path before the caches synced", registered, released)
-	}
+	second := startRegisteringBeforeSync(t, ns, since, arnB)
 	eventually(t, 10*time.Second, "b's targets", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
 	if n := testutil.ToFloat64(second.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResultFull)); n < 1 {
 		t.Fatalf("fast-path full reconciles = %v", n)
@@ -145,6 +133,31 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	if !sameSet(liveTargets(t, arnA), targetKeys(epsA)...) {
 		t.Fatal("a's targets changed")
 	}
+}
+
+// startRegisteringBeforeSync starts a resume controller whose caches cannot sync for 4 s (its pod
+// lists are held back) and checks that it registered targets in arn (AWS calls after since) before
+// they did: on the fast path.
+func startRegisteringBeforeSync(t *testing.T, ns string, since int, arn string) *running {
+	t.Helper()
+	slow := &slowPodLists{delay: 4 * time.Second}
+	r, _ := startManager(t, ns, resumeOptions(ns), holdCaches(slow))
+	// startManager returned after the caches synced, i.e. after the pod lists were released.
+	released := slow.released()
+	if released.IsZero() {
+		t.Fatal("the pod list was never requested")
+	}
+	var registered time.Time
+	for _, c := range callsFor(since, arn) {
+		if c.Operation == "RegisterTargets" {
+			registered = c.Time
+			break
+		}
+	}
+	if registered.IsZero() || !registered.Before(released) {
+		t.Fatalf("%s registered at %v, pod lists released at %v: want the fast path before the caches synced", arn, registered, released)
+	}
+	return r
 }
 
 // stoppedAfterCheckpoint sets up a namespace with one IP binding "web" (endpoints 10.0.<third>.1
@@ -266,4 +279,45 @@ func TestResumeListsSlicesAtTheirEvent(t *testing.T) {
 	if bindingLists == 0 {
 		t.Fatalf("no fast-path list of bindings (queries %v)", rec.queries)
 	}
+}
+
+// TestResumeTakesGatedPodChanges: a gated pod whose containers became ready while the controller
+// was down changes its binding's targets but not its EndpointSlice (the pod is not Ready until
+// the gate is): the fast path takes the pod's own event and registers the target before the
+// caches have synced.
+func TestResumeTakesGatedPodChanges(t *testing.T) {
+	ns := newNamespace(t)
+	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumIp)
+	gate := string(readinessgate.ConditionType("web"))
+	eps := backend(t, ns, "web", 44, 2, gate)
+	late := mkPod(ns, eps[1].pod)
+	setContainersReady(t, late, false)
+	notReady := []epRef{{pod: eps[0].pod, ip: eps[0].ip}, {pod: eps[1].pod, ip: eps[1].ip}}
+	setSliceEndpoints(t, ns, "web-slice", notReady...) // held back by the gate; the slice never changes again
+	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
+	first := startController(t, ns, resumeOptions(ns))
+	eventually(t, 10*time.Second, "first pod's gate True", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
+	eventually(t, 10*time.Second, "checkpoint and status", func() bool {
+		tgb := getTGB(t, ns, "web")
+		return checkpoint.IsSet(tgb.Annotations) && ptr.Deref(tgb.Status.ObservedGeneration, 0) == tgb.Generation
+	})
+	if !sameSet(liveTargets(t, arn), targetKeys(eps[:1])...) {
+		t.Fatalf("targets %v before the restart: want only the ready pod's", liveTargets(t, arn))
+	}
+	// Only the pod's event may start the fast path: wait for a watermark past every other write.
+	settled, err := CurrentResourceVersion(context.Background(), k8s, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "watermark past the settled state", func() bool {
+		w := waitWatermark(t, ns, time.Now())
+		c, err := resourceversion.CompareResourceVersion(w.ResourceVersion, settled)
+		return err == nil && c >= 0
+	})
+	first.stop()
+
+	setContainersReady(t, late, true)
+	startRegisteringBeforeSync(t, ns, aws_.Recorder().Len(), arn)
+	eventually(t, 10*time.Second, "both targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	eventually(t, 10*time.Second, "second pod's gate True", func() bool { return gateStatus(t, ns, eps[1].pod, "web") == corev1.ConditionTrue })
 }

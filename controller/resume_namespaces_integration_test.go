@@ -31,9 +31,9 @@ func TestResumeAcrossNamespaces(t *testing.T) {
 		restricted bool
 		want       []string // the fast path's watches: "<kind>" cluster-wide, "<namespace>/<kind>", "403 <kind>"
 	}{
-		{name: "cluster-wide", want: []string{"endpointslices", "services", "targetgroupbindings"}},
-		{name: "rbac-per-namespace", restricted: true, want: []string{"403 endpointslices", "403 services", "403 targetgroupbindings",
-			"A/endpointslices", "A/services", "A/targetgroupbindings", "B/endpointslices", "B/services", "B/targetgroupbindings"}},
+		{name: "cluster-wide", want: []string{"endpointslices", "pods", "services", "targetgroupbindings"}},
+		{name: "rbac-per-namespace", restricted: true, want: []string{"403 endpointslices", "403 pods", "403 services", "403 targetgroupbindings",
+			"A/endpointslices", "A/pods", "A/services", "A/targetgroupbindings", "B/endpointslices", "B/pods", "B/services", "B/targetgroupbindings"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nsA, nsB, other := newNamespace(t), newNamespace(t), newNamespace(t)
