@@ -1,6 +1,8 @@
 package measure
 
 import (
+	"slices"
+
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
 )
@@ -62,25 +64,23 @@ func (a *applications) first(calls []*fakeaws.Call, t Target, from float64) (*fa
 	return nil, false
 }
 
-// applied returns when all of ch's targets were applied (nil if some never were) and when the first
-// one was (nil if none).
-func (a *applications) applied(ch *Change) (all, first *float64) {
-	last, earliest, missing := 0.0, 0.0, false
-	seen := false
-	note := func(t float64) {
-		if !seen || t < earliest {
-			earliest = t
-		}
-		seen = true
-		if t > last {
-			last = t
-		}
+// applied returns when all of ch's targets were applied (nil if some never were).
+func (a *applications) applied(ch *Change) *float64 {
+	times, missing := a.times(ch)
+	if missing || len(times) == 0 {
+		return nil
 	}
+	return ptr(slices.Max(times))
+}
+
+// times returns when each of ch's targets was applied (effective times, in no particular order);
+// missing reports that some never were.
+func (a *applications) times(ch *Change) (times []float64, missing bool) {
 	deregAt := map[string]float64{}
 	for _, t := range ch.Deregister {
 		if c, ok := a.first(a.dere[ch.TargetGroupARN][t.ID], t, ch.At); ok {
 			deregAt[t.ID] = a.in.Sec(c)
-			note(a.in.Effective(c))
+			times = append(times, a.in.Effective(c))
 		} else {
 			missing = true
 		}
@@ -91,18 +91,12 @@ func (a *applications) applied(ch *Change) (all, first *float64) {
 			from = d // re-registration of the same target must follow its deregistration
 		}
 		if c, ok := a.first(a.regs[ch.TargetGroupARN][t.ID], t, from); ok {
-			note(a.in.Effective(c))
+			times = append(times, a.in.Effective(c))
 		} else {
 			missing = true
 		}
 	}
-	if seen {
-		first = ptr(earliest)
-	}
-	if !missing && seen {
-		all = ptr(last)
-	}
-	return all, first
+	return times, missing
 }
 
 // reference is when the clock of a change's latency starts: the change, or the restart that
@@ -126,7 +120,7 @@ func (changeLatency) Measure(in *Input, out *Output) {
 	var lats []float64
 	for i := range in.Changes {
 		ch := &in.Changes[i]
-		all, _ := a.applied(ch)
+		all := a.applied(ch)
 		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, AtSeconds: round(ch.At), AppliedSeconds: all}
 		if all != nil {
 			rc.LatencySeconds = ptr(*all - reference(in, ch.At))
@@ -145,7 +139,9 @@ func (ttfmr) Name() string { return "ttfmr" }
 // (workload changes and drift repairs alike), timed from the restart's Origin (the stop, plus the
 // scenario's downtime): the new instance's start-up (informer cache sync, a lease to expire) is
 // part of the time the controller is blind. Mutations count from when the replacement was
-// started, which may act before it leads.
+// started, which may act before it leads. A change the old instance had begun to apply counts
+// with its targets applied after that (a target deregistered before the crash and registered
+// again after it).
 func (ttfmr) Measure(in *Input, out *Output) {
 	r, ok := in.FirstRestart()
 	if !ok {
@@ -159,8 +155,10 @@ func (ttfmr) Measure(in *Input, out *Output) {
 		}
 	}
 	for i := range in.Changes {
-		_, first := a.applied(&in.Changes[i])
-		consider(first)
+		times, _ := a.times(&in.Changes[i])
+		for _, t := range times {
+			consider(&t)
+		}
 	}
 	for i := range in.Drifts {
 		consider(a.repaired(&in.Drifts[i]))
@@ -213,7 +211,7 @@ func Pending(in *Input) int {
 	a := index(in)
 	n := 0
 	for i := range in.Changes {
-		if all, _ := a.applied(&in.Changes[i]); all == nil {
+		if a.applied(&in.Changes[i]) == nil {
 			n++
 		}
 	}

@@ -114,3 +114,29 @@ func TestRestartDowntimeOrigin(t *testing.T) {
 		t.Errorf("latency = %v, want 0.49 (from the replacement's start at 2.01 s)", deref(got))
 	}
 }
+
+// A change the old instance had begun to apply before the crash (a container restart: target
+// deregistered, then the container is back) counts for TTFMR with the part applied after it.
+func TestTTFMRChangeStraddlingTheRestart(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	tg := "arn:tg/a"
+	target := []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}
+	in := &Input{
+		Calls: []fakeaws.Call{
+			{Time: at(1.2), Service: "elbv2", Operation: "DeregisterTargets", TargetGroupARN: tg, Targets: target, Outcome: fakeaws.OutcomeOK},
+			{Time: at(4), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: target, Outcome: fakeaws.OutcomeOK},
+		},
+		Origin: t0, End: 10,
+		Restarts: []Restart{{Stopped: 2, Downtime: 1, Started: 3, At: 5, Mode: "crash"}},
+		Changes: []Change{{ID: "c1", Kind: "container-restart", TGB: "ns/a", TargetGroupARN: tg, At: 1,
+			Register: []Target{{"10.0.0.9", 80}}, Deregister: []Target{{"10.0.0.9", 80}}}},
+	}
+	out := Run(in)
+	if got := out.Summary.TTFMRSeconds; got == nil || *got != 1 {
+		t.Errorf("TTFMR = %v, want 1 (the register at 4 s, stop at 2 s + 1 s downtime)", deref(got))
+	}
+	if got := out.Changes[0].LatencySeconds; got == nil || *got != 3 {
+		t.Errorf("latency = %v, want 3 (applied in full at 4 s, change at 1 s)", deref(got))
+	}
+}
