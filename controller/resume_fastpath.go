@@ -78,6 +78,10 @@ type fastPath struct {
 	// of the newest EndpointSlice event taken (sliceListOptions).
 	watermark string
 	sliceRV   map[types.NamespacedName]string
+	// pods holds the last event's object of each gated pod, so that its next event is taken only
+	// if it changed what the pod handler watches (gatedPodChanged): not, say, the Ready
+	// condition the kubelet sets after a gate flip.
+	pods map[types.NamespacedName]*corev1.Pod
 }
 
 // GetCache puts the fast path into the manager's cache group, which starts with the informers;
@@ -154,6 +158,9 @@ func (f *fastPath) Start(ctx context.Context) error {
 	q.ShutDownWithDrain()
 	workers.Wait()
 	f.c.fastPathGateWrites.Clear()
+	f.mu.Lock()
+	f.pods = nil
+	f.mu.Unlock()
 	log.Info("caches synced; fast path done")
 	return nil
 }
@@ -370,13 +377,35 @@ func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj clie
 			return f.bindingsOfService(ctx, o.Namespace, name)
 		}
 	case *corev1.Pod:
-		// The gates name the bindings; pods without gates are covered by their slices.
-		if rv, ok := f.c.fastPathGateWrites.Load(client.ObjectKeyFromObject(o)); ok && rv == o.ResourceVersion {
-			return nil // the fast path's own gate patch
-		}
-		return gatingBindings(o)
+		return f.bindingsOfPod(typ, o)
 	}
 	return nil
+}
+
+// bindingsOfPod maps a pod event to the bindings the pod's gates name (pods without gates are
+// covered by their slices), unless it is the fast path's own gate patch or, after an earlier
+// event of the pod, changed nothing the bindings depend on.
+func (f *fastPath) bindingsOfPod(typ watch.EventType, pod *corev1.Pod) []types.NamespacedName {
+	bindings := gatingBindings(pod)
+	if len(bindings) == 0 {
+		return nil
+	}
+	key := client.ObjectKeyFromObject(pod)
+	f.mu.Lock()
+	prev := f.pods[key]
+	if typ == watch.Deleted {
+		delete(f.pods, key)
+	} else {
+		f.pods[key] = pod
+	}
+	f.mu.Unlock()
+	if rv, ok := f.c.fastPathGateWrites.Load(key); ok && rv == pod.ResourceVersion {
+		return nil
+	}
+	if typ == watch.Modified && prev != nil && !gatedPodChanged(prev, pod) {
+		return nil
+	}
+	return bindings
 }
 
 // sliceListOptions read a Service's EndpointSlices at or after the watermark and the newest of

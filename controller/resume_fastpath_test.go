@@ -13,23 +13,50 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/readinessgate"
 )
 
-// TestFastPathPodEvents: a pod event maps to the bindings its readiness gates name, except the
-// event of the fast path's own gate patch; a pod without gates maps to none (its slice does).
+// TestFastPathPodEvents: a gated pod's event maps to the bindings its readiness gates name,
+// except the event of the fast path's own gate patch and, after a first event, one that changed
+// nothing the bindings depend on; a pod without gates maps to none (its slice does).
 func TestFastPathPodEvents(t *testing.T) {
-	f := &fastPath{c: &Controller{}}
+	f := &fastPath{c: &Controller{}, pods: map[types.NamespacedName]*corev1.Pod{}}
 	pod := mkPod("ns", "p", string(readinessgate.ConditionType("a")), string(readinessgate.ConditionType("b")), "other.example/gate")
-	pod.ResourceVersion = "7"
 	want := []types.NamespacedName{{Namespace: "ns", Name: "a"}, {Namespace: "ns", Name: "b"}}
-	if got := f.bindingsOf(context.Background(), watch.Modified, pod); !slices.Equal(got, want) {
-		t.Fatalf("gated pod maps to %v, want %v", got, want)
+	event := func(typ watch.EventType, rv string, mutate func(*corev1.Pod)) []types.NamespacedName {
+		pod = pod.DeepCopy()
+		pod.ResourceVersion = rv
+		if mutate != nil {
+			mutate(pod)
+		}
+		return f.bindingsOf(context.Background(), typ, pod)
 	}
-	f.c.fastPathGateWrites.Store(types.NamespacedName{Namespace: "ns", Name: "p"}, "7")
-	if got := f.bindingsOf(context.Background(), watch.Modified, pod); len(got) != 0 {
-		t.Fatalf("own gate patch maps to %v, want none", got)
+	condition := func(ct corev1.PodConditionType, s corev1.ConditionStatus) func(*corev1.Pod) {
+		return func(p *corev1.Pod) {
+			p.Status.Conditions = append(slices.DeleteFunc(p.Status.Conditions, func(c corev1.PodCondition) bool { return c.Type == ct }),
+				corev1.PodCondition{Type: ct, Status: s})
+		}
 	}
-	pod.ResourceVersion = "8" // someone else's write after it
-	if got := f.bindingsOf(context.Background(), watch.Modified, pod); !slices.Equal(got, want) {
-		t.Fatalf("a later write maps to %v, want %v", got, want)
+	for _, step := range []struct {
+		what   string
+		typ    watch.EventType
+		rv     string
+		mutate func(*corev1.Pod)
+		own    bool // the fast path's own patch wrote rv
+		taken  bool
+	}{
+		{what: "first event of the pod", typ: watch.Modified, rv: "1", taken: true},
+		{what: "kubelet's Ready condition", typ: watch.Modified, rv: "2", mutate: condition(corev1.PodReady, corev1.ConditionFalse)},
+		{what: "containers ready", typ: watch.Modified, rv: "3", mutate: condition(corev1.ContainersReady, corev1.ConditionTrue), taken: true},
+		{what: "own gate patch", typ: watch.Modified, rv: "4", mutate: condition(readinessgate.ConditionType("a"), corev1.ConditionTrue), own: true},
+		{what: "kubelet's Ready after the gate", typ: watch.Modified, rv: "5", mutate: condition(corev1.PodReady, corev1.ConditionTrue)},
+		{what: "someone else's gate write", typ: watch.Modified, rv: "6", mutate: condition(readinessgate.ConditionType("b"), corev1.ConditionFalse), taken: true},
+		{what: "deletion", typ: watch.Deleted, rv: "7", taken: true},
+	} {
+		if step.own {
+			f.c.fastPathGateWrites.Store(types.NamespacedName{Namespace: "ns", Name: "p"}, step.rv)
+		}
+		got := event(step.typ, step.rv, step.mutate)
+		if step.taken && !slices.Equal(got, want) || !step.taken && len(got) != 0 {
+			t.Errorf("%s: maps to %v, want taken=%v", step.what, got, step.taken)
+		}
 	}
 	plain := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "q", ResourceVersion: "9"}}
 	if got := f.bindingsOf(context.Background(), watch.Modified, plain); len(got) != 0 {
