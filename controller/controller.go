@@ -188,7 +188,7 @@ func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Opt
 	return mgr.Add(&fastPath{c: c, cache: mgr.GetCache(), held: held, watcher: watcher,
 		bindings: map[types.NamespacedName][]types.NamespacedName{}, taken: map[types.NamespacedName]bool{},
 		listed: map[types.NamespacedName]*v1beta1.TargetGroupBinding{}, sliceRV: map[types.NamespacedName]string{},
-		pods: map[types.NamespacedName]*corev1.Pod{}})
+		pods: map[types.NamespacedName]*corev1.Pod{}, nodes: map[string]*corev1.Node{}})
 }
 
 // warmInformers creates the informers of the watched kinds now, so that all of them list and sync

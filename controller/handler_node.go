@@ -32,12 +32,15 @@ func (c *Controller) nodeHandler() handler.EventHandler {
 			}
 			return out
 		},
-		relevant: func(o, n client.Object) bool {
-			on, nn := o.(*corev1.Node), n.(*corev1.Node)
-			return nodeReadyStatus(on) != nodeReadyStatus(nn) || !reflect.DeepEqual(on.Labels, nn.Labels) ||
-				on.Spec.ProviderID != nn.Spec.ProviderID || (on.DeletionTimestamp == nil) != (nn.DeletionTimestamp == nil)
-		},
+		relevant: func(o, n client.Object) bool { return nodeChanged(o.(*corev1.Node), n.(*corev1.Node)) },
 	}
+}
+
+// nodeChanged reports whether a node update may change instance targets: not a kubelet's periodic
+// status report, only readiness, labels (selectors, exclusion), the provider ID or deletion.
+func nodeChanged(o, n *corev1.Node) bool {
+	return nodeReadyStatus(o) != nodeReadyStatus(n) || !reflect.DeepEqual(o.Labels, n.Labels) ||
+		o.Spec.ProviderID != n.Spec.ProviderID || (o.DeletionTimestamp == nil) != (n.DeletionTimestamp == nil)
 }
 
 func nodeReadyStatus(n *corev1.Node) corev1.ConditionStatus {

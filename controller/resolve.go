@@ -28,7 +28,7 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 	}
 	if tg.Type == v1beta1.TargetTypeInstance {
 		var nodes corev1.NodeList
-		if err := c.reader(ctx).List(ctx, &nodes, c.readOnly()...); err != nil {
+		if err := c.reader(ctx).List(ctx, &nodes, c.readOnly(liveListOptions(ctx).nodes...)...); err != nil {
 			return endpoints.Result{}, err
 		}
 		var sel labels.Selector
@@ -133,7 +133,7 @@ func (c *Controller) livePods(ctx context.Context, namespace string, slices []di
 func (c *Controller) listSlices(ctx context.Context, slices *discoveryv1.EndpointSliceList, namespace, service string) error {
 	if liveReads(ctx) {
 		opts := append([]client.ListOption{client.InNamespace(namespace),
-			client.MatchingLabels{discoveryv1.LabelServiceName: service}}, liveListOptions(ctx)...)
+			client.MatchingLabels{discoveryv1.LabelServiceName: service}}, liveListOptions(ctx).slices...)
 		return c.apiReader.List(ctx, slices, opts...)
 	}
 	return c.client.List(ctx, slices, c.readOnly(client.InNamespace(namespace),

@@ -12,6 +12,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/apimachinery/pkg/watch"
@@ -26,14 +27,17 @@ import (
 )
 
 // liveReadsKey marks a context whose reconcile reads from the API server, not the cache; its
-// value is the options of the reconcile's live lists (liveListOptions).
+// value, a liveLists, holds the options of the reconcile's live lists.
 type liveReadsKey struct{}
+
+// liveLists are the options a fast-path reconcile adds to its live lists of EndpointSlices and Nodes.
+type liveLists struct{ slices, nodes []client.ListOption }
 
 func liveReads(ctx context.Context) bool { return ctx.Value(liveReadsKey{}) != nil }
 
-// liveListOptions are the options a live list of the context's reconcile adds.
-func liveListOptions(ctx context.Context) []client.ListOption {
-	opts, _ := ctx.Value(liveReadsKey{}).([]client.ListOption)
+// liveListOptions are the options of the context's live lists.
+func liveListOptions(ctx context.Context) liveLists {
+	opts, _ := ctx.Value(liveReadsKey{}).(liveLists)
 	return opts
 }
 
@@ -46,16 +50,19 @@ func (c *Controller) reader(ctx context.Context) client.Reader {
 }
 
 // fastPath is the resume fast path (see resume.go): from the manager's start until its caches
-// have synced, it watches bindings, Services and EndpointSlices from the watermark and reconciles
-// the bindings they map to with live reads. The controller's workers wait until it has drained
-// (Controller.resumeDone), so a binding is never reconciled by both at once.
+// have synced, it watches bindings, Services, EndpointSlices, gated Pods and Nodes from the
+// watermark and reconciles the bindings they map to with live reads. The controller's workers
+// wait until it has drained (Controller.resumeDone), so a binding is never reconciled by both at
+// once.
 //
 // It covers IP and instance bindings; security group rules are only added on it, never revoked,
 // since that needs every binding's rules (networking.Manager, from the synced cache). Pod changes
 // reach it through the EndpointSlices they change and, for a pod with readiness gates, through
 // its own events too: its containers becoming ready changes its targets but not its slice (the
-// pod is not Ready until the gate is). Node changes, and changes it does not cover, wait for the
-// normal path, as without the fast path.
+// pod is not Ready until the gate is). A node change reaches every instance binding, but only
+// if it changed what the node handler watches (nodeChanged): a kubelet's periodic status report
+// would otherwise reconcile them all. Changes it does not cover wait for the normal path, as
+// without the fast path.
 type fastPath struct {
 	c       *Controller
 	cache   cache.Cache // the manager's: the fast path ends when it has synced
@@ -82,6 +89,12 @@ type fastPath struct {
 	// if it changed what the pod handler watches (gatedPodChanged): not, say, the Ready
 	// condition the kubelet sets after a gate flip.
 	pods map[types.NamespacedName]*corev1.Pod
+	// nodes holds each node's last event object (nil after a deletion) to compare its next event
+	// with, the first with its state at the watermark; nodeRV is the newest node event's resource
+	// version (nodeListOptions); instance are the instance bindings, listed once.
+	nodes    map[string]*corev1.Node
+	nodeRV   string
+	instance []types.NamespacedName
 }
 
 // GetCache puts the fast path into the manager's cache group, which starts with the informers;
@@ -145,6 +158,7 @@ func (f *fastPath) Start(ctx context.Context) error {
 		func() client.ObjectList { return &corev1.ServiceList{} },
 		func() client.ObjectList { return &discoveryv1.EndpointSliceList{} },
 		func() client.ObjectList { return &corev1.PodList{} },
+		func() client.ObjectList { return &corev1.NodeList{} },
 	} {
 		opened.Add(1)
 		watches.Go(func() { f.watchKind(watchCtx, list, w.ResourceVersion, q, opened.Done) })
@@ -159,7 +173,7 @@ func (f *fastPath) Start(ctx context.Context) error {
 	workers.Wait()
 	f.c.fastPathGateWrites.Clear()
 	f.mu.Lock()
-	f.pods = nil
+	f.pods, f.nodes, f.instance = nil, nil, nil
 	f.mu.Unlock()
 	log.Info("caches synced; fast path done")
 	return nil
@@ -258,6 +272,9 @@ const fastPathWorkers = 16
 // namespace.
 func (f *fastPath) watchKind(ctx context.Context, newList func() client.ObjectList, rv string, q workqueue.TypedDelayingInterface[types.NamespacedName], opened func()) {
 	namespaces := f.c.opts.Namespaces
+	if _, clusterScoped := newList().(*corev1.NodeList); clusterScoped {
+		namespaces = nil
+	}
 	if len(namespaces) != 1 {
 		w, err := f.open(ctx, newList(), metav1.NamespaceAll, rv)
 		if len(namespaces) == 0 || !apierrors.IsForbidden(err) {
@@ -334,9 +351,10 @@ func (f *fastPath) consume(ctx context.Context, w watch.Interface, err error, li
 	}
 }
 
-// watched reports whether the controller watches namespace (a cluster-wide watch sees them all).
+// watched reports whether the controller watches namespace (a cluster-wide watch sees them all;
+// "" is a cluster-scoped object's).
 func (f *fastPath) watched(namespace string) bool {
-	return len(f.c.opts.Namespaces) == 0 || slices.Contains(f.c.opts.Namespaces, namespace)
+	return len(f.c.opts.Namespaces) == 0 || namespace == "" || slices.Contains(f.c.opts.Namespaces, namespace)
 }
 
 // take admits key unless maxFastPathBindings distinct bindings were taken already.
@@ -378,6 +396,8 @@ func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj clie
 		}
 	case *corev1.Pod:
 		return f.bindingsOfPod(typ, o)
+	case *corev1.Node:
+		return f.bindingsOfNode(ctx, typ, o)
 	}
 	return nil
 }
@@ -408,6 +428,100 @@ func (f *fastPath) bindingsOfPod(typ watch.EventType, pod *corev1.Pod) []types.N
 	return bindings
 }
 
+// bindingsOfNode maps a node event to the instance bindings, unless it changed nothing they
+// depend on since the node's previous event or, for its first, since the watermark. When the
+// node's state at the watermark cannot be read (typically compacted), the event is left to the
+// normal path rather than reconciling every instance binding on a guess.
+func (f *fastPath) bindingsOfNode(ctx context.Context, typ watch.EventType, node *corev1.Node) []types.NamespacedName {
+	f.mu.Lock()
+	prev, seen := f.nodes[node.Name]
+	f.mu.Unlock()
+	if !seen {
+		var err error
+		if prev, err = f.nodeAtWatermark(ctx, node.Name); err != nil {
+			if ctx.Err() == nil {
+				f.c.log.WithName("resume").Info("reading a node at the watermark; its change waits for the caches",
+					"node", node.Name, "error", err.Error())
+			}
+			return nil
+		}
+	}
+	f.mu.Lock()
+	f.nodes[node.Name] = node
+	if typ == watch.Deleted {
+		f.nodes[node.Name] = nil
+	}
+	f.nodeRV = newerRV(node.ResourceVersion, f.nodeRV)
+	f.mu.Unlock()
+	if typ == watch.Modified && prev != nil && !nodeChanged(prev, node) {
+		return nil
+	}
+	return f.instanceBindings(ctx)
+}
+
+// nodeAtWatermark reads a node as it was at the watermark; nil if it did not exist. The list is
+// exact at that resource version: the API server serves it from its watch cache's snapshots
+// while the watermark is within their history (a restart's downtime plus at most one
+// ResumeInterval), else from etcd until the revision is compacted. It runs once per node with an
+// event, so a cluster whose kubelets report status during the downtime pays one read per node.
+func (f *fastPath) nodeAtWatermark(ctx context.Context, name string) (*corev1.Node, error) {
+	var list corev1.NodeList
+	if err := f.c.apiReader.List(ctx, &list, client.MatchingFields{"metadata.name": name}, &client.ListOptions{
+		Raw: &metav1.ListOptions{ResourceVersion: f.watermark, ResourceVersionMatch: metav1.ResourceVersionMatchExact}}); err != nil {
+		return nil, err
+	}
+	if len(list.Items) == 0 {
+		return nil, nil
+	}
+	return &list.Items[0], nil
+}
+
+// instanceBindings lists, once, the bindings whose targets may be instances (targetType instance
+// or unset) by the CRD's selectable field spec.targetType, in each watched namespace (or all);
+// like bindingsOfService, consistently, and keeping the bindings for their first reconcile.
+func (f *fastPath) instanceBindings(ctx context.Context) []types.NamespacedName {
+	f.mu.Lock()
+	keys := f.instance
+	f.mu.Unlock()
+	if keys != nil {
+		return keys
+	}
+	namespaces := f.c.opts.Namespaces
+	if len(namespaces) == 0 {
+		namespaces = []string{metav1.NamespaceAll}
+	}
+	keys = []types.NamespacedName{}
+	for _, ns := range namespaces {
+		nsKeys, err := f.listBindings(ctx, client.InNamespace(ns), client.MatchingFieldsSelector{
+			Selector: fields.OneTermNotEqualSelector(indexTargetType, string(v1beta1.TargetTypeIP))})
+		if err != nil {
+			if ctx.Err() == nil {
+				f.c.log.Error(err, "resume: listing the instance bindings", "namespace", ns)
+			}
+			return nil
+		}
+		keys = append(keys, nsKeys...)
+	}
+	f.mu.Lock()
+	f.instance = keys
+	f.mu.Unlock()
+	return keys
+}
+
+// nodeListOptions read the nodes at or after the watermark and the newest node event taken, for
+// the same reason as sliceListOptions.
+func (f *fastPath) nodeListOptions() []client.ListOption {
+	f.mu.Lock()
+	rv := newerRV(f.watermark, f.nodeRV)
+	f.mu.Unlock()
+	return notOlderThan(rv)
+}
+
+func notOlderThan(rv string) []client.ListOption {
+	return []client.ListOption{&client.ListOptions{Raw: &metav1.ListOptions{
+		ResourceVersion: rv, ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan}}}
+}
+
 // sliceListOptions read a Service's EndpointSlices at or after the watermark and the newest of
 // its slice events the fast path took, instead of consistently. A consistent list waits until
 // the API server's watch cache has caught up with etcd's newest revision; once the fast path's own
@@ -421,8 +535,7 @@ func (f *fastPath) sliceListOptions(svc types.NamespacedName) []client.ListOptio
 	f.mu.Lock()
 	rv := newerRV(f.watermark, f.sliceRV[svc])
 	f.mu.Unlock()
-	return []client.ListOption{&client.ListOptions{Raw: &metav1.ListOptions{
-		ResourceVersion: rv, ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan}}}
+	return notOlderThan(rv)
 }
 
 // newerRV is the newer of two resource versions; a if b is empty or not comparable.
@@ -444,22 +557,35 @@ func (f *fastPath) bindingsOfService(ctx context.Context, namespace, name string
 	if ok {
 		return keys
 	}
-	var list v1beta1.TargetGroupBindingList
-	if err := f.c.apiReader.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{indexServiceName: name}); err != nil {
+	keys, err := f.listBindings(ctx, client.InNamespace(namespace), client.MatchingFields{indexServiceName: name})
+	if err != nil {
 		if ctx.Err() == nil {
 			f.c.log.Error(err, "resume: listing the bindings of a Service", "service", svc)
 		}
 		return nil
 	}
 	f.mu.Lock()
+	f.bindings[svc] = keys
+	f.mu.Unlock()
+	return keys
+}
+
+// listBindings lists bindings from the API server and keeps them for their next reconcile
+// (listed); it returns their keys.
+func (f *fastPath) listBindings(ctx context.Context, opts ...client.ListOption) ([]types.NamespacedName, error) {
+	var list v1beta1.TargetGroupBindingList
+	if err := f.c.apiReader.List(ctx, &list, opts...); err != nil {
+		return nil, err
+	}
+	var keys []types.NamespacedName
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	for i := range list.Items {
 		key := client.ObjectKeyFromObject(&list.Items[i])
 		keys = append(keys, key)
 		f.listed[key] = &list.Items[i]
 	}
-	f.bindings[svc] = keys
-	f.mu.Unlock()
-	return keys
+	return keys, nil
 }
 
 // reconcile is one fast-path reconcile with live reads; it returns the requeue delay asked for.
@@ -477,7 +603,7 @@ func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) time
 		}
 	}
 	svc := types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}
-	ctx = context.WithValue(ctx, liveReadsKey{}, f.sliceListOptions(svc))
+	ctx = context.WithValue(ctx, liveReadsKey{}, liveLists{slices: f.sliceListOptions(svc), nodes: f.nodeListOptions()})
 	if !tgb.DeletionTimestamp.IsZero() {
 		f.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResumeSkipped).Inc()
 		return 0

@@ -304,7 +304,19 @@ func TestResumeTakesGatedPodChanges(t *testing.T) {
 	if !sameSet(liveTargets(t, arn), targetKeys(eps[:1])...) {
 		t.Fatalf("targets %v before the restart: want only the ready pod's", liveTargets(t, arn))
 	}
-	// Only the pod's event may start the fast path: wait for a watermark past every other write.
+	// Only the pod's event may start the fast path.
+	stopPastSettled(t, ns, first)
+
+	setContainersReady(t, late, true)
+	startRegisteringBeforeSync(t, ns, aws_.Recorder().Len(), arn)
+	eventually(t, 10*time.Second, "both targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	eventually(t, 10*time.Second, "second pod's gate True", func() bool { return gateStatus(t, ns, eps[1].pod, "web") == corev1.ConditionTrue })
+}
+
+// stopPastSettled stops a resume controller once it has recorded a watermark past every write so
+// far, so that only later changes reach the next instance's fast path.
+func stopPastSettled(t *testing.T, ns string, r *running) {
+	t.Helper()
 	settled, err := CurrentResourceVersion(context.Background(), k8s, ns)
 	if err != nil {
 		t.Fatal(err)
@@ -314,10 +326,56 @@ func TestResumeTakesGatedPodChanges(t *testing.T) {
 		c, err := resourceversion.CompareResourceVersion(w.ResourceVersion, settled)
 		return err == nil && c >= 0
 	})
-	first.stop()
+	r.stop()
+}
 
-	setContainersReady(t, late, true)
-	startRegisteringBeforeSync(t, ns, aws_.Recorder().Len(), arn)
-	eventually(t, 10*time.Second, "both targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
-	eventually(t, 10*time.Second, "second pod's gate True", func() bool { return gateStatus(t, ns, eps[1].pod, "web") == corev1.ConditionTrue })
+// TestResumeTakesNodeChanges: nodes replaced while the controller was down (one NotReady, one
+// new) change an instance binding's targets before the restarted controller's caches have
+// synced; a later restart after nothing but a node heartbeat reconciles nothing on the fast path.
+func TestResumeTakesNodeChanges(t *testing.T) {
+	ns := newNamespace(t)
+	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumInstance)
+	create(t, mkService(ns, "web", 30081))
+	id0, id1 := createNode(t, ns, 0, "web", true), createNode(t, ns, 1, "web", true)
+	create(t, mkInstanceTGB(ns, "web", arn))
+	first := startController(t, ns, resumeOptions(ns))
+	eventually(t, 10*time.Second, "two instance targets", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id1+":30081") })
+	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	stopPastSettled(t, ns, first)
+
+	setNodeReady(t, ns+"-n1", corev1.ConditionFalse)
+	id2 := createNode(t, ns, 2, "web", true)
+	second := startRegisteringBeforeSync(t, ns, aws_.Recorder().Len(), arn)
+	eventually(t, 10*time.Second, "n1 replaced by n2", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id2+":30081") })
+	eventually(t, 10*time.Second, "checkpoint after the replacement", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	stopPastSettled(t, ns, second)
+
+	setNodeReady(t, ns+"-n0", corev1.ConditionTrue) // a kubelet's status report: a heartbeat only
+	since := aws_.Recorder().Len()
+	third, _ := startManager(t, ns, resumeOptions(ns), holdCaches(&slowPodLists{delay: time.Second}))
+	if n := fastPathReconciles(t, third); n != 0 {
+		t.Fatalf("%v fast-path reconciles after a node heartbeat, want none", n)
+	}
+	if calls := callsFor(since, arn); len(calls) != 0 {
+		t.Fatalf("AWS calls after a node heartbeat: %+v", calls)
+	}
+}
+
+// fastPathReconciles is the controller's tgb_resume_reconciles_total, summed over results.
+func fastPathReconciles(t *testing.T, r *running) float64 {
+	t.Helper()
+	families, err := r.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, f := range families {
+		if f.GetName() != "tgb_resume_reconciles_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			sum += m.GetCounter().GetValue()
+		}
+	}
+	return sum
 }

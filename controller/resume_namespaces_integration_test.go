@@ -29,11 +29,13 @@ func TestResumeAcrossNamespaces(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		restricted bool
-		want       []string // the fast path's watches: "<kind>" cluster-wide, "<namespace>/<kind>", "403 <kind>"
+		// the fast path's watches: "<kind>" cluster-wide, "<namespace>/<kind>", "403 <kind>"; Nodes
+		// are cluster-scoped, watched once
+		want []string
 	}{
-		{name: "cluster-wide", want: []string{"endpointslices", "pods", "services", "targetgroupbindings"}},
+		{name: "cluster-wide", want: []string{"endpointslices", "nodes", "pods", "services", "targetgroupbindings"}},
 		{name: "rbac-per-namespace", restricted: true, want: []string{"403 endpointslices", "403 pods", "403 services", "403 targetgroupbindings",
-			"A/endpointslices", "A/pods", "A/services", "A/targetgroupbindings", "B/endpointslices", "B/pods", "B/services", "B/targetgroupbindings"}},
+			"A/endpointslices", "A/pods", "A/services", "A/targetgroupbindings", "B/endpointslices", "B/pods", "B/services", "B/targetgroupbindings", "nodes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nsA, nsB, other := newNamespace(t), newNamespace(t), newNamespace(t)

@@ -59,7 +59,6 @@ func TestEndpointChangesRegisterExactlyTheDifference(t *testing.T) {
 
 func TestInstanceTargets(t *testing.T) {
 	ns := newNamespace(t)
-	ctx := context.Background()
 	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumInstance)
 	create(t, mkService(ns, "web", 30080))
 	var want []string
@@ -67,43 +66,64 @@ func TestInstanceTargets(t *testing.T) {
 		pool  string
 		ready bool
 	}{{"web", true}, {"web", true}, {"batch", true}, {"web", false}} {
-		id := fmt.Sprintf("i-%08x%d", nsSeq.Load(), i)
-		ip := int(nsSeq.Load())*8 + i // unique per test namespace, from 10.0.200.0 on
-		if _, err := aws_.SeedInstance(fakeaws.Instance{ID: id, PrivateIP: fmt.Sprintf("10.0.%d.%d", 200+ip/256, ip%256)}); err != nil {
-			t.Fatal(err)
-		}
-		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: ns + fmt.Sprintf("-n%d", i), Labels: map[string]string{"pool": n.pool, "test": ns}},
-			Spec: corev1.NodeSpec{ProviderID: "aws:///us-west-2a/" + id}}
-		create(t, node)
-		st := corev1.ConditionFalse
-		if n.ready {
-			st = corev1.ConditionTrue
-		}
-		node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: st, LastHeartbeatTime: metav1.Now(), LastTransitionTime: metav1.Now()}}
-		if err := k8s.Status().Update(ctx, node); err != nil {
-			t.Fatal(err)
-		}
+		id := createNode(t, ns, i, n.pool, n.ready)
 		if n.pool == "web" && n.ready {
 			want = append(want, id+":30080")
 		}
 	}
-	tgb := mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeInstance)
-	tgb.Spec.NodeSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"pool": "web", "test": ns}}
-	create(t, tgb)
+	create(t, mkInstanceTGB(ns, "web", arn))
 	startController(t, ns, testOptions(CheckpointCompact))
 	eventually(t, 10*time.Second, "instance targets "+fmt.Sprint(want), func() bool { return sameSet(liveTargets(t, arn), want...) })
 
 	// A node turning ready joins.
-	node := &corev1.Node{}
-	if err := k8s.Get(ctx, clientKey("", ns+"-n3"), node); err != nil {
-		t.Fatal(err)
-	}
-	node.Status.Conditions[0].Status = corev1.ConditionTrue
-	if err := k8s.Status().Update(ctx, node); err != nil {
-		t.Fatal(err)
-	}
+	setNodeReady(t, ns+"-n3", corev1.ConditionTrue)
 	want = append(want, fmt.Sprintf("i-%08x%d:30080", nsSeq.Load(), 3))
 	eventually(t, 10*time.Second, "node 3 registered", func() bool { return sameSet(liveTargets(t, arn), want...) })
+}
+
+// createNode creates node <ns>-n<i> in pool (labels pool and test=ns) with an EC2 instance behind
+// it and the given readiness; it returns the instance ID.
+func createNode(t *testing.T, ns string, i int, pool string, ready bool) string {
+	t.Helper()
+	id := fmt.Sprintf("i-%08x%d", nsSeq.Load(), i)
+	ip := int(nsSeq.Load())*8 + i // unique per test namespace, from 10.0.200.0 on
+	if _, err := aws_.SeedInstance(fakeaws.Instance{ID: id, PrivateIP: fmt.Sprintf("10.0.%d.%d", 200+ip/256, ip%256)}); err != nil {
+		t.Fatal(err)
+	}
+	name := ns + fmt.Sprintf("-n%d", i)
+	create(t, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"pool": pool, "test": ns}},
+		Spec: corev1.NodeSpec{ProviderID: "aws:///us-west-2a/" + id}})
+	st := corev1.ConditionFalse
+	if ready {
+		st = corev1.ConditionTrue
+	}
+	setNodeReady(t, name, st)
+	return id
+}
+
+// setNodeReady sets the node's Ready condition (a transition if it changes) and heartbeat.
+func setNodeReady(t *testing.T, name string, st corev1.ConditionStatus) {
+	t.Helper()
+	node := &corev1.Node{}
+	if err := k8s.Get(context.Background(), clientKey("", name), node); err != nil {
+		t.Fatal(err)
+	}
+	cond := corev1.NodeCondition{Type: corev1.NodeReady, Status: st, LastTransitionTime: metav1.Now()}
+	if len(node.Status.Conditions) > 0 && node.Status.Conditions[0].Status == st {
+		cond.LastTransitionTime = node.Status.Conditions[0].LastTransitionTime
+	}
+	cond.LastHeartbeatTime = metav1.Now()
+	node.Status.Conditions = []corev1.NodeCondition{cond}
+	if err := k8s.Status().Update(context.Background(), node); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mkInstanceTGB is an instance binding of Service svc's nodes in pool "web" of test namespace ns.
+func mkInstanceTGB(ns, svc, arn string) *v1beta1.TargetGroupBinding {
+	tgb := mkTGB(ns, svc, svc, arn, v1beta1.TargetTypeInstance)
+	tgb.Spec.NodeSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"pool": "web", "test": ns}}
+	return tgb
 }
 
 func TestRegistrationChunksOf200(t *testing.T) {

@@ -161,6 +161,7 @@ type TargetGroupBindingStatus struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=tgb,categories=all
 // +kubebuilder:selectablefield:JSONPath=".spec.serviceRef.name"
+// +kubebuilder:selectablefield:JSONPath=".spec.targetType"
 // +kubebuilder:printcolumn:name="SERVICE-NAME",type="string",JSONPath=".spec.serviceRef.name",description="The Kubernetes Service's name"
 // +kubebuilder:printcolumn:name="SERVICE-PORT",type="string",JSONPath=".spec.serviceRef.port",description="The Kubernetes Service's port"
 // +kubebuilder:printcolumn:name="TARGET-TYPE",type="string",JSONPath=".spec.targetType",description="The AWS TargetGroup's TargetType"
