@@ -70,7 +70,7 @@ type fastPath struct {
 	watcher client.WithWatch
 
 	lastEvent atomic.Int64 // unix nanos of the last event taken
-	inflight  atomic.Int32
+	inflight  atomic.Int32 // reconciles and event mappings under way
 	// Unix nanos of the first event taken and the first reconcile done: logged with the replay,
 	// they say where a restart's first change spent its time.
 	firstEvent, firstDone atomic.Int64
@@ -339,7 +339,12 @@ func (f *fastPath) consume(ctx context.Context, w watch.Interface, err error, li
 		if !ok || !f.watched(obj.GetNamespace()) {
 			continue
 		}
-		for _, key := range f.bindingsOf(ctx, ev.Type, obj) {
+		// Mapping may read the API server (a Service's bindings, a node at the watermark): it
+		// counts as work in flight, so the replay is not taken for done meanwhile.
+		f.inflight.Add(1)
+		keys := f.bindingsOf(ctx, ev.Type, obj)
+		f.inflight.Add(-1)
+		for _, key := range keys {
 			f.lastEvent.Store(time.Now().UnixNano())
 			f.firstEvent.CompareAndSwap(0, time.Now().UnixNano())
 			if !f.take(key) {
