@@ -200,6 +200,9 @@ func ipTGB(t workload.TGBInfo) bool { return t.TargetType == v1beta1.TargetTypeI
 
 func (e *executor) churn(ctx context.Context, st scenario.Step) error {
 	kind := st.Kind
+	if kind == scenario.ChurnReplaceNode {
+		return e.replaceNodes(ctx, st)
+	}
 	var filter func(workload.TGBInfo) bool
 	switch kind {
 	case scenario.ChurnAddTGB, scenario.ChurnRemoveTGB:
@@ -266,6 +269,25 @@ func (e *executor) churn(ctx context.Context, st scenario.Step) error {
 		e.record(ch, at)
 		return nil
 	})
+}
+
+// replaceNodes replaces st.Count nodes one after another (each replaces the oldest node still Ready,
+// so they cannot run concurrently) and records every instance TGB's register and deregister
+// changes, timed from the start of the node's replacement.
+func (e *executor) replaceNodes(ctx context.Context, st scenario.Step) error {
+	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, st.Count), time.Now(), nil)
+	for range st.Count {
+		at := time.Now()
+		r, err := e.fleet.ReplaceNode(ctx)
+		for _, ch := range r.Changes() {
+			e.record(ch, at)
+		}
+		if err != nil {
+			return fmt.Errorf("churn %s: %w", st.Kind, err)
+		}
+		e.log.V(1).Info("node replaced", "joined", r.Joined.Node.Name, "notReady", r.Replaced.Node.Name, "changes", len(r.Changes()))
+	}
+	return nil
 }
 
 // mutationWorkers bounds concurrent mutations of one step.

@@ -17,6 +17,7 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/workload"
 )
 
 // header is the common part of the tiny test scenarios; each test appends controller and timeline.
@@ -323,4 +324,36 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// TestReplaceNodeIsApplied replaces two nodes while the controller is down (crash, await none):
+// the replacement instance must register each new instance and deregister each old one on every
+// instance binding (their checkpoints no longer match the Ready nodes), the harness must see each
+// change applied, and the invariants must hold.
+func TestReplaceNodeIsApplied(t *testing.T) {
+	withInstances := strings.Replace(header, "networkingShare: 0.5}", "networkingShare: 0.5, instanceShare: 0.5}", 1)
+	r, _ := runTiny(t, withInstances+oneStrategy+`timeline:
+  - {action: restart, mode: crash, await: none, downtime: 3s}
+  - {after: 500ms, action: churn, kind: replaceNode, count: 2}
+  - {waitFor: steadyState, timeout: 2m}
+`)
+	if !r.invariants.Passed {
+		t.Fatalf("invariants: %+v", r.invariants)
+	}
+	kinds := map[string]int{}
+	for _, c := range r.out.Changes {
+		kinds[c.Kind]++
+		if c.AppliedSeconds == nil {
+			t.Errorf("change %s (%s %s) never applied", c.ID, c.Kind, c.TGB)
+		} else if started := r.input.Restarts[0].Started; *c.AppliedSeconds < started {
+			t.Errorf("change %s applied at %.3fs, before the replacement started (%.3fs)", c.ID, *c.AppliedSeconds, started)
+		}
+	}
+	// 4 instance bindings, each with a join and a not-ready change per replaced node.
+	if kinds[workload.ChangeNodeJoin] != 8 || kinds[workload.ChangeNodeNotReady] != 8 || len(r.out.Changes) != 16 {
+		t.Errorf("changes by kind %v, want 8 %s and 8 %s", kinds, workload.ChangeNodeJoin, workload.ChangeNodeNotReady)
+	}
+	if r.out.Summary.SteadyStateSeconds == nil {
+		t.Error("steady state never reached")
+	}
 }

@@ -130,7 +130,11 @@ func setStepDefaults(st *Step, unset func(string, bool) bool) {
 		if st.Kind == "" {
 			st.Kind = ChurnMixed
 		}
-		if unset("services", st.Services == 0) {
+		if st.Kind == ChurnReplaceNode {
+			if unset("count", st.Count == 0) {
+				st.Count = 1
+			}
+		} else if unset("services", st.Services == 0) {
 			st.Services = DefaultChurnServices
 		}
 		if st.Kind == ChurnRecreateService && st.Duration == nil {

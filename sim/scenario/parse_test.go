@@ -208,6 +208,13 @@ func TestParseErrors(t *testing.T) {
 		{"drift kind", step("{action: awsDrift, kind: flood}"), `timeline[2].kind: "flood" is not one of`},
 		{"churn duration", step("{action: churn, kind: rotate, duration: 5s}"), `timeline[2].duration: applies to churn kind recreateService only`},
 		{"stale gate without gates", step("{action: churn, kind: staleGate}"), `timeline[2].kind: staleGate needs TGBs with readiness gates`},
+		{"replace node without instance TGBs", step("{action: churn, kind: replaceNode}"), `t.yaml:20:21: timeline[2].kind: replaceNode needs TGBs with instance targets: set fleet.instanceShare above 0`},
+		{"replace node with too few TGBs for an instance one", func(s string) string {
+			return step("{action: churn, kind: replaceNode}")(sub("  networkingShare: 0.5", "  networkingShare: 0.5\n  instanceShare: 0.01")(s))
+		}, `t.yaml:21:21: timeline[2].kind: replaceNode needs TGBs with instance targets: fleet.instanceShare 0.01 of 10 TGBs plans none`},
+		{"replace node count", withInstances(step("{action: churn, kind: replaceNode, count: 4}")), `t.yaml:21:40: timeline[2].count: must be between 1 and 3, got 4`},
+		{"replace node services", withInstances(step("{action: churn, kind: replaceNode, services: 2}")), `t.yaml:21:40: timeline[2].services: does not apply to churn kind replaceNode (it takes count`},
+		{"churn count", step("{action: churn, kind: rotate, count: 2}"), `t.yaml:20:35: timeline[2].count: applies to churn kind replaceNode only`},
 		{"drift count", step("{action: awsDrift, count: 100}"), `timeline[2].count: must be between 1 and 10`},
 		{"drift revoke needs networking", func(s string) string {
 			return step("{action: awsDrift, kind: revokeIngress}")(strings.Replace(s, "networkingShare: 0.5", "networkingShare: 0", 1))
@@ -247,6 +254,36 @@ func TestParseErrors(t *testing.T) {
 			}
 			assertPlaced(t, err)
 		})
+	}
+}
+
+// withInstances gives base's fleet instance TGBs (one line more, before the edit).
+func withInstances(edit func(string) string) func(string) string {
+	return func(s string) string {
+		return edit(strings.Replace(s, "  networkingShare: 0.5", "  networkingShare: 0.5\n  instanceShare: 0.5", 1))
+	}
+}
+
+// TestParseReplaceNode: churn kind replaceNode counts nodes (count, default 1) and takes no services.
+func TestParseReplaceNode(t *testing.T) {
+	for _, tc := range []struct {
+		step  string
+		count int
+	}{
+		{"{action: churn, kind: replaceNode, count: 2}", 2},
+		{"{action: churn, kind: replaceNode}", 1},
+	} {
+		in := withInstances(func(s string) string {
+			return strings.Replace(s, "{after: 1s, action: churn, services: 2}", tc.step, 1)
+		})(base)
+		s, err := Parse("t.yaml", []byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.step, err)
+		}
+		st := s.Timeline[1]
+		if st.Kind != ChurnReplaceNode || st.Count != tc.count || st.Services != 0 {
+			t.Errorf("%s: kind %q count %d services %d, want replaceNode %d 0", tc.step, st.Kind, st.Count, st.Services, tc.count)
+		}
 	}
 }
 

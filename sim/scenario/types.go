@@ -193,8 +193,10 @@ type Step struct {
 	Await    string    `json:"await,omitempty"`
 	Downtime *Duration `json:"downtime,omitempty"`
 
-	// churn: Kind scale, rotate, addTGB, removeTGB, recreateService, staleGate or mixed (default); Services is
-	// how many; Duration is how long recreateService keeps a Service deleted (default 10s).
+	// churn: Kind scale, rotate, addTGB, removeTGB, recreateService, staleGate, replaceNode or mixed
+	// (default); Services is how many (default 10; not for replaceNode); Duration is how long
+	// recreateService keeps a Service deleted (default 10s); Count is how many nodes replaceNode
+	// replaces, one after another (default 1, at most fleet.nodes).
 	// awsDrift: Kind removeTarget (default) or revokeIngress; Count is how many.
 	Kind     string `json:"kind,omitempty"`
 	Services int    `json:"services,omitempty"`
@@ -264,6 +266,11 @@ const (
 	// ChurnStaleGate sets one pod's readiness gate of gated TGBs back to False while the checkpoint
 	// still matches, as a stale writer does (upstream #4737).
 	ChurnStaleGate = "staleGate"
+	// ChurnReplaceNode replaces Count nodes, one after another, as a node group's instance refresh
+	// does: a new node (and EC2 instance) joins Ready, then the oldest node still Ready turns
+	// NotReady. Every instance TGB must register the new instance and deregister the old one on its
+	// NodePort. Needs instance TGBs (fleet.instanceShare above 0).
+	ChurnReplaceNode = "replaceNode"
 
 	DriftRemoveTarget  = "removeTarget"
 	DriftRevokeIngress = "revokeIngress"

@@ -17,7 +17,7 @@ var (
 	Actions      = []string{ActionAWSDrift, ActionAWSFault, ActionChurn, ActionContainerRestart, ActionRestart, ActionWait}
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
 	Awaits       = []string{AwaitLeader, AwaitNone}
-	ChurnKinds   = []string{ChurnAddTGB, ChurnMixed, ChurnRecreateService, ChurnRemoveTGB, ChurnRotate, ChurnScale, ChurnStaleGate}
+	ChurnKinds   = []string{ChurnAddTGB, ChurnMixed, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnStaleGate}
 	DriftKinds   = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds   = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced upstream bugs; a test in package
@@ -46,7 +46,7 @@ var (
 // stepFields lists which step fields each action accepts (besides action/at/after/within).
 var stepFields = map[string][]string{
 	ActionRestart:          {"mode", "await", "downtime"},
-	ActionChurn:            {"kind", "services", "duration"},
+	ActionChurn:            {"kind", "services", "duration", "count"},
 	ActionContainerRestart: {"pods"},
 	ActionAWSFault:         {"fault", "profile", "limits", "operation", "rate", "code", "awsServices", "latency", "duration"},
 	ActionAWSDrift:         {"kind", "count"},

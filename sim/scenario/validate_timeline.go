@@ -97,6 +97,7 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 		if st.Kind == ChurnStaleGate && s.Fleet.ReadinessGateShare == 0 {
 			v.add(p+".kind", "staleGate needs TGBs with readiness gates: set fleet.readinessGateShare above 0")
 		}
+		v.validateReplaceNode(s, st, p)
 	case ActionContainerRestart:
 		v.count(p+".pods", st.Pods, 1, s.Fleet.TargetGroupBindings*s.Fleet.PodsPerService)
 	case ActionAWSDrift:
@@ -112,6 +113,27 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 		v.duration(p+".duration", st.Duration)
 	case ActionAWSFault:
 		v.validateFault(st, p)
+	}
+}
+
+// validateReplaceNode checks the fields of churn kind replaceNode, which counts nodes (count), not
+// services.
+func (v *validator) validateReplaceNode(s *Scenario, st *Step, p string) {
+	if st.Kind != ChurnReplaceNode {
+		if v.given(p + ".count") {
+			v.add(p+".count", "applies to churn kind %s only (the other kinds take services)", ChurnReplaceNode)
+		}
+		return
+	}
+	if v.given(p + ".services") {
+		v.add(p+".services", "does not apply to churn kind %s (it takes count: how many nodes)", ChurnReplaceNode)
+	}
+	v.count(p+".count", st.Count, 1, s.Fleet.Nodes)
+	switch tgbs := s.Fleet.TargetGroupBindings; {
+	case s.Fleet.InstanceShare == 0:
+		v.add(p+".kind", "replaceNode needs TGBs with instance targets: set fleet.instanceShare above 0")
+	case int(float64(tgbs)*s.Fleet.InstanceShare+0.5) == 0:
+		v.add(p+".kind", "replaceNode needs TGBs with instance targets: fleet.instanceShare %g of %d TGBs plans none", s.Fleet.InstanceShare, tgbs)
 	}
 }
 

@@ -22,17 +22,29 @@ func (f *Fleet) Adopt(ctx context.Context, from *Fleet, opts Options) error {
 	}
 	from.mu.Lock()
 	src := from.live
+	fromNodes := slices.Clone(from.Nodes)
 	from.mu.Unlock()
 	if src == nil {
 		return fmt.Errorf("workload: adopting: %w", ErrNotCreated)
 	}
-	if len(from.TGBs) != len(f.TGBs) || len(from.Nodes) != len(f.Nodes) || len(from.SecurityGroupNames) != len(f.SecurityGroupNames) {
-		return fmt.Errorf("workload: adopting a different fleet: %d TGBs, %d nodes vs %d, %d", len(from.TGBs), len(from.Nodes), len(f.TGBs), len(f.Nodes))
+	if len(from.TGBs) != len(f.TGBs) || len(from.SecurityGroupNames) != len(f.SecurityGroupNames) {
+		return fmt.Errorf("workload: adopting a different fleet: %d TGBs, %d security groups vs %d, %d",
+			len(from.TGBs), len(from.SecurityGroupNames), len(f.TGBs), len(f.SecurityGroupNames))
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.live != nil {
 		return errors.New("workload: fleet already live")
+	}
+	// The nodes must be as Create made them: a node that joined or turned NotReady since (JoinNode,
+	// NodeNotReady) is not in this fleet's plan.
+	if !slices.Equal(fromNodes, f.Nodes) {
+		i := 0
+		for i < min(len(fromNodes), len(f.Nodes)) && fromNodes[i] == f.Nodes[i] {
+			i++
+		}
+		return fmt.Errorf("workload: adopting a different fleet: %d nodes, planned %d, first differing at %d (node mutations after Create cannot be adopted)",
+			len(fromNodes), len(f.Nodes), i)
 	}
 	for i, t := range f.TGBs {
 		s := from.TGBs[i]

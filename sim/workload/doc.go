@@ -23,7 +23,9 @@
 // readiness and the slices consistent afterwards, e.g. when a controller flips a readiness gate. Both
 // sync a slice from consistent API reads under the slice's resourceVersion, so neither can overwrite
 // the other with older state. Start the Simulator after Create: during Create it would only add
-// informer load. Mutations of different TGBs may run concurrently; Create must finish first.
+// informer load. Mutations of different TGBs may run concurrently; Create must finish first. The node
+// mutations (JoinNode, NodeNotReady, ReplaceNode) run one at a time, concurrently with TGB mutations;
+// nothing else writes a Node's status (node heartbeats are Leases), so a NotReady node stays NotReady.
 //
 // Services are selectorless (the simulator, not a real endpoint controller, owns their
 // EndpointSlices; on a real cluster the built-in controller therefore leaves them alone). Services of

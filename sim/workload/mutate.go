@@ -180,14 +180,19 @@ func (f *Fleet) podTargets(t *TGBPlan, pods []PodPlan) []Target {
 	return out
 }
 
-// allTargets are every target of t: its pods (ip) or every node on its NodePort (instance).
+// allTargets are every target of t: its pods (ip) or every Ready node on its NodePort (instance; the
+// fleet's TGBs carry no nodeSelector).
 func (f *Fleet) allTargets(t *TGBPlan) []Target {
 	if t.TargetType == v1beta1.TargetTypeIP {
 		return f.podTargets(t, t.Pods)
 	}
+	f.nodesMu.RLock()
+	defer f.nodesMu.RUnlock()
 	out := make([]Target, 0, len(f.Nodes))
 	for _, n := range f.Nodes {
-		out = append(out, Target{ID: n.InstanceID, Port: t.NodePort})
+		if !n.NotReady {
+			out = append(out, Target{ID: n.InstanceID, Port: t.NodePort})
+		}
 	}
 	return out
 }
@@ -329,7 +334,7 @@ func (f *Fleet) AddTGB(ctx context.Context) (Change, error) {
 	}
 	t.lock.Lock()
 	defer t.lock.Unlock()
-	cnt := &counters{progress: newProgress(nil, 0, 0, live.opts.now())}
+	cnt := live.uncounted()
 	if err := f.provisionTGB(ctx, live, t, cnt); err != nil {
 		return Change{}, err
 	}

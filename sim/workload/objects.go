@@ -94,7 +94,7 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 			Annotations: map[string]string{SecurityGroupsAnnotation: sgID, ENIAnnotation: p.ENIID},
 		},
 		Spec: corev1.PodSpec{
-			NodeName:                      f.Nodes[p.Node].Name,
+			NodeName:                      f.node(p.Node).Name,
 			TerminationGracePeriodSeconds: ptr.To[int64](0),
 			Containers: []corev1.Container{{
 				Name: containerName, Image: image,
@@ -111,10 +111,11 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 // runningStatus is the status a kubelet reports for a started pod: Running, containers ready, Ready
 // according to the readiness gates (none are set yet, so a gated pod is not Ready).
 func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev1.PodStatus {
+	hostIP := f.node(p.Node).PrivateIP
 	st := corev1.PodStatus{
 		Phase:     corev1.PodRunning,
-		HostIP:    f.Nodes[p.Node].PrivateIP,
-		HostIPs:   []corev1.HostIP{{IP: f.Nodes[p.Node].PrivateIP}},
+		HostIP:    hostIP,
+		HostIPs:   []corev1.HostIP{{IP: hostIP}},
 		PodIP:     p.IP,
 		PodIPs:    []corev1.PodIP{{IP: p.IP}},
 		StartTime: &now,

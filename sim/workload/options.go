@@ -95,5 +95,10 @@ type liveState struct {
 	wg     sync.WaitGroup
 }
 
+// uncounted are counters for a mutation's creates, which no progress total or Stats covers.
+func (l *liveState) uncounted() *counters {
+	return &counters{progress: newProgress(nil, 0, 0, l.opts.now())}
+}
+
 // ErrNotCreated is returned by mutations on a fleet that Create has not (successfully) created.
 var ErrNotCreated = errors.New("workload: fleet not created")

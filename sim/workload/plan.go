@@ -27,10 +27,16 @@ type Fleet struct {
 	// (the source of networking rules).
 	SecurityGroupNames []string
 
-	mu        sync.Mutex
-	rng       *rand.Rand // mutations' own stream, split off the Plan RNG
-	podIPs    *ipAllocator
-	nodePorts []int32 // unused NodePorts in drawing order
+	mu       sync.Mutex
+	rng      *rand.Rand // mutations' own stream, split off the Plan RNG
+	podIPs   *ipAllocator
+	nodeIPs  *ipAllocator // the node range; joined nodes take its next addresses
+	notReady int          // nodes marked NotReady (NodeNotReady)
+	// nodesMu guards Nodes for readers that do not hold mu (pod objects name their node); node
+	// mutations change Nodes holding both, mu first.
+	nodesMu   sync.RWMutex
+	nodeLock  sync.Mutex // serialises node mutations, as TGBPlan.lock does a TGB's
+	nodePorts []int32    // unused NodePorts in drawing order
 	nextTGB   int
 	byKey     map[types.NamespacedName]*TGBPlan
 	live      *liveState // set by Create
@@ -44,6 +50,9 @@ type NodePlan struct {
 	Zone       string
 	// SecurityGroup indexes SecurityGroupNames.
 	SecurityGroup int
+	// NotReady is set when NodeNotReady (or ReplaceNode) turned the node's Ready condition False; new
+	// pods are no longer placed on it.
+	NotReady bool
 }
 
 // ProviderID is the node's spec.providerID, aws:///<zone>/<instance-id>.
@@ -153,18 +162,11 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 
 	vpc := netip.MustParsePrefix(spec.VPCCIDR)
 	nodeNet := netip.MustParsePrefix(spec.NodeCIDR)
-	nodeIPs := newIPAllocator(nodeNet, netip.Prefix{})
+	f.nodeIPs = newIPAllocator(nodeNet, netip.Prefix{})
 	f.podIPs = newIPAllocator(vpc, nodeNet)
-	for i := range spec.Nodes {
-		ip, _ := nodeIPs.Next() // Validate checked the range
-		zone := spec.Zones[i%len(spec.Zones)]
-		f.Nodes = append(f.Nodes, NodePlan{
-			Name:          "ip-" + strings.ReplaceAll(ip, ".", "-") + "." + region(zone) + ".compute.internal",
-			InstanceID:    "i-" + randHex(rng, 17),
-			PrivateIP:     ip,
-			Zone:          zone,
-			SecurityGroup: rng.IntN(spec.SecurityGroups),
-		})
+	for range spec.Nodes {
+		n, _ := f.planNode(rng) // Validate checked the range
+		f.Nodes = append(f.Nodes, n)
 	}
 
 	nInstance := share(spec.TGBs, spec.InstanceShare)
@@ -196,6 +198,23 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 		f.addTGB(t)
 	}
 	return f
+}
+
+// planNode plans the next node (not yet appended): the next address of the node range, zones
+// round-robin by position, instance ID and security group drawn from rng. Callers hold f.mu or own f.
+func (f *Fleet) planNode(rng *rand.Rand) (NodePlan, error) {
+	ip, err := f.nodeIPs.Next()
+	if err != nil {
+		return NodePlan{}, fmt.Errorf("workload: planning node %d: no address left in nodeCIDR %s", len(f.Nodes)+1, f.Spec.NodeCIDR)
+	}
+	zone := f.Spec.Zones[len(f.Nodes)%len(f.Spec.Zones)]
+	return NodePlan{
+		Name:          "ip-" + strings.ReplaceAll(ip, ".", "-") + "." + region(zone) + ".compute.internal",
+		InstanceID:    "i-" + randHex(rng, 17),
+		PrivateIP:     ip,
+		Zone:          zone,
+		SecurityGroup: rng.IntN(f.Spec.SecurityGroups),
+	}, nil
 }
 
 // planTGB plans the next TGB with its pods, drawing from rng. Callers hold f.mu or own f.
@@ -236,12 +255,27 @@ func (f *Fleet) planPod(rng *rand.Rand, t *TGBPlan) (PodPlan, error) {
 	p := PodPlan{
 		Name:          fmt.Sprintf("%s-%d", t.Name, t.NextPod),
 		IP:            ip,
-		Node:          rng.IntN(len(f.Nodes)),
+		Node:          f.placePod(rng),
 		ENIID:         "eni-" + randHex(rng, 17),
 		SecurityGroup: rng.IntN(f.Spec.SecurityGroups),
 	}
 	t.NextPod++
 	return p, nil
+}
+
+// placePod draws the node of a new pod among the Ready nodes (all of them, drawn as before any node
+// turned NotReady, while none has). Callers hold f.mu or own f.
+func (f *Fleet) placePod(rng *rand.Rand) int {
+	if f.notReady == 0 {
+		return rng.IntN(len(f.Nodes))
+	}
+	ready := make([]int, 0, len(f.Nodes)-f.notReady)
+	for i, n := range f.Nodes {
+		if !n.NotReady {
+			ready = append(ready, i)
+		}
+	}
+	return ready[rng.IntN(len(ready))]
 }
 
 func (f *Fleet) addTGB(t *TGBPlan) {
