@@ -330,14 +330,17 @@ func stopPastSettled(t *testing.T, ns string, r *running) {
 }
 
 // TestResumeTakesNodeChanges: nodes replaced while the controller was down (one NotReady, one
-// new) change an instance binding's targets before the restarted controller's caches have
-// synced; a later restart after nothing but a node heartbeat reconciles nothing on the fast path.
+// new) change an instance binding's targets (its targetType unset) before the restarted
+// controller's caches have synced; a later restart after nothing but a node heartbeat reconciles
+// nothing on the fast path.
 func TestResumeTakesNodeChanges(t *testing.T) {
 	ns := newNamespace(t)
 	arn := createTargetGroup(t, ns, elbtypes.TargetTypeEnumInstance)
 	create(t, mkService(ns, "web", 30081))
 	id0, id1 := createNode(t, ns, 0, "web", true), createNode(t, ns, 1, "web", true)
-	create(t, mkInstanceTGB(ns, "web", arn))
+	tgb := mkInstanceTGB(ns, "web", arn)
+	tgb.Spec.TargetType = nil // read from the target group: the fast path's field selector must still find it
+	create(t, tgb)
 	first := startController(t, ns, resumeOptions(ns))
 	eventually(t, 10*time.Second, "two instance targets", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id1+":30081") })
 	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
