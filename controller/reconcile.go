@@ -218,14 +218,8 @@ func (c *Controller) finalize(ctx context.Context, tgb *v1beta1.TargetGroupBindi
 	if !controllerutil.ContainsFinalizer(tgb, FinalizerName) {
 		return nil
 	}
-	tg, err := c.targetGroup(ctx, tgb)
-	if err != nil && !awsclient.IsTargetGroupNotFound(err) {
+	if err := c.deregisterBinding(ctx, tgb); err != nil {
 		return err
-	}
-	if err == nil {
-		if err := c.deregisterAll(ctx, tgb, tg); err != nil {
-			return err
-		}
 	}
 	if err := c.network.Remove(ctx, client.ObjectKeyFromObject(tgb).String(), nil); err != nil {
 		return err
@@ -237,6 +231,18 @@ func (c *Controller) finalize(ctx context.Context, tgb *v1beta1.TargetGroupBindi
 	}
 	c.forget(client.ObjectKeyFromObject(tgb))
 	return nil
+}
+
+// deregisterBinding deregisters every target of tgb's target group; a missing group is not an error.
+func (c *Controller) deregisterBinding(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error {
+	tg, err := c.targetGroup(ctx, tgb)
+	if awsclient.IsTargetGroupNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return c.deregisterAll(ctx, tgb, tg)
 }
 
 // deregisterAll deregisters every registered (non-draining) target; a missing group is not an error.

@@ -21,6 +21,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
@@ -383,9 +384,11 @@ func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj clie
 		f.mu.Lock()
 		delete(f.listed, client.ObjectKeyFromObject(o))
 		f.mu.Unlock()
-		// Only a new or changed spec: the controller's own writes (checkpoints, status) change
-		// neither generation nor observedGeneration's lag; deletions are left to the normal path.
-		if typ == watch.Deleted || !o.DeletionTimestamp.IsZero() || o.Generation == ptr.Deref(o.Status.ObservedGeneration, 0) {
+		// A binding being deleted (its targets are deregistered), or a new or changed spec: the
+		// controller's own writes (checkpoints, status) change neither generation nor
+		// observedGeneration's lag.
+		deleting := !o.DeletionTimestamp.IsZero() && controllerutil.ContainsFinalizer(o, FinalizerName)
+		if typ == watch.Deleted || !deleting && (!o.DeletionTimestamp.IsZero() || o.Generation == ptr.Deref(o.Status.ObservedGeneration, 0)) {
 			return nil
 		}
 		return []types.NamespacedName{client.ObjectKeyFromObject(o)}
@@ -610,7 +613,18 @@ func (f *fastPath) reconcile(ctx context.Context, key types.NamespacedName) time
 	svc := types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}
 	ctx = context.WithValue(ctx, liveReadsKey{}, liveLists{slices: f.sliceListOptions(svc), nodes: f.nodeListOptions()})
 	if !tgb.DeletionTimestamp.IsZero() {
-		f.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResumeSkipped).Inc()
+		// Of finalize, only the deregistration: dropping the binding's security group rules needs
+		// every binding's rules, from the synced cache, so they and the finalizer are left to the
+		// normal path (whose finalize then finds nothing left to deregister).
+		err := f.c.deregisterBinding(ctx, tgb)
+		result := metrics.ResultFull
+		if err != nil {
+			result = metrics.ResultError
+			if ctx.Err() == nil {
+				f.c.log.V(1).Info("resume: deregistering a deleted binding failed; left to the normal path", "targetGroupBinding", key, "error", err.Error())
+			}
+		}
+		f.c.metrics.ResumeReconciles.WithLabelValues(result).Inc()
 		return 0
 	}
 	result, res, err := f.c.reconcile(ctx, tgb)

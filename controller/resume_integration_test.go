@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
@@ -120,7 +121,7 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	newB := append([]epRef{epsB[0]}, epRef{pod: epsB[1].pod, ip: "10.0.41.99", ready: true})
 	setSliceEndpoints(t, ns, "b-slice", newB...)
 	since := aws_.Recorder().Len()
-	second := startRegisteringBeforeSync(t, ns, since, arnB)
+	second := callingBeforeSync(t, ns, since, arnB, "RegisterTargets")
 	eventually(t, 10*time.Second, "b's targets", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
 	if n := testutil.ToFloat64(second.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResultFull)); n < 1 {
 		t.Fatalf("fast-path full reconciles = %v", n)
@@ -135,10 +136,10 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	}
 }
 
-// startRegisteringBeforeSync starts a resume controller whose caches cannot sync for 4 s (its pod
-// lists are held back) and checks that it registered targets in arn (AWS calls after since) before
-// they did: on the fast path.
-func startRegisteringBeforeSync(t *testing.T, ns string, since int, arn string) *running {
+// callingBeforeSync starts a resume controller whose caches cannot sync for 4 s (its pod lists are
+// held back) and checks that it called op (RegisterTargets, DeregisterTargets) on arn (AWS calls
+// after since) before they did: on the fast path.
+func callingBeforeSync(t *testing.T, ns string, since int, arn, op string) *running {
 	t.Helper()
 	slow := &slowPodLists{delay: 4 * time.Second}
 	r, _ := startManager(t, ns, resumeOptions(ns), holdCaches(slow))
@@ -147,21 +148,15 @@ func startRegisteringBeforeSync(t *testing.T, ns string, since int, arn string) 
 	if released.IsZero() {
 		t.Fatal("the pod list was never requested")
 	}
-	var registered time.Time
-	for _, c := range callsFor(since, arn) {
-		if c.Operation == "RegisterTargets" {
-			registered = c.Time
-			break
-		}
-	}
-	if registered.IsZero() || !registered.Before(released) {
-		t.Fatalf("%s registered at %v, pod lists released at %v: want the fast path before the caches synced", arn, registered, released)
+	if called := firstCall(since, arn, op); called.IsZero() || !called.Before(released) {
+		t.Fatalf("%s on %s at %v, pod lists released at %v: want the fast path before the caches synced", op, arn, called, released)
 	}
 	return r
 }
 
 // stoppedAfterCheckpoint sets up a namespace with one IP binding "web" (endpoints 10.0.<third>.1
-// and .2), which a resume controller checkpointed and watermarked before it stopped.
+// and .2), which a resume controller checkpointed and watermarked past every write before it
+// stopped.
 func stoppedAfterCheckpoint(t *testing.T, third int) (ns, arn string, eps []epRef, wm Watermark) {
 	t.Helper()
 	ns = newNamespace(t)
@@ -170,9 +165,7 @@ func stoppedAfterCheckpoint(t *testing.T, third int) (ns, arn string, eps []epRe
 	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 	first := startController(t, ns, resumeOptions(ns))
 	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
-	wm = waitWatermark(t, ns, time.Now())
-	first.stop()
-	return ns, arn, eps, wm
+	return ns, arn, eps, stopPastSettled(t, ns, first)
 }
 
 // TestResumeStaleWatermark: a watermark recorded long ago (30 resume intervals) makes the fast
@@ -308,25 +301,27 @@ func TestResumeTakesGatedPodChanges(t *testing.T) {
 	stopPastSettled(t, ns, first)
 
 	setContainersReady(t, late, true)
-	startRegisteringBeforeSync(t, ns, aws_.Recorder().Len(), arn)
+	callingBeforeSync(t, ns, aws_.Recorder().Len(), arn, "RegisterTargets")
 	eventually(t, 10*time.Second, "both targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
 	eventually(t, 10*time.Second, "second pod's gate True", func() bool { return gateStatus(t, ns, eps[1].pod, "web") == corev1.ConditionTrue })
 }
 
 // stopPastSettled stops a resume controller once it has recorded a watermark past every write so
-// far, so that only later changes reach the next instance's fast path.
-func stopPastSettled(t *testing.T, ns string, r *running) {
+// far, so that only later changes reach the next instance's fast path; it returns that watermark.
+func stopPastSettled(t *testing.T, ns string, r *running) Watermark {
 	t.Helper()
 	settled, err := CurrentResourceVersion(context.Background(), k8s, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var w Watermark
 	eventually(t, 10*time.Second, "watermark past the settled state", func() bool {
-		w := waitWatermark(t, ns, time.Now())
+		w = waitWatermark(t, ns, time.Now())
 		c, err := resourceversion.CompareResourceVersion(w.ResourceVersion, settled)
 		return err == nil && c >= 0
 	})
 	r.stop()
+	return w
 }
 
 // TestResumeTakesNodeChanges: nodes replaced while the controller was down (one NotReady, one
@@ -348,7 +343,7 @@ func TestResumeTakesNodeChanges(t *testing.T) {
 
 	setNodeReady(t, ns+"-n1", corev1.ConditionFalse)
 	id2 := createNode(t, ns, 2, "web", true)
-	second := startRegisteringBeforeSync(t, ns, aws_.Recorder().Len(), arn)
+	second := callingBeforeSync(t, ns, aws_.Recorder().Len(), arn, "RegisterTargets")
 	eventually(t, 10*time.Second, "n1 replaced by n2", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id2+":30081") })
 	eventually(t, 10*time.Second, "checkpoint after the replacement", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 	stopPastSettled(t, ns, second)
@@ -381,4 +376,22 @@ func fastPathReconciles(t *testing.T, r *running) float64 {
 		}
 	}
 	return sum
+}
+
+// TestResumeDeregistersDeletedBindings: a binding deleted while the controller was down (held by
+// its finalizer) has its targets deregistered before the restarted controller's caches have
+// synced; the normal path then drops its finalizer.
+func TestResumeDeregistersDeletedBindings(t *testing.T) {
+	ns, arn, eps, _ := stoppedAfterCheckpoint(t, 46)
+	if !sameSet(liveTargets(t, arn), targetKeys(eps)...) {
+		t.Fatalf("targets %v before the deletion", liveTargets(t, arn))
+	}
+	if err := k8s.Delete(context.Background(), getTGB(t, ns, "web")); err != nil {
+		t.Fatal(err)
+	}
+	callingBeforeSync(t, ns, aws_.Recorder().Len(), arn, "DeregisterTargets")
+	eventually(t, 10*time.Second, "no targets", func() bool { return len(liveTargets(t, arn)) == 0 })
+	eventually(t, 10*time.Second, "binding gone", func() bool {
+		return apierrors.IsNotFound(k8s.Get(context.Background(), clientKey(ns, "web"), &v1beta1.TargetGroupBinding{}))
+	})
 }

@@ -14,8 +14,6 @@ const (
 	ResultFull      = "full"
 	ResultEarlyExit = "early_exit"
 	ResultError     = "error"
-	// ResumeSkipped: a binding the resume fast path leaves to the normal path.
-	ResumeSkipped = "skipped"
 )
 
 // Drift check results.
@@ -57,7 +55,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "tgb_reconciles_total", Help: "TargetGroupBinding reconciles by result (full, early_exit, error).",
 		}, []string{"result"}),
 		ResumeReconciles: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "tgb_resume_reconciles_total", Help: "Reconciles of the resume fast path before the caches synced, by result (full, early_exit, error, skipped).",
+			Name: "tgb_resume_reconciles_total", Help: "Reconciles of the resume fast path before the caches synced, by result (full, early_exit, error); deregistering a deleted binding counts as full.",
 		}, []string{"result"}),
 		CheckpointResets: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tgb_checkpoint_resets_total", Help: "Checkpoint resets by reason.",
