@@ -57,7 +57,8 @@ func (c *Controller) reader(ctx context.Context) client.Reader {
 // once.
 //
 // It covers IP and instance bindings; security group rules are only added on it, never revoked,
-// since that needs every binding's rules (networking.Manager, from the synced cache). Pod changes
+// since that needs every binding's rules (networking.Manager, from the synced cache). Of a
+// binding being deleted it deregisters the targets; its rules and finalizer wait. Pod changes
 // reach it through the EndpointSlices they change and, for a pod with readiness gates, through
 // its own events too: its containers becoming ready changes its targets but not its slice (the
 // pod is not Ready until the gate is). A node change reaches every instance binding, but only
