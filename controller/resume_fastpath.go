@@ -385,11 +385,17 @@ func (f *fastPath) bindingsOf(ctx context.Context, typ watch.EventType, obj clie
 		f.mu.Lock()
 		delete(f.listed, client.ObjectKeyFromObject(o))
 		f.mu.Unlock()
-		// A binding being deleted (its targets are deregistered), or a new or changed spec: the
-		// controller's own writes (checkpoints, status) change neither generation nor
-		// observedGeneration's lag.
-		deleting := !o.DeletionTimestamp.IsZero() && controllerutil.ContainsFinalizer(o, FinalizerName)
-		if typ == watch.Deleted || !deleting && (!o.DeletionTimestamp.IsZero() || o.Generation == ptr.Deref(o.Status.ObservedGeneration, 0)) {
+		switch {
+		case typ == watch.Deleted:
+			return nil
+		case !o.DeletionTimestamp.IsZero():
+			// Being deleted: its targets are deregistered while the finalizer holds it.
+			if !controllerutil.ContainsFinalizer(o, FinalizerName) {
+				return nil
+			}
+		case o.Generation == ptr.Deref(o.Status.ObservedGeneration, 0):
+			// Only a new or changed spec: the controller's own writes (checkpoints, status)
+			// change neither generation nor observedGeneration's lag.
 			return nil
 		}
 		return []types.NamespacedName{client.ObjectKeyFromObject(o)}
