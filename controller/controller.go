@@ -146,6 +146,9 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	if err := c.setupResume(mgr, &ctrlOpts); err != nil {
 		return nil, err
 	}
+	if err := c.setupSlowStart(mgr); err != nil {
+		return nil, err
+	}
 	err = builder.ControllerManagedBy(mgr).
 		Named(Name).
 		For(&v1beta1.TargetGroupBinding{}, builder.WithPredicates(tgbPredicate())).
@@ -185,10 +188,10 @@ func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Opt
 		return fmt.Errorf("resume: watch client: %w", err)
 	}
 	held, _ := mgr.GetCache().(*heldCache)
-	return mgr.Add(&fastPath{c: c, cache: mgr.GetCache(), held: held, watcher: watcher,
+	return mgr.Add(c.withSlowStart(&fastPath{c: c, cache: mgr.GetCache(), held: held, watcher: watcher,
 		bindings: map[types.NamespacedName][]types.NamespacedName{}, taken: map[types.NamespacedName]bool{},
 		listed: map[types.NamespacedName]*v1beta1.TargetGroupBinding{}, sliceRV: map[types.NamespacedName]string{},
-		pods: map[types.NamespacedName]*corev1.Pod{}, nodes: map[string]*corev1.Node{}})
+		pods: map[types.NamespacedName]*corev1.Pod{}, nodes: map[string]*corev1.Node{}}))
 }
 
 // warmInformers creates the informers of the watched kinds now, so that all of them list and sync

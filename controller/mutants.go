@@ -1,8 +1,14 @@
 package controller
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
 // Mutants inject one known bug each so that the simulation's checks can be shown to catch it. They
@@ -35,11 +41,39 @@ const (
 	MutantSaveBeforeRegister = "save-before-register"
 	// MutantNoGateHoldBack drops not-ready pods held back only by the readiness gate.
 	MutantNoGateHoldBack = "no-gate-holdback"
+
+	// The slowdown mutants inject a known delay (Options.MutantDelay) into the restart path, so a
+	// latency gate can be shown to catch a regression of a known size; they change no outcome.
+
+	// MutantSlowEarlyExit makes every checkpoint early exit wait MutantDelay before returning, as
+	// one extra API round trip per binding would.
+	MutantSlowEarlyExit = "slow-early-exit"
+	// MutantSlowStart holds the first reconcile back by MutantDelay, as an extra synchronous call
+	// at start-up would (after the caches have synced; on the resume fast path, before it starts).
+	MutantSlowStart = "slow-start"
 )
 
 var knownMutants = []string{
 	MutantNoClearOnRegister, MutantSkipAfterCleanup, MutantStaleGateRead, MutantDeferDrift,
 	MutantNoResetBeforeMutation, MutantSaveBeforeRegister, MutantNoGateHoldBack,
+	MutantSlowEarlyExit, MutantSlowStart,
+}
+
+// Defaults of Options.MutantDelay per slowdown mutant.
+const (
+	DefaultSlowEarlyExitDelay = 5 * time.Millisecond
+	DefaultSlowStartDelay     = time.Second
+)
+
+// DefaultMutantDelay is the MutantDelay that mutant m uses when none is set (0: m takes no delay).
+func DefaultMutantDelay(m string) time.Duration {
+	switch m {
+	case MutantSlowEarlyExit:
+		return DefaultSlowEarlyExitDelay
+	case MutantSlowStart:
+		return DefaultSlowStartDelay
+	}
+	return 0
 }
 
 // KnownMutants lists the accepted Options.Mutant values.
@@ -68,5 +102,110 @@ func (o Options) validateMutant() error {
 	return nil
 }
 
+// validateMutantDelay checks the MutantDelay option: only with a mutant that waits it, so a
+// slowdown study cannot silently run without its slowdown.
+func (o Options) validateMutantDelay() error {
+	switch {
+	case o.MutantDelay == 0:
+		return nil
+	case o.MutantDelay < 0:
+		return fmt.Errorf("mutant delay: must be positive, got %s", o.MutantDelay)
+	case o.Mutant == "":
+		return errors.New("mutant delay: set without a mutant")
+	case DefaultMutantDelay(o.Mutant) == 0:
+		return fmt.Errorf("mutant delay: applies only to %s and %s, not %q", MutantSlowEarlyExit, MutantSlowStart, o.Mutant)
+	}
+	return nil
+}
+
 // mutant reports whether the controller runs with mutant m.
 func (c *Controller) mutant(m string) bool { return c.opts.Mutant == m }
+
+// mutantWait waits MutantDelay on the controller's clock, or until ctx is done.
+func (c *Controller) mutantWait(ctx context.Context) error {
+	t := c.opts.Clock.NewTimer(c.opts.MutantDelay)
+	defer t.Stop()
+	select {
+	case <-t.C():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// slowEarlyExit is MutantSlowEarlyExit's wait at the end of a checkpoint early exit.
+func (c *Controller) slowEarlyExit(ctx context.Context) error {
+	if !c.mutant(MutantSlowEarlyExit) {
+		return nil
+	}
+	return c.mutantWait(ctx)
+}
+
+// setupSlowStart adds MutantSlowStart's start-up delay to mgr, after setupResume. With the resume
+// fast path (which reconciles first and holds the informers back until it has replayed) the fast
+// path starts late instead (withSlowStart); otherwise the manager's cache group stays not ready
+// for MutantDelay after the caches have synced, so the controllers and every other runnable start
+// that much later. Either way the delay adds to the start-up time instead of overlapping the
+// initial list.
+func (c *Controller) setupSlowStart(mgr manager.Manager) error {
+	if !c.mutant(MutantSlowStart) {
+		return nil
+	}
+	select {
+	case <-c.resumeDone: // closed at once: no fast path
+	default:
+		return nil
+	}
+	return mgr.Add(&slowStart{c: c, cache: mgr.GetCache(), done: make(chan struct{})})
+}
+
+// withSlowStart is the resume fast path, started MutantDelay late under MutantSlowStart.
+func (c *Controller) withSlowStart(fp *fastPath) manager.Runnable {
+	if !c.mutant(MutantSlowStart) {
+		return fp
+	}
+	return &slowFastPath{fastPath: fp}
+}
+
+// slowFastPath is the resume fast path started MutantDelay late; it stays in the cache group
+// (the embedded GetCache).
+type slowFastPath struct{ *fastPath }
+
+func (s *slowFastPath) Start(ctx context.Context) error {
+	_ = s.c.mutantWait(ctx) // cancelled: the fast path still runs, to release what it holds
+	return s.fastPath.Start(ctx)
+}
+
+// slowStart sits in the manager's cache group (GetCache), whose readiness the manager waits for
+// before it starts the other runnables: it is ready MutantDelay after the caches have synced.
+type slowStart struct {
+	c     *Controller
+	cache cache.Cache
+	done  chan struct{}
+}
+
+func (s *slowStart) Start(ctx context.Context) error {
+	if s.cache.WaitForCacheSync(ctx) && s.c.mutantWait(ctx) == nil {
+		s.c.log.Info("mutant: start-up delayed", "mutant", MutantSlowStart, "delay", s.c.opts.MutantDelay)
+		close(s.done)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+func (s *slowStart) GetCache() cache.Cache { return slowStartCache{Cache: s.cache, done: s.done} }
+
+// slowStartCache reports synced once slowStart's delay has passed.
+type slowStartCache struct {
+	cache.Cache
+	done <-chan struct{}
+}
+
+func (s slowStartCache) WaitForCacheSync(ctx context.Context) bool {
+	select {
+	case <-s.done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -111,6 +111,10 @@ type Options struct {
 	Mutant string
 	// AllowMutants permits Mutant in a binary built without the `mutants` tag. Default: false.
 	AllowMutants bool
+	// MutantDelay is the injected wait of the slowdown mutants: per checkpoint early exit for
+	// slow-early-exit, before reconciling starts for slow-start. Only with one of them; must be
+	// positive. Default: 5ms (slow-early-exit), 1s (slow-start).
+	MutantDelay time.Duration
 
 	// legacyStartup turns off the startup optimisations (cache transform, no secondary
 	// initial-list fan-out, read-only cache lists), so a benchmark can compare both in one run.
@@ -195,6 +199,9 @@ func (o Options) setDefaults() Options {
 	if o.MetricsRegistry == nil {
 		o.MetricsRegistry = ctrlmetrics.Registry
 	}
+	if o.MutantDelay == 0 {
+		o.MutantDelay = DefaultMutantDelay(o.Mutant)
+	}
 	return o
 }
 
@@ -216,6 +223,9 @@ func (o Options) Validate() error {
 		errs = append(errs, fmt.Errorf("aws throttle: %w", err))
 	}
 	if err := o.validateMutant(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := o.validateMutantDelay(); err != nil {
 		errs = append(errs, err)
 	}
 	if o.Resume && o.ResumeNamespace == "" && o.LeaderElectionNamespace == "" {

@@ -30,6 +30,46 @@ func TestOptionsDefaultsAndValidate(t *testing.T) {
 	}
 }
 
+func TestOptionsMutantDelay(t *testing.T) {
+	refused := "refused" // a mutants build allows every mutant
+	if MutantsBuildTag() {
+		refused = ""
+	}
+	tests := []struct {
+		name    string
+		opts    Options
+		wantErr string
+	}{
+		{name: "without mutant", opts: Options{MutantDelay: time.Second}, wantErr: "without a mutant"},
+		{name: "negative", opts: Options{Mutant: MutantSlowEarlyExit, AllowMutants: true, MutantDelay: -time.Millisecond}, wantErr: "must be positive"},
+		{name: "negative without mutant", opts: Options{MutantDelay: -time.Second}, wantErr: "must be positive"},
+		{name: "mutant without delay", opts: Options{Mutant: MutantDeferDrift, AllowMutants: true, MutantDelay: time.Second}, wantErr: "applies only to"},
+		{name: "slow early exit", opts: Options{Mutant: MutantSlowEarlyExit, AllowMutants: true, MutantDelay: 20 * time.Millisecond}},
+		{name: "slow start", opts: Options{Mutant: MutantSlowStart, AllowMutants: true, MutantDelay: 2 * time.Second}},
+		{name: "slow start default", opts: Options{Mutant: MutantSlowStart, AllowMutants: true}},
+		{name: "refused without allow", opts: Options{Mutant: MutantSlowStart, MutantDelay: time.Second}, wantErr: refused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.opts.Validate()
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+	for m, want := range map[string]time.Duration{MutantSlowEarlyExit: 5 * time.Millisecond, MutantSlowStart: time.Second, MutantDeferDrift: 0, "": 0} {
+		if got := (Options{Mutant: m}).setDefaults().MutantDelay; got != want {
+			t.Errorf("mutant %q: default delay %v, want %v", m, got, want)
+		}
+	}
+	if got := (Options{Mutant: MutantSlowStart, MutantDelay: 3 * time.Second}).setDefaults().MutantDelay; got != 3*time.Second {
+		t.Errorf("set delay defaulted to %v", got)
+	}
+}
+
 func TestMutantsRefusedWithoutAllow(t *testing.T) {
 	for _, m := range UpstreamBugMutants() {
 		err := Options{Mutant: m}.Validate()

@@ -103,6 +103,9 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 			return "", reconcile.Result{}, err
 		}
 		if exit {
+			if err := c.slowEarlyExit(ctx); err != nil {
+				return "", reconcile.Result{}, err
+			}
 			return metrics.ResultEarlyExit, res, nil
 		}
 	}

@@ -84,6 +84,8 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.DriftCheckInterval, "drift-check-interval", controller.DefaultDriftCheckInterval, "Describe-only drift check of bindings whose checkpoint matches (plus up to half as much jitter); negative disables")
 	fs.StringVar(&c.Mutant, "mutant", "", "Test only: inject a known bug ("+strings.Join(controller.KnownMutants(), ", ")+"); needs --allow-mutants or a -tags mutants build")
 	fs.BoolVar(&c.AllowMutants, "allow-mutants", false, "Test only: allow --mutant in a build without the mutants tag")
+	fs.DurationVar(&c.MutantDelay, "mutant-delay", 0, fmt.Sprintf("Test only: the wait of --mutant=%s (per checkpoint early exit, default %s) or %s (before reconciling starts, default %s); 0 = the default",
+		controller.MutantSlowEarlyExit, controller.DefaultSlowEarlyExitDelay, controller.MutantSlowStart, controller.DefaultSlowStartDelay))
 	fs.IntVar(&o.logLevel, "v", 0, "Log verbosity")
 	fs.BoolVar(&o.logJSON, "log-json", false, "Log JSON instead of console text")
 }

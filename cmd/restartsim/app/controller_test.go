@@ -23,6 +23,11 @@ func TestControllerFlags(t *testing.T) {
 		{name: "bad mutant", args: []string{"--mutant=nope", "--allow-mutants"}, wantErr: "mutant"},
 		{name: "allowed mutant", args: []string{"--mutant=defer-drift", "--allow-mutants"}},
 		{name: "drift interval", args: []string{"--drift-check-interval=30s"}},
+		{name: "slow early exit", args: []string{"--mutant=slow-early-exit", "--allow-mutants", "--mutant-delay=20ms"}},
+		{name: "slow start default delay", args: []string{"--mutant=slow-start", "--allow-mutants"}},
+		{name: "mutant delay without mutant", args: []string{"--mutant-delay=1s"}, wantErr: "without a mutant"},
+		{name: "negative mutant delay", args: []string{"--mutant=slow-start", "--allow-mutants", "--mutant-delay=-1s"}, wantErr: "must be positive"},
+		{name: "mutant delay of another mutant", args: []string{"--mutant=defer-drift", "--allow-mutants", "--mutant-delay=1s"}, wantErr: "applies only to"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +52,7 @@ func TestControllerFlags(t *testing.T) {
 	cmd.ResetFlags()
 	o.AddFlags(cmd.Flags())
 	_ = cmd.ParseFlags(nil)
-	if !o.opts.PriorityQueue || o.opts.DeferralDelay != controller.DefaultDeferralDelay || o.opts.AllowMutants || o.opts.Mutant != "" {
+	if !o.opts.PriorityQueue || o.opts.DeferralDelay != controller.DefaultDeferralDelay || o.opts.AllowMutants || o.opts.Mutant != "" || o.opts.MutantDelay != 0 {
 		t.Fatalf("defaults %+v", o.opts)
 	}
 	// The metrics and health endpoints bind loopback unless told otherwise.
