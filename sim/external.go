@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"syscall"
 	"text/template"
@@ -47,6 +48,10 @@ type external struct {
 	procs   []*proc
 	next    int
 	metrics *http.Client
+	// replacements are the processes restarts started, in order.
+	replacements []*proc
+	// synced matches the output line that says a process's caches synced (nil: never told).
+	synced *regexp.Regexp
 }
 
 // killAll SIGKILLs every running child's process group and waits for them.
@@ -61,11 +66,14 @@ func (x *external) killAll() {
 }
 
 type proc struct {
-	id   int
-	cmd  *exec.Cmd
-	data scenario.TemplateData
-	done chan struct{}
-	logf *os.File
+	id      int
+	cmd     *exec.Cmd
+	data    scenario.TemplateData
+	done    chan struct{}
+	logf    *os.File
+	started time.Time
+	// watch records the process's CPU time and when its log said its caches synced.
+	watch *procWatch
 }
 
 func newExternal(x *scenario.External, e *env.Env, b awsBackend, cr creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (controllers, error) {
@@ -75,8 +83,15 @@ func newExternal(x *scenario.External, e *env.Env, b awsBackend, cr creds, sc *s
 	envv := append(os.Environ(), "AWS_ENDPOINT_URL="+b.URL(), "AWS_ACCESS_KEY_ID="+cr.accessKey,
 		"AWS_SECRET_ACCESS_KEY="+cr.secretKey, "AWS_REGION="+cr.region, "AWS_DEFAULT_REGION="+cr.region,
 		"AWS_EC2_METADATA_DISABLED=true", "KUBECONFIG="+e.ControllerKubeconfig)
+	var synced *regexp.Regexp
+	if x.CacheSyncedLog != "" {
+		var err error
+		if synced, err = regexp.Compile(x.CacheSyncedLog); err != nil {
+			return nil, BadInput(fmt.Errorf("controller.external.cacheSyncedLog: %w", err))
+		}
+	}
 	return &external{x: x, base: base, env: envv, dir: dir, log: log, reps: sc.Controller.Replicas,
-		metrics: &http.Client{Timeout: 2 * time.Second}}, nil
+		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced}, nil
 }
 
 func render(text string, data scenario.TemplateData) (string, error) {
@@ -136,7 +151,8 @@ func (x *external) start() (*proc, error) {
 		return nil, err
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env, cmd.Stdout, cmd.Stderr = envv, logf, logf
+	watch := newProcWatch(logf, x.synced)
+	cmd.Env, cmd.Stdout, cmd.Stderr = envv, watch, watch
 	// Its own process group, so a stop reaches whatever the controller starts; and SIGKILL when this
 	// process dies without stopping it (a killed test binary, SIGINT to a `go test`, a panic): the
 	// child's group is not the terminal's, so nothing else would end it.
@@ -145,9 +161,10 @@ func (x *external) start() (*proc, error) {
 		logf.Close()
 		return nil, BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
 	}
-	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf}
+	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf, started: time.Now(), watch: watch}
+	go watch.sampleCPU(cmd.Process.Pid, p.done)
 	go func() {
-		err := cmd.Wait()
+		err := cmd.Wait() // returns once the output is copied into watch
 		fmt.Fprintf(logf, "\n[restartsim] controller exited: %v\n", err)
 		logf.Close()
 		close(p.done)
@@ -234,12 +251,26 @@ func (x *external) StopLeader(_ context.Context, mode string) (time.Time, error)
 }
 
 func (x *external) StartReplacement(context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
-	if _, err := x.start(); err != nil {
+	p, err := x.start()
+	if err != nil {
 		return time.Time{}, nil, err
 	}
-	started := time.Now()
+	x.mu.Lock()
+	x.replacements = append(x.replacements, p)
+	x.mu.Unlock()
+	started := p.started
 	// The simulation cannot tell when an external controller leads: as far as it knows, at once.
 	return started, func(context.Context) (time.Time, error) { return started, nil }, nil
+}
+
+// firstReplacement is the process the first restart started (nil before it).
+func (x *external) firstReplacement() *proc {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.replacements) == 0 {
+		return nil
+	}
+	return x.replacements[0]
 }
 
 func (x *external) Stop() {

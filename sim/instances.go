@@ -104,7 +104,7 @@ func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
 }
 
 // options maps the strategy onto controller.Options, every duration divided by the time scale.
-func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (controller.Options, error) {
+func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registerer) (controller.Options, error) {
 	st := p.strategy
 	thr, err := scaleThrottle(st.Throttle, p.scale)
 	if err != nil {
@@ -152,7 +152,7 @@ func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (control
 		ResumeInterval:           def(st.ResumeInterval, controller.DefaultResumeInterval),
 		VpcID:                    p.vpcID,
 		AWS: controller.AWSOptions{
-			Region: p.creds.region, Endpoint: g.url, AccessKeyID: p.creds.accessKey, SecretAccessKey: p.creds.secretKey,
+			Region: p.creds.region, Endpoint: awsEndpoint, AccessKeyID: p.creds.accessKey, SecretAccessKey: p.creds.secretKey,
 			MaxAttempts: st.MaxAttempts, Throttle: thr,
 		},
 		LeaderElection:          p.replicas > 1,
@@ -163,6 +163,7 @@ func (p *inProcess) options(id int, g *gate, reg prometheus.Registerer) (control
 		MetricsRegistry:         reg,
 		Mutant:                  st.Mutant,
 		AllowMutants:            st.Mutant != "", // the scenario asked for it explicitly
+		MutantDelay:             def(st.MutantDelay, controller.DefaultMutantDelay(st.Mutant)),
 	}
 	return o, nil
 }
@@ -177,7 +178,7 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 		return nil, err
 	}
 	r := &replica{id: id, gate: g, kill: &killSwitch{}, reg: prometheus.NewRegistry(), done: make(chan struct{})}
-	opts, err := p.options(id, g, r.reg)
+	opts, err := p.options(id, g.url, r.reg)
 	if err != nil {
 		g.cut()
 		return nil, err

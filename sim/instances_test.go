@@ -20,7 +20,7 @@ import (
 func TestWarmupWorkersOnlyBeforeTheFirstRestart(t *testing.T) {
 	p := &inProcess{strategy: scenario.Strategy{Name: "s", MaxConcurrentReconciles: 3}, scale: 1, replicas: 1, warmupWorkers: 24}
 	workers := func() int {
-		o, err := p.options(0, &gate{}, nil)
+		o, err := p.options(0, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

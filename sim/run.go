@@ -65,43 +65,65 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		res.Environment.AWSEndpoint = o.AWSEndpoint
 	}
 	var series []results.Sample
-	strategies := sc.Controller.Strategies
-	if sc.Controller.External != nil {
-		strategies = []scenario.Strategy{{Name: sc.Controller.External.Name}}
+	arms, err := runArms(sc)
+	if err != nil {
+		return nil, BadInput(err)
+	}
+	res.AB = sc.ResultsAB()
+	if res.AB != nil {
+		base, cand := arms[abArm(arms, res.AB.Baseline)], arms[abArm(arms, res.AB.Candidate)]
+		res.AB.BaselineBuild.Binary, res.AB.BaselineBuild.Version = base.binary(), base.version(ctx)
+		res.AB.CandidateBuild.Binary, res.AB.CandidateBuild.Version = cand.binary(), cand.version(ctx)
+		res.Scenario.Repeats = rounds(sc)
 	}
 	peak := startRSSWatch(o.HeapPeakProfile)
-	runs := make([][]*strategyRun, len(strategies))
-	for rep := 0; rep < sc.Repeats; rep++ {
-		seed := sc.Seed + int64(rep)
-		snap, err := seedSnapshot(ctx, o, sc, len(strategies), seed, filepath.Join(dir, "fleet-"+strconv.FormatInt(seed, 10)))
-		if err != nil {
-			return nil, fmt.Errorf("fleet snapshot: %w", err)
-		}
+	runs := make([][]*strategyRun, len(arms))
+	var snap *fleetSnapshot
+	dropSnapshot := func() {
 		if snap != nil {
-			res.Scenario.FleetSetupSeconds += round3(snap.stats.Elapsed.Seconds())
+			_ = os.RemoveAll(snap.etcdDir) // large; the logs beside it stay
 		}
-		for i, st := range strategies {
-			sdir := filepath.Join(dir, st.Name)
-			if sc.Repeats > 1 {
-				sdir = filepath.Join(dir, st.Name, "repeat-"+strconv.Itoa(rep+1))
+	}
+	for round := 0; round < rounds(sc); round++ {
+		seed := roundSeed(sc, round)
+		if round == 0 || seed != roundSeed(sc, round-1) {
+			dropSnapshot()
+			if snap, err = seedSnapshot(ctx, o, sc, len(arms), seed, filepath.Join(dir, "fleet-"+strconv.FormatInt(seed, 10))); err != nil {
+				return nil, fmt.Errorf("fleet snapshot: %w", err)
 			}
-			o.Logger.Info("running strategy", "strategy", st.Name, "repeat", rep+1)
-			r, err := runStrategy(ctx, o, sc, st, sc.Controller.External, seed, sdir, snap)
+			if snap != nil {
+				res.Scenario.FleetSetupSeconds += round3(snap.stats.Elapsed.Seconds())
+			}
+		}
+		for _, i := range armOrder(sc, arms, round) {
+			a := arms[i]
+			sdir := filepath.Join(dir, a.st.Name)
+			if rounds(sc) > 1 {
+				sdir = filepath.Join(dir, a.st.Name, "repeat-"+strconv.Itoa(round+1))
+			}
+			o.Logger.Info("running strategy", "strategy", a.st.Name, "repeat", round+1)
+			r, err := runStrategy(ctx, o, sc, a.st, a.ext, seed, sdir, snap)
 			if err != nil {
-				return nil, fmt.Errorf("strategy %s: %w", st.Name, err)
+				return nil, fmt.Errorf("strategy %s: %w", a.st.Name, err)
 			}
 			runs[i] = append(runs[i], r)
+			if res.AB != nil {
+				res.AB.Order = append(res.AB.Order, a.st.Name)
+			}
 			res.Scenario.FleetSetupSeconds += round3(r.fleetSetup.Seconds())
 			if res.Environment.KubernetesVersion == "" {
 				res.Environment.KubernetesVersion = r.k8sVersion
 			}
 		}
-		if snap != nil {
-			_ = os.RemoveAll(snap.etcdDir) // large; the logs beside it stay
-		}
+	}
+	dropSnapshot()
+	strategies := make([]scenario.Strategy, len(arms))
+	for i, a := range arms {
+		strategies[i] = a.st
 	}
 	for i, st := range strategies {
 		rs, ts := combine(st, runs[i])
+		arms[i].describe(ctx, rs.Config)
 		res.Strategies = append(res.Strategies, rs)
 		series = append(series, ts...)
 	}
@@ -193,6 +215,7 @@ func strategyConfig(st scenario.Strategy) map[string]string {
 	d("driftCheckInterval", st.DriftCheckInterval)
 	b("resume", st.Resume)
 	d("resumeInterval", st.ResumeInterval)
+	d("mutantDelay", st.MutantDelay)
 	if st.MaxConcurrentReconciles > 0 {
 		m["maxConcurrentReconciles"] = strconv.Itoa(st.MaxConcurrentReconciles)
 	}

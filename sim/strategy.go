@@ -138,24 +138,27 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	replicas := sc.Controller.Replicas
 	resume := external == nil && ptr.Deref(strat.Resume, false)
 	// The resume watermark lives in the lease namespace (controller.Options.ResumeNamespace default).
-	if replicas > 1 || external != nil || resume {
+	if replicas > 1 || external != nil || strat.Binary != "" || resume {
 		leaseNS = trunc(fleet.Namespaces[0], 50) + "-leader"
 		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS, Labels: labels}}
 		if err := c.Create(ctx, ns); err != nil {
 			return nil, fmt.Errorf("creating the lease namespace: %w", err)
 		}
 	}
-	var ctrls controllers
-	if external != nil {
-		ctrls, err = newExternal(external, e, backend, cr, sc, leaseNS, dir, log)
-		if err != nil {
+	vpc, _ := backend.DefaultVPCID()
+	ref := &inProcess{cfg: e.ControllerConfig, backend: backend, strategy: strat, scale: sc.TimeScale, replicas: replicas,
+		namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog,
+		warmupWorkers: sc.Controller.WarmupWorkers}
+	var ctrls controllers = ref
+	if x := external; x != nil || strat.Binary != "" {
+		if x == nil {
+			if x, err = outOfProcess(ref, strat); err != nil {
+				return nil, BadInput(fmt.Errorf("strategy %s: %w", strat.Name, err))
+			}
+		}
+		if ctrls, err = newExternal(x, e, backend, cr, sc, leaseNS, dir, log); err != nil {
 			return nil, err
 		}
-	} else {
-		vpc, _ := backend.DefaultVPCID()
-		ctrls = &inProcess{cfg: e.ControllerConfig, backend: backend, strategy: strat, scale: sc.TimeScale, replicas: replicas,
-			namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog,
-			warmupWorkers: sc.Controller.WarmupWorkers}
 	}
 	// The harness's own watch syncs while the controller starts (each lists every object).
 	pwCtx, stopPW := context.WithCancel(ctx)
@@ -280,11 +283,24 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	if e.AuditLog != "" {
 		if in.Audit, err = measure.ReadAudit(e.AuditLog, env.ControllerUser, toSec); err != nil {
 			log.Error(err, "reading the audit log")
+		} else {
+			in.HasAudit = true
 		}
 	} else {
 		// No audit log on a kubeconfig cluster: count the writes the watch saw (checkpoint annotation
 		// and readiness-gate changes; status updates and events are not counted).
 		in.Audit = pw.watchedWrites(t0, toSec)
+	}
+	if x, ok := ctrls.(interface{ firstReplacement() *proc }); ok {
+		if p := x.firstReplacement(); p != nil {
+			cpu, synced := p.watch.stats()
+			for _, c := range cpu {
+				in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.at), Seconds: c.seconds})
+			}
+			if !synced.IsZero() {
+				in.CacheSynced = ptr.To(toSec(synced))
+			}
+		}
 	}
 	for _, g := range ex.gated {
 		f := measure.GateFlip{Pod: g.pod, Pending: toSec(g.at)}

@@ -44,10 +44,23 @@ func (c Check) Name() string {
 	return n
 }
 
-// Report is the outcome of a gate run.
+// Report is the outcome of a gate run: the rules against a committed baseline, and the A/B
+// comparison of two builds run side by side.
 type Report struct {
 	Scenario string
 	Checks   []Check
+	AB       []ABCheck
+}
+
+// FailedAB returns the failed A/B checks.
+func (r *Report) FailedAB() []ABCheck {
+	var out []ABCheck
+	for _, c := range r.AB {
+		if c.Verdict == Fail {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Failed returns the failed checks.
@@ -64,16 +77,20 @@ func (r *Report) Failed() []Check {
 // ViolationError reports checks that failed: a regression or a value over an absolute limit.
 // It is not returned for bad input.
 type ViolationError struct {
-	Failed []Check
-	Total  int
+	Failed   []Check
+	FailedAB []ABCheck
+	Total    int
 }
 
 func (e *ViolationError) Error() string {
-	parts := make([]string, len(e.Failed))
-	for i, c := range e.Failed {
-		parts[i] = fmt.Sprintf("%s = %s > limit %s (%s)", c.Name(), format(c.Current), format(c.Limit), c.Reason)
+	var parts []string
+	for _, c := range e.FailedAB {
+		parts = append(parts, fmt.Sprintf("%s: candidate median %s vs baseline %s (%s)", c.Name(), format(c.CandidateMedian.Center), format(c.BaselineMedian.Center), c.Reason))
 	}
-	return fmt.Sprintf("gate: %d of %d checks failed: %s", len(e.Failed), e.Total, strings.Join(parts, "; "))
+	for _, c := range e.Failed {
+		parts = append(parts, fmt.Sprintf("%s = %s > limit %s (%s)", c.Name(), format(c.Current), format(c.Limit), c.Reason))
+	}
+	return fmt.Sprintf("gate: %d of %d checks failed: %s", len(e.Failed)+len(e.FailedAB), e.Total, strings.Join(parts, "; "))
 }
 
 // IsViolation reports whether err is or wraps a *ViolationError.
@@ -82,18 +99,25 @@ func IsViolation(err error) bool {
 	return errors.As(err, &v)
 }
 
-// Evaluate checks current against its own gate rules (current.Gate) and the baseline. With a
-// nil baseline only absolute limits are checked (used when recording a new baseline). It
-// returns the report and a *ViolationError when a check fails; any other error is bad input:
-// no rules, an invalid rule, or a strategy or metric missing from either run.
+// Evaluate checks current against its own gate rules (current.Gate) and the baseline, and judges
+// its A/B comparison (current.AB) when it has one. With a nil baseline only absolute limits are
+// checked (used when recording a new baseline). It returns the report and a *ViolationError when
+// a check fails; any other error is bad input: no rules, an invalid rule, a strategy or metric
+// missing from either run, or an A/B comparison with too few runs.
 func Evaluate(current, baseline *results.Results) (*Report, error) {
 	if current == nil {
 		return nil, errors.New("gate: no current results")
 	}
-	if len(current.Gate) == 0 {
-		return nil, fmt.Errorf("gate: results of scenario %q have no gate rules (add a gate: section to the scenario)", current.Scenario.Name)
+	if len(current.Gate) == 0 && current.AB == nil {
+		return nil, fmt.Errorf("gate: results of scenario %q have no gate rules and no A/B comparison (add a gate: or ab: section to the scenario)", current.Scenario.Name)
 	}
 	rep := &Report{Scenario: current.Scenario.Name}
+	if current.AB != nil {
+		var err error
+		if rep.AB, err = EvaluateAB(current); err != nil {
+			return nil, err
+		}
+	}
 	for i, rule := range current.Gate {
 		if err := validateRule(rule); err != nil {
 			return nil, fmt.Errorf("gate: rule %d: %w", i+1, err)
@@ -117,8 +141,9 @@ func Evaluate(current, baseline *results.Results) (*Report, error) {
 		judge(&c)
 		rep.Checks = append(rep.Checks, c)
 	}
-	if failed := rep.Failed(); len(failed) > 0 {
-		return rep, &ViolationError{Failed: failed, Total: len(rep.Checks)}
+	failed, failedAB := rep.Failed(), rep.FailedAB()
+	if len(failed)+len(failedAB) > 0 {
+		return rep, &ViolationError{Failed: failed, FailedAB: failedAB, Total: len(rep.Checks) + len(rep.AB)}
 	}
 	return rep, nil
 }

@@ -225,7 +225,7 @@ func TestTableAndJUnit(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := gate.WriteJUnitError(&out, "golden", errors.New("bad baseline")); err != nil {
+	if err := gate.WriteJUnitError(&out, "golden", "input", errors.New("bad baseline")); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `errors="1"`) || !strings.Contains(out.String(), "bad baseline") {

@@ -20,6 +20,9 @@ const (
 	MetricReadinessGateFlipP95           = "readiness_gate_flip_p95_seconds"
 	MetricDriftRepairMax                 = "drift_repair_max_seconds"
 	MetricInvariantViolations            = "invariant_violations"
+	MetricControllerCPUBeforeFirst       = "controller_cpu_seconds_before_first_meaningful"
+	MetricAPIRequestsBeforeFirst         = "api_requests_before_first_meaningful"
+	MetricCacheSync                      = "cache_sync_seconds"
 )
 
 // Metrics returns every metric the summary has a value for. Metrics of events that never
@@ -49,6 +52,15 @@ func (s *Summary) Metrics() map[string]float64 {
 	if s.DriftRepair.Count > 0 {
 		m[MetricDriftRepairMax] = s.DriftRepair.Max
 	}
+	if s.ControllerCPUSecondsBeforeFirstMeaningful != nil {
+		m[MetricControllerCPUBeforeFirst] = *s.ControllerCPUSecondsBeforeFirstMeaningful
+	}
+	if s.APIRequestsBeforeFirstMeaningful != nil {
+		m[MetricAPIRequestsBeforeFirst] = float64(*s.APIRequestsBeforeFirstMeaningful)
+	}
+	if s.CacheSyncSeconds != nil {
+		m[MetricCacheSync] = *s.CacheSyncSeconds
+	}
 	return m
 }
 
@@ -59,6 +71,7 @@ func MetricNames() []string {
 		MetricChangeLatencyMax, MetricSteadyState, MetricAWSCallsBeforeFirstMeaningful,
 		MetricThrottledBeforeFirstMeaningful, MetricAWSCalls, MetricThrottled, MetricK8sWrites,
 		MetricCheckpointPatches, MetricReadinessGateFlipP95, MetricDriftRepairMax, MetricInvariantViolations,
+		MetricControllerCPUBeforeFirst, MetricAPIRequestsBeforeFirst, MetricCacheSync,
 	}
 	sort.Strings(names)
 	return names

@@ -18,6 +18,9 @@ type Results struct {
 	Strategies    []Strategy  `json:"strategies"`
 	// Gate holds the scenario's gate rules, so the gate needs only results.json and a baseline.
 	Gate []GateRule `json:"gate,omitempty"`
+	// AB describes an A/B comparison of two builds (strategies AB.Baseline and AB.Candidate, each
+	// with one summary per run in Runs), judged by `restartsim gate`.
+	AB *AB `json:"ab,omitempty"`
 	// Sweep holds one point per fleet size when the scenario sweeps sizes (scale runs).
 	Sweep []SweepPoint `json:"sweep,omitempty"`
 }
@@ -99,6 +102,19 @@ type Summary struct {
 	// ResumeReconciles counts the resume fast path's reconciles (strategies with resume only).
 	ResumeReconciles *int `json:"resumeReconciles,omitempty"`
 
+	// Costs of the first restart's blind time, which vary less with machine load than its length.
+	// ControllerCPUSecondsBeforeFirstMeaningful is the replacement process's CPU time (user +
+	// system, real seconds) from its start to the first meaningful mutation; nil for in-process
+	// controllers, whose CPU cannot be told apart from the harness's.
+	ControllerCPUSecondsBeforeFirstMeaningful *float64 `json:"controllerCPUSecondsBeforeFirstMeaningful,omitempty"`
+	// APIRequestsBeforeFirstMeaningful counts the controller identity's Kubernetes API requests
+	// (reads and writes, from the audit log) from the replacement's start to the first meaningful
+	// mutation; nil without an audit log.
+	APIRequestsBeforeFirstMeaningful *int `json:"apiRequestsBeforeFirstMeaningful,omitempty"`
+	// CacheSyncSeconds is from the replacement's start until its informer caches synced (scenario
+	// seconds); nil when the controller does not tell.
+	CacheSyncSeconds *float64 `json:"cacheSyncSeconds,omitempty"`
+
 	ReadinessGateFlip Quantiles `json:"readinessGateFlip"`
 	DriftRepair       Quantiles `json:"driftRepair"`
 	Objects           Objects   `json:"objects"`
@@ -169,6 +185,38 @@ type ThresholdResult struct {
 	Limit  float64 `json:"limit"`
 	Value  float64 `json:"value"`
 	Passed bool    `json:"passed"`
+}
+
+// AB is an A/B comparison's set-up, as run.
+type AB struct {
+	// Strategy is the scenario's strategy both sides ran; Baseline and Candidate name their entries
+	// in Strategies.
+	Strategy  string `json:"strategy"`
+	Baseline  string `json:"baseline"`
+	Candidate string `json:"candidate"`
+	// Repeats is the number of runs per side; Order is the order they ran in, by strategy name.
+	Repeats int      `json:"repeats"`
+	Order   []string `json:"order,omitempty"`
+	// Alpha is the family-wise false-alarm rate over Metrics (Holm–Bonferroni).
+	Alpha          float64    `json:"alpha"`
+	Metrics        []ABMetric `json:"metrics"`
+	BaselineBuild  Build      `json:"baselineBuild"`
+	CandidateBuild Build      `json:"candidateBuild"`
+}
+
+// ABMetric is one compared figure with its minimum effect (see scenario.ABMetric).
+type ABMetric struct {
+	Metric    string  `json:"metric"`
+	MinEffect float64 `json:"minEffect"`
+	MinDelta  float64 `json:"minDelta,omitempty"`
+}
+
+// Build identifies what one side ran.
+type Build struct {
+	Binary string   `json:"binary,omitempty"`
+	Args   []string `json:"args,omitempty"`
+	// Version is the binary's own report (`<binary> version`, else its Go build info).
+	Version string `json:"version,omitempty"`
 }
 
 // GateRule is one CI gate rule from the scenario's gate section.

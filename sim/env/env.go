@@ -70,21 +70,15 @@ type Env struct {
 	testEnv *envtest.Environment
 }
 
-// auditPolicy records the controller user's writes to the objects the measurements count.
+// auditPolicy records every request of the controller user: its writes to the objects the
+// measurements count, and all its requests for the restart's request count. Watches are logged when
+// they end (ResponseStarted is omitted), with the time they were received.
 const auditPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: [RequestReceived, ResponseStarted]
 rules:
 - level: Metadata
   users: [` + ControllerUser + `]
-  verbs: [create, update, patch, delete]
-  resources:
-  - group: ""
-    resources: [pods, pods/status, events]
-  - group: elbv2.k8s.aws
-    resources: [targetgroupbindings, targetgroupbindings/status]
-  - group: events.k8s.io
-    resources: [events]
 - level: None
 `
 

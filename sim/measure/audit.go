@@ -24,8 +24,8 @@ type auditLine struct {
 	} `json:"responseStatus"`
 }
 
-// ReadAudit reads a JSON-lines audit log and returns user's successful writes (ResponseComplete
-// stage, 2xx) with times converted by toScenario.
+// ReadAudit reads a JSON-lines audit log and returns user's requests (ResponseComplete stage, any
+// status) with times converted by toScenario.
 func ReadAudit(path, user string, toScenario func(time.Time) float64) ([]AuditEvent, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,9 +43,6 @@ func ReadAudit(path, user string, toScenario func(time.Time) float64) ([]AuditEv
 		code := 0
 		if l.ResponseStatus != nil {
 			code = l.ResponseStatus.Code
-		}
-		if code < 200 || code >= 300 {
-			continue
 		}
 		out = append(out, AuditEvent{At: toScenario(l.RequestReceivedTimestamp), Verb: l.Verb, Resource: l.ObjectRef.Resource,
 			Subresource: l.ObjectRef.Subresource, Namespace: l.ObjectRef.Namespace, Name: l.ObjectRef.Name, Code: code})

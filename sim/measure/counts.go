@@ -2,6 +2,7 @@ package measure
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -40,11 +41,12 @@ type k8sWrites struct{}
 
 func (k8sWrites) Name() string { return "k8s-writes" }
 
-// Measure classifies the controller's writes from the audit log.
+// Measure classifies the controller's successful writes to the objects it owns or annotates, from
+// the audit log (its reads, and writes of its own bookkeeping such as Leases, are not counted).
 func (k8sWrites) Measure(in *Input, out *Output) {
 	w := &out.Summary.K8sWrites
 	for _, e := range in.Audit {
-		if e.At < 0 || e.At > in.End {
+		if e.At < 0 || e.At > in.End || !e.Succeeded() || !e.Write() || !countedWrite[e.Resource] {
 			continue
 		}
 		switch {
@@ -58,6 +60,54 @@ func (k8sWrites) Measure(in *Input, out *Output) {
 			w.Other++
 		}
 	}
+}
+
+// countedWrite lists the resources whose writes k8s_writes_total counts.
+var countedWrite = map[string]bool{"targetgroupbindings": true, "pods": true, "events": true}
+
+type blindCosts struct{}
+
+func (blindCosts) Name() string { return "blind-costs" }
+
+// Measure adds what the first restart's replacement spent before its first meaningful mutation:
+// Kubernetes API requests (all verbs, from the audit log) and process CPU time.
+func (blindCosts) Measure(in *Input, out *Output) {
+	r, ok := in.FirstRestart()
+	if !ok || out.firstMeaningful == nil {
+		return
+	}
+	end := *out.firstMeaningful
+	if in.HasAudit {
+		n := 0
+		for _, e := range in.Audit {
+			if e.At >= r.Started && e.At < end {
+				n++
+			}
+		}
+		out.Summary.APIRequestsBeforeFirstMeaningful = &n
+	}
+	if cpu, ok := cpuAt(in.ReplacementCPU, end); ok {
+		out.Summary.ControllerCPUSecondsBeforeFirstMeaningful = &cpu
+	}
+	if in.CacheSynced != nil {
+		out.Summary.CacheSyncSeconds = ptr(max(0, *in.CacheSynced-r.Started))
+	}
+}
+
+// cpuAt interpolates the cumulative CPU samples at scenario second t; false when t is outside them.
+func cpuAt(samples []CPUSample, t float64) (float64, bool) {
+	for i, s := range samples {
+		if s.At < t {
+			continue
+		}
+		if i == 0 {
+			return math.Round(s.Seconds*1000) / 1000, s.At == t
+		}
+		p := samples[i-1]
+		v := p.Seconds + (s.Seconds-p.Seconds)*(t-p.At)/(s.At-p.At)
+		return math.Round(v*1000) / 1000, true
+	}
+	return 0, false
 }
 
 type gateFlips struct{}

@@ -51,7 +51,7 @@ type Drift struct {
 	At              float64
 }
 
-// AuditEvent is one write by the controller's identity, from the API server's audit log.
+// AuditEvent is one request by the controller's identity, from the API server's audit log.
 type AuditEvent struct {
 	At          float64
 	Verb        string
@@ -60,6 +60,24 @@ type AuditEvent struct {
 	Namespace   string
 	Name        string
 	Code        int
+}
+
+// Succeeded reports a 2xx response.
+func (e AuditEvent) Succeeded() bool { return e.Code >= 200 && e.Code < 300 }
+
+// Write reports a mutating verb.
+func (e AuditEvent) Write() bool {
+	switch e.Verb {
+	case "create", "update", "patch", "delete", "deletecollection":
+		return true
+	}
+	return false
+}
+
+// CPUSample is a process's cumulative CPU time (user + system, real seconds) at scenario second At.
+type CPUSample struct {
+	At      float64
+	Seconds float64
 }
 
 // GateFlip is one readiness-gate condition going from not True (Pending) to True, per pod.
@@ -82,13 +100,20 @@ type Input struct {
 	Calls []fakeaws.Call
 	// Origin is fakeaws' scenario time at the start of the measured phase: a call's scenario second is
 	// Call.Time − Origin.
-	Origin    time.Time
-	Restarts  []Restart
-	Changes   []Change
-	Drifts    []Drift
-	Audit     []AuditEvent
+	Origin   time.Time
+	Restarts []Restart
+	Changes  []Change
+	Drifts   []Drift
+	Audit    []AuditEvent
+	// HasAudit tells an audit log was read (Audit may then be empty), so request counts are known.
+	HasAudit  bool
 	GateFlips []GateFlip
-	Samples   []Sample
+	// ReplacementCPU samples the first restart's replacement process's CPU time from its start
+	// (empty for in-process controllers).
+	ReplacementCPU []CPUSample
+	// CacheSynced is when the first restart's replacement reported its caches synced (nil: unknown).
+	CacheSynced *float64
+	Samples     []Sample
 	// SteadyAt is when the final steady state was reached (nil: never).
 	SteadyAt *float64
 	// End is when the measured phase ended.

@@ -23,7 +23,7 @@ type Output struct {
 }
 
 // registry lists the measurements in the order they run (later ones may use earlier results).
-var registry = []Measurement{changeLatency{}, ttfmr{}, awsCalls{}, k8sWrites{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
+var registry = []Measurement{changeLatency{}, ttfmr{}, awsCalls{}, blindCosts{}, k8sWrites{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
 
 // Names lists the registered measurements.
 func Names() []string {

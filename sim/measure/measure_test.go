@@ -27,7 +27,14 @@ func TestRunOnSyntheticLog(t *testing.T) {
 			{ID: "c2", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 7, Register: []Target{{"10.0.0.7", 80}}},
 		},
 		Drifts: []Drift{{ID: "d1", TGB: "ns/a", TargetGroupARN: tg, Target: &Target{"10.0.0.5", 80}, At: 8}},
-		Audit:  []AuditEvent{{At: 1, Verb: "patch", Resource: "targetgroupbindings"}, {At: 2, Verb: "patch", Resource: "pods", Subresource: "status"}, {At: 99, Verb: "patch", Resource: "targetgroupbindings"}},
+		Audit: []AuditEvent{{At: 1, Verb: "patch", Resource: "targetgroupbindings", Code: 200}, {At: 2, Verb: "patch", Resource: "pods", Subresource: "status", Code: 200},
+			{At: 99, Verb: "patch", Resource: "targetgroupbindings", Code: 200},
+			// Reads, failed writes and writes of the controller's own bookkeeping are not k8s writes.
+			{At: 1.5, Verb: "list", Resource: "pods", Code: 200}, {At: 2.5, Verb: "patch", Resource: "targetgroupbindings", Code: 409},
+			{At: 3, Verb: "update", Resource: "leases", Code: 200}, {At: 5, Verb: "watch", Resource: "pods", Code: 200}},
+		HasAudit:       true,
+		ReplacementCPU: []CPUSample{{At: 0.5, Seconds: 0}, {At: 4, Seconds: 0.3}, {At: 5, Seconds: 0.5}},
+		CacheSynced:    ptrTo(2.0),
 	}
 	out := Run(in)
 	s := out.Summary
@@ -55,6 +62,31 @@ func TestRunOnSyntheticLog(t *testing.T) {
 	}
 	if len(out.Timeseries) == 0 {
 		t.Error("no timeseries")
+	}
+	// From the replacement's start (0.5 s) to the first meaningful mutation (4.5 s): every request
+	// but the watch at 5 s; CPU interpolated between the samples at 4 s and 5 s.
+	if n := s.APIRequestsBeforeFirstMeaningful; n == nil || *n != 5 {
+		t.Errorf("API requests before the first meaningful mutation = %v, want 5", n)
+	}
+	if c := s.ControllerCPUSecondsBeforeFirstMeaningful; c == nil || *c != 0.4 {
+		t.Errorf("controller CPU before the first meaningful mutation = %v, want 0.4", deref(c))
+	}
+	if c := s.CacheSyncSeconds; c == nil || *c != 1.5 {
+		t.Errorf("cache sync = %v, want 1.5", deref(c))
+	}
+}
+
+func ptrTo(v float64) *float64 { return &v }
+
+// Without an audit log or process samples the costs are unknown, not zero.
+func TestBlindCostsUnknown(t *testing.T) {
+	tg := "arn:tg/a"
+	in := &Input{Origin: time.Unix(0, 0), End: 10, Restarts: []Restart{{Started: 0.5, Stopped: 0.5, At: 0.5}},
+		Calls:   []fakeaws.Call{{Time: time.Unix(2, 0), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK}},
+		Changes: []Change{{ID: "c1", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}}}}
+	s := Run(in).Summary
+	if s.TTFMRSeconds == nil || s.APIRequestsBeforeFirstMeaningful != nil || s.ControllerCPUSecondsBeforeFirstMeaningful != nil || s.CacheSyncSeconds != nil {
+		t.Errorf("summary %+v: want TTFMR only", s)
 	}
 }
 

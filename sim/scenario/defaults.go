@@ -22,6 +22,7 @@ const (
 	DefaultChurnServices         = 10
 	DefaultExternalName          = "external"
 	DefaultMetricsPath           = "/metrics"
+	DefaultCacheSyncedLog        = "Starting workers"
 	tgbsPerNamespace             = 500
 )
 
@@ -60,6 +61,12 @@ func SetDefaults(s *Scenario, given func(path string) bool) {
 		if c.External.MetricsPath == "" {
 			c.External.MetricsPath = DefaultMetricsPath
 		}
+		if c.External.CacheSyncedLog == "" {
+			c.External.CacheSyncedLog = DefaultCacheSyncedLog
+		}
+	}
+	if s.AB != nil {
+		setABDefaults(s.AB)
 	}
 	for i := range s.Timeline {
 		p := fmt.Sprintf("timeline[%d].", i)
@@ -163,13 +170,22 @@ func setStepDefaults(st *Step, unset func(string, bool) bool) {
 	}
 }
 
-// StrategyNames returns the names of the runs: each strategy, or the external controller.
+// StrategyNames returns the names of the runs: each strategy (and an A/B baseline side), or the
+// external controller.
 func (s *Scenario) StrategyNames() []string {
-	if s.Controller.External != nil {
-		return []string{s.Controller.External.Name}
+	out := s.Controller.strategyNames()
+	if s.AB != nil {
+		out = append(out, BaselineName(s.AB.Strategy))
 	}
-	out := make([]string, len(s.Controller.Strategies))
-	for i, st := range s.Controller.Strategies {
+	return out
+}
+
+func (c *Controller) strategyNames() []string {
+	if c.External != nil {
+		return []string{c.External.Name}
+	}
+	out := make([]string, len(c.Strategies))
+	for i, st := range c.Strategies {
 		out[i] = st.Name
 	}
 	return out

@@ -90,6 +90,26 @@ func TestParseResumeAndAwait(t *testing.T) {
 	}
 }
 
+func TestParseMutantDelay(t *testing.T) {
+	for _, m := range []string{"slow-early-exit", "slow-start"} {
+		s, err := Parse("t.yaml", []byte(strings.Replace(base, "{name: b}", "{name: b, mutant: "+m+", mutantDelay: 20ms}", 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		if st := s.Controller.Strategies[1]; st.Mutant != m || st.MutantDelay == nil || st.MutantDelay.Duration != 20*time.Millisecond {
+			t.Errorf("%s: strategy b = %+v", m, st)
+		}
+	}
+	// Unset: the controller's default for the mutant.
+	s, err := Parse("t.yaml", []byte(strings.Replace(base, "{name: b}", "{name: b, mutant: slow-start}", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Controller.Strategies[1].MutantDelay != nil {
+		t.Errorf("mutantDelay = %v, want unset", s.Controller.Strategies[1].MutantDelay)
+	}
+}
+
 func TestParseAppendsFinalWait(t *testing.T) {
 	s, err := Parse("t.yaml", []byte(strings.Replace(base, "  - {waitFor: steadyState, timeout: 1m}\n", "", 1)))
 	if err != nil {
@@ -174,6 +194,10 @@ func TestParseErrors(t *testing.T) {
 		{"throttle", sub("{name: b}", "{name: b, throttle: 'elbv2:^Reg=fast:1'}"), `controller.strategies[1].throttle: entry "elbv2:^Reg=fast:1"`},
 		{"throttle regex", sub("{name: b}", "{name: b, throttle: 'elbv2:(=1:1'}"), `controller.strategies[1].throttle: entry "elbv2:(=1:1": error parsing regexp`},
 		{"mutant", sub("{name: b}", "{name: b, mutant: gremlin}"), `controller.strategies[1].mutant: "gremlin" is not one of`},
+		{"mutantDelay without mutant", sub("{name: b}", "{name: b, mutantDelay: 5ms}"), `t.yaml:16:17: controller.strategies[1].mutantDelay: applies only with mutant slow-early-exit or slow-start`},
+		{"mutantDelay with another mutant", sub("{name: b}", "{name: b, mutant: defer-drift, mutantDelay: 5ms}"), `controller.strategies[1].mutantDelay: applies only with mutant slow-early-exit or slow-start`},
+		{"mutantDelay zero", sub("{name: b}", "{name: b, mutant: slow-start, mutantDelay: 0s}"), `controller.strategies[1].mutantDelay: must be positive`},
+		{"mutantDelay negative", sub("{name: b}", "{name: b, mutant: slow-early-exit, mutantDelay: -5ms}"), `controller.strategies[1].mutantDelay: must be between 0`},
 		{"external timeScale", externalCase(10, "[ctl, '--kubeconfig={{.Kubeconfig}}']"), `timeScale: must be 1 with controller.external`},
 		{"external command", externalCase(1, "[]"), `controller.external.command: required`},
 		{"external template", externalCase(1, "['{{.Nope}}']"), `controller.external.command[0]: bad template`},

@@ -27,6 +27,8 @@ type Scenario struct {
 	Timeline   []Step      `json:"timeline"`
 	Thresholds []Threshold `json:"thresholds,omitempty"`
 	Gate       []GateRule  `json:"gate,omitempty"`
+	// AB compares two builds of one strategy (see AB); `restartsim gate` judges the comparison.
+	AB *AB `json:"ab,omitempty"`
 }
 
 // Cluster selects the Kubernetes API server: envtest (default) or an existing cluster.
@@ -154,6 +156,15 @@ type Strategy struct {
 	MaxAttempts int `json:"maxAttempts,omitempty"`
 	// Mutant re-introduces a known upstream bug (test only).
 	Mutant string `json:"mutant,omitempty"`
+	// MutantDelay is the injected wait of the slowdown mutants slow-early-exit (per checkpoint early
+	// exit) and slow-start (before reconciling starts); only with one of them. Default: the
+	// controller's (5ms and 1s).
+	MutantDelay *Duration `json:"mutantDelay,omitempty"`
+	// Binary, when set, runs the strategy out of process as `<binary> controller <flags>` (a
+	// restartsim build, e.g. of another commit), with the options an in-process instance would get
+	// and Args appended; each is a template like controller.external's command. Default: in process.
+	Binary string   `json:"binary,omitempty"`
+	Args   []string `json:"args,omitempty"`
 }
 
 // External runs any controller binary as a child process, one per replica.
@@ -168,6 +179,10 @@ type External struct {
 	Env map[string]string `json:"env,omitempty"`
 	// MetricsPath is scraped on {{.MetricsPort}} for queue depth. Default /metrics.
 	MetricsPath string `json:"metricsPath,omitempty"`
+	// CacheSyncedLog is a regular expression matched against each line of the controller's output;
+	// the first match after a start is when its caches synced (cache_sync_seconds). Default:
+	// controller-runtime's "Starting workers", logged once a controller's caches have synced.
+	CacheSyncedLog string `json:"cacheSyncedLog,omitempty"`
 }
 
 // Step is one timeline entry: an action, or a waitFor. When it runs: At (offset from the start of

@@ -20,9 +20,11 @@ var (
 	ChurnKinds   = []string{ChurnAddTGB, ChurnMixed, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnStaleGate}
 	DriftKinds   = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds   = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
-	// Mutants are the reference controller's test-only reintroduced upstream bugs; a test in package
+	// Mutants are the reference controller's test-only reintroduced bugs and slowdowns; a test in package
 	// sim keeps the list equal to controller.KnownMutants (the parser does not import the controller).
-	Mutants = []string{"defer-drift", "no-clear-on-register", "no-gate-holdback", "no-reset-before-mutation", "save-before-register", "skip-after-cleanup", "stale-gate-read"}
+	Mutants = []string{"defer-drift", "no-clear-on-register", "no-gate-holdback", "no-reset-before-mutation", "save-before-register", "skip-after-cleanup", "slow-early-exit", "slow-start", "stale-gate-read"}
+	// delayMutants are the Mutants that take a mutantDelay.
+	delayMutants = []string{"slow-early-exit", "slow-start"}
 	// AWSServices are the services an outage can target.
 	AWSServices = []string{"ec2", "elbv2"}
 )
@@ -133,6 +135,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	v.validateAWS(&s.AWS)
 	v.validateFleet(&s.Fleet)
 	names := v.validateController(s)
+	v.validateAB(s)
 	v.validateTimeline(s)
 	v.validateThresholds(s.Thresholds, names)
 	v.validateGate(s.Gate, names)
@@ -251,6 +254,24 @@ func (v *validator) validateController(s *Scenario) []string {
 		if st.Mutant != "" {
 			v.oneOf(p+".mutant", st.Mutant, Mutants)
 		}
+		if d := st.MutantDelay; d != nil {
+			v.duration(p+".mutantDelay", d)
+			switch {
+			case !slices.Contains(delayMutants, st.Mutant):
+				v.add(p+".mutantDelay", "applies only with mutant %s", strings.Join(delayMutants, " or "))
+			case d.Duration == 0:
+				v.add(p+".mutantDelay", "must be positive")
+			}
+		}
+		if st.Binary == "" && len(st.Args) > 0 {
+			v.add(p+".args", "applies only with binary")
+		}
+		for j, a := range st.Args {
+			v.template(fmt.Sprintf("%s.args[%d]", p, j), a)
+		}
+		if st.Binary != "" && c.Replicas > 1 && s.TimeScale != 1 {
+			v.add(p+".binary", "with replicas > 1 needs timeScale 1: an out-of-process controller's leader-election timers are not scaled")
+		}
 	}
 	if e := c.External; e != nil {
 		v.validateExternal(e)
@@ -279,6 +300,9 @@ func (v *validator) validateExternal(e *External) {
 	}
 	if !strings.HasPrefix(e.MetricsPath, "/") {
 		v.add("controller.external.metricsPath", "must start with /, got %q", e.MetricsPath)
+	}
+	if _, err := regexp.Compile(e.CacheSyncedLog); err != nil {
+		v.add("controller.external.cacheSyncedLog", "not a regular expression: %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -12,12 +13,23 @@ import (
 
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim"
+	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 func init() { subcommands = append(subcommands, newGateCommand) }
 
 // gateOptions are the flags of `restartsim gate`.
 type gateOptions struct {
+	// File is a scenario to run first (instead of Results); its results are then gated.
+	File string
+	// OutDir, EnvtestAssets and Verbose configure that run as for simulate.
+	OutDir        string
+	EnvtestAssets string
+	Verbose       int
+	// BaselineBinary, CandidateBinary and their args override the scenario's ab section.
+	BaselineBinary, CandidateBinary string
+	BaselineArgs, CandidateArgs     []string
 	// Results is the results.json of the run under test.
 	Results string
 	// Baseline is a file path or s3://bucket/key.
@@ -28,27 +40,46 @@ type gateOptions struct {
 	JUnit string
 	// S3 configures s3:// baselines; empty fields come from the AWS environment.
 	S3 gate.S3Options
+
+	scenario *scenario.Scenario
 }
 
 func newGateCommand() *cobra.Command {
 	o := &gateOptions{}
 	cmd := &cobra.Command{
-		Use:   "gate --results FILE --baseline BASELINE [--update-baseline] [--junit FILE]",
-		Short: "Check a run against the scenario's gate rules and a baseline (exit 0 pass, 1 regression, 2 bad input)",
-		Long: `Check a run's results.json against the gate rules of its scenario and against a baseline
-results.json stored in a file or at s3://bucket/key. Prints a table of metric, baseline,
-current, limit and verdict. Exit code 0: every check passed; 1: a regression or a value over
-an absolute limit; 2: bad input (unreadable files, unknown metric, missing baseline).
+		Use:   "gate (-f SCENARIO | --results FILE) [--baseline BASELINE] [--junit FILE]",
+		Short: "Judge a run: an A/B comparison of two builds with statistics, and rules against a baseline (exit 0 pass, 1 regression, 2 bad input)",
+		Long: `Judge a run's results.json, or run a scenario first (-f) and judge its results.
+
+Two layers, each optional, both from the scenario:
+  ab:    two builds of one strategy's controller run side by side in the same run, on the same
+         fleet snapshot and timeline, interleaved A B B A ...; per metric the gate compares the
+         two samples with a Mann-Whitney U test (Holm-corrected over the metrics) and fails only
+         when the candidate is significantly worse by more than the metric's minimum effect.
+         --baseline-binary / --candidate-binary (and --*-arg) set the two builds.
+  gate:  rules on one run's figures against a committed baseline results.json (a file path or
+         s3://bucket/key; --baseline) and absolute limits.
+
+Prints the verdict tables. Exit code 0: every check passed; 1: a regression, a value over an
+absolute limit, or a candidate that broke the run; 2: bad input or environment (unreadable
+files, unknown metric, missing baseline, too few runs for the test). --junit is removed before a
+run, so a failed run never leaves an old pass behind.
 
 S3 credentials, region and endpoint come from the usual AWS environment (AWS_PROFILE,
 AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, ...) unless set by flags; with a custom
 endpoint, buckets are addressed path-style, as gofakes3 and MinIO expect.`,
+		Example: `  # A/B of the reference controller: a build of an older commit against the working tree
+  restartsim gate -f scenarios/ci-gate.yaml --baseline-binary bin/gate-base/restartsim \
+    --candidate-binary bin/restartsim --baseline scenarios/baselines/ci-gate.json --junit out/junit.xml
+
+  # Judge a finished run against a committed baseline
+  restartsim gate --results out/ci-gate/run/ci-gate/*/results.json --baseline scenarios/baselines/ci-gate.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
-				return badInput(err)
+				return o.inputError("", err)
 			}
-			return o.run(cmd.Context(), cmd.OutOrStdout())
+			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.AddFlags(cmd.Flags())
@@ -57,8 +88,16 @@ endpoint, buckets are addressed path-style, as gofakes3 and MinIO expect.`,
 
 // AddFlags registers the flags.
 func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.File, "file", "f", "", "scenario to run, then judge (instead of --results)")
+	fs.StringVar(&o.OutDir, "out", "out", "output root of the -f run; it writes <out>/<scenario>/<timestamp>/")
+	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
+	fs.IntVarP(&o.Verbose, "verbose", "v", 0, "log verbosity on stderr of the -f run (0: progress only)")
+	fs.StringVar(&o.BaselineBinary, "baseline-binary", "", "A/B: the baseline build's binary (overrides ab.baseline.binary)")
+	fs.StringVar(&o.CandidateBinary, "candidate-binary", "", "A/B: the candidate build's binary (overrides ab.candidate.binary)")
+	fs.StringArrayVar(&o.BaselineArgs, "baseline-arg", nil, "A/B: an argument appended to the baseline's command (repeatable; replaces ab.baseline.args)")
+	fs.StringArrayVar(&o.CandidateArgs, "candidate-arg", nil, "A/B: an argument appended to the candidate's command (repeatable; replaces ab.candidate.args)")
 	fs.StringVar(&o.Results, "results", "", "results.json of the run under test")
-	fs.StringVar(&o.Baseline, "baseline", "", "baseline results.json: a file path or s3://bucket/key")
+	fs.StringVar(&o.Baseline, "baseline", "", "baseline results.json for the gate rules: a file path or s3://bucket/key (without it, rules check absolute limits only)")
 	fs.BoolVar(&o.UpdateBaseline, "update-baseline", false, "check only absolute limits, then write --results as the new baseline")
 	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report to this file")
 	fs.StringVar(&o.S3.Endpoint, "s3-endpoint", "", "S3 endpoint URL for s3:// baselines (default: AWS, or AWS_ENDPOINT_URL_S3)")
@@ -66,33 +105,81 @@ func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.S3.Profile, "aws-profile", "", "AWS shared-config profile for s3:// baselines (default: AWS_PROFILE)")
 }
 
-// Validate checks the flags.
+// Validate checks the flags and, with -f, parses the scenario and applies the build overrides:
+// nothing starts unless the whole input is valid.
 func (o *gateOptions) Validate() error {
 	switch {
-	case o.Results == "":
-		return errors.New("--results is required")
-	case o.Baseline == "":
-		return errors.New("--baseline is required (a file path or s3://bucket/key)")
+	case (o.Results == "") == (o.File == ""):
+		return errors.New("give one of -f SCENARIO (run, then judge) and --results FILE (judge a finished run)")
+	case o.UpdateBaseline && o.Baseline == "":
+		return errors.New("--update-baseline needs --baseline")
 	}
+	abFlags := o.BaselineBinary != "" || o.CandidateBinary != "" || o.BaselineArgs != nil || o.CandidateArgs != nil
+	if o.File == "" {
+		if abFlags {
+			return errors.New("--baseline-binary, --candidate-binary and --*-arg need -f SCENARIO")
+		}
+		return nil
+	}
+	sc, err := scenario.Load(o.File)
+	if err != nil {
+		return err
+	}
+	if abFlags && sc.AB == nil {
+		return fmt.Errorf("%s: --baseline-binary, --candidate-binary and --*-arg need an ab section in the scenario", o.File)
+	}
+	if sc.AB != nil {
+		for _, b := range []struct {
+			flag, bin string
+			args      []string
+			build     *scenario.Build
+		}{{"--baseline-binary", o.BaselineBinary, o.BaselineArgs, &sc.AB.Baseline}, {"--candidate-binary", o.CandidateBinary, o.CandidateArgs, &sc.AB.Candidate}} {
+			if b.bin != "" {
+				if _, err := os.Stat(b.bin); err != nil {
+					return fmt.Errorf("%s: %w", b.flag, err)
+				}
+				b.build.Binary = b.bin
+			}
+			if b.args != nil {
+				b.build.Args = b.args
+			}
+		}
+	}
+	o.scenario = sc
 	return nil
 }
 
-func (o *gateOptions) run(ctx context.Context, out io.Writer) error {
-	cur, err := results.Load(o.Results)
-	if err != nil {
+func (o *gateOptions) run(ctx context.Context, out, stderr io.Writer) error {
+	if o.JUnit != "" {
+		if err := os.Remove(o.JUnit); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return badInput(fmt.Errorf("removing the previous --junit file: %w", err))
+		}
+	}
+	var cur *results.Results
+	var err error
+	if o.File != "" {
+		if cur, err = o.simulate(ctx, out, stderr); err != nil {
+			return err
+		}
+	} else if cur, err = results.Load(o.Results); err != nil {
 		return o.inputError("", err)
 	}
-	store, err := gate.OpenStore(ctx, o.Baseline, o.S3)
-	if err != nil {
-		return o.inputError(cur.Scenario.Name, err)
-	}
 	var base *results.Results
-	if !o.UpdateBaseline {
-		if base, err = store.Load(ctx); err != nil {
-			if errors.Is(err, gate.ErrNoBaseline) {
-				err = fmt.Errorf("%w; record one with --update-baseline", err)
-			}
+	var store gate.Store
+	if o.Baseline == "" && needsBaseline(cur) {
+		return o.inputError(cur.Scenario.Name, errors.New("the gate rules compare with a baseline (maxRegression): give --baseline FILE or s3://bucket/key"))
+	}
+	if o.Baseline != "" {
+		if store, err = gate.OpenStore(ctx, o.Baseline, o.S3); err != nil {
 			return o.inputError(cur.Scenario.Name, err)
+		}
+		if !o.UpdateBaseline {
+			if base, err = store.Load(ctx); err != nil {
+				if errors.Is(err, gate.ErrNoBaseline) {
+					err = fmt.Errorf("%w; record one with --update-baseline", err)
+				}
+				return o.inputError(cur.Scenario.Name, err)
+			}
 		}
 	}
 	rep, err := gate.Evaluate(cur, base)
@@ -117,18 +204,62 @@ func (o *gateOptions) run(ctx context.Context, out io.Writer) error {
 		fmt.Fprintf(out, "baseline updated: %s\n", store)
 		return nil
 	}
-	fmt.Fprintf(out, "gate passed: %d checks against %s\n", len(rep.Checks), store)
+	against := "absolute limits"
+	if store != nil {
+		against = store.String()
+	}
+	fmt.Fprintf(out, "gate passed: %d checks (%d A/B metrics, %d rules against %s)\n", len(rep.AB)+len(rep.Checks), len(rep.AB), len(rep.Checks), against)
 	return nil
+}
+
+// needsBaseline reports whether a rule of r compares with a baseline.
+func needsBaseline(r *results.Results) bool {
+	for _, g := range r.Gate {
+		if g.MaxRegression != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// simulate runs the scenario and returns its results. A run that completed with a violated
+// invariant or threshold is judged like any other (the rules decide); a candidate that broke the
+// run before it completed is a regression; anything else is the environment's fault.
+func (o *gateOptions) simulate(ctx context.Context, out, stderr io.Writer) (*results.Results, error) {
+	log, flush, err := newRunLogger(o.Verbose)
+	if err != nil {
+		return nil, err
+	}
+	defer flush()
+	rep, err := sim.Run(ctx, sim.Options{Scenario: o.scenario, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
+		Stdout: out, Progress: stderr, Logger: log, Version: Version()})
+	var v *sim.ViolationError
+	switch {
+	case rep != nil && (err == nil || errors.As(err, &v)):
+		return rep.Results, nil
+	case errors.As(err, &v):
+		o.writeJUnitError(o.scenario.Name, "regression", err)
+		return nil, &ExitError{Code: ExitFailure, Err: err}
+	case sim.IsBadInput(err) || err != nil:
+		return nil, o.inputError(o.scenario.Name, err)
+	}
+	return nil, errors.New("gate: the run produced no results")
 }
 
 // inputError records a gate that could not run in the JUnit file too, and marks it exit 2.
 func (o *gateOptions) inputError(scenario string, err error) error {
-	if o.JUnit != "" {
-		if werr := writeFile(o.JUnit, func(w io.Writer) error { return gate.WriteJUnitError(w, scenario, err) }); werr != nil {
-			err = errors.Join(err, werr)
-		}
+	if werr := o.writeJUnitError(scenario, "input", err); werr != nil {
+		err = errors.Join(err, werr)
 	}
 	return badInput(err)
+}
+
+// writeJUnitError writes a JUnit file with one errored test case of the given type, if asked for.
+func (o *gateOptions) writeJUnitError(scenario, kind string, err error) error {
+	if o.JUnit == "" {
+		return nil
+	}
+	return writeFile(o.JUnit, func(w io.Writer) error { return gate.WriteJUnitError(w, scenario, kind, err) })
 }
 
 func writeFile(path string, write func(io.Writer) error) error {

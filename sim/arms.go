@@ -1,0 +1,186 @@
+package sim
+
+import (
+	"context"
+	"debug/buildinfo"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// arm is one column of a run's results: a strategy, and the external controller it runs when it is
+// one (nil for the reference controller, in process or by its binary).
+type arm struct {
+	st  scenario.Strategy
+	ext *scenario.External
+}
+
+// binary is the executable the arm runs out of process ("" in process).
+func (a arm) binary() string {
+	if a.ext != nil && len(a.ext.Command) > 0 {
+		return a.ext.Command[0]
+	}
+	return a.st.Binary
+}
+
+// describe records what the arm ran in its results' config: binary, arguments and version.
+func (a arm) describe(ctx context.Context, config map[string]string) {
+	if b := a.binary(); b != "" {
+		config["binary"] = b
+		config["version"] = a.version(ctx)
+	}
+	switch {
+	case a.ext != nil && len(a.ext.Command) > 1:
+		config["args"] = strings.Join(a.ext.Command[1:], " ")
+	case len(a.st.Args) > 0:
+		config["args"] = strings.Join(a.st.Args, " ")
+	}
+}
+
+// version asks the arm's binary for its version: `version` of a restartsim build, `--version` of
+// another controller.
+func (a arm) version(ctx context.Context) string {
+	if a.ext != nil {
+		return binaryVersion(ctx, a.binary(), "--version")
+	}
+	return binaryVersion(ctx, a.binary(), "version")
+}
+
+// runArms lists the scenario's arms: its strategies (or its external controller); with an A/B
+// section, the compared strategy as two arms, the baseline side first.
+func runArms(sc *scenario.Scenario) ([]arm, error) {
+	var arms []arm
+	if x := sc.Controller.External; x != nil {
+		arms = []arm{{st: scenario.Strategy{Name: x.Name}, ext: x}}
+	} else {
+		for _, st := range sc.Controller.Strategies {
+			arms = append(arms, arm{st: st})
+		}
+	}
+	ab := sc.AB
+	if ab == nil {
+		return arms, nil
+	}
+	var out []arm
+	for _, a := range arms {
+		if a.st.Name != ab.Strategy {
+			out = append(out, a)
+			continue
+		}
+		base, err := a.withBuild(scenario.BaselineName(a.st.Name), ab.Baseline, "baseline")
+		if err != nil {
+			return nil, err
+		}
+		cand, err := a.withBuild(a.st.Name, ab.Candidate, "candidate")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, base, cand)
+	}
+	return out, nil
+}
+
+// withBuild is the arm as one A/B side runs it: named name, with b's binary and arguments.
+func (a arm) withBuild(name string, b scenario.Build, side string) (arm, error) {
+	out := a
+	out.st.Name = name
+	if a.ext != nil {
+		x := *a.ext
+		x.Name = name
+		x.Command = append([]string(nil), a.ext.Command...)
+		if b.Binary != "" {
+			x.Command[0] = b.Binary
+		}
+		x.Command = append(x.Command, b.Args...)
+		out.ext = &x
+		return out, nil
+	}
+	if b.Binary != "" {
+		out.st.Binary = b.Binary
+	}
+	if out.st.Binary == "" {
+		// In process against out of process would compare start-ups, not builds.
+		return arm{}, fmt.Errorf("ab.%s: strategy %q runs in process; give the %s build's restartsim binary (ab.%s.binary, or --%s-binary)", side, a.st.Name, side, side, side)
+	}
+	out.st.Args = append(append([]string(nil), a.st.Args...), b.Args...)
+	return out, nil
+}
+
+// rounds is the number of times each arm runs.
+func rounds(sc *scenario.Scenario) int {
+	if sc.AB != nil {
+		return sc.AB.Repeats
+	}
+	return sc.Repeats
+}
+
+// roundSeed is the seed of a round: repeats use the seeds Seed, Seed+1, ...; an A/B comparison
+// runs every round on the seed's fleet and timeline, so the two sides differ by build and noise only.
+func roundSeed(sc *scenario.Scenario, round int) int64 {
+	if sc.AB != nil {
+		return sc.Seed
+	}
+	return sc.Seed + int64(round)
+}
+
+// armOrder is the order the arms run in during a round. The A/B sides alternate as A B B A A B …,
+// so that a drift of the machine's speed during the run (a neighbour starting, a cache warming up)
+// weighs on both alike and neither always runs first after a fleet restore.
+func armOrder(sc *scenario.Scenario, arms []arm, round int) []int {
+	order := make([]int, len(arms))
+	for i := range order {
+		order[i] = i
+	}
+	if sc.AB == nil || round%2 == 0 {
+		return order
+	}
+	b := abArm(arms, scenario.BaselineName(sc.AB.Strategy))
+	order[b], order[b+1] = order[b+1], order[b] // the candidate follows its baseline in arms
+	return order
+}
+
+// abArm is the index of the arm named name.
+func abArm(arms []arm, name string) int {
+	for i, a := range arms {
+		if a.st.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// binaryVersion is what a controller binary says of its version when run with args, else its Go
+// build info (module version, VCS revision). Empty for "".
+func binaryVersion(ctx context.Context, binary string, args ...string) string {
+	if binary == "" {
+		return ""
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	out, err := exec.CommandContext(cctx, binary, args...).Output()
+	cancel()
+	if line := firstLine(string(out)); err == nil && line != "" {
+		return line
+	}
+	info, err := buildinfo.ReadFile(binary)
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	v := info.Main.Path + " " + info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+			v += " " + s.Key + "=" + s.Value
+		}
+	}
+	return strings.TrimSpace(v)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}

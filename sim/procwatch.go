@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"bytes"
+	"io"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/prometheus/procfs"
+)
+
+// cpuSamplePeriod is how often an external controller's CPU time is read: finer than the 10 ms
+// of the kernel's accounting would add nothing.
+const cpuSamplePeriod = 20 * time.Millisecond
+
+// maxLogLine bounds the part of one output line kept for matching.
+const maxLogLine = 64 << 10
+
+// procWatch follows one controller process: it copies the process's output to its log file,
+// notes when a line first matched the cache-synced pattern, and samples the process's CPU time.
+type procWatch struct {
+	out    io.Writer
+	synced *regexp.Regexp
+
+	mu       sync.Mutex
+	line     []byte
+	syncedAt time.Time
+	cpu      []cpuPoint
+}
+
+// cpuPoint is a process's cumulative CPU time (user + system, seconds) at a wall time.
+type cpuPoint struct {
+	at      time.Time
+	seconds float64
+}
+
+func newProcWatch(out io.Writer, synced *regexp.Regexp) *procWatch {
+	return &procWatch{out: out, synced: synced}
+}
+
+// Write is the process's stdout and stderr (exec copies both through one goroutine).
+func (w *procWatch) Write(b []byte) (int, error) {
+	n, err := w.out.Write(b)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.synced == nil || !w.syncedAt.IsZero() {
+		return n, err
+	}
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			w.line = append(w.line, b[:min(len(b), maxLogLine-len(w.line))]...)
+			break
+		}
+		w.line = append(w.line, b[:min(i, maxLogLine-len(w.line))]...)
+		if w.synced.Match(w.line) {
+			w.syncedAt = time.Now()
+			w.line = nil
+			break
+		}
+		w.line, b = w.line[:0], b[i+1:]
+	}
+	return n, err
+}
+
+// sampleCPU reads pid's CPU time every cpuSamplePeriod until done is closed.
+func (w *procWatch) sampleCPU(pid int, done <-chan struct{}) {
+	p, err := procfs.NewProc(pid)
+	if err != nil {
+		return
+	}
+	tk := time.NewTicker(cpuSamplePeriod)
+	defer tk.Stop()
+	for {
+		if st, err := p.Stat(); err == nil {
+			w.mu.Lock()
+			w.cpu = append(w.cpu, cpuPoint{at: time.Now(), seconds: st.CPUTime()})
+			w.mu.Unlock()
+		}
+		select {
+		case <-done:
+			return
+		case <-tk.C:
+		}
+	}
+}
+
+// stats returns the CPU samples so far and when the caches synced (zero: not yet, or no pattern).
+func (w *procWatch) stats() ([]cpuPoint, time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]cpuPoint(nil), w.cpu...), w.syncedAt
+}

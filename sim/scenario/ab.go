@@ -1,0 +1,158 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// AB compares two builds of one strategy's controller in one run, as `restartsim gate` does: the
+// baseline and the candidate each run Repeats times on the same fleet snapshot and timeline, their
+// runs interleaved so that machine drift hits both alike. The baseline's results carry the strategy
+// name with BaselineSuffix; the candidate keeps the name, so the gate's rules against a committed
+// baseline judge the candidate.
+type AB struct {
+	// Strategy names the strategy both builds run. Required.
+	Strategy string `json:"strategy"`
+	// Repeats is the number of runs per side. Default 8: at 8 + 8 runs the two-sided Mann–Whitney
+	// test reaches p = 0.00016, below the Holm-corrected level of every metric.
+	Repeats int `json:"repeats,omitempty"`
+	// Baseline and Candidate say what each side runs. `restartsim gate --baseline-binary /
+	// --candidate-binary` override their binaries.
+	Baseline  Build `json:"baseline,omitempty"`
+	Candidate Build `json:"candidate,omitempty"`
+	// Alpha is the family-wise false-alarm rate over all compared metrics (Holm–Bonferroni).
+	// Default 0.05.
+	Alpha float64 `json:"alpha,omitempty"`
+	// Metrics are the compared figures. Default: DefaultABMetrics.
+	Metrics []ABMetric `json:"metrics,omitempty"`
+}
+
+// Build is one side of an A/B comparison.
+type Build struct {
+	// Binary runs the strategy out of process: a reference strategy as `<binary> controller
+	// <flags>`, an external one with Binary in place of its command's first element. Empty: the
+	// strategy as the scenario defines it (a reference strategy then needs a binary all the same,
+	// so that both sides start the same way).
+	Binary string `json:"binary,omitempty"`
+	// Args are appended to the command (e.g. a test-only mutant for a power study).
+	Args []string `json:"args,omitempty"`
+}
+
+// ABMetric is one compared figure. A check fails only when the candidate is significantly worse
+// (Holm-corrected Mann–Whitney p below Alpha) and by more than the minimum effect: its median above
+// the baseline's × (1 + MinEffect) and by more than MinDelta.
+type ABMetric struct {
+	Metric string `json:"metric"`
+	// MinEffect is the smallest relative regression worth failing on. Default 0.2.
+	MinEffect *float64 `json:"minEffect,omitempty"`
+	// MinDelta is the smallest absolute regression worth failing on, in the metric's unit.
+	// Default 0.
+	MinDelta float64 `json:"minDelta,omitempty"`
+}
+
+// A/B defaults.
+const (
+	DefaultABRepeats   = 8
+	DefaultABAlpha     = 0.05
+	DefaultABMinEffect = 0.2
+	// BaselineSuffix names the baseline side's strategy: "<strategy>-baseline".
+	BaselineSuffix = "-baseline"
+	maxABRepeats   = 100
+)
+
+// DefaultABMetrics are compared when ab.metrics is empty: the restart's latency and its low-noise
+// costs up to the first meaningful reconcile.
+func DefaultABMetrics() []ABMetric {
+	m := func(name string, minDelta float64) ABMetric { return ABMetric{Metric: name, MinDelta: minDelta} }
+	return []ABMetric{
+		m(results.MetricTTFMR, 0.1),
+		m(results.MetricChangeLatencyP50, 0.1),
+		m(results.MetricChangeLatencyP95, 0.1),
+		m(results.MetricControllerCPUBeforeFirst, 0.05),
+		m(results.MetricAPIRequestsBeforeFirst, 5),
+		m(results.MetricAWSCallsBeforeFirstMeaningful, 5),
+		m(results.MetricCacheSync, 0.1),
+	}
+}
+
+// BaselineName is the name of the A/B baseline side of strategy.
+func BaselineName(strategy string) string { return strategy + BaselineSuffix }
+
+func setABDefaults(ab *AB) {
+	if ab.Repeats == 0 {
+		ab.Repeats = DefaultABRepeats
+	}
+	if ab.Alpha == 0 {
+		ab.Alpha = DefaultABAlpha
+	}
+	if len(ab.Metrics) == 0 {
+		ab.Metrics = DefaultABMetrics()
+	}
+	for i := range ab.Metrics {
+		if ab.Metrics[i].MinEffect == nil {
+			e := DefaultABMinEffect
+			ab.Metrics[i].MinEffect = &e
+		}
+	}
+}
+
+func (v *validator) validateAB(s *Scenario) {
+	ab := s.AB
+	if ab == nil {
+		return
+	}
+	names := s.Controller.strategyNames()
+	if !slices.Contains(names, ab.Strategy) {
+		v.add("ab.strategy", "unknown strategy %q (have: %s)", ab.Strategy, strings.Join(names, ", "))
+	} else if len(ab.Strategy)+len(BaselineSuffix) > 63 || slices.Contains(names, BaselineName(ab.Strategy)) {
+		v.add("ab.strategy", "the baseline side is named %q: it must be a DNS label of at most 63 and no other strategy's name", BaselineName(ab.Strategy))
+	}
+	v.count("ab.repeats", ab.Repeats, 2, maxABRepeats)
+	if s.Repeats != 1 {
+		v.add("repeats", "with ab, set the number of runs per side in ab.repeats (got repeats %d)", s.Repeats)
+	}
+	if ab.Alpha <= 0 || ab.Alpha >= 1 {
+		v.add("ab.alpha", "must be in (0, 1), got %g", ab.Alpha)
+	}
+	known := results.MetricNames()
+	seen := map[string]bool{}
+	for i, m := range ab.Metrics {
+		p := fmt.Sprintf("ab.metrics[%d]", i)
+		switch {
+		case !slices.Contains(known, m.Metric) || m.Metric == results.MetricInvariantViolations:
+			v.add(p+".metric", "unknown metric %q (known: %s)", m.Metric, strings.Join(known, ", "))
+		case seen[m.Metric]:
+			v.add(p+".metric", "listed twice")
+		}
+		seen[m.Metric] = true
+		if m.MinEffect != nil && *m.MinEffect < 0 {
+			v.add(p+".minEffect", "must not be negative, got %g", *m.MinEffect)
+		}
+		if m.MinDelta < 0 {
+			v.add(p+".minDelta", "must not be negative, got %g", m.MinDelta)
+		}
+	}
+	for side, b := range map[string]Build{"baseline": ab.Baseline, "candidate": ab.Candidate} {
+		for i, a := range b.Args {
+			v.template(fmt.Sprintf("ab.%s.args[%d]", side, i), a)
+		}
+	}
+}
+
+// ResultsAB maps the ab section onto results.AB (nil without one).
+func (s *Scenario) ResultsAB() *results.AB {
+	if s.AB == nil {
+		return nil
+	}
+	out := &results.AB{Strategy: s.AB.Strategy, Baseline: BaselineName(s.AB.Strategy), Candidate: s.AB.Strategy,
+		Repeats: s.AB.Repeats, Alpha: s.AB.Alpha,
+		BaselineBuild:  results.Build{Binary: s.AB.Baseline.Binary, Args: s.AB.Baseline.Args},
+		CandidateBuild: results.Build{Binary: s.AB.Candidate.Binary, Args: s.AB.Candidate.Args}}
+	for _, m := range s.AB.Metrics {
+		out.Metrics = append(out.Metrics, results.ABMetric{Metric: m.Metric, MinEffect: *m.MinEffect, MinDelta: m.MinDelta})
+	}
+	return out
+}
