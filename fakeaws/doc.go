@@ -14,6 +14,14 @@
 // Token buckets refill in scenario time (so AWS rates × TimeScale per wall second), injected latency sleeps
 // latency ÷ TimeScale of wall time, and all recorded times and durations are scenario time.
 //
+// # Network interfaces
+//
+// Instances and ENIs model the VPC CNI as controllers read it: an instance's primary ENI (device index 0) may
+// hold pod IPs as secondary addresses, further ENIs attach at other device indexes (a "trunk" among them, for
+// security groups for pods), and a pod's "branch" ENI is in use without an attachment. DescribeInstances lists
+// every attached ENI by device index; DescribeNetworkInterfaces answers the address, attachment, type and tag
+// filters. Seeding refuses what EC2 would (a taken device index, a second trunk, an attached branch).
+//
 // # Authentication
 //
 // AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the

@@ -21,19 +21,23 @@ const ServiceAdmin = "admin"
 // and DescribeTargetHealth, Targets are exactly the targets the request carried (Port 0 when the request left it
 // out), whatever the outcome. A call's state change (if any) takes effect at Time + Latency.
 type Call struct {
-	Seq             uint64        `json:"seq"`
-	Time            time.Time     `json:"time"`
-	Service         string        `json:"service"` // "elbv2" | "ec2" | "s3" | "admin" ("" when unroutable)
-	Operation       string        `json:"operation"`
-	TargetGroupARN  string        `json:"targetGroupArn,omitempty"`
-	SecurityGroupID string        `json:"securityGroupId,omitempty"`
-	Targets         []Target      `json:"targets,omitempty"`
-	Outcome         string        `json:"outcome"`
-	ErrorCode       string        `json:"errorCode,omitempty"`
-	HTTPStatus      int           `json:"httpStatus"`
-	Bucket          string        `json:"bucket,omitempty"`
-	Latency         time.Duration `json:"latency"`
-	RequestID       string        `json:"requestId"`
+	Seq             uint64    `json:"seq"`
+	Time            time.Time `json:"time"`
+	Service         string    `json:"service"` // "elbv2" | "ec2" | "s3" | "admin" ("" when unroutable)
+	Operation       string    `json:"operation"`
+	TargetGroupARN  string    `json:"targetGroupArn,omitempty"`
+	SecurityGroupID string    `json:"securityGroupId,omitempty"`
+	Targets         []Target  `json:"targets,omitempty"`
+	// Filters are an EC2 call's filter names in request order; ResourceIDs is how many resources it names
+	// by ID list (InstanceId.N, NetworkInterfaceId.N, GroupId.N, ...).
+	Filters     []string      `json:"filters,omitempty"`
+	ResourceIDs int           `json:"resourceIds,omitempty"`
+	Outcome     string        `json:"outcome"`
+	ErrorCode   string        `json:"errorCode,omitempty"`
+	HTTPStatus  int           `json:"httpStatus"`
+	Bucket      string        `json:"bucket,omitempty"`
+	Latency     time.Duration `json:"latency"`
+	RequestID   string        `json:"requestId"`
 }
 
 // Recorder keeps every call in memory and fans them out to subscribers in record order.

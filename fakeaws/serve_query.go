@@ -101,6 +101,9 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	if q.call.Service == ServiceELBv2 && form.Has("Targets") {
 		q.call.Targets, _ = elbv2.Targets(form)
 	}
+	if q.call.Service == ServiceEC2 {
+		q.call.Filters, q.call.ResourceIDs = ec2.FilterNames(form), ec2.ResourceIDs(form)
+	}
 
 	d := s.faults.Decide(q.call.Service, action, q.start)
 	bucket, allowed := s.throttle.Allow(q.call.Service, action, q.call.Service == ServiceEC2 && ec2.Unfiltered(form), q.start)

@@ -3,10 +3,12 @@ package sim
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/workload"
 )
 
 // awsBackend is what the simulation needs from fakeaws: the in-process *fakeaws.Server, or the admin
@@ -186,8 +189,33 @@ func (p *provisioner) SeedInstance(_ context.Context, id, ip string, sgs []strin
 	return p.backend.SeedInstance(fakeaws.Instance{ID: id, PrivateIP: ip, SecurityGroupIDs: sgs})
 }
 
-func (p *provisioner) SeedENI(_ context.Context, id string, ips, sgs []string) error {
-	return p.backend.SeedENI(fakeaws.ENI{ID: id, PrivateIPs: ips, SecurityGroupIDs: sgs})
+// TagResources tags through EC2 CreateTags, as a user tags a node group's security groups.
+func (p *provisioner) TagResources(ctx context.Context, ids []string, tags map[string]string) error {
+	in := &ec2.CreateTagsInput{Resources: ids}
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		in.Tags = append(in.Tags, ec2types.Tag{Key: aws.String(k), Value: aws.String(tags[k])})
+	}
+	if _, err := p.ec2.CreateTags(ctx, in); err != nil {
+		return fmt.Errorf("CreateTags %v: %w", ids, err)
+	}
+	return nil
+}
+
+// SeedNetworkInterface seeds through the admin API: trunk and branch ENIs are the VPC resource
+// controller's, not something a user creates.
+func (p *provisioner) SeedNetworkInterface(_ context.Context, n workload.NetworkInterface) error {
+	e := fakeaws.ENI{ID: n.ID, PrivateIPs: n.PrivateIPs, SecurityGroupIDs: n.SecurityGroupIDs, InterfaceType: n.InterfaceType,
+		AvailabilityZone: n.AvailabilityZone, InstanceID: n.InstanceID, DeviceIndex: n.DeviceIndex, MACAddress: n.MACAddress,
+		Description: n.Description}
+	for _, k := range slices.Sorted(maps.Keys(n.Tags)) {
+		e.Tags = append(e.Tags, fakeaws.Tag{Key: k, Value: n.Tags[k]})
+	}
+	return p.backend.SeedENI(e)
+}
+
+// SeedENI seeds a plain, unattached network interface.
+func (p *provisioner) SeedENI(ctx context.Context, id string, ips, sgs []string) error {
+	return p.SeedNetworkInterface(ctx, workload.NetworkInterface{ID: id, PrivateIPs: ips, SecurityGroupIDs: sgs})
 }
 
 // gate is a per-controller-instance AWS endpoint: a loopback listener that forwards to fakeaws until

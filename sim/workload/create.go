@@ -71,16 +71,16 @@ func (f *Fleet) totalSteps() int64 {
 		pods += len(t.Pods)
 	}
 	kube := len(f.Namespaces) + 2*len(f.Nodes) + 3*len(f.TGBs) + 2*pods
-	aws := len(f.SecurityGroupNames) + len(f.Nodes) + len(f.TGBs) + pods
+	aws := len(f.SecurityGroupNames) + 1 + 2*len(f.Nodes) + len(f.TGBs) + pods // +1: the groups' tags; 2: instance, trunk
 	return int64(kube + aws)
 }
 
-// Create creates the planned fleet: security groups, namespaces, nodes (with their instances), and per
-// TGB its target group and pod ENIs (AWS) and Service, Pods (with Running status), EndpointSlice and the
-// TargetGroupBinding last, so a controller never sees a TGB whose parts are missing. Kubernetes writes run
-// on opts.Concurrency workers, each carrying one TGB's chain at a time; AWS calls run on their own
-// workers ahead of them. On success the Fleet is live and the mutations may be used. Create may be called
-// once.
+// Create creates the planned fleet: security groups, namespaces, nodes (with their instances and trunk
+// ENIs), and per TGB its target group and pods' branch ENIs (AWS) and Service, Pods (with Running
+// status), EndpointSlice and the TargetGroupBinding last, so a controller never sees a TGB whose parts
+// are missing. Kubernetes writes run on opts.Concurrency workers, each carrying one TGB's chain at a
+// time; AWS calls run on their own workers ahead of them. On success the Fleet is live and the
+// mutations may be used. Create may be called once.
 func (f *Fleet) Create(ctx context.Context, opts Options) (Stats, error) {
 	opts.setDefaults()
 	if err := opts.validate(); err != nil {
@@ -128,6 +128,10 @@ func (f *Fleet) createSecurityGroups(ctx context.Context, live *liveState, cnt *
 		live.sgIDs = append(live.sgIDs, id)
 	}
 	live.lbSG = live.sgIDs[len(live.sgIDs)-1]
+	if err := f.tagEndpointGroups(ctx, live); err != nil {
+		return err
+	}
+	cnt.called()
 	return nil
 }
 
@@ -165,12 +169,12 @@ func (f *Fleet) createAll(ctx context.Context, live *liveState, cnt *counters) e
 	var awsWG sync.WaitGroup
 	awsWG.Go(func() {
 		runPool(ctx, opts.AWSConcurrency, len(f.Nodes), func(i int) {
-			n := f.Nodes[i]
-			if err := opts.AWS.SeedInstance(ctx, n.InstanceID, n.PrivateIP, []string{live.sgIDs[n.SecurityGroup]}); err != nil {
-				fail(fmt.Errorf("seeding instance %s: %w", n.InstanceID, err))
+			if err := f.seedNode(ctx, live, f.Nodes[i]); err != nil {
+				fail(err)
 				return
 			}
-			cnt.called()
+			cnt.called() // the instance
+			cnt.called() // its trunk ENI
 		})
 		nodesSeeded.Done()
 		runPool(ctx, opts.AWSConcurrency, len(f.TGBs), func(i int) {
@@ -304,13 +308,6 @@ func (f *Fleet) provisionTGB(ctx context.Context, live *liveState, t *TGBPlan, c
 			return err
 		}
 		cnt.called()
-	}
-	return nil
-}
-
-func (f *Fleet) seedENI(ctx context.Context, live *liveState, p PodPlan) error {
-	if err := live.opts.AWS.SeedENI(ctx, p.ENIID, []string{p.IP}, []string{live.sgIDs[p.SecurityGroup]}); err != nil {
-		return fmt.Errorf("seeding ENI %s of pod %s: %w", p.ENIID, p.Name, err)
 	}
 	return nil
 }

@@ -16,6 +16,13 @@
 // readiness gates or networking, which pod a mutation picks) is drawn from seeded RNGs; IPs are
 // allocated sequentially from the pod range, so a replayed run produces the same objects.
 //
+// # AWS networking
+//
+// Pods use security groups for pods: each has a branch ENI with its IP and security group, on its
+// node's trunk ENI, named in the vpc.amazonaws.com/pod-eni annotation as the VPC resource controller
+// writes it (podeni.go). A controller finds a pod's group from the annotation or from the pod IP; the
+// node and pod groups carry the cluster tag kubernetes.io/cluster/<Spec.ClusterName>.
+//
 // # Writers
 //
 // Create and the mutations write EndpointSlices directly, so a Change is reflected in the cluster when

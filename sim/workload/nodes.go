@@ -60,8 +60,8 @@ func (f *Fleet) beginNodes() (*liveState, error) {
 	return live, nil
 }
 
-// JoinNode adds a node, as a node group scaling out does: the next address of the node range, a new
-// EC2 instance (seeded through Options.AWS) in the zone and one of the security groups planned nodes
+// JoinNode adds a node, as a node group scaling out does: the next addresses of the node range, a new
+// EC2 instance with its trunk ENI (seeded through Options.AWS) in the zone and one of the security groups planned nodes
 // get, and a Ready Node. New pods may be placed on it. Each Change registers the instance on the
 // NodePort of an instance TGB whose spec.nodeSelector matches the node.
 func (f *Fleet) JoinNode(ctx context.Context) (NodeChange, error) {
@@ -81,8 +81,8 @@ func (f *Fleet) joinNode(ctx context.Context, live *liveState) (NodeChange, erro
 		return NodeChange{}, err
 	}
 	sg := live.sgIDs[n.SecurityGroup]
-	if err := live.opts.AWS.SeedInstance(ctx, n.InstanceID, n.PrivateIP, []string{sg}); err != nil {
-		return NodeChange{Node: n}, fmt.Errorf("node join: seeding instance %s: %w", n.InstanceID, err)
+	if err := f.seedNode(ctx, live, n); err != nil {
+		return NodeChange{Node: n}, fmt.Errorf("node join: %w", err)
 	}
 	now := metav1.NewTime(live.opts.now())
 	if err := f.createNode(ctx, live, n, now, live.uncounted()); err != nil {

@@ -88,6 +88,12 @@ func TestReplaceNode(t *testing.T) {
 	if in := tf.aws.srv.Instances()[i]; in.PrivateIP != joined.PrivateIP || len(in.SecurityGroupIDs) != 1 {
 		t.Fatalf("instance %+v, node %+v", in, joined)
 	}
+	trunk := slices.IndexFunc(tf.aws.srv.ENIs(), func(e fakeaws.ENI) bool {
+		return e.ID == joined.TrunkENIID() && e.InstanceID == joined.InstanceID && e.PrivateIPs[0] == joined.TrunkIP
+	})
+	if trunk < 0 {
+		t.Fatalf("joined node %+v has no trunk ENI", joined)
+	}
 	checkReady(t, joined.Name, corev1.ConditionTrue)
 	checkReady(t, replaced.Name, corev1.ConditionFalse)
 

@@ -18,8 +18,6 @@ const (
 	ServiceLabel = "restartsim.io/service"
 	// SecurityGroupsAnnotation on a pod or node lists the security group IDs of its ENI, comma-separated.
 	SecurityGroupsAnnotation = "restartsim.io/security-groups"
-	// ENIAnnotation on a pod is the ID of its ENI.
-	ENIAnnotation = "restartsim.io/eni"
 	// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the simulator's slices.
 	ManagedBy = "endpointslice.restartsim.io"
 	// PortName names the Service port, the container port and the EndpointSlice port.
@@ -91,7 +89,7 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 		ObjectMeta: metav1.ObjectMeta{
 			Name: p.Name, Namespace: t.Namespace,
 			Labels:      withLabels(run, map[string]string{ServiceLabel: t.Name}),
-			Annotations: map[string]string{SecurityGroupsAnnotation: sgID, ENIAnnotation: p.ENIID},
+			Annotations: map[string]string{SecurityGroupsAnnotation: sgID, PodENIAnnotation: f.podENIAnnotation(p)},
 		},
 		Spec: corev1.PodSpec{
 			NodeName:                      f.node(p.Node).Name,

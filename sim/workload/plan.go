@@ -31,6 +31,7 @@ type Fleet struct {
 	rng      *rand.Rand // mutations' own stream, split off the Plan RNG
 	podIPs   *ipAllocator
 	nodeIPs  *ipAllocator // the node range; joined nodes take its next addresses
+	vlans    map[int]int  // the last VLAN ID handed out on each node's trunk, by node index
 	notReady int          // nodes marked NotReady (NodeNotReady)
 	// nodesMu guards Nodes for readers that do not hold mu (pod objects name their node); node
 	// mutations change Nodes holding both, mu first.
@@ -42,12 +43,15 @@ type Fleet struct {
 	live      *liveState // set by Create
 }
 
-// NodePlan is one Node and its EC2 instance.
+// NodePlan is one Node and its EC2 instance, with the trunk ENI the VPC resource controller attaches
+// to it for security groups for pods (pods' branch ENIs hang off it).
 type NodePlan struct {
 	Name       string
 	InstanceID string
 	PrivateIP  string
-	Zone       string
+	// TrunkIP is the trunk ENI's primary address, the node range's address after PrivateIP.
+	TrunkIP string
+	Zone    string
 	// SecurityGroup indexes SecurityGroupNames.
 	SecurityGroup int
 	// NotReady is set when NodeNotReady (or ReplaceNode) turned the node's Ready condition False; new
@@ -98,12 +102,14 @@ func (t *TGBPlan) Key() types.NamespacedName {
 // GateType is the readiness-gate condition type of the TGB.
 func (t *TGBPlan) GateType() string { return ReadinessGatePrefix + t.Name }
 
-// PodPlan is one pod.
+// PodPlan is one pod and its branch ENI (security groups for pods: the pod IP is the branch ENI's address).
 type PodPlan struct {
 	Name  string
 	IP    string
 	Node  int // index into Fleet.Nodes
 	ENIID string
+	// VLANID tags the branch ENI's traffic on its node's trunk.
+	VLANID int
 	// SecurityGroup indexes SecurityGroupNames.
 	SecurityGroup int
 }
@@ -151,6 +157,7 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 		Spec:  spec,
 		rng:   rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())),
 		byKey: make(map[types.NamespacedName]*TGBPlan, spec.TGBs),
+		vlans: map[int]int{},
 	}
 	for i := range spec.Namespaces {
 		f.Namespaces = append(f.Namespaces, fmt.Sprintf("%s-%02d", spec.NamespacePrefix, i))
@@ -200,11 +207,13 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 	return f
 }
 
-// planNode plans the next node (not yet appended): the next address of the node range, zones
-// round-robin by position, instance ID and security group drawn from rng. Callers hold f.mu or own f.
+// planNode plans the next node (not yet appended): the next two addresses of the node range (the
+// node's and its trunk ENI's), zones round-robin by position, instance ID and security group drawn from
+// rng. Callers hold f.mu or own f.
 func (f *Fleet) planNode(rng *rand.Rand) (NodePlan, error) {
 	ip, err := f.nodeIPs.Next()
-	if err != nil {
+	trunk, err2 := f.nodeIPs.Next()
+	if err != nil || err2 != nil {
 		return NodePlan{}, fmt.Errorf("workload: planning node %d: no address left in nodeCIDR %s", len(f.Nodes)+1, f.Spec.NodeCIDR)
 	}
 	zone := f.Spec.Zones[len(f.Nodes)%len(f.Spec.Zones)]
@@ -212,6 +221,7 @@ func (f *Fleet) planNode(rng *rand.Rand) (NodePlan, error) {
 		Name:          "ip-" + strings.ReplaceAll(ip, ".", "-") + "." + region(zone) + ".compute.internal",
 		InstanceID:    "i-" + randHex(rng, 17),
 		PrivateIP:     ip,
+		TrunkIP:       trunk,
 		Zone:          zone,
 		SecurityGroup: rng.IntN(f.Spec.SecurityGroups),
 	}, nil
@@ -259,8 +269,20 @@ func (f *Fleet) planPod(rng *rand.Rand, t *TGBPlan) (PodPlan, error) {
 		ENIID:         "eni-" + randHex(rng, 17),
 		SecurityGroup: rng.IntN(f.Spec.SecurityGroups),
 	}
+	p.VLANID = f.nextVLAN(p.Node)
 	t.NextPod++
 	return p, nil
+}
+
+// maxVLANID is the highest VLAN ID a trunk ENI hands its branch ENIs (0 is never used).
+const maxVLANID = 4094
+
+// nextVLAN hands out node i's trunk VLAN IDs in turn, wrapping after maxVLANID: a real trunk carries far
+// fewer branches at once, and the ID is only a label here. Callers hold f.mu or own f.
+func (f *Fleet) nextVLAN(node int) int {
+	v := f.vlans[node]%maxVLANID + 1
+	f.vlans[node] = v
+	return v
 }
 
 // placePod draws the node of a new pod among the Ready nodes (all of them, drawn as before any node

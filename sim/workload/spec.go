@@ -45,6 +45,10 @@ type Spec struct {
 	Port int32
 	// ServicePort is the Service port the TGBs reference (by number). Default 80.
 	ServicePort int32
+	// ClusterName is the cluster the nodes' and pods' security groups and ENIs are tagged for
+	// (kubernetes.io/cluster/<name>: owned), the tag a controller uses to pick and find the security
+	// groups it manages rules on. Default "restartsim", the cluster name the harness gives controllers.
+	ClusterName string
 }
 
 // Defaults of Spec.
@@ -57,6 +61,7 @@ const (
 	DefaultNodeCIDR        = "10.0.0.0/22"
 	DefaultPort            = 8080
 	DefaultServicePort     = 80
+	DefaultClusterName     = "restartsim"
 	tgbsPerNamespace       = 200
 	nodePortMin            = 30000
 	nodePortMax            = 32767
@@ -93,6 +98,9 @@ func (s Spec) WithDefaults() Spec {
 	}
 	if s.ServicePort == 0 {
 		s.ServicePort = DefaultServicePort
+	}
+	if s.ClusterName == "" {
+		s.ClusterName = DefaultClusterName
 	}
 	return s
 }
@@ -154,8 +162,8 @@ func (s Spec) Validate() error {
 		if !vpc.Contains(nodes.Masked().Addr()) || nodes.Bits() < vpc.Bits() {
 			bad("nodeCIDR", "%s must lie inside vpcCIDR %s", s.NodeCIDR, s.VPCCIDR)
 		}
-		if free := 1<<(32-nodes.Bits()) - 2; s.Nodes > free {
-			bad("nodes", "%d nodes do not fit in nodeCIDR %s", s.Nodes, s.NodeCIDR)
+		if free := 1<<(32-nodes.Bits()) - 2; 2*s.Nodes > free {
+			bad("nodes", "%d nodes (two addresses each, the node's and its trunk ENI's) do not fit in nodeCIDR %s", s.Nodes, s.NodeCIDR)
 		}
 		if pods := s.TGBs * s.PodsPerService; pods > 1<<(32-vpc.Bits())-1<<(32-nodes.Bits()) {
 			bad("podsPerService", "%d pods do not fit in vpcCIDR %s outside nodeCIDR", pods, s.VPCCIDR)

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"k8s.io/client-go/rest"
@@ -19,6 +20,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/sim/workload"
 )
 
 var (
@@ -99,7 +101,22 @@ func (a *awsEnv) SeedInstance(_ context.Context, id, ip string, sgs []string) er
 	return err
 }
 
-func (a *awsEnv) SeedENI(_ context.Context, id string, ips, sgs []string) error {
-	_, err := a.srv.SeedENI(fakeaws.ENI{ID: id, PrivateIPs: ips, SecurityGroupIDs: sgs})
+func (a *awsEnv) TagResources(ctx context.Context, ids []string, tags map[string]string) error {
+	in := &ec2.CreateTagsInput{Resources: ids}
+	for k, v := range tags {
+		in.Tags = append(in.Tags, ec2types.Tag{Key: aws.String(k), Value: aws.String(v)})
+	}
+	_, err := a.ec2.CreateTags(ctx, in)
+	return err
+}
+
+func (a *awsEnv) SeedNetworkInterface(_ context.Context, n workload.NetworkInterface) error {
+	e := fakeaws.ENI{ID: n.ID, PrivateIPs: n.PrivateIPs, SecurityGroupIDs: n.SecurityGroupIDs, InterfaceType: n.InterfaceType,
+		AvailabilityZone: n.AvailabilityZone, InstanceID: n.InstanceID, DeviceIndex: n.DeviceIndex, MACAddress: n.MACAddress,
+		Description: n.Description}
+	for k, v := range n.Tags {
+		e.Tags = append(e.Tags, fakeaws.Tag{Key: k, Value: v})
+	}
+	_, err := a.srv.SeedENI(e)
 	return err
 }

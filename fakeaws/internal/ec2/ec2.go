@@ -60,15 +60,37 @@ func (s *Service) Lookup(action string) (Handler, bool) {
 // Operations lists the supported actions, sorted.
 func (s *Service) Operations() []string { return query.Operations(s.ops) }
 
+// idLists are the parameters by which describe calls name resources.
+var idLists = []string{"InstanceId", "NetworkInterfaceId", "GroupId", "GroupName", "VpcId"}
+
 // Unfiltered reports whether a describe call carries no filter, no ID list and no MaxResults (AWS charges those
 // to a smaller bucket).
 func Unfiltered(f *query.Form) bool {
-	for _, k := range []string{"Filter", "InstanceId", "NetworkInterfaceId", "GroupId", "GroupName", "VpcId", "MaxResults", "NextToken"} {
+	for _, k := range append([]string{"Filter", "MaxResults", "NextToken"}, idLists...) {
 		if f.Has(k) || f.Has(k+".1") {
 			return false
 		}
 	}
 	return true
+}
+
+// FilterNames are the names of a call's filters in request order, for the call log: which filters a
+// controller sends decides what each call costs it and AWS.
+func FilterNames(f *query.Form) []string {
+	var out []string
+	for _, p := range f.Members("Filter") {
+		out = append(out, f.Get(p+".Name"))
+	}
+	return out
+}
+
+// ResourceIDs is how many resources a describe call names by ID (InstanceId.N, NetworkInterfaceId.N, ...).
+func ResourceIDs(f *query.Form) int {
+	n := 0
+	for _, k := range idLists {
+		n += len(f.Members(k))
+	}
+	return n
 }
 
 // filter is one Filter.N entry.

@@ -124,24 +124,40 @@ type xPrivateIP struct {
 	Primary          bool   `xml:"primary"`
 }
 
+// xAttachment is a NetworkInterface's attachment (DescribeNetworkInterfaces).
 type xAttachment struct {
-	AttachmentID string `xml:"attachmentId"`
-	InstanceID   string `xml:"instanceId,omitempty"`
-	DeviceIndex  int32  `xml:"deviceIndex"`
-	Status       string `xml:"status"`
+	AttachmentID        string `xml:"attachmentId"`
+	InstanceID          string `xml:"instanceId"`
+	InstanceOwnerID     string `xml:"instanceOwnerId"`
+	DeviceIndex         int32  `xml:"deviceIndex"`
+	NetworkCardIndex    int32  `xml:"networkCardIndex"`
+	Status              string `xml:"status"`
+	DeleteOnTermination bool   `xml:"deleteOnTermination"`
+}
+
+// xInstanceAttachment is an InstanceNetworkInterface's attachment (DescribeInstances): no instance fields.
+type xInstanceAttachment struct {
+	AttachmentID        string `xml:"attachmentId"`
+	DeviceIndex         int32  `xml:"deviceIndex"`
+	NetworkCardIndex    int32  `xml:"networkCardIndex"`
+	Status              string `xml:"status"`
+	DeleteOnTermination bool   `xml:"deleteOnTermination"`
 }
 
 type xInstanceENI struct {
-	NetworkInterfaceID string       `xml:"networkInterfaceId"`
-	SubnetID           string       `xml:"subnetId,omitempty"`
-	VpcID              string       `xml:"vpcId"`
-	OwnerID            string       `xml:"ownerId"`
-	Status             string       `xml:"status"`
-	PrivateIPAddress   string       `xml:"privateIpAddress"`
-	GroupSet           []xGroup     `xml:"groupSet>item"`
-	Attachment         xAttachment  `xml:"attachment"`
-	PrivateIPs         []xPrivateIP `xml:"privateIpAddressesSet>item"`
-	InterfaceType      string       `xml:"interfaceType"`
+	NetworkInterfaceID string              `xml:"networkInterfaceId"`
+	SubnetID           string              `xml:"subnetId,omitempty"`
+	VpcID              string              `xml:"vpcId"`
+	Description        string              `xml:"description"`
+	OwnerID            string              `xml:"ownerId"`
+	Status             string              `xml:"status"`
+	MACAddress         string              `xml:"macAddress"`
+	PrivateIPAddress   string              `xml:"privateIpAddress"`
+	SourceDestCheck    bool                `xml:"sourceDestCheck"`
+	GroupSet           []xGroup            `xml:"groupSet>item"`
+	Attachment         xInstanceAttachment `xml:"attachment"`
+	PrivateIPs         []xPrivateIP        `xml:"privateIpAddressesSet>item"`
+	InterfaceType      string              `xml:"interfaceType"`
 }
 
 type xPlacement struct {
@@ -183,6 +199,7 @@ type xENI struct {
 	OwnerID            string       `xml:"ownerId"`
 	RequesterManaged   bool         `xml:"requesterManaged"`
 	Status             string       `xml:"status"`
+	MACAddress         string       `xml:"macAddress"`
 	PrivateIPAddress   string       `xml:"privateIpAddress"`
 	SourceDestCheck    bool         `xml:"sourceDestCheck"`
 	GroupSet           []xGroup     `xml:"groupSet>item"`

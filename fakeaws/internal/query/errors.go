@@ -84,6 +84,7 @@ var statusByCode = map[string]int{
 	"InvalidInstanceID.Malformed":         http.StatusBadRequest,
 	"InvalidNetworkInterfaceID.NotFound":  http.StatusBadRequest,
 	"InvalidNetworkInterfaceID.Malformed": http.StatusBadRequest,
+	"InvalidNetworkInterface.InUse":       http.StatusBadRequest,
 	"InvalidFilter":                       http.StatusBadRequest,
 	"TagLimitExceeded":                    http.StatusBadRequest,
 }

@@ -61,7 +61,9 @@ func (s *Store) checkGroups(ids []string) error {
 	return nil
 }
 
-// SeedInstance adds (or replaces) an instance and its primary ENI.
+// SeedInstance adds (or replaces) an instance and its primary ENI (device index 0, the instance's private IP
+// and groups; a replaced instance's primary ENI loses any secondary IPs). ENIs attached at other device
+// indexes stay attached.
 func (s *Store) SeedInstance(in Instance) (Instance, error) {
 	if !strings.HasPrefix(in.ID, "i-") {
 		return Instance{}, query.Errorf("InvalidInstanceID.Malformed", "Invalid id: %q", in.ID)
@@ -85,6 +87,12 @@ func (s *Store) SeedInstance(in Instance) (Instance, error) {
 	if in.PrimaryENIID == "" {
 		in.PrimaryENIID = "eni-" + strings.TrimPrefix(in.ID, "i-")
 	}
+	if old, ok := s.instances[in.ID]; ok && old.PrimaryENIID != in.PrimaryENIID {
+		return Instance{}, query.Errorf("InvalidParameterValue", "The primary network interface of instance '%s' is %s and cannot change", in.ID, old.PrimaryENIID)
+	}
+	if e, ok := s.enis[in.PrimaryENIID]; ok && e.InstanceID != in.ID {
+		return Instance{}, query.Errorf("InvalidNetworkInterface.InUse", "Interface: [%s] in use.", e.ID)
+	}
 	in.SecurityGroupIDs = slices.Clone(in.SecurityGroupIDs)
 	in.Tags = cloneTags(in.Tags)
 	if _, ok := s.instances[in.ID]; !ok {
@@ -94,7 +102,7 @@ func (s *Store) SeedInstance(in Instance) (Instance, error) {
 	s.putENI(&ENI{
 		ID: in.PrimaryENIID, PrivateIPs: []string{in.PrivateIP}, SecurityGroupIDs: slices.Clone(in.SecurityGroupIDs),
 		SubnetID: in.SubnetID, AvailabilityZone: in.AvailabilityZone, VPCID: vpc, InstanceID: in.ID,
-		Description: "primary network interface",
+		InterfaceType: InterfaceTypeInterface, MACAddress: macAddress(in.PrimaryENIID), Description: "primary network interface",
 	})
 	return cloneInstance(&in), nil
 }
@@ -103,44 +111,6 @@ func cloneInstance(in *Instance) Instance {
 	c := *in
 	c.SecurityGroupIDs = slices.Clone(in.SecurityGroupIDs)
 	c.Tags = cloneTags(in.Tags)
-	return c
-}
-
-// SeedENI adds (or replaces) a network interface (for example a pod ENI).
-func (s *Store) SeedENI(e ENI) (ENI, error) {
-	if len(e.PrivateIPs) == 0 {
-		return ENI{}, query.Errorf("MissingParameter", "an ENI needs at least one private IP")
-	}
-	for _, ip := range e.PrivateIPs {
-		if _, err := netip.ParseAddr(ip); err != nil {
-			return ENI{}, query.Errorf("InvalidParameterValue", "invalid private IP %q", ip)
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	vpc, err := s.vpcOrDefault(e.VPCID)
-	if err != nil {
-		return ENI{}, err
-	}
-	if err := s.checkGroups(e.SecurityGroupIDs); err != nil {
-		return ENI{}, err
-	}
-	if e.ID == "" {
-		e.ID = s.newID("eni-", 17)
-	}
-	e.VPCID = vpc
-	e.PrivateIPs = slices.Clone(e.PrivateIPs)
-	e.SecurityGroupIDs = slices.Clone(e.SecurityGroupIDs)
-	e.Tags = cloneTags(e.Tags)
-	s.putENI(&e)
-	return cloneENI(&e), nil
-}
-
-func cloneENI(e *ENI) ENI {
-	c := *e
-	c.PrivateIPs = slices.Clone(e.PrivateIPs)
-	c.SecurityGroupIDs = slices.Clone(e.SecurityGroupIDs)
-	c.Tags = cloneTags(e.Tags)
 	return c
 }
 
@@ -174,53 +144,6 @@ func (s *Store) InstancesByID(ids []string) (found []Instance, missing []string)
 		}
 	}
 	return found, missing
-}
-
-// ENIs returns all network interfaces sorted by ID.
-func (s *Store) ENIs() []ENI {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return inOrder(s.enis, s.eniOrder.keys(nil), cloneENI) // ENIs are never removed
-}
-
-// ENIsByID returns the network interfaces of ids in order and -1, or nil and the index of the first ID that
-// does not exist.
-func (s *Store) ENIsByID(ids []string) ([]ENI, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return lookup(s.enis, ids, cloneENI)
-}
-
-// KnownENIs returns, sorted by ID and each once, the network interfaces of ids that exist.
-func (s *Store) KnownENIs(ids []string) []ENI {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sortedENIs(slices.Clone(ids))
-}
-
-// ENIsByPrivateIP returns, sorted by ID and each once, the network interfaces holding any of ips (primary or
-// secondary).
-func (s *Store) ENIsByPrivateIP(ips []string) []ENI {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var ids []string
-	for _, ip := range ips {
-		ids = append(ids, s.eniByIP[ip]...)
-	}
-	return s.sortedENIs(ids)
-}
-
-// sortedENIs clones the ENIs of ids that exist, sorted by ID and each once; it reorders ids.
-func (s *Store) sortedENIs(ids []string) []ENI {
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	out := make([]ENI, 0, len(ids))
-	for _, id := range ids {
-		if e, ok := s.enis[id]; ok {
-			out = append(out, cloneENI(e))
-		}
-	}
-	return out
 }
 
 // CreateTags tags EC2 resources (vpc-, i-, eni-, sg-). All IDs must exist; nothing changes otherwise.

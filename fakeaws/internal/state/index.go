@@ -65,6 +65,7 @@ func (s *Store) reindex() {
 		s.tgOrder.add(tgKey{e.Name, arn})
 	}
 	s.eniByIP = make(map[string][]string, len(s.enis))
+	s.eniByInstance = make(map[string][]string, len(s.instances))
 	s.sgUsers = map[string]int{}
 	s.eniOrder = order[string]{cmp: cmp.Compare[string]}
 	for id, e := range s.enis {
@@ -97,6 +98,9 @@ func (s *Store) indexENI(e *ENI) {
 	for _, g := range e.SecurityGroupIDs {
 		s.sgUsers[g]++
 	}
+	if e.InstanceID != "" {
+		s.eniByInstance[e.InstanceID] = append(s.eniByInstance[e.InstanceID], e.ID)
+	}
 }
 
 func (s *Store) unindexENI(e *ENI) {
@@ -111,6 +115,13 @@ func (s *Store) unindexENI(e *ENI) {
 	for _, g := range e.SecurityGroupIDs {
 		if s.sgUsers[g]--; s.sgUsers[g] <= 0 {
 			delete(s.sgUsers, g)
+		}
+	}
+	if e.InstanceID != "" {
+		if ids := slices.DeleteFunc(s.eniByInstance[e.InstanceID], func(id string) bool { return id == e.ID }); len(ids) == 0 {
+			delete(s.eniByInstance, e.InstanceID)
+		} else {
+			s.eniByInstance[e.InstanceID] = ids
 		}
 	}
 }

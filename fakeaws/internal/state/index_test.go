@@ -199,7 +199,7 @@ func TestIndexesMatchRebuild(t *testing.T) {
 	}
 	var arns []string
 	for i := range 2000 {
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
 		case 0:
 			arns = append(arns, createTG(t, s, fmt.Sprintf("tg-%d", rng.IntN(50)), 80).ARN)
 		case 1:
@@ -207,14 +207,19 @@ func TestIndexesMatchRebuild(t *testing.T) {
 				s.DeleteTargetGroup(arns[rng.IntN(len(arns))])
 			}
 		case 2:
-			e := ENI{ID: fmt.Sprintf("eni-%d", rng.IntN(40))}
+			e := ENI{ID: fmt.Sprintf("eni-p%d", rng.IntN(40))}
 			for range 1 + rng.IntN(3) {
 				e.PrivateIPs = append(e.PrivateIPs, fmt.Sprintf("10.0.0.%d", rng.IntN(30)))
 			}
 			if rng.IntN(2) == 0 {
 				e.SecurityGroupIDs = []string{sg.ID}
 			}
-			seedENI(t, s, e)
+			if rng.IntN(2) == 0 { // attach, moving it between instances; a taken device index is refused
+				e.InstanceID, e.DeviceIndex = fmt.Sprintf("i-%d", rng.IntN(10)), int32(1+rng.IntN(3))
+			}
+			if _, err := s.SeedENI(e); err != nil && code(err) != "InvalidParameterValue" && code(err) != "InvalidInstanceID.NotFound" {
+				t.Fatal(err)
+			}
 		case 3:
 			if _, err := s.SeedInstance(Instance{ID: fmt.Sprintf("i-%d", rng.IntN(10)), PrivateIP: fmt.Sprintf("10.0.1.%d", i%200)}); err != nil {
 				t.Fatal(err)
@@ -241,6 +246,9 @@ func checkIndexes(t *testing.T, s *Store) {
 	}
 	if !maps.EqualFunc(s.eniByIP, r.eniByIP, func(a, b []string) bool { return slices.Equal(sorted(a), sorted(b)) }) {
 		t.Errorf("eniByIP %v, rebuilt %v", s.eniByIP, r.eniByIP)
+	}
+	if !maps.EqualFunc(s.eniByInstance, r.eniByInstance, func(a, b []string) bool { return slices.Equal(sorted(a), sorted(b)) }) {
+		t.Errorf("eniByInstance %v, rebuilt %v", s.eniByInstance, r.eniByInstance)
 	}
 	var want []tgKey
 	for arn, e := range s.tgs {

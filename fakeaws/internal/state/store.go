@@ -40,12 +40,13 @@ type Store struct {
 
 	// Indexes (index.go), so that a call naming resources costs O(result), not O(account). Every write keeps
 	// them in step; New and Clone build them with reindex.
-	tgByName  map[string]string   // name → ARN (names are unique in an account)
-	tgOrder   order[tgKey]        // DescribeTargetGroups' order
-	eniByIP   map[string][]string // private IP → IDs of the ENIs holding it
-	eniOrder  order[string]       // ENI IDs
-	instOrder order[string]       // instance IDs
-	sgUsers   map[string]int      // security group ID → uses by ENIs (DeleteSecurityGroup's dependency check)
+	tgByName      map[string]string   // name → ARN (names are unique in an account)
+	tgOrder       order[tgKey]        // DescribeTargetGroups' order
+	eniByIP       map[string][]string // private IP → IDs of the ENIs holding it
+	eniByInstance map[string][]string // instance ID → IDs of the ENIs attached to it
+	eniOrder      order[string]       // ENI IDs
+	instOrder     order[string]       // instance IDs
+	sgUsers       map[string]int      // security group ID → uses by ENIs (DeleteSecurityGroup's dependency check)
 }
 
 type targetKey struct {

@@ -32,15 +32,30 @@ type Instance struct {
 // ENI is a seeded network interface.
 type ENI struct {
 	ID               string   `json:"id"`
-	PrivateIPs       []string `json:"privateIps"` // first is primary
+	PrivateIPs       []string `json:"privateIps"` // first is primary, the rest secondary (a VPC CNI's pod IPs)
 	SecurityGroupIDs []string `json:"securityGroupIds,omitempty"`
 	SubnetID         string   `json:"subnetId,omitempty"`
 	AvailabilityZone string   `json:"availabilityZone,omitempty"`
 	VPCID            string   `json:"vpcId,omitempty"` // default: the default VPC
-	InstanceID       string   `json:"instanceId,omitempty"`
-	Description      string   `json:"description,omitempty"`
-	Tags             []Tag    `json:"tags,omitempty"`
+	// InstanceID attaches the ENI to an existing instance at DeviceIndex; 0 is the primary ENI's, which
+	// SeedInstance creates.
+	InstanceID  string `json:"instanceId,omitempty"`
+	DeviceIndex int32  `json:"deviceIndex,omitempty"`
+	// InterfaceType is InterfaceTypeInterface (default), InterfaceTypeTrunk or InterfaceTypeBranch.
+	InterfaceType string `json:"interfaceType,omitempty"`
+	// MACAddress defaults to one derived from the ID.
+	MACAddress  string `json:"macAddress,omitempty"`
+	Description string `json:"description,omitempty"`
+	Tags        []Tag  `json:"tags,omitempty"`
 }
+
+// ENI interface types. Under security groups for pods, the VPC resource controller attaches one trunk ENI
+// to a node and gives each pod a branch ENI, associated with the trunk by a VLAN and never attached itself.
+const (
+	InterfaceTypeInterface = "interface"
+	InterfaceTypeTrunk     = "trunk"
+	InterfaceTypeBranch    = "branch"
+)
 
 // Rule is one security group ingress (or egress) rule with a single source, like EC2's SecurityGroupRule.
 // Protocol is normalised: "tcp", "udp", "icmp", "icmpv6", "-1" (all) or a protocol number.
