@@ -82,6 +82,23 @@ func (r Rule) SameAs(o Rule) bool {
 	return r.FromPort == o.FromPort && r.ToPort == o.ToPort
 }
 
+// Covers reports whether r grants at least the access o grants: the same source, and r's protocol
+// and port range include o's (a controller may merge rules of one source into a port range).
+func (r Rule) Covers(o Rule) bool {
+	if r.CIDR != o.CIDR || r.CIDRv6 != o.CIDRv6 || r.SourceGroupID != o.SourceGroupID || r.PrefixListID != o.PrefixListID {
+		return false
+	}
+	switch {
+	case r.Protocol == "-1":
+		return true
+	case r.Protocol != o.Protocol:
+		return false
+	case r.Protocol == "icmp" || r.Protocol == "icmpv6":
+		return r.SameAs(o) // type and code, not a range
+	}
+	return r.FromPort <= o.FromPort && o.ToPort <= r.ToPort
+}
+
 // SecurityGroup is an EC2 security group.
 type SecurityGroup struct {
 	ID          string `json:"id"`
