@@ -171,10 +171,12 @@ func gateTrue(p *corev1.Pod, cond string) bool {
 	return false
 }
 
+// hasRule reports whether sg grants the desired rule r, alone or inside a wider rule of the same
+// source (LBC merges the ports one source group may reach into one range).
 func hasRule(sg fakeaws.SecurityGroup, r workload.Rule) bool {
 	want := fakeaws.Rule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDR: r.CIDR, SourceGroupID: r.SourceSecurityGroupID}
 	for _, have := range sg.Ingress {
-		if have.SameAs(want) {
+		if have.Covers(want) {
 			return true
 		}
 	}

@@ -173,3 +173,32 @@ func TestEvaluateABSkipsUnmeasured(t *testing.T) {
 		t.Errorf("adjusted p %g, want the raw %g (one metric tested)", checks[0].PAdjusted, checks[0].P)
 	}
 }
+
+// TestABOutput: the table shows medians, ratio, p-value, limit and the failure's reason; JUnit
+// carries the candidate's median as the test case's time and every value as properties.
+func TestABOutput(t *testing.T) {
+	r := abResults(seq(1.4, 0.05, 8), seq(2.8, 0.1, 8))
+	r.Scenario.Name = "ci"
+	rep, err := Evaluate(r, nil)
+	if !IsViolation(err) || !strings.Contains(err.Error(), "ab/ttfmr_seconds") {
+		t.Fatalf("err = %v, want a violation naming ab/ttfmr_seconds", err)
+	}
+	var table strings.Builder
+	if err := WriteTable(&table, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"A/B METRIC", "ttfmr_seconds", "1.575 [", "3.15 [", "×2 [", "FAIL: +100%"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, table.String())
+		}
+	}
+	var junit strings.Builder
+	if err := WriteJUnit(&junit, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`name="ab/ttfmr_seconds"`, `time="3.150"`, `<property name="pHolm"`, `<property name="candidate" value="2.8 2.9`, `failures="1"`, `type="regression"`} {
+		if !strings.Contains(junit.String(), want) {
+			t.Errorf("junit lacks %q:\n%s", want, junit.String())
+		}
+	}
+}

@@ -177,8 +177,20 @@ func writeABTable(w io.Writer, checks []ABCheck) error {
 	return tw.Flush()
 }
 
+// interval prints a value with its interval; a bound too few runs cannot give is "?", a value of
+// runs that never reached the event "never".
 func interval(iv Interval) string {
-	return fmt.Sprintf("%s [%s, %s]", format(iv.Center), format(iv.Lo), format(iv.Hi))
+	f := func(v float64) string {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return "?"
+		}
+		return format(v)
+	}
+	c := f(iv.Center)
+	if math.IsInf(iv.Center, 1) {
+		c = "never"
+	}
+	return fmt.Sprintf("%s [%s, %s]", c, f(iv.Lo), f(iv.Hi))
 }
 
 // abVerdict is the verdict column: the verdict, and why for a failure.
