@@ -1,0 +1,136 @@
+// Command powerstats estimates the A/B gate's catch and false-alarm rates from the runs of a power
+// study (hack/power-study.sh): per condition it pools every gate run's per-run summaries of each
+// side and judges many gate runs drawn from the pools (the gate's repeat count per side, without
+// replacement), with the gate's own statistics. The pooled estimate supplements the verdicts of
+// the real gate runs in summary.tsv, which are independent but few.
+//
+//	go run ./hack/powerstats -dir out/power -draws 2000
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/restartsim/restartsim/reports/gate"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+func main() {
+	dir := flag.String("dir", "out/power", "power study output (one folder per condition)")
+	draws := flag.Int("draws", 2000, "gate runs drawn per condition")
+	flag.Parse()
+	conds, err := os.ReadDir(*dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Println("condition\tgate runs\tpooled runs per side\tTTFMR ratio of pooled medians\tdrawn runs failing on TTFMR\tdrawn runs failing on any A/B check")
+	for _, c := range conds {
+		if !c.IsDir() {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(*dir, c.Name(), "*", "run", "*", "*", "results.json"))
+		if len(files) == 0 {
+			continue
+		}
+		pooled, n := pool(files)
+		ttfmr, any := estimate(pooled, n, *draws)
+		fmt.Printf("%s\t%d\t%d+%d\t%.2f\t%.3f\t%.3f\n", c.Name(), len(files), len(side(pooled, pooled.AB.Baseline)), len(side(pooled, pooled.AB.Candidate)),
+			medianRatio(pooled), ttfmr, any)
+	}
+}
+
+// pool merges the runs of both sides of every results file into one results; n is the gate's
+// repeat count per side.
+func pool(files []string) (*results.Results, int) {
+	var out *results.Results
+	for _, f := range files {
+		r, err := results.Load(f)
+		if err != nil || r.AB == nil {
+			fmt.Fprintf(os.Stderr, "skipping %s: %v\n", f, err)
+			continue
+		}
+		if out == nil {
+			out = r
+			continue
+		}
+		for _, name := range []string{r.AB.Baseline, r.AB.Candidate} {
+			s, _ := r.Strategy(name)
+			dst, _ := out.Strategy(name)
+			dst.Runs = append(dst.Runs, s.Runs...)
+		}
+	}
+	return out, out.AB.Repeats
+}
+
+func side(r *results.Results, name string) []results.Summary {
+	s, _ := r.Strategy(name)
+	return s.Runs
+}
+
+// estimate draws gate runs of n runs per side from the pool and returns the fraction failing on
+// TTFMR and on any A/B check.
+func estimate(pooled *results.Results, n, draws int) (ttfmr, any float64) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	base, cand := side(pooled, pooled.AB.Baseline), side(pooled, pooled.AB.Candidate)
+	var failT, failAny int
+	for d := 0; d < draws; d++ {
+		r := *pooled
+		r.Strategies = []results.Strategy{
+			{Name: pooled.AB.Baseline, Runs: pick(rng, base, n)},
+			{Name: pooled.AB.Candidate, Runs: pick(rng, cand, n)},
+		}
+		checks, err := gate.EvaluateAB(&r)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		failed := false
+		for _, c := range checks {
+			if c.Verdict == gate.Fail {
+				failed = true
+				if c.Metric.Metric == results.MetricTTFMR {
+					failT++
+				}
+			}
+		}
+		if failed {
+			failAny++
+		}
+	}
+	return float64(failT) / float64(draws), float64(failAny) / float64(draws)
+}
+
+func pick(rng *rand.Rand, from []results.Summary, n int) []results.Summary {
+	idx := rng.Perm(len(from))[:min(n, len(from))]
+	out := make([]results.Summary, len(idx))
+	for i, j := range idx {
+		out[i] = from[j]
+	}
+	return out
+}
+
+func medianRatio(r *results.Results) float64 {
+	med := func(runs []results.Summary) float64 {
+		var v []float64
+		for _, s := range runs {
+			if s.TTFMRSeconds != nil {
+				v = append(v, *s.TTFMRSeconds)
+			}
+		}
+		if len(v) == 0 {
+			return 0
+		}
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	b := med(side(r, r.AB.Baseline))
+	if b == 0 {
+		return 0
+	}
+	return med(side(r, r.AB.Candidate)) / b
+}
