@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
@@ -30,6 +31,8 @@ type executor struct {
 	rng     *rand.Rand
 	t0      time.Time
 	log     logr.Logger
+	// client is the harness's own identity (not the controller's, whose writes are counted).
+	client client.Client
 
 	mu       sync.Mutex
 	restarts []measure.Restart
@@ -120,10 +123,15 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 	e.events = append(e.events, results.Event{AtSeconds: round3(s), Kind: "restart", Detail: st.Mode, EndSeconds: round3(s)})
 	e.mu.Unlock()
 	replace := func(ctx context.Context) error {
+		if st.StripCheckpoints {
+			if err := e.stripCheckpoints(ctx); err != nil {
+				return fmt.Errorf("restart at %.3fs: %w", s, err)
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(e.wall(downtime)):
+		case <-time.After(time.Until(stopped.Add(e.wall(downtime)))):
 		}
 		started, leads, err := e.ctrls.StartReplacement(ctx)
 		if err != nil {
@@ -157,6 +165,17 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 		}
 	}()
 	return nil
+}
+
+// WaitLeader is waitFor: leader: it waits until the new instance of every restart leads.
+func (e *executor) WaitLeader(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := e.awaitLeaders(wctx)
+	if err != nil && ctx.Err() == nil && wctx.Err() != nil {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // awaitLeaders waits until the new instance of every restart with await none leads.

@@ -57,7 +57,13 @@ func runArms(sc *scenario.Scenario) ([]arm, error) {
 		arms = []arm{{st: scenario.Strategy{Name: x.Name}, ext: x}}
 	} else {
 		for _, st := range sc.Controller.Strategies {
-			arms = append(arms, arm{st: st})
+			a := arm{st: st}
+			if st.External != nil {
+				x := *st.External
+				x.Name = st.Name
+				a.ext = &x
+			}
+			arms = append(arms, a)
 		}
 	}
 	ab := sc.AB

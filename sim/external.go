@@ -20,11 +20,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"text/template"
 	"time"
 
 	"github.com/go-logr/logr"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -52,6 +54,38 @@ type external struct {
 	replacements []*proc
 	// synced matches the output line that says a process's caches synced (nil: never told).
 	synced *regexp.Regexp
+	// lease is the Lease the leader holds (nil: the harness cannot tell who leads).
+	lease *leaseWatch
+	// exited is closed once a process ended without being stopped; exitErr says which.
+	exited   chan struct{}
+	exitOnce sync.Once
+	exitErr  error
+}
+
+// Exited is closed once a controller process ended without being stopped.
+func (x *external) Exited() <-chan struct{} { return x.exited }
+
+// ExitErr is the first process that ended on its own (nil before Exited is closed).
+func (x *external) ExitErr() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.exitErr
+}
+
+// exitedOnItsOwn records p's unexpected end.
+func (x *external) exitedOnItsOwn(p *proc, err error) {
+	status := "exit status 0"
+	if err != nil {
+		status = err.Error()
+	}
+	ce := &ControllerExitError{Replica: p.id, Status: status, Log: p.logf.Name(), After: time.Since(p.started).Round(time.Millisecond).String()}
+	x.exitOnce.Do(func() {
+		x.mu.Lock()
+		x.exitErr = ce
+		x.mu.Unlock()
+		x.log.Info("external controller exited on its own", "replica", p.id, "status", status, "log", ce.Log)
+		close(x.exited)
+	})
 }
 
 // killAll SIGKILLs every running child's process group and waits for them.
@@ -60,6 +94,7 @@ func (x *external) killAll() {
 	procs := append([]*proc(nil), x.procs...)
 	x.mu.Unlock()
 	for _, p := range procs {
+		p.stopping.Store(true)
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 		<-p.done
 	}
@@ -74,6 +109,8 @@ type proc struct {
 	started time.Time
 	// watch records the process's CPU time and when its log said its caches synced.
 	watch *procWatch
+	// stopping is set before the harness stops the process: its end is then expected.
+	stopping atomic.Bool
 }
 
 func newExternal(x *scenario.External, e *env.Env, b awsBackend, cr creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (controllers, error) {
@@ -90,8 +127,18 @@ func newExternal(x *scenario.External, e *env.Env, b awsBackend, cr creds, sc *s
 			return nil, BadInput(fmt.Errorf("controller.external.cacheSyncedLog: %w", err))
 		}
 	}
+	var lease *leaseWatch
+	if l := x.Lease; l != nil {
+		ns, err := render(l.Namespace, base)
+		if err != nil {
+			return nil, BadInput(fmt.Errorf("controller.external.lease.namespace: %w", err))
+		}
+		if lease, err = newLeaseWatch(e.Config, ns, l.Name); err != nil {
+			return nil, err
+		}
+	}
 	return &external{x: x, base: base, env: envv, dir: dir, log: log, reps: sc.Controller.Replicas,
-		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced}, nil
+		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{})}, nil
 }
 
 func render(text string, data scenario.TemplateData) (string, error) {
@@ -168,6 +215,9 @@ func (x *external) start() (*proc, error) {
 		fmt.Fprintf(logf, "\n[restartsim] controller exited: %v\n", err)
 		logf.Close()
 		close(p.done)
+		if !p.stopping.Load() {
+			x.exitedOnItsOwn(p, err)
+		}
 	}()
 	x.mu.Lock()
 	x.procs = append(x.procs, p)
@@ -191,17 +241,76 @@ func (x *external) Start(ctx context.Context) error {
 		if _, err := x.start(); err != nil {
 			return err
 		}
+		if i == 0 && x.lease != nil {
+			// The others start once the first leads, so that the oldest replica is the leader; and
+			// the measured phase starts with a leader in place (a warm-up on a converged fleet can
+			// pass before the controller took its Lease, and a crash then would find none to expire).
+			at, err := x.lease.await(ctx, "", time.Time{}, x.exited)
+			if err != nil {
+				return x.startErr(err)
+			}
+			x.log.Info("external controller leads", "replica", 0, "lease", x.lease.String(), "after", at.Sub(x.procs[0].started).Round(time.Millisecond))
+		}
 	}
-	// The warm-up that follows waits until the controller has converged the fleet; here, only make
-	// sure it did not exit at once.
+	// The warm-up that follows waits until the controller has converged the fleet (and fails the
+	// run when a process exits); here, only make sure it did not exit at once.
 	select {
-	case <-x.procs[0].done:
-		return fmt.Errorf("the external controller exited at start; see %s", filepath.Join(x.dir, "controller-0.log"))
+	case <-x.exited:
+		return x.startErr(nil)
 	case <-time.After(200 * time.Millisecond):
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	return nil
+}
+
+// settlePolls is how many consecutive samples of an empty work queue count as settled.
+const settlePolls = 3
+
+// awaitSettled waits until the leader has synced its caches (when cacheSyncedLog tells) and its
+// work queue is empty (when its metrics tell): on a fleet already converged (a snapshot) AWS holds
+// every target before the controller has reconciled anything, and its start-up reconcile must not
+// spill into the measured phase.
+func (x *external) awaitSettled(ctx context.Context, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	empty := 0
+	for {
+		p := x.oldest()
+		synced := true
+		if p != nil && x.synced != nil {
+			_, at := p.watch.stats()
+			synced = !at.IsZero()
+		}
+		depth, known := x.QueueDepth()["workqueue_depth"]
+		switch {
+		case synced && (!known || depth == 0):
+			empty++
+		default:
+			empty = 0
+		}
+		if empty >= settlePolls {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return &ViolationError{Kind: ViolationInvariant, Details: []string{fmt.Sprintf(
+				"warm-up: the external controller did not settle within %s (caches synced: %v, work queue depth %g)", timeout, synced, depth)}}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// startErr is the error of a start that failed with err or because a process exited.
+func (x *external) startErr(err error) error {
+	select {
+	case <-x.exited:
+		return BadInput(x.ExitErr())
+	default:
+		return err
+	}
 }
 
 // oldest is the longest-running process: the leader, as far as the simulation can tell.
@@ -219,6 +328,7 @@ func (x *external) oldest() *proc {
 }
 
 func (x *external) stop(p *proc, crash bool) {
+	p.stopping.Store(true)
 	if crash {
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	} else {
@@ -240,10 +350,13 @@ func (x *external) stop(p *proc, crash bool) {
 	x.mu.Unlock()
 }
 
-func (x *external) StopLeader(_ context.Context, mode string) (time.Time, error) {
+func (x *external) StopLeader(ctx context.Context, mode string) (time.Time, error) {
 	p := x.oldest()
 	if p == nil {
 		return time.Time{}, errors.New("no running external controller to restart")
+	}
+	if x.lease != nil {
+		x.lease.holderBeforeStop(ctx)
 	}
 	stopped := time.Now()
 	x.stop(p, mode == scenario.RestartCrash)
@@ -259,8 +372,24 @@ func (x *external) StartReplacement(context.Context) (time.Time, func(context.Co
 	x.replacements = append(x.replacements, p)
 	x.mu.Unlock()
 	started := p.started
-	// The simulation cannot tell when an external controller leads: as far as it knows, at once.
-	return started, func(context.Context) (time.Time, error) { return started, nil }, nil
+	if x.lease == nil {
+		// The simulation cannot tell when an external controller leads: as far as it knows, at once.
+		return started, func(context.Context) (time.Time, error) { return started, nil }, nil
+	}
+	old := x.lease.previousHolder()
+	return started, func(ctx context.Context) (time.Time, error) {
+		at, err := x.lease.await(ctx, old, started, x.exited)
+		if err != nil {
+			select {
+			case <-x.exited:
+				return time.Time{}, x.ExitErr()
+			default:
+				return time.Time{}, err
+			}
+		}
+		x.log.Info("new external controller leads", "replica", p.id, "lease", x.lease.String(), "waitedForLease", at.Sub(started).Round(time.Millisecond))
+		return at, nil
+	}, nil
 }
 
 // firstReplacement is the process the first restart started (nil before it).
@@ -303,17 +432,49 @@ func (x *external) QueueDepth() map[string]float64 {
 		return nil
 	}
 	out := map[string]float64{}
-	if mf, ok := mfs["workqueue_depth"]; ok {
-		sum := 0.0
-		for _, m := range mf.Metric {
-			sum += m.GetGauge().GetValue()
-		}
-		out["workqueue_depth"] = sum
+	if v, ok := selectMetric(mfs, x.x.QueueDepth, scenario.DefaultQueueDepthMetric); ok {
+		out["workqueue_depth"] = v
 	}
-	if mf, ok := mfs["tgb_deferred_queue_depth"]; ok && len(mf.Metric) > 0 {
-		out["deferred_queue_depth"] = mf.Metric[0].GetGauge().GetValue()
+	if v, ok := selectMetric(mfs, x.x.DeferredQueueDepth, scenario.DefaultDeferredDepthMetric); ok {
+		out["deferred_queue_depth"] = v
 	}
 	return out
+}
+
+// selectMetric sums the gauge (or untyped) values of sel's series (def's, when sel is nil); false
+// when none matches.
+func selectMetric(mfs map[string]*dto.MetricFamily, sel *scenario.MetricSelector, def string) (float64, bool) {
+	name, labels := def, map[string]string(nil)
+	if sel != nil {
+		name, labels = sel.Metric, sel.Labels
+	}
+	mf, ok := mfs[name]
+	if !ok {
+		return 0, false
+	}
+	sum, found := 0.0, false
+series:
+	for _, m := range mf.Metric {
+		have := make(map[string]string, len(m.GetLabel()))
+		for _, l := range m.GetLabel() {
+			have[l.GetName()] = l.GetValue()
+		}
+		for k, v := range labels {
+			if have[k] != v {
+				continue series
+			}
+		}
+		found = true
+		switch {
+		case m.Gauge != nil:
+			sum += m.GetGauge().GetValue()
+		case m.Untyped != nil:
+			sum += m.GetUntyped().GetValue()
+		case m.Counter != nil:
+			sum += m.GetCounter().GetValue()
+		}
+	}
+	return sum, found
 }
 
 // writeSelfSignedCert writes tls.crt and tls.key for a webhook server that must start.

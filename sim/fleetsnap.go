@@ -45,8 +45,10 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 	defer closeLog()
 	cr := runCreds(o, sc)
 	vpc, _ := backend.DefaultVPCID()
+	throttle, rate := convergeThrottle(sc)
 	ctrls := &inProcess{cfg: e.ControllerConfig, backend: backend, scale: sc.TimeScale, replicas: 1,
-		strategy:   scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: convergeWorkers(sc)},
+		strategy: scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: convergeWorkers(sc),
+			Throttle: throttle},
 		namespaces: fleet.Namespaces, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog}
 	if err := ctrls.Start(ctx); err != nil {
 		ctrls.Stop()
@@ -60,7 +62,26 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 		return err
 	}
 	log.Info("converging the fleet once for every strategy", "workers", ctrls.strategy.MaxConcurrentReconciles)
-	return warmUp(ctx, &checker{objects: pw.objects, backend: backend}, warmupTimeout(sc.Fleet.TargetGroupBindings), pw.withoutCheckpoint)
+	return warmUp(ctx, &checker{objects: pw.objects, backend: backend}, warmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.withoutCheckpoint)
+}
+
+// convergeThrottle is the client-side throttle the convergence runs with, and its registration
+// rate: the throttle of the reference strategy that registers fastest (a strategy that raised its
+// throttle converges as fast in its own warm-up), the default when none sets one.
+func convergeThrottle(sc *scenario.Scenario) (string, float64) {
+	throttle, rate := "", throttleRegistrationRate("")
+	for _, st := range sc.Controller.Strategies {
+		if st.External != nil {
+			continue
+		}
+		if r := throttleRegistrationRate(st.Throttle); r > rate {
+			throttle, rate = st.Throttle, r
+		}
+	}
+	if r := sc.Controller.RegistrationRate; r > 0 {
+		rate = r
+	}
+	return throttle, rate
 }
 
 // convergeWorkers is controller.warmupWorkers, or 16.

@@ -176,6 +176,10 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		ctrls.Stop()
 		return nil, fmt.Errorf("starting the controller: %w", err)
 	}
+	// From here an external controller that exits on its own ends the run at once (runCtx's
+	// cause), instead of being noticed as a warm-up or steady-state timeout.
+	runCtx, exited := watchExit(ctx, ctrls)
+	defer exited()
 	stopped := false
 	stopAll := func() {
 		if !stopped {
@@ -195,12 +199,23 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	if external == nil && strat.Checkpoint != scenario.CheckpointNone {
 		unsettled = pw.withoutCheckpoint
 	}
-	if err := warmUp(ctx, chk, warmupTimeout(spec.TGBs), unsettled); err != nil {
-		return nil, err
+	wt := warmupTimeout(spec.TGBs, registrationRate(sc, strat, external), sc.TimeScale)
+	if err := warmUp(runCtx, chk, wt, unsettled); err != nil {
+		return nil, startFailure(runCtx, err)
+	}
+	if x, ok := ctrls.(interface {
+		awaitSettled(context.Context, time.Duration) error
+	}); ok {
+		if err := x.awaitSettled(runCtx, wt); err != nil {
+			return nil, startFailure(runCtx, err)
+		}
 	}
 	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
 	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
-	waitQuiet(ctx, simulator, warmupTimeout(spec.TGBs), log)
+	waitQuiet(runCtx, simulator, wt, log)
+	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil {
+		return nil, startFailure(runCtx, err)
+	}
 	if resume {
 		// A crash right away would leave the new instance a watermark from before the warm-up's
 		// last reconciles, and its fast path would redo them: wait for one that covers them.
@@ -208,7 +223,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		if err != nil {
 			return nil, fmt.Errorf("warm-up: %w", err)
 		}
-		if err := waitWatermark(ctx, c, leaseNS, time.Now(), rv, warmupTimeout(spec.TGBs)); err != nil {
+		if err := waitWatermark(ctx, c, leaseNS, time.Now(), rv, wt); err != nil {
 			return nil, err
 		}
 	}
@@ -226,7 +241,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		return nil, err
 	}
 	t0 := time.Now()
-	ex := &executor{sc: sc, fleet: fleet, ctrls: ctrls, backend: backend, check: chk, pods: pw, t0: t0, log: log,
+	ex := &executor{sc: sc, fleet: fleet, ctrls: ctrls, backend: backend, check: chk, pods: pw, t0: t0, log: log, client: c,
 		rng: rand.New(rand.NewPCG(uint64(seed), 3)), removed: removed, callOffset: offset, origin: origin}
 	chk.removed = func() map[string]string {
 		ex.mu.Lock()
@@ -242,7 +257,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(seed), 2)))
 	log.Info("running the timeline", "steps", len(plan))
 	// Ends the waits for new leaders (restarts with await none) should the run fail.
-	tlCtx, stopTL := context.WithCancel(ctx)
+	tlCtx, stopTL := context.WithCancel(runCtx)
 	defer stopTL()
 	_, runErr := eng.Run(tlCtx, t0, plan)
 	if runErr == nil {
@@ -253,7 +268,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	samples := sampler.stop()
 	ex.faultsWG.Wait()
 	if runErr != nil {
-		return nil, runErr
+		return nil, measuredFailure(runCtx, runErr)
 	}
 	log.Info("timeline done", "scenarioSeconds", round3(end.Sub(t0).Seconds()*sc.TimeScale))
 	inv, err := chk.check(ctx, false)
@@ -422,7 +437,7 @@ func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, et
 		assets = sc.Cluster.Envtest.AssetsDir
 	}
 	log.Info("starting the API server")
-	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit, Logger: log})
+	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, CRDPaths: sc.Cluster.CRDs, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit, Logger: log})
 }
 
 func stopEnv(e *env.Env, log logr.Logger) {
@@ -539,10 +554,6 @@ func warmUp(ctx context.Context, chk *checker, timeout time.Duration, unsettled 
 		case <-time.After(pollAfter(200*time.Millisecond, time.Since(at))):
 		}
 	}
-}
-
-func warmupTimeout(tgbs int) time.Duration {
-	return max(3*time.Minute, time.Duration(tgbs)*100*time.Millisecond)
 }
 
 func head[T any](s []T, n int) []T { return s[:min(n, len(s))] }

@@ -35,6 +35,9 @@ type Options struct {
 	AssetsDir string
 	// CRDDir holds the TargetGroupBinding CRD. Default: controller/config/crd of the enclosing repository.
 	CRDDir string
+	// CRDPaths are more CRD files or directories to install on envtest. A CRD of the same name as
+	// one in CRDDir replaces it.
+	CRDPaths []string
 	// WorkDir receives the audit log and the controller's kubeconfig. Required.
 	WorkDir string
 	// EtcdDataDir is etcd's data directory on envtest; it is kept when the environment stops, so its
@@ -134,10 +137,13 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 		return nil, err
 	}
 	auditLog := filepath.Join(o.WorkDir, "audit.log")
+	crds, err := loadCRDs(crdDir, o.CRDPaths)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
+	}
 	te := &envtest.Environment{
 		BinaryAssetsDirectory:    assets,
-		CRDDirectoryPaths:        []string{crdDir},
-		ErrorIfCRDPathMissing:    true,
+		CRDs:                     crds,
 		ControlPlaneStartTimeout: 60 * time.Second,
 		ControlPlaneStopTimeout:  30 * time.Second,
 	}

@@ -23,7 +23,13 @@ const (
 	DefaultExternalName          = "external"
 	DefaultMetricsPath           = "/metrics"
 	DefaultCacheSyncedLog        = "Starting workers"
-	tgbsPerNamespace             = 500
+	DefaultLeaseNamespace        = "{{.Namespace}}"
+	DefaultQueueDepthMetric      = "workqueue_depth"
+	DefaultDeferredDepthMetric   = "tgb_deferred_queue_depth"
+	// DefaultRegistrationRate is LBC's client-side RegisterTargets throttle (4/s), which the
+	// reference controller shares.
+	DefaultRegistrationRate = 4.0
+	tgbsPerNamespace        = 500
 )
 
 // SetDefaults fills every unset field with its documented default. Parse calls it after decoding
@@ -50,20 +56,17 @@ func SetDefaults(s *Scenario, given func(path string) bool) {
 		c.Replicas = 1
 	}
 	for i := range c.Strategies {
-		if c.Strategies[i].Checkpoint == "" {
-			c.Strategies[i].Checkpoint = CheckpointAnnotation
+		st := &c.Strategies[i]
+		if st.External != nil {
+			setExternalDefaults(st.External, st.Name)
+			continue
+		}
+		if st.Checkpoint == "" {
+			st.Checkpoint = CheckpointAnnotation
 		}
 	}
 	if c.External != nil {
-		if c.External.Name == "" {
-			c.External.Name = DefaultExternalName
-		}
-		if c.External.MetricsPath == "" {
-			c.External.MetricsPath = DefaultMetricsPath
-		}
-		if c.External.CacheSyncedLog == "" {
-			c.External.CacheSyncedLog = DefaultCacheSyncedLog
-		}
+		setExternalDefaults(c.External, DefaultExternalName)
 	}
 	if s.AB != nil {
 		setABDefaults(s.AB)
@@ -72,8 +75,31 @@ func SetDefaults(s *Scenario, given func(path string) bool) {
 		p := fmt.Sprintf("timeline[%d].", i)
 		setStepDefaults(&s.Timeline[i], func(field string, zero bool) bool { return unset(p+field, zero) })
 	}
-	if n := len(s.Timeline); n == 0 || s.Timeline[n-1].WaitFor == "" {
+	if n := len(s.Timeline); n == 0 || s.Timeline[n-1].WaitFor != WaitForSteadyState {
 		s.Timeline = append(s.Timeline, Step{WaitFor: WaitForSteadyState, Timeout: D(DefaultWaitTimeout)})
+	}
+}
+
+// setExternalDefaults fills an external controller's unset fields; name is its name when unset
+// (a strategy's external takes the strategy's).
+func setExternalDefaults(x *External, name string) {
+	if x.Name == "" {
+		x.Name = name
+	}
+	if x.MetricsPath == "" {
+		x.MetricsPath = DefaultMetricsPath
+	}
+	if x.CacheSyncedLog == "" {
+		x.CacheSyncedLog = DefaultCacheSyncedLog
+	}
+	if x.Lease != nil && x.Lease.Namespace == "" {
+		x.Lease.Namespace = DefaultLeaseNamespace
+	}
+	if x.QueueDepth == nil {
+		x.QueueDepth = &MetricSelector{Metric: DefaultQueueDepthMetric}
+	}
+	if x.DeferredQueueDepth == nil {
+		x.DeferredQueueDepth = &MetricSelector{Metric: DefaultDeferredDepthMetric}
 	}
 }
 
@@ -178,6 +204,19 @@ func (s *Scenario) StrategyNames() []string {
 		out = append(out, BaselineName(s.AB.Strategy))
 	}
 	return out
+}
+
+// HasExternal reports whether any run of the scenario is an external controller.
+func (c *Controller) HasExternal() bool {
+	if c.External != nil {
+		return true
+	}
+	for _, st := range c.Strategies {
+		if st.External != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Controller) strategyNames() []string {

@@ -39,8 +39,11 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 		return nil, d.errs
 	}
 	given := func(path string) bool { _, ok := d.pos[path]; return ok }
+	errs := expandEnv(s)
 	SetDefaults(s, given)
-	errs := Validate(s, given)
+	if len(errs) == 0 {
+		errs = Validate(s, given)
+	}
 	if len(errs) == 0 {
 		return s, nil
 	}

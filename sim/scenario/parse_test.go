@@ -211,7 +211,7 @@ func TestParseErrors(t *testing.T) {
 		{"step bad at", step("{action: wait, at: later, duration: 1s}"), `timeline[2].at: want a duration or "random"`},
 		{"step foreign field", step("{action: restart, services: 3}"), `t.yaml:20:23: timeline[2].services: does not apply to action restart`},
 		{"waitFor foreign field", sub("{waitFor: steadyState, timeout: 1m}", "{waitFor: steadyState, timeout: 1m, mode: crash}"), `timeline[2].mode: does not apply to waitFor`},
-		{"waitFor kind", sub("waitFor: steadyState", "waitFor: dawn"), `timeline[2].waitFor: "dawn" is not one of steadyState`},
+		{"waitFor kind", sub("waitFor: steadyState", "waitFor: dawn"), `timeline[2].waitFor: "dawn" is not one of leader, steadyState`},
 		{"waitFor timeout", sub("timeout: 1m", "timeout: 0s"), `timeline[2].timeout: must be positive`},
 		{"restart mode", sub("mode: crash", "mode: gently"), `t.yaml:18:23: timeline[0].mode: "gently" is not one of`},
 		{"restart await", sub("mode: crash}", "mode: crash, await: later}"), `t.yaml:18:36: timeline[0].await: "later" is not one of leader, none`},
@@ -362,6 +362,7 @@ func TestShippedScenariosParse(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(base))
+	f.Add([]byte(sideBySide))
 	files, _ := filepath.Glob("../../scenarios/*.yaml")
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil {

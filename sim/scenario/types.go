@@ -35,6 +35,14 @@ type Scenario struct {
 type Cluster struct {
 	Envtest    *Envtest    `json:"envtest,omitempty"`
 	Kubeconfig *Kubeconfig `json:"kubeconfig,omitempty"`
+	// CRDs are more CustomResourceDefinition files or directories (their .yaml, .yml and .json files)
+	// to install on envtest besides the harness's own TargetGroupBinding CRD, e.g. the CRDs an external
+	// controller needs to start. A CRD of the same name replaces the harness's (an external
+	// controller's own TargetGroupBinding schema wins). CRDs are part of the cluster, not of one
+	// controller: every strategy of the run, and the fleet they share, is served by the same API.
+	// ${VAR} is replaced by the environment variable VAR; paths are relative to the working directory.
+	// Ignored on a kubeconfig cluster (its CRDs are installed already).
+	CRDs []string `json:"crds,omitempty"`
 }
 
 // Envtest starts a local kube-apiserver and etcd.
@@ -122,9 +130,16 @@ type Controller struct {
 	// strategy's. Only its end state reaches the measured phase, and at 10,000 bindings the strategy's
 	// own 3 workers would take most of the wall budget to converge. Needs replicas 1: a standby would
 	// keep the workers into the measured phase. Default: the strategy's.
-	WarmupWorkers int        `json:"warmupWorkers,omitempty"`
-	Strategies    []Strategy `json:"strategies,omitempty"`
-	External      *External  `json:"external,omitempty"`
+	WarmupWorkers int `json:"warmupWorkers,omitempty"`
+	// RegistrationRate is how many RegisterTargets calls per scenario second the controller makes
+	// at most: the warm-up, which registers every binding's targets, is given time for it (about
+	// 1.5 × bindings ÷ rate, at least 3 minutes). Default: each strategy's client-side throttle
+	// (4/s, LBC's, unless its throttle sets RegisterTargets); 4/s for an external controller.
+	RegistrationRate float64    `json:"registrationRate,omitempty"`
+	Strategies       []Strategy `json:"strategies,omitempty"`
+	// External runs one external controller instead of strategies (the same as one strategy with
+	// only a name and external).
+	External *External `json:"external,omitempty"`
 }
 
 // Strategy is one configuration of the reference controller; each runs on an identical fleet and timeline.
@@ -165,6 +180,10 @@ type Strategy struct {
 	// and Args appended; each is a template like controller.external's command. Default: in process.
 	Binary string   `json:"binary,omitempty"`
 	Args   []string `json:"args,omitempty"`
+	// External, when set, makes the strategy an external controller (see External; its name is
+	// the strategy's) run on the same fleet and timeline as the reference strategies beside it.
+	// It takes no other field of the strategy but name.
+	External *External `json:"external,omitempty"`
 }
 
 // External runs any controller binary as a child process, one per replica.
@@ -183,6 +202,33 @@ type External struct {
 	// the first match after a start is when its caches synced (cache_sync_seconds). Default:
 	// controller-runtime's "Starting workers", logged once a controller's caches have synced.
 	CacheSyncedLog string `json:"cacheSyncedLog,omitempty"`
+	// Lease is the leader-election Lease the controller holds while it leads. When set, the first
+	// replica is started alone until it holds the Lease (so the oldest replica is the leader), and
+	// a restart's new instance leads once the Lease has a new holder with a fresh renewTime (the
+	// restart's end, await: leader, and the blind time it measures). Default: none, and a
+	// restart's new instance counts as leading once started.
+	Lease *Lease `json:"lease,omitempty"`
+	// QueueDepth selects the work queue's depth among the metrics scraped: the sum of the series of
+	// this metric whose labels match. Default: every workqueue_depth series summed.
+	QueueDepth *MetricSelector `json:"queueDepth,omitempty"`
+	// DeferredQueueDepth selects the deferred queue's depth the same way. Default:
+	// tgb_deferred_queue_depth (the reference controller's).
+	DeferredQueueDepth *MetricSelector `json:"deferredQueueDepth,omitempty"`
+}
+
+// Lease names a coordination.k8s.io Lease.
+type Lease struct {
+	// Name is the Lease's name, e.g. aws-load-balancer-controller-leader.
+	Name string `json:"name"`
+	// Namespace is the Lease's namespace, templated like External.Command. Default {{.Namespace}},
+	// the namespace the harness creates for leader election.
+	Namespace string `json:"namespace,omitempty"`
+}
+
+// MetricSelector picks Prometheus series: those of Metric whose labels include every Labels pair.
+type MetricSelector struct {
+	Metric string            `json:"metric"`
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Step is one timeline entry: an action, or a waitFor. When it runs: At (offset from the start of
@@ -207,6 +253,12 @@ type Step struct {
 	Mode     string    `json:"mode,omitempty"`
 	Await    string    `json:"await,omitempty"`
 	Downtime *Duration `json:"downtime,omitempty"`
+	// StripCheckpoints (restart) removes the checkpoint annotations (elbv2.k8s.aws/checkpoint and
+	// elbv2.k8s.aws/checkpoint-timestamp) from every binding once the leader stopped, before the
+	// replacement starts: the restart of a controller that never saved checkpoints. The harness's
+	// own identity writes them, so they are not counted as the controller's writes. The replacement
+	// starts after the downtime or once the annotations are gone, whichever is later.
+	StripCheckpoints bool `json:"stripCheckpoints,omitempty"`
 
 	// churn: Kind scale, rotate, addTGB, removeTGB, recreateService, staleGate, replaceNode or mixed
 	// (default); Services is how many (default 10; not for replaceNode); Duration is how long
@@ -262,6 +314,9 @@ const (
 	ActionWait             = "wait"
 
 	WaitForSteadyState = "steadyState"
+	// WaitForLeader waits until the new instance of every earlier restart leads (the restarts with
+	// await: none), e.g. to make changes only once the new leader holds its Lease.
+	WaitForLeader = "leader"
 
 	RestartCrash          = "crash"
 	RestartLeaderHandover = "leaderHandover"

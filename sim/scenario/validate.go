@@ -3,6 +3,8 @@ package scenario
 import (
 	"fmt"
 	"io"
+	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -43,11 +45,14 @@ const (
 var (
 	dnsLabel      = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 	throttleEntry = regexp.MustCompile(`^[^:=]+:([^=]+)=[0-9.]*[1-9][0-9.]*:[1-9][0-9]*$`)
+	dnsSubdomain  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	metricName    = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
+	labelName     = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 )
 
 // stepFields lists which step fields each action accepts (besides action/at/after/within).
 var stepFields = map[string][]string{
-	ActionRestart:          {"mode", "await", "downtime"},
+	ActionRestart:          {"mode", "await", "downtime", "stripCheckpoints"},
 	ActionChurn:            {"kind", "services", "duration", "count"},
 	ActionContainerRestart: {"pods"},
 	ActionAWSFault:         {"fault", "profile", "limits", "operation", "rate", "code", "awsServices", "latency", "duration"},
@@ -132,6 +137,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	if s.Cluster.Envtest != nil && s.Cluster.Kubeconfig != nil {
 		v.add("cluster", "set one of envtest and kubeconfig, not both")
 	}
+	v.validateCRDs(&s.Cluster)
 	v.validateAWS(&s.AWS)
 	v.validateFleet(&s.Fleet)
 	names := v.validateController(s)
@@ -203,7 +209,7 @@ func (v *validator) validateController(s *Scenario) []string {
 	c := &s.Controller
 	v.count("controller.replicas", c.Replicas, 1, maxReplicas)
 	v.count("controller.warmupWorkers", c.WarmupWorkers, 1, 1000)
-	if c.WarmupWorkers > 0 && (c.Replicas > 1 || c.External != nil) {
+	if c.WarmupWorkers > 0 && (c.Replicas > 1 || c.HasExternal()) {
 		v.add("controller.warmupWorkers", "needs one reference controller replica (replicas 1, no external): a standby would keep the warm-up workers into the measured phase")
 	}
 	switch {
@@ -221,6 +227,10 @@ func (v *validator) validateController(s *Scenario) []string {
 			v.add(p+".name", "duplicate strategy name %q", st.Name)
 		}
 		seen[st.Name] = true
+		if st.External != nil {
+			v.validateStrategyExternal(s, st, p)
+			continue
+		}
 		v.oneOf(p+".checkpoint", st.Checkpoint, Checkpoints)
 		for name, d := range map[string]*Duration{
 			"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
@@ -274,7 +284,7 @@ func (v *validator) validateController(s *Scenario) []string {
 		}
 	}
 	if e := c.External; e != nil {
-		v.validateExternal(e)
+		v.validateExternal(e, "controller.external")
 		if s.TimeScale != 1 {
 			v.add("timeScale", "must be 1 with controller.external: an external controller's timers run on the wall clock, so the simulation cannot speed them up (got %g)", s.TimeScale)
 		}
@@ -282,27 +292,83 @@ func (v *validator) validateController(s *Scenario) []string {
 			v.add("controller.external.name", "must be a lowercase DNS label, got %q", e.Name)
 		}
 	}
+	if c.RegistrationRate < 0 || c.RegistrationRate > 1e6 || (v.given("controller.registrationRate") && c.RegistrationRate == 0) {
+		v.add("controller.registrationRate", "must be a positive number of calls per second (at most 1e6), got %g", c.RegistrationRate)
+	}
 	return s.StrategyNames()
 }
 
-func (v *validator) validateExternal(e *External) {
+// validateStrategyExternal checks a strategy that runs an external controller: it takes only a
+// name besides external, and the wall clock.
+func (v *validator) validateStrategyExternal(s *Scenario, st Strategy, p string) {
+	for _, f := range sortedKeys(fieldsOf(reflect.TypeOf(Strategy{}))) {
+		if f != "name" && f != "external" && v.given(p+"."+f) {
+			v.add(p+"."+f, "does not apply to an external controller (a strategy with external takes only name)")
+		}
+	}
+	if v.given(p+".external.name") && st.External.Name != st.Name {
+		v.add(p+".external.name", "is the strategy's name (%q); leave it unset", st.Name)
+	}
+	v.validateExternal(st.External, p+".external")
+	if s.TimeScale != 1 {
+		v.add("timeScale", "must be 1 with an external controller (%s): its timers run on the wall clock, so the simulation cannot speed them up (got %g)", p, s.TimeScale)
+	}
+}
+
+func (v *validator) validateExternal(e *External, p string) {
 	if len(e.Command) == 0 || strings.TrimSpace(e.Command[0]) == "" {
-		v.add("controller.external.command", "required: the controller's argv, e.g. [/path/to/controller, --kubeconfig={{.Kubeconfig}}]")
+		v.add(p+".command", "required: the controller's argv, e.g. [/path/to/controller, --kubeconfig={{.Kubeconfig}}]")
 	}
 	for i, arg := range e.Command {
-		v.template(fmt.Sprintf("controller.external.command[%d]", i), arg)
+		v.template(fmt.Sprintf("%s.command[%d]", p, i), arg)
 	}
 	for _, k := range sortedKeys(e.Env) {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			v.add(fmt.Sprintf("controller.external.env[%s]", k), "invalid variable name")
+			v.add(fmt.Sprintf("%s.env[%s]", p, k), "invalid variable name")
 		}
-		v.template(fmt.Sprintf("controller.external.env[%s]", k), e.Env[k])
+		v.template(fmt.Sprintf("%s.env[%s]", p, k), e.Env[k])
 	}
 	if !strings.HasPrefix(e.MetricsPath, "/") {
-		v.add("controller.external.metricsPath", "must start with /, got %q", e.MetricsPath)
+		v.add(p+".metricsPath", "must start with /, got %q", e.MetricsPath)
 	}
 	if _, err := regexp.Compile(e.CacheSyncedLog); err != nil {
-		v.add("controller.external.cacheSyncedLog", "not a regular expression: %v", err)
+		v.add(p+".cacheSyncedLog", "not a regular expression: %v", err)
+	}
+	if l := e.Lease; l != nil {
+		if !dnsSubdomain.MatchString(l.Name) || len(l.Name) > 253 {
+			v.add(p+".lease.name", "must be a Lease name (a lowercase DNS subdomain), got %q", l.Name)
+		}
+		v.template(p+".lease.namespace", l.Namespace)
+	}
+	v.metricSelector(p+".queueDepth", e.QueueDepth)
+	v.metricSelector(p+".deferredQueueDepth", e.DeferredQueueDepth)
+}
+
+func (v *validator) metricSelector(p string, m *MetricSelector) {
+	if m == nil {
+		return
+	}
+	if !metricName.MatchString(m.Metric) {
+		v.add(p+".metric", "must be a Prometheus metric name, got %q", m.Metric)
+	}
+	for _, k := range sortedKeys(m.Labels) {
+		if !labelName.MatchString(k) {
+			v.add(fmt.Sprintf("%s.labels[%s]", p, k), "not a Prometheus label name")
+		}
+	}
+}
+
+// validateCRDs checks that every extra CRD path exists.
+func (v *validator) validateCRDs(c *Cluster) {
+	for i, path := range c.CRDs {
+		p := fmt.Sprintf("cluster.crds[%d]", i)
+		if strings.TrimSpace(path) == "" {
+			v.add(p, "empty path")
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			v.add(p, "%v", err)
+		}
 	}
 }
 

@@ -64,8 +64,8 @@ func allStepFields() []string {
 }
 
 func (v *validator) validateWaitFor(st *Step, p string) {
-	if st.WaitFor != WaitForSteadyState {
-		v.add(p+".waitFor", "%q is not one of %s", st.WaitFor, WaitForSteadyState)
+	if st.WaitFor != WaitForSteadyState && st.WaitFor != WaitForLeader {
+		v.add(p+".waitFor", "%q is not one of %s, %s", st.WaitFor, WaitForLeader, WaitForSteadyState)
 	}
 	if st.Timeout == nil || st.Timeout.Duration <= 0 {
 		v.add(p+".timeout", "must be positive")

@@ -35,6 +35,13 @@ type Executor interface {
 	WaitSteady(ctx context.Context, index int, timeout time.Duration) (bool, error)
 }
 
+// LeaderWaiter is an Executor that can wait for waitFor: leader.
+type LeaderWaiter interface {
+	// WaitLeader blocks until the new instance of every earlier restart leads, or timeout (wall
+	// time) passes; it reports whether they lead.
+	WaitLeader(ctx context.Context, index int, timeout time.Duration) (bool, error)
+}
+
 // Planned is a step with its schedule resolved.
 type Planned struct {
 	Index int
@@ -124,7 +131,17 @@ func (e *Engine) Run(ctx context.Context, start time.Time, plan []Planned) ([]Re
 		if p.Step.WaitFor != "" {
 			rec.Action = "waitFor:" + p.Step.WaitFor
 			var ok bool
-			ok, err = e.Exec.WaitSteady(ctx, p.Index, wall(p.Step.Timeout.Duration))
+			switch lw, can := e.Exec.(LeaderWaiter); {
+			case p.Step.WaitFor == scenario.WaitForLeader && can:
+				ok, err = lw.WaitLeader(ctx, p.Index, wall(p.Step.Timeout.Duration))
+				if err == nil && !ok {
+					err = fmt.Errorf("no new leader within %s", p.Step.Timeout.Duration)
+				}
+			case p.Step.WaitFor == scenario.WaitForLeader:
+				err = fmt.Errorf("the executor cannot wait for a leader")
+			default:
+				ok, err = e.Exec.WaitSteady(ctx, p.Index, wall(p.Step.Timeout.Duration))
+			}
 			rec.Reached = &ok
 		} else {
 			err = e.Exec.Do(ctx, p.Index, p.Step)

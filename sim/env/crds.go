@@ -1,0 +1,91 @@
+package env
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// loadCRDs reads the harness's CRDs from dir, then the extra files and directories: an extra CRD
+// replaces one of the same name (a controller under test brings its own schema of a shared kind,
+// which must be what it is measured against).
+func loadCRDs(dir string, extra []string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	var order []string
+	byName := map[string]*apiextensionsv1.CustomResourceDefinition{}
+	for _, p := range append([]string{dir}, extra...) {
+		crds, err := readCRDs(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(crds) == 0 {
+			return nil, fmt.Errorf("CRDs %s: no CustomResourceDefinition found", p)
+		}
+		for _, c := range crds {
+			if _, ok := byName[c.Name]; !ok {
+				order = append(order, c.Name)
+			}
+			byName[c.Name] = c
+		}
+	}
+	out := make([]*apiextensionsv1.CustomResourceDefinition, len(order))
+	for i, n := range order {
+		out[i] = byName[n]
+	}
+	return out, nil
+}
+
+// readCRDs reads the CustomResourceDefinitions of a file, or of a directory's .yaml, .yml and .json
+// files (not recursive). Documents of other kinds are skipped.
+func readCRDs(path string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("CRDs: %w", err)
+	}
+	files := []string{path}
+	if st.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return nil, fmt.Errorf("CRDs: %w", err)
+		}
+		files = files[:0]
+		for _, e := range entries {
+			switch strings.ToLower(filepath.Ext(e.Name())) {
+			case ".yaml", ".yml", ".json":
+				if !e.IsDir() {
+					files = append(files, filepath.Join(path, e.Name()))
+				}
+			}
+		}
+		sort.Strings(files)
+	}
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("CRDs: %w", err)
+		}
+		dec := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		for {
+			var c apiextensionsv1.CustomResourceDefinition
+			if err := dec.Decode(&c); err != nil {
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				return nil, fmt.Errorf("CRDs %s: %w", f, err)
+			}
+			if c.Kind != "CustomResourceDefinition" || c.Name == "" {
+				continue
+			}
+			out = append(out, &c)
+		}
+	}
+	return out, nil
+}

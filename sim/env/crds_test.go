@@ -1,0 +1,62 @@
+package env
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const crdDoc = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: NAME}
+spec:
+  group: elbv2.k8s.aws
+  names: {kind: KIND, plural: PLURAL}
+  scope: Namespaced
+  versions: [{name: VERSION, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+`
+
+func crd(name, kind, version string) string {
+	plural, _, _ := strings.Cut(name, ".")
+	return strings.NewReplacer("NAME", name, "KIND", kind, "PLURAL", plural, "VERSION", version).Replace(crdDoc)
+}
+
+// An extra CRD of the harness's kind replaces the harness's; the others are added, in order.
+func TestLoadCRDsExtraReplacesSameName(t *testing.T) {
+	own, extra := t.TempDir(), t.TempDir()
+	write := func(path, data string) {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(own, "tgb.yaml"), crd("targetgroupbindings.elbv2.k8s.aws", "TargetGroupBinding", "v1beta1"))
+	write(filepath.Join(extra, "a.yaml"), crd("targetgroupbindings.elbv2.k8s.aws", "TargetGroupBinding", "v1alpha1")+"---\n"+
+		crd("ingressclassparams.elbv2.k8s.aws", "IngressClassParams", "v1beta1"))
+	write(filepath.Join(extra, "notes.txt"), "not a CRD")
+	file := filepath.Join(t.TempDir(), "one.yml")
+	write(file, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n"+crd("albtargetcontrolconfigs.elbv2.k8s.aws", "ALBTargetControlConfig", "v1beta1"))
+	got, err := loadCRDs(own, []string{extra, file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Name+"/"+c.Spec.Versions[0].Name)
+	}
+	want := "targetgroupbindings.elbv2.k8s.aws/v1alpha1 ingressclassparams.elbv2.k8s.aws/v1beta1 albtargetcontrolconfigs.elbv2.k8s.aws/v1beta1"
+	if strings.Join(names, " ") != want {
+		t.Errorf("CRDs %v, want %s", names, want)
+	}
+	if _, err := loadCRDs(own, []string{filepath.Join(extra, "missing")}); err == nil {
+		t.Error("a missing path was accepted")
+	}
+	if _, err := loadCRDs(own, []string{filepath.Join(extra, "notes.txt")}); err == nil {
+		t.Error("a file that is no CRD was accepted")
+	}
+	empty := filepath.Join(t.TempDir(), "cm.yaml")
+	write(empty, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+	if _, err := loadCRDs(own, []string{empty}); err == nil || !strings.Contains(err.Error(), "no CustomResourceDefinition") {
+		t.Errorf("a file without CRDs: %v, want an error", err)
+	}
+}

@@ -1,0 +1,62 @@
+package sim
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// elbv2ServiceID is the SDK service ID that client-side throttle entries for ELBv2 name.
+const elbv2ServiceID = "Elastic Load Balancing v2"
+
+// registrationRate is how many RegisterTargets calls per scenario second an arm's controller makes
+// at most: controller.registrationRate, else the reference strategy's client-side throttle, else
+// LBC's default for an external controller.
+func registrationRate(sc *scenario.Scenario, st scenario.Strategy, ext *scenario.External) float64 {
+	if r := sc.Controller.RegistrationRate; r > 0 {
+		return r
+	}
+	if ext != nil {
+		return scenario.DefaultRegistrationRate
+	}
+	return throttleRegistrationRate(st.Throttle)
+}
+
+// throttleRegistrationRate is the rate of the client-side throttle entry (merged over the
+// defaults, as the controller does) whose pattern matches RegisterTargets.
+func throttleRegistrationRate(spec string) float64 {
+	merged, err := scaleThrottle(spec, 1)
+	if err != nil {
+		return scenario.DefaultRegistrationRate
+	}
+	for _, e := range strings.Split(merged, ",") {
+		m := throttleEntry.FindStringSubmatch(strings.TrimSpace(e))
+		if m == nil || m[1] != elbv2ServiceID {
+			continue
+		}
+		if ok, err := regexp.MatchString(m[2], "RegisterTargets"); err != nil || !ok {
+			continue
+		}
+		if r, err := strconv.ParseFloat(m[3], 64); err == nil && r > 0 {
+			return r
+		}
+	}
+	return scenario.DefaultRegistrationRate
+}
+
+// warmupTimeout bounds a warm-up (or the fleet snapshot's convergence) of tgbs bindings by a
+// controller registering at most rate targets calls per scenario second, at time scale scale: each
+// binding needs one RegisterTargets call, so the registrations alone take tgbs ÷ rate; half as
+// much again and a minute cover the describes, retries and gates. At least the fixed bound it
+// replaces (3 minutes, 100 ms per binding).
+func warmupTimeout(tgbs int, rate, scale float64) time.Duration {
+	fixed := max(3*time.Minute, time.Duration(tgbs)*100*time.Millisecond)
+	if rate <= 0 || scale <= 0 {
+		return fixed
+	}
+	reg := time.Duration(1.5*float64(tgbs)/(rate*scale)*float64(time.Second)) + time.Minute
+	return max(fixed, reg)
+}
