@@ -1,0 +1,122 @@
+package sim
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// lbcScenario is a small LBC run: 50 bindings, a crash whose downtime strips the checkpoints
+// (LBC restarts as if it had never saved one), changes during the downtime and once the
+// replacement holds the Lease.
+const lbcScenario = `apiVersion: restartsim/v1
+kind: Scenario
+name: lbc-it
+seed: 5
+cluster: {crds: ["${LBC_CRDS}"]}
+aws: {profile: aws-documented, warmupProfile: unlimited, healthyAfter: 2s, deregistrationDelay: 10s}
+fleet: {targetGroupBindings: 50, podsPerService: 2, networkingShare: 0.1}
+controller:
+  strategies:
+    - name: lbc
+      external:
+        command: ["${LBC_BINARY}", "--kubeconfig={{.Kubeconfig}}", "--cluster-name={{.ClusterName}}", "--aws-region={{.Region}}",
+          "--aws-vpc-id={{.VpcID}}", "--leader-election-namespace={{.Namespace}}", "--metrics-bind-addr=127.0.0.1:{{.MetricsPort}}",
+          "--health-probe-bind-addr=127.0.0.1:{{.HealthPort}}", "--webhook-bind-port={{.Port}}", "--webhook-cert-dir={{.CertDir}}"]
+        lease: {name: aws-load-balancer-controller-leader}
+        cacheSyncedLog: 'Starting workers.*"controller":"targetGroupBinding"'
+        queueDepth: {metric: workqueue_depth, labels: {name: targetGroupBinding}}
+        deferredQueueDepth: {metric: workqueue_depth, labels: {name: deferredTGBQueue}}
+timeline:
+  - {action: restart, mode: crash, await: none, downtime: 3s, stripCheckpoints: true}
+  - {after: 1s, action: churn, kind: mixed, services: 3}
+  - {waitFor: leader, timeout: 2m}
+  - {after: 1s, action: churn, kind: mixed, services: 3}
+  - {waitFor: steadyState, timeout: 3m}
+`
+
+// lbcPaths resolves LBC_BINARY and LBC_CRDS (default: crds beside the binary); relative paths are
+// taken from the repository root, as the scenarios take them.
+func lbcPaths(t *testing.T) {
+	t.Helper()
+	bin := os.Getenv("LBC_BINARY")
+	if bin == "" {
+		t.Skip("LBC_BINARY not set: point it at an AWS Load Balancer Controller build (e.g. LBC_BINARY=../shared/lbc/lbc, with LBC_CRDS its config/crd/bases) to run LBC on envtest")
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join("..", p) // the package directory is sim/
+	}
+	crds := os.Getenv("LBC_CRDS")
+	if crds == "" {
+		crds = filepath.Join(filepath.Dir(bin), "crds")
+	}
+	for _, p := range []*string{&bin, &crds} {
+		a, err := filepath.Abs(abs(*p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(a); err != nil {
+			t.Fatalf("LBC_BINARY/LBC_CRDS: %v", err)
+		}
+		*p = a
+	}
+	t.Setenv("LBC_BINARY", bin)
+	t.Setenv("LBC_CRDS", crds)
+}
+
+// TestLBCRestart runs the unmodified LBC through a crash restart with leader election: the
+// replacement must wait for the crashed leader's Lease (15 s by controller-runtime's defaults),
+// the harness must time its lead by the Lease, and the fleet (networking bindings included) must
+// end converged with its checkpoints stripped at the restart.
+func TestLBCRestart(t *testing.T) {
+	lbcPaths(t)
+	requireEnvtest(t)
+	sc, err := scenario.Parse("lbc-it.yaml", []byte(lbcScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rep.Results.Strategies[0]
+	if !st.Invariants.Passed {
+		t.Fatalf("invariants: %+v", st.Invariants)
+	}
+	var restart, strip bool
+	for _, ev := range st.Events {
+		switch ev.Kind {
+		case "restart":
+			restart = true
+			// Stopped at AtSeconds, replaced 3 s later, leads once the old Lease (15 s) expired.
+			if lead := ev.EndSeconds - ev.AtSeconds; lead < 10 {
+				t.Errorf("the new instance led %.1fs after the crash, want the Lease's expiry (over 10 s)", lead)
+			}
+		case "stripCheckpoints":
+			strip = true
+			if ev.Detail != "50 bindings" {
+				t.Errorf("stripCheckpoints %q, want every binding (50)", ev.Detail)
+			}
+		}
+	}
+	if !restart || !strip {
+		t.Errorf("events %+v: want a restart and a stripCheckpoints", st.Events)
+	}
+	if s := st.Summary; s.TTFMRSeconds == nil || s.CacheSyncSeconds == nil {
+		t.Errorf("ttfmr %v, cache sync %v: want both measured", s.TTFMRSeconds, s.CacheSyncSeconds)
+	}
+	if v := st.Config["version"]; !strings.Contains(v, "aws-load-balancer-controller") {
+		t.Errorf("version %q, want LBC's", v)
+	}
+}
