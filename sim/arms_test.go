@@ -1,0 +1,110 @@
+package sim
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"text/template"
+
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+func abScenario(t *testing.T, ab string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse("ab.yaml", []byte(header+`controller:
+  strategies:
+    - {name: none, checkpoint: none}
+    - {name: ckpt, checkpoint: annotation, throttle: "Elastic Load Balancing v2:^Register.*=4:20"}
+`+ab+"timeline: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// The A/B strategy becomes two arms, baseline first, each with its build; other strategies stay.
+func TestRunArmsAB(t *testing.T) {
+	sc := abScenario(t, `ab:
+  strategy: ckpt
+  repeats: 3
+  baseline: {binary: /base/restartsim}
+  candidate: {binary: /cand/restartsim, args: [--mutant=slow-start]}
+`)
+	arms, err := runArms(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range arms {
+		names = append(names, a.st.Name)
+	}
+	if !slices.Equal(names, []string{"none", "ckpt-baseline", "ckpt"}) {
+		t.Fatalf("arms %v", names)
+	}
+	if arms[1].binary() != "/base/restartsim" || len(arms[1].st.Args) != 0 || arms[2].binary() != "/cand/restartsim" || !slices.Equal(arms[2].st.Args, []string{"--mutant=slow-start"}) {
+		t.Errorf("builds: %+v / %+v", arms[1].st, arms[2].st)
+	}
+	if arms[0].binary() != "" {
+		t.Errorf("the other strategy runs in process, got binary %q", arms[0].binary())
+	}
+	// A B, B A, A B: the pair swaps every other round; other arms keep their place.
+	var order []string
+	for round := 0; round < rounds(sc); round++ {
+		if roundSeed(sc, round) != sc.Seed {
+			t.Errorf("round %d: seed %d, want the scenario's %d for every round", round, roundSeed(sc, round), sc.Seed)
+		}
+		for _, i := range armOrder(sc, arms, round) {
+			order = append(order, arms[i].st.Name)
+		}
+	}
+	want := []string{"none", "ckpt-baseline", "ckpt", "none", "ckpt", "ckpt-baseline", "none", "ckpt-baseline", "ckpt"}
+	if !slices.Equal(order, want) {
+		t.Errorf("order %v, want %v", order, want)
+	}
+}
+
+// An in-process strategy has no build to compare: both sides need a binary.
+func TestRunArmsABNeedsBinaries(t *testing.T) {
+	sc := abScenario(t, "ab: {strategy: ckpt, repeats: 3, candidate: {binary: /cand/restartsim}}\n")
+	if _, err := runArms(sc); err == nil || !strings.Contains(err.Error(), "--baseline-binary") {
+		t.Errorf("err = %v, want a hint at --baseline-binary", err)
+	}
+}
+
+// The out-of-process command carries the strategy's options, scaled, and renders with the
+// per-process values; literal text such as a throttle pattern passes through the template as written.
+func TestReferenceCommand(t *testing.T) {
+	sc := abScenario(t, "")
+	st := sc.Controller.Strategies[1]
+	st.Binary, st.Args = "/bin/restartsim", []string{"--v=2"}
+	x, err := outOfProcess(&inProcess{scale: sc.TimeScale, replicas: 1, leaseNS: "lease", namespaces: []string{"a", "b"}, vpcID: "vpc-1"}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var argv []string
+	for _, a := range x.Command {
+		tm, err := template.New("").Option("missingkey=error").Parse(a)
+		if err != nil {
+			t.Fatalf("%q: %v", a, err)
+		}
+		var b strings.Builder
+		if err := tm.Execute(&b, scenario.TemplateData{Kubeconfig: "/kc", AWSEndpoint: "http://aws", MetricsPort: 9, Namespace: "lease", VpcID: "vpc-1"}); err != nil {
+			t.Fatal(err)
+		}
+		argv = append(argv, b.String())
+	}
+	for _, want := range []string{"/bin/restartsim", "controller", "--kubeconfig=/kc", "--aws-endpoint=http://aws", "--metrics-bind-address=127.0.0.1:9",
+		"--checkpoint=annotation", "--deferral-delay=3m0s", "--leader-election-namespace=lease", "--namespaces=a,b", "--vpc-id=vpc-1",
+		// timeScale 10: the client-side throttle keeps pace with fakeaws' scaled buckets.
+		"--aws-api-throttle=Elastic Load Balancing v2:^Register.*=40:20", "--v=2"} {
+		if !slices.Contains(argv, want) {
+			t.Errorf("argv lacks %q:\n%s", want, strings.Join(argv, "\n"))
+		}
+	}
+	if argv[len(argv)-1] != "--v=2" {
+		t.Errorf("args are not last: %v", argv)
+	}
+	if got := literal(`a{{b}}"c`); got != `{{"a{{b}}\"c"}}` {
+		t.Errorf("literal = %s", got)
+	}
+}
