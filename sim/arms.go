@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"bytes"
 	"context"
 	"debug/buildinfo"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -165,10 +167,16 @@ func binaryVersion(ctx context.Context, binary string, args ...string) string {
 		return ""
 	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	out, err := exec.CommandContext(cctx, binary, args...).Output()
+	var out, errOut bytes.Buffer
+	cmd := exec.CommandContext(cctx, binary, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
 	cancel()
-	if line := firstLine(string(out)); err == nil && line != "" {
+	if line := firstLine(out.String()); err == nil && line != "" {
 		return line
+	}
+	if v := loggedVersion(firstLine(errOut.String())); v != "" {
+		return v
 	}
 	info, err := buildinfo.ReadFile(binary)
 	if err != nil {
@@ -181,6 +189,16 @@ func binaryVersion(ctx context.Context, binary string, args ...string) string {
 		}
 	}
 	return strings.TrimSpace(v)
+}
+
+// loggedVersion is the version a controller logs as its first JSON line, as LBC does at every
+// start (it has no --version flag: it logs, prints its usage and fails).
+func loggedVersion(line string) string {
+	var v struct{ GitVersion, GitCommit string }
+	if json.Unmarshal([]byte(line), &v) != nil || v.GitVersion == "" {
+		return ""
+	}
+	return strings.TrimSpace(v.GitVersion + " " + v.GitCommit)
 }
 
 func firstLine(s string) string {
