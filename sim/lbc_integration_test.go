@@ -116,7 +116,7 @@ func TestLBCRestart(t *testing.T) {
 	if s := st.Summary; s.TTFMRSeconds == nil || s.CacheSyncSeconds == nil {
 		t.Errorf("ttfmr %v, cache sync %v: want both measured", s.TTFMRSeconds, s.CacheSyncSeconds)
 	}
-	if v := st.Config["version"]; !strings.Contains(v, "aws-load-balancer-controller") {
-		t.Errorf("version %q, want LBC's", v)
+	if v := st.Config["version"]; !strings.HasPrefix(v, "v") {
+		t.Errorf("version %q, want LBC's logged GitVersion", v)
 	}
 }
