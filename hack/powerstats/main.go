@@ -4,7 +4,7 @@
 // replacement), with the gate's own statistics. The pooled estimate supplements the verdicts of
 // the real gate runs in summary.tsv, which are independent but few.
 //
-//	go run ./hack/powerstats -dir out/power -draws 2000
+//	go run ./hack/powerstats -dir out/power -draws 2000 [-n 6]
 package main
 
 import (
@@ -22,6 +22,7 @@ import (
 func main() {
 	dir := flag.String("dir", "out/power", "power study output (one folder per condition)")
 	draws := flag.Int("draws", 2000, "gate runs drawn per condition")
+	perSide := flag.Int("n", 0, "runs per side of a drawn gate run (default: the study's ab.repeats)")
 	flag.Parse()
 	conds, err := os.ReadDir(*dir)
 	if err != nil {
@@ -38,6 +39,9 @@ func main() {
 			continue
 		}
 		pooled, n := pool(files)
+		if *perSide > 0 {
+			n = *perSide
+		}
 		ttfmr, any := estimate(pooled, n, *draws)
 		fmt.Printf("%s\t%d\t%d+%d\t%.2f\t%.3f\t%.3f\n", c.Name(), len(files), len(side(pooled, pooled.AB.Baseline)), len(side(pooled, pooled.AB.Candidate)),
 			medianRatio(pooled), ttfmr, any)
