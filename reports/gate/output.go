@@ -65,11 +65,11 @@ type junitCase struct {
 	ClassName string `xml:"classname,attr"`
 	// Time carries the gated value of a *_seconds metric (the candidate's median for A/B checks),
 	// so a CI server's test-duration history charts it.
-	Time       string          `xml:"time,attr"`
+	Time       string           `xml:"time,attr"`
 	Properties *junitProperties `xml:"properties,omitempty"`
-	Failure    *junitProblem   `xml:"failure,omitempty"`
-	Error      *junitProblem   `xml:"error,omitempty"`
-	Skipped    *junitProblem   `xml:"skipped,omitempty"`
+	Failure    *junitProblem    `xml:"failure,omitempty"`
+	Error      *junitProblem    `xml:"error,omitempty"`
+	Skipped    *junitProblem    `xml:"skipped,omitempty"`
 }
 
 type junitProperties struct {
