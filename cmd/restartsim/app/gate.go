@@ -97,7 +97,7 @@ func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.BaselineArgs, "baseline-arg", nil, "A/B: an argument appended to the baseline's command (repeatable; replaces ab.baseline.args)")
 	fs.StringArrayVar(&o.CandidateArgs, "candidate-arg", nil, "A/B: an argument appended to the candidate's command (repeatable; replaces ab.candidate.args)")
 	fs.StringVar(&o.Results, "results", "", "results.json of the run under test")
-	fs.StringVar(&o.Baseline, "baseline", "", "baseline results.json for the gate rules: a file path or s3://bucket/key (without it, rules check absolute limits only)")
+	fs.StringVar(&o.Baseline, "baseline", "", "baseline results.json for the gate rules: a file path or s3://bucket/key (needed when a rule has maxRegression)")
 	fs.BoolVar(&o.UpdateBaseline, "update-baseline", false, "check only absolute limits, then write --results as the new baseline")
 	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report to this file")
 	fs.StringVar(&o.S3.Endpoint, "s3-endpoint", "", "S3 endpoint URL for s3:// baselines (default: AWS, or AWS_ENDPOINT_URL_S3)")

@@ -102,3 +102,41 @@ func TestGateCommandS3Baseline(t *testing.T) {
 		t.Fatalf("regression: exit %d:\n%s", code, out)
 	}
 }
+
+// The A/B flags and -f are checked before anything runs: bad combinations are exit 2 and leave a
+// JUnit error behind, never an old pass.
+func TestGateCommandABBadInput(t *testing.T) {
+	_, res := copyGolden(t)
+	dir := t.TempDir()
+	noAB := filepath.Join(dir, "no-ab.yaml")
+	if err := os.WriteFile(noAB, []byte(`apiVersion: restartsim/v1
+kind: Scenario
+name: no-ab
+fleet: {targetGroupBindings: 2}
+controller: {strategies: [{name: c}]}
+timeline: []
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	junit := filepath.Join(dir, "junit.xml")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gate", "-f", "../../../scenarios/ci-gate.yaml", "--results", res}, "give one of"},
+		{[]string{"gate", "--results", res, "--candidate-binary", "/bin/true"}, "need -f"},
+		{[]string{"gate", "-f", noAB, "--candidate-binary", "/bin/true"}, "need an ab section"},
+		{[]string{"gate", "-f", "../../../scenarios/ci-gate.yaml", "--candidate-binary", filepath.Join(dir, "missing")}, "--candidate-binary"},
+	} {
+		if err := os.WriteFile(junit, []byte(`<testsuites failures="0"/>`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out := execute(t, append(tc.args, "--junit", junit)...)
+		if code != ExitBadInput || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, want %d with %q:\n%s", tc.args, code, ExitBadInput, tc.want, out)
+		}
+		if data, _ := os.ReadFile(junit); !strings.Contains(string(data), "<error") {
+			t.Errorf("%v: junit not replaced by an error:\n%s", tc.args, data)
+		}
+	}
+}
