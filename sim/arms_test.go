@@ -108,3 +108,24 @@ func TestReferenceCommand(t *testing.T) {
 		t.Errorf("literal = %s", got)
 	}
 }
+
+// An external controller's A/B side swaps the command's binary and appends the side's arguments,
+// leaving the scenario's command as it was.
+func TestWithBuildExternal(t *testing.T) {
+	orig := &scenario.External{Name: "lbc", Command: []string{"/lbc", "--kubeconfig={{.Kubeconfig}}"}}
+	a := arm{st: scenario.Strategy{Name: "lbc"}, ext: orig}
+	b, err := a.withBuild("lbc-baseline", scenario.Build{Binary: "/lbc-main", Args: []string{"--v=1"}}, "baseline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(b.ext.Command, []string{"/lbc-main", "--kubeconfig={{.Kubeconfig}}", "--v=1"}) || b.ext.Name != "lbc-baseline" || b.st.Name != "lbc-baseline" {
+		t.Errorf("baseline side %+v", b.ext)
+	}
+	if !slices.Equal(orig.Command, []string{"/lbc", "--kubeconfig={{.Kubeconfig}}"}) {
+		t.Errorf("the scenario's command changed: %v", orig.Command)
+	}
+	c, err := a.withBuild("lbc", scenario.Build{}, "candidate")
+	if err != nil || c.binary() != "/lbc" {
+		t.Errorf("candidate without a build: %v, %v", c.ext, err)
+	}
+}
