@@ -15,7 +15,8 @@ scenario=${SCENARIO:-scenarios/ci-gate.yaml}
 bin=${BIN:-bin/restartsim}
 mkdir -p "$out"
 [[ -f "$out/summary.tsv" ]] || printf 'condition\trun\texit\tttfmr_ratio\tfailed\twall_s\n' >"$out/summary.tsv"
-for ((i = 1; i <= runs; i++)); do
+first=${START:-1} # numbers the runs, so a later call adds runs instead of replacing them
+for ((i = first; i < first + runs; i++)); do
 	for cond in "$@"; do
 		name=${cond%%:*}
 		read -r -a args <<<"${cond#*:}"
