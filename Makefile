@@ -80,7 +80,7 @@ lint: ## gofmt check and go vet.
 test: envtest-assets verify ## Build the envtest assets, verify, and run all tests (unit + envtest integration).
 	go test $(GO_TEST_FLAGS) ./...
 
-# Benchmarks (issue 7). Every figure worth comparing is a ratio measured in the same run
+# Benchmarks. Every figure worth comparing is a ratio measured in the same run
 # (x-sha256, x-cache-get, x-yaml, write-ratio, the fakeaws ratio): the machines are noisy.
 BENCH_PKGS     ?= ./controller/internal/checkpoint ./controller ./sim/scenario ./fakeaws ./sim/workload
 BENCH_TIME     ?= 1s

@@ -79,7 +79,7 @@ func DefaultMutantDelay(m string) time.Duration {
 // KnownMutants lists the accepted Options.Mutant values.
 func KnownMutants() []string { return slices.Clone(knownMutants) }
 
-// UpstreamBugMutants lists the mutants that re-introduce the known upstream bugs (issue 8's four).
+// UpstreamBugMutants lists the mutants that re-introduce the known upstream bugs of the design notes.
 func UpstreamBugMutants() []string {
 	return []string{MutantNoClearOnRegister, MutantSkipAfterCleanup, MutantStaleGateRead, MutantDeferDrift}
 }

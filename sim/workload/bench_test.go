@@ -14,7 +14,7 @@ import (
 
 // BenchmarkFleetSetup creates a fleet of 300 TGBs (RESTARTSIM_BENCH_TGBS) (3 pods each; instance, gate and networking mixes) and,
 // in the same run with the same harness and concurrency, as many plain ConfigMaps as the fleet made
-// Kubernetes writes; it reports both rates and their ratio (issue 7: ≥ 0.6). On Linux it also reports
+// Kubernetes writes; it reports both rates and their ratio (the goal: ≥ 0.6). On Linux it also reports
 // the CPU seconds per write of the harness, kube-apiserver and etcd in each phase (from /proc),
 // cpu-ratio, raw CPU per create ÷ fleet CPU per write: the ratio without other users' load in it,
 // and server-ratio, the same for kube-apiserver and etcd alone: what a free harness would reach.
