@@ -8,12 +8,16 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
 )
 
 // Limit is a token bucket in scenario time: Rate tokens per second refill, Burst capacity. Rate < 0 means
 // unlimited; Rate 0 with Burst 0 throttles every call.
 type Limit = throttle.Limit
+
+// FormLimits bound the parameters of one Query request.
+type FormLimits = query.Limits
 
 // Throttle profile names.
 const (
@@ -70,6 +74,9 @@ type Options struct {
 	Registry prometheus.Registerer
 	// MaxBodyBytes bounds ELBv2/EC2/admin request bodies (not S3 uploads). Default 1 MiB.
 	MaxBodyBytes int64
+	// FormLimits bound the parameters of an ELBv2/EC2 request (count, key length, key depth); zero fields take
+	// query.DefaultLimits (20,000 parameters, 512-byte keys, 10 segments).
+	FormLimits FormLimits
 	// MaxTargetsPerGroup is the TooManyTargets quota. Default 1000.
 	MaxTargetsPerGroup int
 	// MaxTargetGroups is the TooManyTargetGroups quota. Default 3000.

@@ -67,13 +67,8 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 		q.fail(query.Errorf("MalformedQueryString", "Could not read the request body"), OutcomeError)
 		return
 	}
-	form, err := query.ParseForm(body, r.URL.RawQuery)
-	if err != nil {
-		q.fail(query.Errorf("MalformedQueryString", "The query string is malformed"), OutcomeError)
-		return
-	}
 	if q.call.Service == "" { // unsigned or signed for another service: pick the dialect from the Version sent
-		switch form.Get("Version") {
+		switch query.Peek(body, r.URL.RawQuery, "Version") {
 		case elbv2.Version:
 			q.call.Service = ServiceELBv2
 		case "":
@@ -81,12 +76,21 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 			q.call.Service, q.dialect = ServiceEC2, query.EC2Query
 		}
 	}
+	// The signature covers only the body's hash, so a request is authenticated before its form is decoded.
 	if e := s.authenticate(r, body, q.call.Service); e != nil {
 		q.fail(e, OutcomeError)
 		return
 	}
 	if q.call.Service == "" {
 		q.fail(query.Errorf("InvalidAction", "The service '%s' is not served by this endpoint", scope.Service), OutcomeError)
+		return
+	}
+	form, err := query.ParseForm(body, r.URL.RawQuery, s.opts.FormLimits)
+	if err == nil {
+		err = form.CheckLists()
+	}
+	if err != nil {
+		q.fail(formFailure(q.dialect, err), OutcomeError)
 		return
 	}
 	action := form.Get("Action")
@@ -143,6 +147,19 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q.write(http.StatusOK, out, OutcomeOK, "")
+}
+
+// formFailure maps a refused form to the service's error: MalformedQueryString for bad encoding, otherwise
+// ELBv2's ValidationError or EC2's InvalidParameterValue.
+func formFailure(d query.Dialect, err error) *query.Error {
+	var fe *query.FormError
+	if !errors.As(err, &fe) || fe.Kind == query.FormMalformed {
+		return query.Errorf("MalformedQueryString", "The query string is malformed")
+	}
+	if d == query.EC2Query {
+		return query.Errorf("InvalidParameterValue", "%s", fe.Message)
+	}
+	return query.Errorf("ValidationError", "%s", fe.Message)
 }
 
 // lookup resolves the action of a Query request, checking Action and Version like the real services.

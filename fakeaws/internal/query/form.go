@@ -8,37 +8,10 @@ import (
 
 // Form is a decoded Query request: the flattened key/value pairs of the form body (and URL query).
 type Form struct {
-	values   url.Values
-	prefixes map[string]struct{}
-}
-
-// ParseForm decodes a form-encoded body and merges the URL query parameters (body wins).
-func ParseForm(body []byte, rawQuery string) (*Form, error) {
-	v, err := url.ParseQuery(string(body))
-	if err != nil {
-		return nil, err
-	}
-	if rawQuery != "" {
-		q, err := url.ParseQuery(rawQuery)
-		if err != nil {
-			return nil, err
-		}
-		for k, vs := range q {
-			if _, ok := v[k]; !ok {
-				v[k] = vs
-			}
-		}
-	}
-	f := &Form{values: v, prefixes: make(map[string]struct{}, len(v)*2)}
-	for k := range v {
-		for i := 0; i < len(k); i++ {
-			if k[i] == '.' {
-				f.prefixes[k[:i]] = struct{}{}
-			}
-		}
-		f.prefixes[k] = struct{}{}
-	}
-	return f, nil
+	values url.Values
+	// index is built on first use (Has, Members, CheckLists): request handling never pays for it before the
+	// request is authenticated, and the parse limits bound it.
+	index *formIndex
 }
 
 // Get returns the first value of key, or "".
@@ -52,18 +25,19 @@ func (f *Form) Get(key string) string {
 
 // Has reports whether key, or any key below key (key.x), is present.
 func (f *Form) Has(key string) bool {
-	_, ok := f.prefixes[key]
+	_, ok := f.indexed().prefixes[key]
 	return ok
 }
 
 // Len is the number of keys.
 func (f *Form) Len() int { return len(f.values) }
 
-// Members returns the list-element prefixes prefix.1, prefix.2, ... that are present, in order. It stops at the
-// first missing index, as AWS does.
+// Members returns the list-element prefixes prefix.1, prefix.2, ... that are present, in order. CheckLists
+// rejects a request whose lists have gaps, so after it the result is the whole list.
 func (f *Form) Members(prefix string) []string {
-	var out []string
-	for i := 1; i <= len(f.values); i++ {
+	n := f.indexed().lists[prefix].max
+	out := make([]string, 0, n)
+	for i := 1; i <= n; i++ {
 		p := prefix + "." + strconv.Itoa(i)
 		if !f.Has(p) {
 			break
