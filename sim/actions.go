@@ -119,7 +119,11 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 	e.mu.Lock()
 	ri, ei := len(e.restarts), len(e.events)
 	s := e.sec(stopped)
-	e.restarts = append(e.restarts, measure.Restart{Stopped: s, Started: s, At: s, Downtime: downtime.Seconds(), Mode: st.Mode})
+	elects := false
+	if le, ok := e.ctrls.(leaderElecting); ok {
+		elects = le.leaderElection()
+	}
+	e.restarts = append(e.restarts, measure.Restart{Stopped: s, Started: s, At: s, Downtime: downtime.Seconds(), Mode: st.Mode, LeaderElection: elects})
 	e.events = append(e.events, results.Event{AtSeconds: round3(s), Kind: "restart", Detail: st.Mode, EndSeconds: round3(s)})
 	e.mu.Unlock()
 	replace := func(ctx context.Context) error {
@@ -146,6 +150,10 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 		}
 		e.mu.Lock()
 		e.restarts[ri].At = e.sec(at)
+		if elects {
+			leading := e.sec(at)
+			e.restarts[ri].Leading = &leading
+		}
 		e.events[ei].EndSeconds = round3(e.sec(at))
 		e.mu.Unlock()
 		return nil

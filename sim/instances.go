@@ -69,6 +69,8 @@ type replica struct {
 	kill    *killSwitch
 	reg     *prometheus.Registry
 	elected <-chan struct{}
+	// synced notes when the replica's controller logged that its caches synced.
+	synced *firstSeen
 }
 
 // inProcess runs the reference controller as managers in this process, one per replica.
@@ -94,6 +96,8 @@ type inProcess struct {
 	next      int
 	// regs are the metrics of every replica started, stopped ones included.
 	regs []*prometheus.Registry
+	// replacement is the first restart's replacement replica.
+	replacement *replica
 }
 
 func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
@@ -188,9 +192,11 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	lease := func(d time.Duration) *time.Duration {
 		return ptr.To(max(50*time.Millisecond, time.Duration(float64(d)/p.scale)))
 	}
+	var mgrLog logr.Logger
+	mgrLog, r.synced = withLogMatch(p.log.WithValues("replica", id), cacheSyncedMessage)
 	base := manager.Options{
 		Scheme:                  scheme,
-		Logger:                  p.log.WithValues("replica", id),
+		Logger:                  mgrLog,
 		GracefulShutdownTimeout: ptr.To(5 * time.Second),
 		LeaseDuration:           lease(15 * time.Second),
 		RenewDeadline:           lease(10 * time.Second),
@@ -316,11 +322,15 @@ func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error
 }
 
 func (p *inProcess) StartReplacement(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
-	if _, err := p.startReplica(ctx); err != nil {
+	r, err := p.startReplica(ctx)
+	if err != nil {
 		return time.Time{}, nil, err
 	}
 	started := time.Now()
 	p.mu.Lock()
+	if p.replacement == nil {
+		p.replacement = r
+	}
 	old := p.stopped
 	p.mu.Unlock()
 	leads := func(ctx context.Context) (time.Time, error) {

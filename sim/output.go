@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/restartsim/restartsim/reports/results"
@@ -30,13 +29,6 @@ func fmtSec(v *float64) string {
 	return fmt.Sprintf("%.1fs", *v)
 }
 
-func fmtQ(q results.Quantiles, v float64) string {
-	if q.Count == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1fs", v)
-}
-
 func sumCalls(m map[string]int) int {
 	n := 0
 	for _, v := range m {
@@ -45,37 +37,58 @@ func sumCalls(m map[string]int) int {
 	return n
 }
 
-// printSummary writes one row per strategy and the threshold verdicts.
-func printSummary(w io.Writer, res *results.Results, dir string) {
-	fmt.Fprintf(w, "\nscenario %s: %d TGBs, seed %d, timeScale %g, wall %.0fs (times below are scenario time)\n",
+// printSummary writes one row per strategy, narrow enough for a 120-column terminal (the report
+// has the details), the headline's definition, and last the path of the report (or results.json).
+func printSummary(w io.Writer, res *results.Results, last string) {
+	fmt.Fprintf(w, "\nscenario %s: %d TGBs, seed %d, timeScale %g, wall %.0fs (times below are scenario seconds)\n",
 		res.Scenario.Name, res.Scenario.TGBs, res.Scenario.Seed, res.Scenario.TimeScale, res.Scenario.WallSeconds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "STRATEGY\tTTFMR\tCHANGE p50\tp95\tmax\tSTEADY\tGATE p95\tDRIFT max\tAWS CALLS\tBEFORE 1ST\tTHROTTLED\tK8S WRITES\tCKPT PATCHES\tINVARIANTS\tTHRESHOLDS\t")
+	fmt.Fprintln(tw, "STRATEGY\tBLIND p50\tp95\tTTFMR\tSTEADY\tAWS CALLS\tTHROTTLED\tK8S WRITES\tINVARIANTS\tTHRESHOLDS\t")
 	for _, st := range res.Strategies {
 		s := st.Summary
-		inv := "ok"
-		if !st.Invariants.Passed {
-			inv = fmt.Sprintf("FAIL (%d missing, %d stale, %d)", st.Invariants.Missing, st.Invariants.Stale, len(st.Invariants.Violations))
-		}
-		thr := "-"
-		if len(st.Thresholds) > 0 {
-			var parts []string
-			for _, t := range st.Thresholds {
-				mark := "pass"
-				if !t.Passed {
-					mark = "FAIL"
-				}
-				parts = append(parts, fmt.Sprintf("%s %s", shortMetric(t.Metric), mark))
-			}
-			thr = strings.Join(parts, ", ")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", st.Name, fmtSec(s.TTFMRSeconds),
-			fmtQ(s.ChangeLatency, s.ChangeLatency.P50), fmtQ(s.ChangeLatency, s.ChangeLatency.P95), fmtQ(s.ChangeLatency, s.ChangeLatency.Max),
-			fmtSec(s.SteadyStateSeconds), fmtQ(s.ReadinessGateFlip, s.ReadinessGateFlip.P95), fmtQ(s.DriftRepair, s.DriftRepair.Max), sumCalls(s.AWSCalls), sumCalls(s.AWSCallsBeforeFirstMeaningful), s.Throttled,
-			s.K8sWrites.Total(), s.K8sWrites.CheckpointPatches, inv, thr)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t\n", st.Name,
+			blindCell(s, s.BlindTime.P50, true), blindCell(s, s.BlindTime.P95, false), fmtSec(s.TTFMRSeconds), fmtSec(s.SteadyStateSeconds), sumCalls(s.AWSCalls), s.Throttled,
+			s.K8sWrites.Total(), invariantsCell(st.Invariants), thresholdsCell(st.Thresholds))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "output: %s\n", dir)
+	fmt.Fprintf(w, "BLIND: latency of the changes pending at the restart or made up to %gs after it, until AWS reflects them.\n", results.BlindWindowSeconds)
+	fmt.Fprintln(w, "TTFMR: from the restart to the first AWS mutation applying any of them (the luckiest change).")
+	fmt.Fprintln(w, last)
 }
 
-func shortMetric(m string) string { return strings.TrimSuffix(m, "_seconds") }
+// blindCell is one blind-time quantile; share adds how many were applied when some never were.
+func blindCell(s results.Summary, v float64, share bool) string {
+	switch {
+	case s.BlindTimeChanges == 0:
+		return "-"
+	case s.BlindTime.Count == 0:
+		return "never"
+	case share && s.BlindTime.Count < s.BlindTimeChanges:
+		return fmt.Sprintf("%.1fs (%d/%d)", v, s.BlindTime.Count, s.BlindTimeChanges)
+	}
+	return fmt.Sprintf("%.1fs", v)
+}
+
+func invariantsCell(inv results.Invariants) string {
+	if inv.Passed {
+		return "ok"
+	}
+	return fmt.Sprintf("FAIL %d", len(inv.Violations))
+}
+
+// thresholdsCell is "pass", or the failed metrics.
+func thresholdsCell(ts []results.ThresholdResult) string {
+	if len(ts) == 0 {
+		return "-"
+	}
+	var failed []string // the report names them
+	for _, t := range ts {
+		if !t.Passed {
+			failed = append(failed, t.Metric)
+		}
+	}
+	if len(failed) == 0 {
+		return fmt.Sprintf("%d pass", len(ts))
+	}
+	return fmt.Sprintf("FAIL %d/%d", len(failed), len(ts))
+}

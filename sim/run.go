@@ -95,13 +95,13 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				res.Scenario.FleetSetupSeconds += round3(snap.stats.Elapsed.Seconds())
 			}
 		}
-		for _, i := range armOrder(sc, arms, round) {
+		for k, i := range armOrder(sc, arms, round) {
 			a := arms[i]
 			sdir := filepath.Join(dir, a.st.Name)
 			if rounds(sc) > 1 {
 				sdir = filepath.Join(dir, a.st.Name, "repeat-"+strconv.Itoa(round+1))
 			}
-			o.Logger.Info("running strategy", "strategy", a.st.Name, "repeat", round+1)
+			o.Logger.Info(fmt.Sprintf("strategy %d/%d %s, repeat %d/%d", k+1, len(arms), a.st.Name, round+1, rounds(sc)))
 			r, err := runStrategy(ctx, o, sc, a.st, a.ext, seed, sdir, snap)
 			if err != nil {
 				return nil, fmt.Errorf("strategy %s: %w", a.st.Name, err)
@@ -133,12 +133,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := writeOutput(dir, res, series); err != nil {
 		return nil, err
 	}
-	printSummary(o.Stdout, res, dir)
+	last := filepath.Join(dir, "results.json")
 	if !o.NoReport {
-		if _, err := reports.Render(res, series, dir); err != nil {
-			fmt.Fprintf(o.Stdout, "report: %v\n", err)
+		if files, err := reports.Render(res, series, dir); err != nil {
+			o.Logger.Error(err, "rendering the report")
+		} else {
+			last = files.HTML
 		}
 	}
+	printSummary(o.Stdout, res, last)
 	return &Report{Results: res, Dir: dir}, verdict(res)
 }
 
@@ -150,23 +153,28 @@ func seedSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, strateg
 	return buildFleetSnapshot(ctx, o, sc, seed, dir)
 }
 
-// combine turns the repeats of a strategy into its entry: the summary of the median run by TTFMR
-// (so every figure comes from one consistent run), every run's summary when there are several.
+// combine turns the repeats of a strategy into its entry: the summary of the median run by blind
+// time, else by TTFMR (so every figure comes from one consistent run), every run's summary when
+// there are several.
 func combine(st scenario.Strategy, runs []*strategyRun) (results.Strategy, []results.Sample) {
 	order := make([]int, len(runs))
 	for i := range order {
 		order[i] = i
 	}
-	ttfmr := func(i int) float64 {
-		if v := runs[i].out.Summary.TTFMRSeconds; v != nil {
-			return *v
+	headline := func(i int) float64 {
+		s := runs[i].out.Summary
+		if s.BlindTime.Count > 0 {
+			return s.BlindTime.P50
+		}
+		if s.TTFMRSeconds != nil {
+			return *s.TTFMRSeconds
 		}
 		return 1e18
 	}
-	sort.SliceStable(order, func(a, b int) bool { return ttfmr(order[a]) < ttfmr(order[b]) })
+	sort.SliceStable(order, func(a, b int) bool { return headline(order[a]) < headline(order[b]) })
 	med := runs[order[len(order)/2]]
 	rs := results.Strategy{Name: st.Name, Config: strategyConfig(st), Summary: med.out.Summary, Changes: med.out.Changes,
-		Events: med.events, Invariants: med.invariants}
+		Events: med.events, Invariants: med.invariants, Restart: med.out.Restart}
 	if len(runs) > 1 {
 		for _, r := range runs {
 			rs.Runs = append(rs.Runs, r.out.Summary)

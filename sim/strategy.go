@@ -317,6 +317,11 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 			}
 		}
 	}
+	if x, ok := ctrls.(interface{ replacementCachesSynced() time.Time }); ok {
+		if synced := x.replacementCachesSynced(); !synced.IsZero() {
+			in.CacheSynced = ptr.To(toSec(synced))
+		}
+	}
 	for _, g := range ex.gated {
 		f := measure.GateFlip{Pod: g.pod, Pending: toSec(g.at)}
 		if t, ok := pw.flip(g.pod, g.at); ok {
@@ -497,6 +502,7 @@ func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fa
 		return r, nil
 	}
 	srv, err := fakeaws.New(fakeaws.Options{Region: sc.AWS.Region, AccessKeyID: cr.accessKey, SecretAccessKey: cr.secretKey,
+		MaxRecordedCalls: -1, // the measurement reads every call
 		Profile: sc.AWS.WarmupProfile, HealthyAfter: sc.AWS.HealthyAfter.Duration, DeregistrationDelay: sc.AWS.DeregistrationDelay.Duration,
 		TimeScale: sc.TimeScale, Seed: uint64(seed), Logger: o.Logger.WithName("fakeaws"), From: from,
 		// AWS's default quota is 3,000 target groups per region; a bigger fleet assumes a raised one.

@@ -6,6 +6,9 @@ import "sort"
 // validator, the simulation and the gate agree.
 const (
 	MetricTTFMR                          = "ttfmr_seconds"
+	MetricBlindTimeP50                   = "blind_time_p50_seconds"
+	MetricBlindTimeP95                   = "blind_time_p95_seconds"
+	MetricBlindTimeMax                   = "blind_time_max_seconds"
 	MetricChangeLatencyP50               = "change_latency_p50_seconds"
 	MetricChangeLatencyP95               = "change_latency_p95_seconds"
 	MetricChangeLatencyP99               = "change_latency_p99_seconds"
@@ -42,6 +45,9 @@ func (s *Summary) Metrics() map[string]float64 {
 	if s.SteadyStateSeconds != nil {
 		m[MetricSteadyState] = *s.SteadyStateSeconds
 	}
+	if q := s.BlindTime; q.Count > 0 {
+		m[MetricBlindTimeP50], m[MetricBlindTimeP95], m[MetricBlindTimeMax] = q.P50, q.P95, q.Max
+	}
 	if q := s.ChangeLatency; q.Count > 0 {
 		m[MetricChangeLatencyP50], m[MetricChangeLatencyP95] = q.P50, q.P95
 		m[MetricChangeLatencyP99], m[MetricChangeLatencyMax] = q.P99, q.Max
@@ -67,7 +73,7 @@ func (s *Summary) Metrics() map[string]float64 {
 // MetricNames lists every known metric name, sorted, for validation messages.
 func MetricNames() []string {
 	names := []string{
-		MetricTTFMR, MetricChangeLatencyP50, MetricChangeLatencyP95, MetricChangeLatencyP99,
+		MetricTTFMR, MetricBlindTimeP50, MetricBlindTimeP95, MetricBlindTimeMax, MetricChangeLatencyP50, MetricChangeLatencyP95, MetricChangeLatencyP99,
 		MetricChangeLatencyMax, MetricSteadyState, MetricAWSCallsBeforeFirstMeaningful,
 		MetricThrottledBeforeFirstMeaningful, MetricAWSCalls, MetricThrottled, MetricK8sWrites,
 		MetricCheckpointPatches, MetricReadinessGateFlipP95, MetricDriftRepairMax, MetricInvariantViolations,

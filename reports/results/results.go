@@ -69,6 +69,30 @@ type Strategy struct {
 	Events     []Event           `json:"events"`
 	Invariants Invariants        `json:"invariants"`
 	Thresholds []ThresholdResult `json:"thresholds"`
+	// Restart is the first restart's steps, the blind-time breakdown (nil without a restart).
+	Restart *RestartPhases `json:"restart,omitempty"`
+}
+
+// RestartPhases is when each step of a restart happened, in scenario seconds. A nil step is one
+// the controller does not expose (or that never happened within the run).
+type RestartPhases struct {
+	Mode string `json:"mode"`
+	// StoppedSeconds is when the old instance stopped; OriginSeconds adds the scenario's downtime
+	// (the platform's time to replace a process), where TTFMR and blind time start.
+	StoppedSeconds float64 `json:"stoppedSeconds"`
+	OriginSeconds  float64 `json:"originSeconds"`
+	// StartedSeconds is when the replacement process was started.
+	StartedSeconds float64 `json:"startedSeconds"`
+	// LeaderElection tells the replacement had to acquire a Lease; LeadingSeconds is when it did.
+	LeaderElection bool     `json:"leaderElection"`
+	LeadingSeconds *float64 `json:"leadingSeconds,omitempty"`
+	// CachesSyncedSeconds is when its informer caches synced (its log says so).
+	CachesSyncedSeconds *float64 `json:"cachesSyncedSeconds,omitempty"`
+	// FirstReconcileSeconds is its first target-group call to AWS (ELBv2), the first reconcile
+	// that reached AWS.
+	FirstReconcileSeconds *float64 `json:"firstReconcileSeconds,omitempty"`
+	// FirstMeaningfulSeconds is the first AWS mutation that applied a pending change (TTFMR's end).
+	FirstMeaningfulSeconds *float64 `json:"firstMeaningfulSeconds,omitempty"`
 }
 
 // Quantiles summarises a set of durations in seconds.
@@ -87,6 +111,13 @@ type Summary struct {
 	// new one's start-up is part of it) to the first AWS mutation that applies a pending meaningful
 	// change.
 	TTFMRSeconds *float64 `json:"ttfmrSeconds"`
+	// BlindTime: the latency of the restart's changes, those pending when the old instance stopped
+	// or made within BlindWindowSeconds after the restart's origin, each timed from max(change,
+	// origin) until AWS reflects it. Unlike TTFMR (the first of them) it does not depend on where
+	// the changed objects sit in the restart's work queue.
+	BlindTime Quantiles `json:"blindTime"`
+	// BlindTimeChanges counts the restart's changes, those never applied included.
+	BlindTimeChanges int `json:"blindTimeChanges,omitempty"`
 	// ChangeLatency: per meaningful change, from the change (or restart) until AWS reflects it.
 	ChangeLatency Quantiles `json:"changeLatency"`
 	// SteadyStateSeconds: from the restart (as for TTFMR) until every invariant holds.
@@ -142,6 +173,10 @@ type Objects struct {
 	Nodes          int `json:"nodes"`
 	TargetGroups   int `json:"targetGroups"`
 }
+
+// BlindWindowSeconds is how long after a restart's origin a change still counts as the restart's
+// (scenario seconds): churn scripted "right after the restart" lands within it.
+const BlindWindowSeconds = 5.0
 
 // Change is one meaningful change and when AWS reflected it.
 type Change struct {

@@ -23,6 +23,10 @@ type Restart struct {
 	// time to replace a process, not the controller's.
 	Downtime float64
 	Mode     string
+	// LeaderElection tells the replacement had to acquire a Lease before leading; Leading is when
+	// it did (nil: not known, or never within the run).
+	LeaderElection bool
+	Leading        *float64
 }
 
 // Origin is when the restarted controller could run again (the stop plus the downtime): TTFMR and

@@ -18,12 +18,14 @@ type Output struct {
 	Summary    results.Summary
 	Changes    []results.Change
 	Timeseries []results.Sample // Strategy left empty; the caller sets it
+	// Restart is the first restart's steps (nil without a restart).
+	Restart *results.RestartPhases
 	// firstMeaningful is the scenario second of the first meaningful mutation (TTFMR's end).
 	firstMeaningful *float64
 }
 
 // registry lists the measurements in the order they run (later ones may use earlier results).
-var registry = []Measurement{changeLatency{}, ttfmr{}, awsCalls{}, blindCosts{}, k8sWrites{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
+var registry = []Measurement{changeLatency{}, ttfmr{}, blindTime{}, restartPhases{}, awsCalls{}, blindCosts{}, k8sWrites{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
 
 // Names lists the registered measurements.
 func Names() []string {

@@ -1,0 +1,67 @@
+package measure
+
+import (
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+type blindTime struct{}
+
+func (blindTime) Name() string { return "blind-time" }
+
+// Measure times the first restart's changes: those pending when the old instance stopped and those
+// made within results.BlindWindowSeconds after the restart's origin, each from max(change, origin)
+// until AWS reflects it. Every such change waits for the whole start-up and for its place in the
+// restart's queue, so their median ranks strategies steadily where TTFMR, the luckiest of them,
+// does not.
+func (blindTime) Measure(in *Input, out *Output) {
+	r, ok := in.FirstRestart()
+	if !ok {
+		return
+	}
+	a := index(in)
+	origin := r.Origin()
+	var lats []float64
+	for i := range in.Changes {
+		ch := &in.Changes[i]
+		applied := a.applied(ch)
+		pendingAtStop := ch.At < r.Stopped && (applied == nil || *applied > r.Stopped)
+		madeDuringRestart := ch.At >= r.Stopped && ch.At <= origin+results.BlindWindowSeconds
+		if !pendingAtStop && !madeDuringRestart {
+			continue
+		}
+		out.Summary.BlindTimeChanges++
+		if applied != nil {
+			lats = append(lats, max(0, *applied-max(ch.At, origin)))
+		}
+	}
+	out.Summary.BlindTime = Quantiles(lats)
+}
+
+type restartPhases struct{}
+
+func (restartPhases) Name() string { return "restart-phases" }
+
+// Measure records when each step of the first restart happened, for the blind-time breakdown.
+func (restartPhases) Measure(in *Input, out *Output) {
+	r, ok := in.FirstRestart()
+	if !ok {
+		return
+	}
+	ph := &results.RestartPhases{Mode: r.Mode, StoppedSeconds: round(r.Stopped), OriginSeconds: round(r.Origin()),
+		StartedSeconds: round(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.firstMeaningful}
+	if r.Leading != nil {
+		ph.LeadingSeconds = ptr(*r.Leading)
+	}
+	if in.CacheSynced != nil {
+		ph.CachesSyncedSeconds = ptr(*in.CacheSynced)
+	}
+	for i := range in.Calls {
+		c := &in.Calls[i]
+		if c.Service == fakeaws.ServiceELBv2 && in.Sec(c) >= r.Started {
+			ph.FirstReconcileSeconds = ptr(in.Sec(c))
+			break
+		}
+	}
+	out.Restart = ph
+}

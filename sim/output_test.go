@@ -1,0 +1,36 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// The summary fits a 120-column terminal with long names and failures, and ends with the path.
+func TestSummaryFitsTheTerminal(t *testing.T) {
+	v := func(f float64) *float64 { return &f }
+	q := results.Quantiles{Count: 4, P50: 1234.5, P95: 2345.6, Max: 2345.6}
+	res := &results.Results{Scenario: results.Scenario{Name: "quickstart", TGBs: 10000, Seed: 42, TimeScale: 20, WallSeconds: 612}}
+	for _, name := range []string{"no-checkpoint", "checkpoint-resume"} {
+		res.Strategies = append(res.Strategies, results.Strategy{Name: name,
+			Summary: results.Summary{BlindTime: q, BlindTimeChanges: 5, ChangeLatency: q, TTFMRSeconds: v(1234.5), SteadyStateSeconds: v(2345.6),
+				AWSCalls: map[string]int{"DescribeTargetHealth": 123456}, Throttled: 12345, K8sWrites: results.K8sWrites{Other: 12345}},
+			Invariants: results.Invariants{Violations: make([]results.Violation, 120)},
+			Thresholds: []results.ThresholdResult{{Metric: results.MetricTTFMR}, {Metric: results.MetricBlindTimeP50}}})
+	}
+	var b strings.Builder
+	printSummary(&b, res, "out/quickstart/20261201T130238Z/report.html")
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 120 {
+			t.Errorf("%d columns: %q", n, l)
+		}
+	}
+	if last := lines[len(lines)-1]; last != "out/quickstart/20261201T130238Z/report.html" {
+		t.Errorf("last line %q, want the report's path", last)
+	}
+	if !strings.Contains(b.String(), "1234.5s (4/5)") {
+		t.Errorf("blind time does not say that one change was never applied:\n%s", b.String())
+	}
+}
