@@ -1,6 +1,7 @@
 package fakeaws
 
 import (
+	"bufio"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -19,7 +20,9 @@ import (
 // Admin HTTP API (JSON) under /_restartsim/. Every request needs the server's credentials: either SigV4 or the
 // headers below. Durations are Go duration strings ("1.5s"), times RFC 3339.
 //
-//	GET  /_restartsim/calls[?since=N]        recorded calls (after the first N)
+//	GET  /healthz                            "ok" (no credentials needed)
+//	GET  /_restartsim/calls[?since=N]        held calls after the N-th, a JSON array written as it is read;
+//	                                         X-Restartsim-Dropped-Calls says how many the ring dropped
 //	GET  /_restartsim/calls/stream           JSON lines of new calls until the client disconnects
 //	GET  /_restartsim/metrics                Prometheus text format
 //	GET  /_restartsim/state                  {now, profile, buckets, vpcs, instances, enis, securityGroups, targetGroups}
@@ -123,10 +126,7 @@ func (s *Server) adminHandler() http.Handler {
 			writeJSON(w, http.StatusOK, v)
 		})
 	}
-	get("calls", func(w http.ResponseWriter, r *http.Request) {
-		n, _ := strconv.Atoi(r.URL.Query().Get("since"))
-		writeJSON(w, http.StatusOK, s.rec.Since(n))
-	})
+	get("calls", s.listCalls)
 	get("calls/stream", s.streamCalls)
 	get("metrics", func(w http.ResponseWriter, r *http.Request) {
 		if s.gatherer == nil {
@@ -276,7 +276,51 @@ func jsonCall[T any](fn func(T) (T, error)) func([]byte) (any, error) {
 	}
 }
 
+// DroppedCallsHeader is the /calls response header with the number of calls the recorder has dropped.
+const DroppedCallsHeader = "X-Restartsim-Dropped-Calls"
+
+// liftDeadlines lets a response outlive the server's read and write timeouts (which would otherwise also cancel
+// the request's context).
+func liftDeadlines(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+}
+
+// listCalls writes the held calls as one JSON array in batches, never building the document in memory.
+func (s *Server) listCalls(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.URL.Query().Get("since"))
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(DroppedCallsHeader, strconv.FormatUint(s.rec.Dropped(), 10))
+	liftDeadlines(w) // a long log may take a while to read
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(bw)
+	sep := byte('[')
+	var err error
+	s.rec.each(n, func(batch []Call) bool {
+		for i := range batch {
+			if err = bw.WriteByte(sep); err == nil {
+				err = enc.Encode(&batch[i])
+			}
+			if err != nil {
+				return false
+			}
+			sep = ','
+		}
+		return true
+	})
+	if err != nil {
+		return
+	}
+	if sep == '[' {
+		_, _ = bw.WriteString("[")
+	}
+	_, _ = bw.WriteString("]\n")
+	_ = bw.Flush()
+}
+
 func (s *Server) streamCalls(w http.ResponseWriter, r *http.Request) {
+	liftDeadlines(w) // open until the client leaves
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)

@@ -32,5 +32,16 @@
 // "Signature expired: ...", EC2 RequestExpired, S3 RequestTimeTooSkewed or AccessDenied). Bodies over
 // Options.MaxBodyBytes get 413 RequestEntityTooLarge in the service's error format. The admin HTTP API accepts
 // either a SigV4-signed request (any service name in the scope) or the two headers
-// X-Restartsim-Access-Key-Id and X-Restartsim-Secret-Access-Key carrying the same credentials.
+// X-Restartsim-Access-Key-Id and X-Restartsim-Secret-Access-Key carrying the same credentials. GET /healthz
+// needs none.
+//
+// # Hostile input
+//
+// A request is authenticated before its form is decoded (the signature covers only the body's hash), so an
+// unsigned request costs one hash of its body whatever it holds. Signed forms are bounded by
+// Options.FormLimits (parameter count, key length, key depth); a list not numbered 1..n is a ValidationError
+// (EC2: InvalidParameterValue), as is a parameter that is not valid UTF-8. The recorder holds the newest
+// Options.MaxRecordedCalls calls and counts the ones it drops; connections have read, write and idle timeouts
+// and a limit (Options.MaxConnections); Start and Serve refuse a listener beyond loopback unless
+// Options.AllowNonLoopback.
 package fakeaws

@@ -57,7 +57,11 @@ func newMetrics(s *Server, reg prometheus.Registerer) (*metrics, error) {
 		capacity: prometheus.NewDesc("fakeaws_throttle_bucket_capacity", "Bucket capacity (burst).", []string{"bucket"}, nil),
 		rate:     prometheus.NewDesc("fakeaws_throttle_bucket_refill_per_second", "Refill rate in tokens per scenario second.", []string{"bucket"}, nil),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.throttled, bc} {
+	dropped := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "fakeaws_recorder_dropped_calls_total",
+		Help: "Recorded calls pushed out of the recorder's ring (Options.MaxRecordedCalls).",
+	}, func() float64 { return float64(s.rec.Dropped()) })
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.throttled, bc, dropped} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -77,6 +77,19 @@ type Options struct {
 	// FormLimits bound the parameters of an ELBv2/EC2 request (count, key length, key depth); zero fields take
 	// query.DefaultLimits (20,000 parameters, 512-byte keys, 10 segments).
 	FormLimits FormLimits
+	// MaxRecordedCalls is how many calls the Recorder holds; older ones are dropped and counted
+	// (Recorder.Dropped, fakeaws_recorder_dropped_calls_total). Default 32,768 (about 30 MB of RSS); negative holds
+	// every call, for a trusted client that needs the whole log (the simulator).
+	MaxRecordedCalls int
+	// ReadTimeout, WriteTimeout and IdleTimeout bound a connection's request read, response write and idle
+	// keep-alive time (the call streams lift the write timeout). Defaults 30s, 2m and 30s.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxConnections is how many connections Start and Serve accept at once; more wait in the listen
+	// backlog. Default 512.
+	MaxConnections int
+	// AllowNonLoopback lets Start and Serve listen on an address other than loopback. Default false: the
+	// server accepts one fixed key pair and has no TLS, so anyone who can reach it can drive it.
+	AllowNonLoopback bool
 	// MaxTargetsPerGroup is the TooManyTargets quota. Default 1000.
 	MaxTargetsPerGroup int
 	// MaxTargetGroups is the TooManyTargetGroups quota. Default 3000.
@@ -128,6 +141,11 @@ func (o *Options) setDefaults() {
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
+	defaultTo(&o.MaxRecordedCalls, 1<<15)
+	defaultTo(&o.ReadTimeout, 30*time.Second)
+	defaultTo(&o.WriteTimeout, 2*time.Minute)
+	defaultTo(&o.IdleTimeout, 30*time.Second)
+	defaultTo(&o.MaxConnections, 512)
 	if o.MaxTargetsPerGroup == 0 {
 		o.MaxTargetsPerGroup = 1000
 	}
@@ -136,6 +154,13 @@ func (o *Options) setDefaults() {
 	}
 	if o.MaxRulesPerSecurityGroup == 0 {
 		o.MaxRulesPerSecurityGroup = 60
+	}
+}
+
+func defaultTo[T comparable](field *T, def T) {
+	var zero T
+	if *field == zero {
+		*field = def
 	}
 }
 
@@ -152,6 +177,9 @@ func (o *Options) validate() error {
 	}
 	if o.HealthyAfter < 0 || o.DeregistrationDelay < 0 {
 		errs = append(errs, errors.New("healthyAfter, deregistrationDelay: must not be negative"))
+	}
+	if o.ReadTimeout < 0 || o.WriteTimeout < 0 || o.IdleTimeout < 0 || o.MaxConnections < 0 {
+		errs = append(errs, errors.New("readTimeout, writeTimeout, idleTimeout, maxConnections: must not be negative"))
 	}
 	if o.MaxBodyBytes < 0 {
 		errs = append(errs, errors.New("maxBodyBytes: must not be negative"))

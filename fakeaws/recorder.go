@@ -3,6 +3,8 @@ package fakeaws
 import (
 	"encoding/json"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -40,64 +42,134 @@ type Call struct {
 	RequestID   string        `json:"requestId"`
 }
 
-// Recorder keeps every call in memory and fans them out to subscribers in record order.
+// Recorder keeps the most recent calls in memory (a ring of Options.MaxRecordedCalls, counting the calls it
+// drops) and fans every call out to subscribers in record order. Seq numbers every call from 1 whether or not
+// it is still held, so Since(n) means "the calls after the n-th".
 type Recorder struct {
-	mu    sync.Mutex
-	calls []Call
-	subs  map[int]func(Call)
-	next  int
+	mu       sync.Mutex
+	ring     []Call // in Seq order from head (wrapping) once full
+	head     int    // index of the oldest held call
+	total    uint64 // calls recorded since the last Reset (the last Seq)
+	dropped  uint64 // calls pushed out of the ring, ever
+	capacity int    // < 0: unbounded
+	names    interner
+	subs     map[int]func(Call)
+	next     int
 }
 
-func newRecorder() *Recorder { return &Recorder{subs: map[int]func(Call){}} }
+func newRecorder(capacity int) *Recorder {
+	return &Recorder{subs: map[int]func(Call){}, capacity: capacity, names: interner{}}
+}
 
 func (r *Recorder) record(c Call) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	c.Seq = uint64(len(r.calls)) + 1
-	c.Targets = append([]Target(nil), c.Targets...)
-	r.calls = append(r.calls, c)
+	r.total++
+	c.Seq = r.total
+	r.compact(&c)
 	for _, fn := range r.subs {
 		fn(c)
 	}
-}
-
-// Calls returns a copy of every call recorded so far.
-func (r *Recorder) Calls() []Call {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]Call, len(r.calls))
-	copy(out, r.calls)
-	for i := range out {
-		out[i].Targets = append([]Target(nil), out[i].Targets...)
+	switch {
+	case r.capacity < 0 || len(r.ring) < r.capacity:
+		r.ring = append(r.ring, c)
+	default:
+		r.ring[r.head] = c
+		r.head = (r.head + 1) % len(r.ring)
+		r.dropped++
 	}
-	return out
 }
 
-// Len is the number of calls recorded so far.
+// compact makes c own its memory: request fields are slices of the request body, which a held call would
+// otherwise keep alive whole; names from small sets are shared.
+func (r *Recorder) compact(c *Call) {
+	c.Service, c.Operation, c.Outcome = r.names.get(c.Service), r.names.get(c.Operation), r.names.get(c.Outcome)
+	c.ErrorCode, c.Bucket = r.names.get(c.ErrorCode), r.names.get(c.Bucket)
+	c.TargetGroupARN, c.SecurityGroupID = strings.Clone(c.TargetGroupARN), strings.Clone(c.SecurityGroupID)
+	c.Targets = slices.Clone(c.Targets)
+	for i := range c.Targets {
+		c.Targets[i].ID, c.Targets[i].AvailabilityZone = strings.Clone(c.Targets[i].ID), r.names.get(c.Targets[i].AvailabilityZone)
+	}
+	if c.Filters != nil {
+		f := make([]string, len(c.Filters))
+		for i, name := range c.Filters {
+			f[i] = r.names.get(name)
+		}
+		c.Filters = f
+	}
+}
+
+// interner shares the strings of small vocabularies (operations, codes, filter names); past maxInterned
+// distinct names it copies instead, so hostile names cannot grow it.
+type interner map[string]string
+
+const maxInterned = 4096
+
+func (in interner) get(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	if len(in) < maxInterned {
+		in[s] = s
+	}
+	return s
+}
+
+// held returns the i-th held call, oldest first (caller holds mu).
+func (r *Recorder) held(i int) Call { return r.ring[(r.head+i)%len(r.ring)] }
+
+// Calls returns a copy of every call still held.
+func (r *Recorder) Calls() []Call { return r.Since(0) }
+
+// Len is the number of calls recorded since the last Reset (held or dropped): the Seq of the last one.
 func (r *Recorder) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.calls)
+	return int(r.total)
 }
 
-// Since returns a copy of the calls after the first n.
-func (r *Recorder) Since(n int) []Call {
+// Dropped is the number of calls pushed out of the ring since the server started.
+func (r *Recorder) Dropped() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if n < 0 {
-		n = 0
-	}
-	if n > len(r.calls) {
-		n = len(r.calls)
-	}
-	return append([]Call(nil), r.calls[n:]...)
+	return r.dropped
 }
 
-// Reset drops the recorded calls (subscribers stay).
+// Since returns a copy of the held calls after the n-th (Seq > n); calls already dropped are missing from it.
+func (r *Recorder) Since(n int) []Call {
+	var out []Call
+	r.each(n, func(batch []Call) bool { out = append(out, batch...); return true })
+	return out
+}
+
+// each hands the held calls after the n-th to fn in batches, taking the lock once per batch so that a slow
+// fn (an HTTP client) never holds up recording; fn returns false to stop.
+func (r *Recorder) each(n int, fn func([]Call) bool) {
+	const batchSize = 512
+	next := uint64(max(n, 0)) + 1
+	for {
+		r.mu.Lock()
+		oldest := r.total - uint64(len(r.ring)) + 1
+		next = max(next, oldest)
+		var batch []Call
+		for ; next <= r.total && len(batch) < batchSize; next++ {
+			c := r.held(int(next - oldest))
+			c.Targets = slices.Clone(c.Targets)
+			batch = append(batch, c)
+		}
+		r.mu.Unlock()
+		if len(batch) == 0 || !fn(batch) {
+			return
+		}
+	}
+}
+
+// Reset drops the recorded calls and numbers the next one 1 again (subscribers stay).
 func (r *Recorder) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.calls = nil
+	r.ring, r.head, r.total = nil, 0, 0
 }
 
 // Subscribe calls fn synchronously, in record order, for every call recorded from now on. fn must be quick and

@@ -15,6 +15,7 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/net/netutil"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
@@ -64,7 +65,7 @@ func New(opts Options) (*Server, error) {
 		clock:    newSimClock(opts.Clock, opts.TimeScale, opts.From.time()),
 		throttle: thr,
 		faults:   faults.New(opts.Seed),
-		rec:      newRecorder(),
+		rec:      newRecorder(opts.MaxRecordedCalls),
 	}
 	cfg := state.Config{
 		AccountID: opts.AccountID, Region: opts.Region, HealthyAfter: opts.HealthyAfter,
@@ -105,6 +106,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 		}
 	}()
+	if r.URL.Path == "/healthz" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		serveHealthz(w)
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, "/_restartsim/") {
 		s.admin.ServeHTTP(w, r)
 		return
@@ -172,6 +177,11 @@ func (s *Server) Start(addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("fakeaws: listen: %w", err)
 	}
+	if err := s.checkListener(ln); err != nil {
+		ln.Close()
+		return "", err
+	}
+	ln = netutil.LimitListener(ln, s.opts.MaxConnections)
 	srv := s.newHTTPServer()
 	s.mu.Lock()
 	if s.httpSrv != nil {
@@ -191,6 +201,10 @@ func (s *Server) Start(addr string) (string, error) {
 
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully (in-flight requests get 5 s).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if err := s.checkListener(ln); err != nil {
+		return err
+	}
+	ln = netutil.LimitListener(ln, s.opts.MaxConnections)
 	srv := s.newHTTPServer()
 	s.mu.Lock()
 	s.url = "http://" + ln.Addr().String()
@@ -211,7 +225,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 func (s *Server) newHTTPServer() *http.Server {
-	return &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second}
+	return &http.Server{Handler: s, ReadHeaderTimeout: min(10*time.Second, s.opts.ReadTimeout), ReadTimeout: s.opts.ReadTimeout,
+		WriteTimeout: s.opts.WriteTimeout, IdleTimeout: s.opts.IdleTimeout, ErrorLog: httpErrorLog(s.log)}
 }
 
 // URL is the base URL of the listener started by Start or Serve ("" before).

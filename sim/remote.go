@@ -96,8 +96,14 @@ func (r *remote) Now() (time.Time, error) {
 
 func (r *remote) CallsSince(n int) ([]fakeaws.Call, error) {
 	var calls []fakeaws.Call
-	err := r.do(http.MethodGet, "calls?since="+strconv.Itoa(n), nil, &calls)
-	return calls, err
+	if err := r.do(http.MethodGet, "calls?since="+strconv.Itoa(n), nil, &calls); err != nil {
+		return nil, err
+	}
+	// A bounded recorder may have dropped calls the measurement needs: a gap must fail the run, not skew it.
+	if len(calls) > 0 && calls[0].Seq != uint64(n)+1 {
+		return nil, fmt.Errorf("the fakeaws at %s no longer holds calls %d to %d (its recorder dropped them); start it with --max-recorded-calls=-1", r.base, n+1, calls[0].Seq-1)
+	}
+	return calls, nil
 }
 
 func (r *remote) SetProfile(name string) error {

@@ -502,11 +502,11 @@ func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fa
 		return r, nil
 	}
 	srv, err := fakeaws.New(fakeaws.Options{Region: sc.AWS.Region, AccessKeyID: cr.accessKey, SecretAccessKey: cr.secretKey,
-		MaxRecordedCalls: -1, // the measurement reads every call
 		Profile: sc.AWS.WarmupProfile, HealthyAfter: sc.AWS.HealthyAfter.Duration, DeregistrationDelay: sc.AWS.DeregistrationDelay.Duration,
 		TimeScale: sc.TimeScale, Seed: uint64(seed), Logger: o.Logger.WithName("fakeaws"), From: from,
 		// AWS's default quota is 3,000 target groups per region; a bigger fleet assumes a raised one.
-		MaxTargetGroups: max(3000, 2*sc.Fleet.TargetGroupBindings)})
+		MaxTargetGroups:  max(3000, 2*sc.Fleet.TargetGroupBindings),
+		MaxRecordedCalls: -1}) // the measurement reads every call
 	if err != nil {
 		return nil, BadInput(fmt.Errorf("fakeaws: %w", err))
 	}

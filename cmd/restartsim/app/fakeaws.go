@@ -32,6 +32,8 @@ type fakeAWSOptions struct {
 	timeScale           float64
 	seed                uint64
 	callLog             string
+	maxRecordedCalls    int
+	allowNonLoopback    bool
 	verbose             bool
 }
 
@@ -39,7 +41,7 @@ func newFakeAWSOptions() *fakeAWSOptions {
 	return &fakeAWSOptions{
 		listen: "127.0.0.1:4566", profile: fakeaws.ProfileAWSDocumented, region: "us-west-2",
 		accessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), secretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
-		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1,
+		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1, maxRecordedCalls: 1 << 15,
 	}
 }
 
@@ -54,6 +56,8 @@ func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.timeScale, "time-scale", o.timeScale, "scenario seconds per wall second (rates × s, delays ÷ s)")
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed for latency jitter, error injection and resource IDs")
 	fs.StringVar(&o.callLog, "call-log", o.callLog, "write every call as JSON lines to this file")
+	fs.IntVar(&o.maxRecordedCalls, "max-recorded-calls", o.maxRecordedCalls, "calls held in memory for /_restartsim/calls; older ones are dropped and counted (-1: all, as a remote simulate run needs)")
+	fs.BoolVar(&o.allowNonLoopback, "allow-non-loopback", o.allowNonLoopback, "allow a --listen address beyond loopback (the server has no TLS and one fixed key pair)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", o.verbose, "log every call")
 }
 
@@ -73,10 +77,24 @@ func (o *fakeAWSOptions) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("--profile %q: want aws-documented, aws-2026 or unlimited", o.profile))
 	}
-	if _, _, err := net.SplitHostPort(o.listen); err != nil {
+	if host, _, err := net.SplitHostPort(o.listen); err != nil {
 		errs = append(errs, fmt.Errorf("--listen %q: %w", o.listen, err))
+	} else if !o.allowNonLoopback && !isLoopbackHost(host) {
+		errs = append(errs, fmt.Errorf("--listen %q is beyond loopback: anyone who reaches it can drive the fake AWS; pass --allow-non-loopback to mean it", o.listen))
+	}
+	if o.maxRecordedCalls == 0 || o.maxRecordedCalls < -1 {
+		errs = append(errs, fmt.Errorf("--max-recorded-calls must be > 0 or -1, got %d", o.maxRecordedCalls))
 	}
 	return errors.Join(errs...)
+}
+
+// isLoopbackHost reports whether a --listen host binds loopback only ("" binds 127.0.0.1).
+func isLoopbackHost(host string) bool {
+	if host == "" || host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func newFakeAWSCommand() *cobra.Command {
@@ -120,7 +138,7 @@ func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) err
 	srv, err := fakeaws.New(fakeaws.Options{
 		Region: o.region, AccessKeyID: o.accessKeyID, SecretAccessKey: o.secretAccessKey, Profile: o.profile,
 		HealthyAfter: o.healthyAfter, DeregistrationDelay: o.deregistrationDelay, TimeScale: o.timeScale, Seed: o.seed,
-		Logger: log.WithName("fakeaws"),
+		Logger: log.WithName("fakeaws"), MaxRecordedCalls: o.maxRecordedCalls, AllowNonLoopback: o.allowNonLoopback,
 	})
 	if err != nil {
 		return badInput(err)
@@ -150,6 +168,9 @@ func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) err
 		}
 	})
 	defer cancel()
+	if weak := fakeaws.WeakCredentials(o.accessKeyID, o.secretAccessKey); weak != "" {
+		log.Info("WARNING: weak credentials: "+weak+"; anyone who can reach the listener and guess them can change the fake AWS", "listen", ln.Addr().String())
+	}
 	log.Info("fakeaws listening", "url", "http://"+ln.Addr().String(), "profile", o.profile, "region", o.region, "timeScale", o.timeScale)
 	done := make(chan struct{})
 	go func() {

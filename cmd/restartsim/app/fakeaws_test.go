@@ -54,3 +54,23 @@ func TestFakeAWSServesAndStops(t *testing.T) {
 		t.Fatal("did not stop")
 	}
 }
+
+// TestFakeAWSRefusesNonLoopbackListen: a --listen beyond loopback is bad input unless --allow-non-loopback
+// says it is meant.
+func TestFakeAWSRefusesNonLoopbackListen(t *testing.T) {
+	for listen, ok := range map[string]bool{"0.0.0.0:4566": false, "[::]:4566": false, "10.1.2.3:4566": false,
+		":4566": true, "127.0.0.1:4566": true, "[::1]:4566": true, "localhost:4566": true} {
+		o := newFakeAWSOptions()
+		o.listen, o.accessKeyID, o.secretAccessKey = listen, "id", "secret"
+		if err := o.Validate(); (err == nil) != ok {
+			t.Errorf("--listen %s: err %v, want accepted %v", listen, err, ok)
+		}
+		o.allowNonLoopback = true
+		if err := o.Validate(); err != nil {
+			t.Errorf("--listen %s --allow-non-loopback: %v", listen, err)
+		}
+	}
+	if code := Main([]string{"fakeaws", "--listen", "0.0.0.0:0", "--access-key-id", "a", "--secret-access-key", "b"}); code != ExitBadInput {
+		t.Fatalf("exit code %d, want %d", code, ExitBadInput)
+	}
+}
