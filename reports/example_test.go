@@ -37,6 +37,7 @@ func ExampleRender() {
 		fmt.Printf("%s %dx%d\n", fig.ID, fig.Width, fig.Height)
 	}
 	// Output:
+	// event-timeline 1400x1260
 	// aws-calls 1400x720
 	// change-latency-cdf 1400x620
 	// queue-depths 1400x720

@@ -135,7 +135,26 @@ func generate(seed uint64) (*results.Results, []results.Sample) {
 			st.Changes = append(st.Changes, c)
 		}
 		sort.Float64s(lat)
+		// The no-checkpoint arm stands for a controller that tells neither its Lease nor its cache sync.
+		st.Restart = &results.RestartPhases{Mode: "crash", StoppedSeconds: restart, OriginSeconds: restart + 1, StartedSeconds: restart + 1.2,
+			FirstReconcileSeconds: ptr(restart + 1 + sh.ttfmr/2), FirstMeaningfulSeconds: ptr(restart + 1 + sh.ttfmr)}
+		if sh.deferred > 0 {
+			st.Restart.LeaderElection, st.Restart.LeadingSeconds, st.Restart.CachesSyncedSeconds = true, ptr(restart+1.5), ptr(restart+2.0)
+			st.Config["binary"], st.Config["args"] = "bin/controller", "--leader-elect"
+		}
+		var blind []float64
+		for _, c := range st.Changes {
+			if results.CountsForBlindTime(st.Restart.StoppedSeconds, st.Restart.OriginSeconds, c.AtSeconds, c.AppliedSeconds) {
+				st.Summary.BlindTimeChanges++
+				if c.AppliedSeconds != nil {
+					blind = append(blind, math.Round((*c.AppliedSeconds-math.Max(c.AtSeconds, st.Restart.OriginSeconds))*1000)/1000)
+				}
+			}
+		}
+		sort.Float64s(blind)
 		st.Summary = results.Summary{
+			BlindTime:                      quantiles(blind),
+			BlindTimeChanges:               st.Summary.BlindTimeChanges,
 			TTFMRSeconds:                   ptr(sh.ttfmr),
 			ChangeLatency:                  quantiles(lat),
 			SteadyStateSeconds:             ptr(float64(sh.busy) + 12),

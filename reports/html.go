@@ -30,12 +30,18 @@ type page struct {
 	Figures    []figureView
 	Skipped    []Skipped
 	Invariants []invariantView
-	Gate       []string
+	Gate       []gateRow
+	Verdict    template.HTML
+	Breakdown  []breakdownRow
+	Steps      []string
+	Changes    []changeTable
+	// BlindWindow is results.BlindWindowSeconds, for the definitions.
+	BlindWindow float64
 }
 
 type strategyRow struct {
 	Name, Config                                   string
-	TTFMR, P50, P95, Max, SteadyState              string
+	Blind, TTFMR, P50, P95, Max, SteadyState       string
 	CallsBefore, ThrottledBefore, Calls, Throttled int
 	K8sWrites, CheckpointPatches                   int
 	InvariantsPassed, ThresholdsPassed             bool
@@ -63,10 +69,12 @@ type invariantView struct {
 }
 
 func newPage(r *results.Results, files Files) page {
-	pg := page{R: r, Skipped: files.Skipped}
+	pg := page{R: r, Skipped: files.Skipped, Gate: gateRows(r), Breakdown: breakdownRows(r), Steps: breakdownSteps,
+		Changes: changeTables(r), BlindWindow: results.BlindWindowSeconds}
+	pg.Verdict = verdict(r, pg.Gate)
 	for _, s := range r.Strategies {
 		row := strategyRow{
-			Name: s.Name, Config: formatConfig(s.Config),
+			Name: s.Name, Config: formatConfig(s.Config), Blind: blindCell(s.Summary),
 			TTFMR: optSeconds(s.Summary.TTFMRSeconds), SteadyState: optSeconds(s.Summary.SteadyStateSeconds),
 			P50: "–", P95: "–", Max: "–",
 			CallsBefore: total(s.Summary.AWSCallsBeforeFirstMeaningful), ThrottledBefore: s.Summary.ThrottledBeforeFirstMeaningful,
@@ -93,9 +101,6 @@ func newPage(r *results.Results, files Files) page {
 	for _, f := range files.Figures {
 		src := `src="data:image/png;base64,` + base64.StdEncoding.EncodeToString(f.png) + `"`
 		pg.Figures = append(pg.Figures, figureView{Figure: f, Src: template.HTMLAttr(src)})
-	}
-	for _, g := range r.Gate {
-		pg.Gate = append(pg.Gate, describeRule(g))
 	}
 	return pg
 }

@@ -15,6 +15,7 @@ import (
 const (
 	HTMLFile = "report.html"
 
+	FigureTimeline    = "event-timeline"
 	FigureAWSCalls    = "aws-calls"
 	FigureLatencyCDF  = "change-latency-cdf"
 	FigureQueueDepths = "queue-depths"
@@ -101,12 +102,20 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 	if !hasSweep {
 		noSweep = "the scenario does not sweep fleet size"
 	}
+	timeline := dataset.NewEventTimeline(r)
+	noTimeline := ""
+	if timeline.Empty() {
+		noTimeline = "no strategy restarted"
+	}
 	return []figureSpec{
+		{id: FigureTimeline, title: "Event timeline",
+			caption: "Per strategy, the controller lane shows the first restart's phases: down (the old instance stopped, the scenario's downtime), starting (the process runs, no Lease yet), leading (holds the Lease, caches syncing), caches synced, and applying changes from the first meaningful mutation on; the black tick is its first reconcile that reached AWS. Below, each change from when it was made (dot) to when AWS reflected it (bar); blue ones are the restart's changes that blind time counts. Phases the controller does not expose merge into the one before.",
+			skip:    noTimeline, draw: func() (chart.PNG, error) { return chart.EventTimeline(timeline) }},
 		{id: FigureAWSCalls, title: "AWS API calls per second",
 			caption: "Calls per operation over scenario time, one panel per strategy; throttled calls shaded red; dashed black lines are controller restarts, orange marks AWS faults.",
 			skip:    noTS, draw: func() (chart.PNG, error) { return chart.CallRates(dataset.NewCallRates(r, tl)) }},
 		{id: FigureLatencyCDF, title: "Per-change latency (CDF)",
-			caption: "For each meaningful change, the time from the change (or the restart, for changes already pending) until AWS reflects it. Dashed vertical lines mark each strategy's TTFMR.",
+			caption: "For each meaningful change, the time from the change (or the restart, for changes already pending) until AWS reflects it. Dashed vertical lines mark each strategy's TTFMR, which is timed from the restart's origin, not from a change: it can exceed every change's latency when the changes came after the restart.",
 			skip:    noCDF, draw: func() (chart.PNG, error) { return chart.LatencyCDF(cdf) }},
 		{id: FigureQueueDepths, title: "Queue depths",
 			caption: "Controller work-queue depth and deferred-queue depth over scenario time, one line per strategy.",

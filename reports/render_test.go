@@ -30,6 +30,8 @@ func TestRenderWritesEveryFigure(t *testing.T) {
 	}
 	// Sizes in pixels: the calls figure has one 340 px panel per strategy under a 40 px title.
 	want := map[string][2]int{
+		// Two panels of 110 px plus 20 px per lane: the controller and 24 of the 30 changes.
+		reports.FigureTimeline:    {1400, 40 + 2*(110+20*25)},
 		reports.FigureAWSCalls:    {1400, 40 + 2*340},
 		reports.FigureLatencyCDF:  {1400, 620},
 		reports.FigureQueueDepths: {1400, 720},
@@ -96,7 +98,7 @@ func TestRenderWithoutTimeseries(t *testing.T) {
 	for _, f := range files.Figures {
 		got = append(got, f.ID)
 	}
-	wantDrawn := []string{reports.FigureLatencyCDF, reports.FigureRestartCost}
+	wantDrawn := []string{reports.FigureTimeline, reports.FigureLatencyCDF, reports.FigureRestartCost}
 	if strings.Join(got, ",") != strings.Join(wantDrawn, ",") {
 		t.Errorf("drawn %v, want %v", got, wantDrawn)
 	}

@@ -51,8 +51,11 @@ type Environment struct {
 	Arch              string `json:"arch"`
 	CPUs              int    `json:"cpus"`
 	Cluster           string `json:"cluster"` // "envtest" or "kubeconfig"
-	AWSEndpoint       string `json:"awsEndpoint"`
-	AWSProfile        string `json:"awsProfile"`
+	// EndpointSlices on a kubeconfig cluster: "cluster" when its EndpointSlice controller wrote the
+	// slices, "simulated" when the harness did (always the harness on envtest).
+	EndpointSlices string `json:"endpointSlices,omitempty"`
+	AWSEndpoint    string `json:"awsEndpoint"`
+	AWSProfile     string `json:"awsProfile"`
 	// PeakRSSBytes is the peak resident memory of the whole process tree (harness, apiserver, etcd).
 	PeakRSSBytes int64 `json:"peakRSSBytes,omitempty"`
 	// PeakRSSByProcess splits PeakRSSBytes by process name (at the sample of the peak).
@@ -177,6 +180,16 @@ type Objects struct {
 // BlindWindowSeconds is how long after a restart's origin a change still counts as the restart's
 // (scenario seconds): churn scripted "right after the restart" lands within it.
 const BlindWindowSeconds = 5.0
+
+// CountsForBlindTime reports whether a change made at `at` (applied at applied, nil: never) is
+// one of a restart's changes: pending when the old instance stopped, or made up to
+// BlindWindowSeconds after the restart's origin.
+func CountsForBlindTime(stopped, origin, at float64, applied *float64) bool {
+	if at < stopped {
+		return applied == nil || *applied > stopped
+	}
+	return at <= origin+BlindWindowSeconds
+}
 
 // Change is one meaningful change and when AWS reflected it.
 type Change struct {

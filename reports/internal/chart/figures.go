@@ -52,7 +52,7 @@ func LatencyCDF(d dataset.LatencyCDF) (PNG, error) {
 	p := newPlot("", xLabel, "fraction of meaningful changes applied")
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
 	}
 	p.Y.Min, p.Y.Max = 0, 1
 	var entries []legendEntry
@@ -178,7 +178,7 @@ func Sweep(d dataset.Sweep) (PNG, error) {
 	}
 	p := newPlot("", "TargetGroupBindings in the fleet (log scale)", "TTFMR (s, log scale)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
 	// Tick every swept size, so each point can be read off the axis.
 	var sizes []plot.Tick
 	seen := map[float64]bool{}

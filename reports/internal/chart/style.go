@@ -171,7 +171,11 @@ func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	var ticks []plot.Tick
 	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
-		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%g", v)})
+		label := v
+		if label == 0 {
+			label = 0 // not "-0"
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprintf("%g", label)})
 		if half := v + step/2; half <= hi {
 			ticks = append(ticks, plot.Tick{Value: half})
 		}

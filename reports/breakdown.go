@@ -1,0 +1,117 @@
+package reports
+
+import (
+	"fmt"
+
+	"github.com/restartsim/restartsim/reports/internal/dataset"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// maxChangeRows caps the per-change table of each strategy.
+const maxChangeRows = 100
+
+// breakdownRow is one strategy's blind time split into the restart's steps. Each step's cell is
+// the time since the previous step the controller exposes, and when it happened.
+type breakdownRow struct {
+	Strategy string
+	Steps    []stepCell
+	Blind    string
+}
+
+type stepCell struct {
+	Delta, At string // Delta empty: the step is unknown, At says why
+	Known     bool
+}
+
+// breakdownSteps names the columns of the breakdown table.
+var breakdownSteps = []string{"old instance stopped", "process started", "lease acquired", "caches synced",
+	"first reconcile (ELBv2 call)", "first meaningful AWS mutation"}
+
+func breakdownRows(r *results.Results) []breakdownRow {
+	var rows []breakdownRow
+	for _, s := range r.Strategies {
+		ph := s.Restart
+		if ph == nil {
+			continue
+		}
+		row := breakdownRow{Strategy: s.Name, Blind: blindCell(s.Summary)}
+		lease := "no leader election"
+		switch {
+		case ph.LeaderElection:
+			lease = "never"
+		case s.Config["args"] != "": // an external controller: the scenario names no Lease
+			lease = "unknown (no Lease named)"
+		}
+		steps := []struct {
+			at      *float64
+			unknown string
+		}{
+			{&ph.StoppedSeconds, ""},
+			{&ph.StartedSeconds, ""},
+			{ph.LeadingSeconds, lease},
+			{ph.CachesSyncedSeconds, "unknown (not logged)"},
+			{ph.FirstReconcileSeconds, "never"},
+			{ph.FirstMeaningfulSeconds, "never"},
+		}
+		prev := ph.StoppedSeconds
+		for i, st := range steps {
+			if st.at == nil {
+				row.Steps = append(row.Steps, stepCell{At: st.unknown})
+				continue
+			}
+			c := stepCell{Known: true, At: "at " + fmtSeconds(*st.at)}
+			if i > 0 {
+				c.Delta = fmt.Sprintf("+%s", fmtSeconds(*st.at-prev))
+			}
+			prev = *st.at
+			row.Steps = append(row.Steps, c)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func blindCell(s results.Summary) string {
+	q := s.BlindTime
+	switch {
+	case s.BlindTimeChanges == 0:
+		return "no change during the restart"
+	case q.Count == 0:
+		return "never"
+	}
+	cell := fmt.Sprintf("%s / %s", fmtSeconds(q.P50), fmtSeconds(q.P95))
+	if q.Count < s.BlindTimeChanges {
+		cell += fmt.Sprintf(" (%d of %d applied)", q.Count, s.BlindTimeChanges)
+	}
+	return cell
+}
+
+// changeTable is one strategy's changes, made and applied.
+type changeTable struct {
+	Strategy string
+	Rows     []changeRow
+	More     int
+}
+
+type changeRow struct {
+	ID, Kind, TGB, Made, Applied, Latency string
+	OfRestart                             bool
+}
+
+func changeTables(r *results.Results) []changeTable {
+	var out []changeTable
+	for _, s := range r.Strategies {
+		t := changeTable{Strategy: s.Name}
+		for _, c := range s.Changes {
+			if len(t.Rows) == maxChangeRows {
+				t.More++
+				continue
+			}
+			row := changeRow{ID: c.ID, Kind: c.Kind, TGB: c.TGB, Made: fmtSeconds(c.AtSeconds), Applied: optSeconds(c.AppliedSeconds),
+				Latency: optSeconds(c.LatencySeconds), OfRestart: s.Restart != nil && dataset.OfRestart(s.Restart, c)}
+			t.Rows = append(t.Rows, row)
+		}
+		out = append(out, t)
+	}
+	return out
+}
