@@ -21,12 +21,12 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/awsclient"
-	"github.com/restartsim/restartsim/controller/internal/awsclient/throttle"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/deferred"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
 	"github.com/restartsim/restartsim/controller/internal/networking"
 	"github.com/restartsim/restartsim/controller/internal/targets"
+	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
 // Name is the controller's name in controller-runtime metrics and logs.
@@ -89,7 +89,7 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("registering metrics: %w", err)
 	}
-	thr, err := throttle.ParseWithDefaults(o.AWS.Throttle)
+	thr, err := throttlespec.ParseWithDefaults(o.AWS.Throttle)
 	if err != nil {
 		return nil, err
 	}

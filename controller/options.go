@@ -11,7 +11,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
-	"github.com/restartsim/restartsim/controller/internal/awsclient/throttle"
+	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
 // CheckpointMode selects the startup strategy.
@@ -219,7 +219,7 @@ func (o Options) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("checkpoint: %q is not one of none, annotation, compact", o.Checkpoint))
 	}
-	if _, err := throttle.ParseWithDefaults(o.AWS.Throttle); err != nil {
+	if _, err := throttlespec.ParseWithDefaults(o.AWS.Throttle); err != nil {
 		errs = append(errs, fmt.Errorf("aws throttle: %w", err))
 	}
 	if err := o.validateMutant(); err != nil {

@@ -1,16 +1,11 @@
 package sim
 
 import (
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/throttlespec"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
-
-// elbv2ServiceID is the SDK service ID that client-side throttle entries for ELBv2 name.
-const elbv2ServiceID = "Elastic Load Balancing v2"
 
 // registrationRate is how many RegisterTargets calls per scenario second an arm's controller makes
 // at most: controller.registrationRate, else the reference strategy's client-side throttle, else
@@ -28,21 +23,12 @@ func registrationRate(sc *scenario.Scenario, st scenario.Strategy, ext *scenario
 // throttleRegistrationRate is the rate of the client-side throttle entry (merged over the
 // defaults, as the controller does) whose pattern matches RegisterTargets.
 func throttleRegistrationRate(spec string) float64 {
-	merged, err := scaleThrottle(spec, 1)
+	cfg, err := throttlespec.ParseWithDefaults(spec)
 	if err != nil {
 		return scenario.DefaultRegistrationRate
 	}
-	for _, e := range strings.Split(merged, ",") {
-		m := throttleEntry.FindStringSubmatch(strings.TrimSpace(e))
-		if m == nil || m[1] != elbv2ServiceID {
-			continue
-		}
-		if ok, err := regexp.MatchString(m[2], "RegisterTargets"); err != nil || !ok {
-			continue
-		}
-		if r, err := strconv.ParseFloat(m[3], 64); err == nil && r > 0 {
-			return r
-		}
+	if r, ok := cfg.RateFor(throttlespec.ServiceIDELBv2, "RegisterTargets"); ok {
+		return r
 	}
 	return scenario.DefaultRegistrationRate
 }

@@ -191,8 +191,15 @@ func TestParseErrors(t *testing.T) {
 		{"strategy duration", sub("{name: b}", "{name: b, deferralDelay: -1m}"), `controller.strategies[1].deferralDelay: must be between 0`},
 		{"strategy workers", sub("{name: b}", "{name: b, maxConcurrentReconciles: -3}"), `controller.strategies[1].maxConcurrentReconciles: must be between 1`},
 		{"strategy attempts", sub("{name: b}", "{name: b, maxAttempts: 0}"), `controller.strategies[1].maxAttempts: must be between 1 and 100`},
-		{"throttle", sub("{name: b}", "{name: b, throttle: 'elbv2:^Reg=fast:1'}"), `controller.strategies[1].throttle: entry "elbv2:^Reg=fast:1"`},
-		{"throttle regex", sub("{name: b}", "{name: b, throttle: 'elbv2:(=1:1'}"), `controller.strategies[1].throttle: entry "elbv2:(=1:1": error parsing regexp`},
+		{"throttle", sub("{name: b}", "{name: b, throttle: 'elbv2:^Reg=fast:1'}"), `t.yaml:16:17: controller.strategies[1].throttle: invalid rate in "elbv2:^Reg=fast:1"`},
+		{"throttle regex", sub("{name: b}", "{name: b, throttle: 'elbv2:(=1:1'}"), `controller.strategies[1].throttle: invalid operation regex in "elbv2:(=1:1": error parsing regexp`},
+		// Each passed the validator's own pattern and then failed once envtest and the fleet were up, or
+		// reached the controller as "unlimited" or as a wait of millions of hours.
+		{"throttle NaN rate", sub("{name: b}", "{name: b, throttle: 'a:b=NaN:1'}"), `t.yaml:16:17: controller.strategies[1].throttle: invalid rate in "a:b=NaN:1"`},
+		{"throttle vanishing rate", sub("{name: b}", "{name: b, throttle: 'EC2:.*=1e-300:5'}"), `controller.strategies[1].throttle: invalid rate in "EC2:.*=1e-300:5"`},
+		{"throttle dotted rate", sub("{name: b}", "{name: b, throttle: 'EC2:^Describe.*=1.2.3:5'}"), `controller.strategies[1].throttle: invalid rate in "EC2:^Describe.*=1.2.3:5"`},
+		{"throttle burst beyond int", sub("{name: b}", "{name: b, throttle: 'EC2:a=1:99999999999999999999'}"), `controller.strategies[1].throttle: invalid burst in "EC2:a=1:99999999999999999999"`},
+		{"throttle scaled past the bound", sub("{name: b}", "{name: b, throttle: 'EC2:a=500000:1'}"), `controller.strategies[1].throttle: rate of EC2:a scaled by 10 is 5e+06 per second`},
 		{"mutant", sub("{name: b}", "{name: b, mutant: gremlin}"), `controller.strategies[1].mutant: "gremlin" is not one of`},
 		{"mutantDelay without mutant", sub("{name: b}", "{name: b, mutantDelay: 5ms}"), `t.yaml:16:17: controller.strategies[1].mutantDelay: applies only with mutant slow-early-exit or slow-start`},
 		{"mutantDelay with another mutant", sub("{name: b}", "{name: b, mutant: defer-drift, mutantDelay: 5ms}"), `controller.strategies[1].mutantDelay: applies only with mutant slow-early-exit or slow-start`},

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
 // Known values, for validation and messages.
@@ -43,11 +45,10 @@ const (
 )
 
 var (
-	dnsLabel      = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	throttleEntry = regexp.MustCompile(`^[^:=]+:([^=]+)=[0-9.]*[1-9][0-9.]*:[1-9][0-9]*$`)
-	dnsSubdomain  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	metricName    = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
-	labelName     = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	metricName   = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
+	labelName    = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 )
 
 // stepFields lists which step fields each action accepts (besides action/at/after/within).
@@ -250,17 +251,13 @@ func (v *validator) validateController(s *Scenario) []string {
 		}
 		v.count(p+".maxConcurrentReconciles", st.MaxConcurrentReconciles, 1, 1000)
 		v.count(p+".maxAttempts", st.MaxAttempts, 1, 100)
-		if st.Throttle != "" {
-			for _, e := range strings.Split(st.Throttle, ",") {
-				if !throttleEntry.MatchString(strings.TrimSpace(e)) {
-					v.add(p+".throttle", "entry %q: want serviceID:operationRegex=rate:burst", e)
-					continue
-				}
-				if _, err := regexp.Compile(throttleEntry.FindStringSubmatch(strings.TrimSpace(e))[1]); err != nil {
-					v.add(p+".throttle", "entry %q: %v", e, err)
-				}
+		// The same parse, with the same time scale, as the controller's when the run starts it.
+		if st.External == nil && s.TimeScale > 0 {
+			if _, err := throttlespec.Scaled(st.Throttle, s.TimeScale); err != nil {
+				v.add(p+".throttle", "%v", err)
 			}
 		}
+
 		if st.Mutant != "" {
 			v.oneOf(p+".mutant", st.Mutant, Mutants)
 		}

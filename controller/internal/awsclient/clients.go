@@ -18,6 +18,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/internal/awsclient/throttle"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
 // Config configures the clients. Defaulting happens in the controller's Options.
@@ -27,7 +28,7 @@ type Config struct {
 	AccessKeyID     string // empty (with SecretAccessKey) = default credential chain
 	SecretAccessKey string
 	MaxAttempts     int
-	Throttle        throttle.Config
+	Throttle        throttlespec.Config
 	HTTPClient      *http.Client // nil = SDK default
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/aws/smithy-go/middleware"
 	"golang.org/x/time/rate"
+
+	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
 // Throttler waits on the limiters of the rules an operation matches.
@@ -16,16 +18,16 @@ type Throttler struct {
 }
 
 type matcher struct {
-	rule    Rule
+	rule    throttlespec.Rule
 	limiter *rate.Limiter
 }
 
 // New builds a Throttler with one limiter per rule; observe (may be nil) receives each wait.
-func New(cfg Config, observe func(serviceID, operation string, waited time.Duration)) *Throttler {
+func New(cfg throttlespec.Config, observe func(serviceID, operation string, waited time.Duration)) *Throttler {
 	t := &Throttler{limiters: map[string][]matcher{}, observe: observe}
 	for id, rules := range cfg {
 		for _, r := range rules {
-			t.limiters[id] = append(t.limiters[id], matcher{rule: r, limiter: rate.NewLimiter(r.Rate, r.Burst)})
+			t.limiters[id] = append(t.limiters[id], matcher{rule: r, limiter: rate.NewLimiter(rate.Limit(r.Rate), r.Burst)})
 		}
 	}
 	return t

@@ -1,4 +1,4 @@
-package throttle
+package throttlespec
 
 import "regexp"
 
