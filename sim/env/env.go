@@ -71,6 +71,7 @@ type Env struct {
 	KubernetesVersion string
 
 	testEnv *envtest.Environment
+	reaper  *reaper // kills the control plane and removes its keys if this process dies first
 }
 
 // auditPolicy records every request of the controller user: its writes to the objects the
@@ -158,11 +159,16 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	args.Set("service-cluster-ip-range", "10.96.0.0/12")
 	args.Set("max-requests-inflight", "2000")
 	args.Set("max-mutating-requests-inflight", "1000")
-	cfg, err := startWithGoMemLimit(te, o.GoMemLimit)
+	rp, err := startReaper()
 	if err != nil {
+		return nil, err
+	}
+	var cfg *rest.Config
+	if err := rp.watchStart(func() (err error) { cfg, err = startWithGoMemLimit(te, o.GoMemLimit); return err }); err != nil {
+		rp.release(te.Stop() == nil)
 		return nil, fmt.Errorf("%w: starting envtest from %s: %v", ErrEnvironment, assets, err)
 	}
-	e := &Env{Kind: "envtest", testEnv: te, AuditLog: auditLog}
+	e := &Env{Kind: "envtest", testEnv: te, AuditLog: auditLog, reaper: rp}
 	cfg.QPS, cfg.Burst = o.QPS, o.Burst
 	e.Config = cfg
 	user, err := te.AddUser(envtest.User{Name: ControllerUser, Groups: []string{"system:masters"}}, &rest.Config{QPS: o.QPS, Burst: o.Burst})
@@ -220,7 +226,9 @@ func (e *Env) Stop() error {
 	if e == nil || e.testEnv == nil {
 		return nil
 	}
-	return e.testEnv.Stop()
+	err := e.testEnv.Stop()
+	e.reaper.release(err == nil)
+	return err
 }
 
 // findCRDDir walks up from the working directory to controller/config/crd.

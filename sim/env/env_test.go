@@ -47,29 +47,15 @@ func TestGoMemLimitReachesTheControlPlane(t *testing.T) {
 func childEnv(t *testing.T, name string) map[string]string {
 	t.Helper()
 	got := map[string]string{}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, st := range stats {
-		data, err := os.ReadFile(st)
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || end < open {
-			continue
-		}
-		comm, f := s[open+1:end], strings.Fields(s[end+1:])
-		if len(f) < 2 || f[1] != strconv.Itoa(os.Getpid()) || comm != "kube-apiserver" && comm != "etcd" {
-			continue
-		}
-		environ, err := os.ReadFile(filepath.Join(filepath.Dir(st), "environ"))
+	for _, p := range controlPlaneChildren() {
+		environ, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p.pid), "environ"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got[comm] = ""
+		got[p.name] = ""
 		for _, kv := range bytes.Split(environ, []byte{0}) {
 			if v, ok := strings.CutPrefix(string(kv), name+"="); ok {
-				got[comm] = v
+				got[p.name] = v
 			}
 		}
 	}

@@ -1,0 +1,182 @@
+package env
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// reaperScript outlives this process: it reads "pid N" and "dir D" lines from its stdin and, when stdin
+// reaches end of file without "done" (this process died, even by SIGKILL or the OOM killer), kills each
+// pid's process group and removes each directory. envtest starts kube-apiserver and etcd in process groups
+// of their own, so without it they keep running, listening and holding TLS keys after an unclean exit.
+const reaperScript = `pids=; dirs=
+while IFS= read -r line; do
+  case "$line" in
+    "pid "*) pids="$pids ${line#pid }" ;;
+    "dir "*) dirs="$dirs
+${line#dir }" ;;
+    done) exit 0 ;;
+  esac
+done
+for p in $pids; do kill -KILL -- "-$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
+sleep 1
+printf '%s\n' "$dirs" | while IFS= read -r d; do [ -n "$d" ] && rm -rf -- "$d"; done
+`
+
+// reaper watches one envtest control plane on behalf of a process that may die without stopping it.
+type reaper struct {
+	mu    sync.Mutex
+	stdin io.WriteCloser
+	cmd   *exec.Cmd
+	pids  map[int]bool
+	// dir is the control plane's private temporary directory (API server certificates and keys, etcd's
+	// data unless the caller gave a directory, webhook certificates); Stop removes it, the watcher removes
+	// it after a crash.
+	dir string
+}
+
+// startReaper creates the control plane's private directory and starts the watcher (where there is no
+// /bin/sh, none: Stop still removes the directory).
+func startReaper() (*reaper, error) {
+	dir, err := os.MkdirTemp("", "restartsim-envtest-")
+	if err != nil {
+		return nil, err
+	}
+	r := &reaper{dir: dir, pids: map[int]bool{}}
+	r.cmd = exec.Command("/bin/sh", "-c", reaperScript)
+	// Its own process group: a terminal's ^C goes to this process, which stops the control plane itself.
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	if err := r.cmd.Start(); err != nil {
+		r.stdin = nil
+		return r, nil
+	}
+	go func() { _ = r.cmd.Wait() }()
+	r.send("dir " + dir)
+	return r, nil
+}
+
+func (r *reaper) send(line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stdin != nil {
+		_, _ = io.WriteString(r.stdin, line+"\n")
+	}
+}
+
+// reapStarts makes one start at a time see its own TMPDIR.
+var reapStarts sync.Mutex
+
+// watchStart runs start with TMPDIR set to the private directory, so that every directory envtest creates
+// (API server certificates and keys, etcd's data, webhook serving certificates) is inside it, and
+// registers the control plane's processes while start runs (a kill in the middle of it leaves nothing
+// either) and once more when it returns.
+func (r *reaper) watchStart(start func() error) error {
+	reapStarts.Lock()
+	defer reapStarts.Unlock()
+	prev, had := os.LookupEnv("TMPDIR")
+	if err := os.Setenv("TMPDIR", r.dir); err != nil {
+		return err
+	}
+	defer func() {
+		if had {
+			_ = os.Setenv("TMPDIR", prev)
+		} else {
+			_ = os.Unsetenv("TMPDIR")
+		}
+	}()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			r.adopt()
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	err := start()
+	close(stop)
+	<-done
+	r.adopt()
+	return err
+}
+
+// adopt registers every kube-apiserver and etcd child of this process not yet registered.
+func (r *reaper) adopt() {
+	for _, p := range controlPlaneChildren() {
+		r.mu.Lock()
+		seen := r.pids[p.pid]
+		r.pids[p.pid] = true
+		r.mu.Unlock()
+		if !seen {
+			r.send("pid " + strconv.Itoa(p.pid))
+		}
+	}
+}
+
+// release ends the watch and removes the directory. After a clean stop the watcher exits without killing
+// anything; otherwise (stopped is false) it kills what is left of the control plane.
+func (r *reaper) release(stopped bool) {
+	if r == nil {
+		return
+	}
+	if stopped {
+		r.send("done")
+	}
+	r.mu.Lock()
+	if r.stdin != nil {
+		r.stdin.Close()
+		r.stdin = nil
+	}
+	r.mu.Unlock()
+	_ = os.RemoveAll(r.dir)
+}
+
+// childProcess is a kube-apiserver or etcd process started by this one.
+type childProcess struct {
+	pid  int
+	name string
+}
+
+// controlPlaneChildren lists the kube-apiserver and etcd processes whose parent is this process (from
+// /proc; none where there is no /proc).
+func controlPlaneChildren() []childProcess {
+	var out []childProcess
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	me := strconv.Itoa(os.Getpid())
+	for _, st := range stats {
+		data, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		comm, f := s[open+1:end], strings.Fields(s[end+1:])
+		if len(f) < 2 || f[1] != me || comm != "kube-apiserver" && comm != "etcd" {
+			continue
+		}
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(st))); err == nil {
+			out = append(out, childProcess{pid: pid, name: comm})
+		}
+	}
+	return out
+}
