@@ -41,6 +41,7 @@ func NewRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	addLogFormatFlag(root.PersistentFlags())
 	for _, sub := range subcommands {
 		root.AddCommand(sub())
 	}

@@ -3,7 +3,6 @@ package app
 import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/zapr"
-	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
@@ -16,10 +15,7 @@ func newRunLogger(verbose int) (logr.Logger, func(), error) {
 	if verbose > 0 {
 		level = zapcore.Level(-verbose)
 	}
-	zc := zap.NewDevelopmentConfig()
-	zc.Level = zap.NewAtomicLevelAt(level)
-	zc.OutputPaths, zc.ErrorOutputPaths = []string{"stderr"}, []string{"stderr"}
-	zl, err := zc.Build()
+	zl, err := buildRunLog(runLogConfig(level))
 	if err != nil {
 		return logr.Logger{}, nil, err
 	}

@@ -90,6 +90,7 @@ func drawLegend(c draw.Canvas, entries []legendEntry) {
 	l.Left, l.Top = true, true
 	l.TextStyle.Font.Size = vg.Points(10)
 	l.ThumbnailWidth = vg.Points(22)
+	l.Padding = vg.Points(2.5) // between entries: rows of 10 pt text otherwise touch
 	for _, e := range entries {
 		l.Add(e.name, e.thumb)
 	}
