@@ -34,3 +34,33 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 		t.Errorf("blind time does not say that one change was never applied:\n%s", b.String())
 	}
 }
+
+// A strategy that never reached steady state gets a note saying why the run passes or fails.
+func TestNeverSteadyIsExplained(t *testing.T) {
+	applied := 3.0
+	res := &results.Results{Strategies: []results.Strategy{
+		{Name: "steady", Summary: results.Summary{SteadyStateSeconds: &applied}, Invariants: results.Invariants{Passed: true}},
+		{Name: "checkpoint-with-a-long-name", Invariants: results.Invariants{Passed: true},
+			Changes: []results.Change{{AppliedSeconds: &applied}, {}}},
+		{Name: "broken", Changes: []results.Change{{}}},
+	}}
+	var b strings.Builder
+	printSummary(&b, res, "results.json")
+	out := b.String()
+	for _, want := range []string{
+		"STEADY never for checkpoint-with-a-long-name: 1 of 2 changes were never seen applied", "the run passes (exit 0)",
+		"STEADY never for broken: 1 of 1", "the invariants fail as well (exit 3)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "STEADY never for steady") {
+		t.Errorf("a steady strategy got a note:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if len([]rune(l)) > 120 {
+			t.Errorf("%d columns: %q", len([]rune(l)), l)
+		}
+	}
+}

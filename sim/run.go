@@ -23,10 +23,8 @@ type Report struct {
 	Dir string
 }
 
-// Run runs every strategy of the scenario (Repeats times each) and writes the output folder. A
-// completed run whose controller broke an invariant or a threshold returns the report and a
-// *ViolationError (invariants take precedence).
-func Run(ctx context.Context, opts Options) (*Report, error) {
+// runScenario is Run without its handling of interrupted and failed runs.
+func runScenario(ctx context.Context, opts Options) (*Report, error) {
 	o := opts.setDefaults()
 	sc := o.Scenario
 	if sc == nil {
@@ -42,7 +40,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	started := o.Now()
-	dir := filepath.Join(o.OutDir, sc.Name, started.UTC().Format("20060102T150405Z"))
+	dir := runDir(o.OutDir, sc.Name, started)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, BadInput(fmt.Errorf("output folder: %w", err))
 	}

@@ -88,6 +88,9 @@ rules:
 
 // Start brings up the environment.
 func Start(ctx context.Context, o Options) (*Env, error) {
+	if err := ctx.Err(); err != nil { // an interrupted run starts nothing new
+		return nil, err
+	}
 	if o.QPS == 0 {
 		o.QPS = 5000
 	}

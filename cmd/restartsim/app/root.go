@@ -16,6 +16,9 @@ const (
 	ExitOK       = 0
 	ExitFailure  = 1 // also: gate found a regression
 	ExitBadInput = 2
+	// ExitInterrupted: SIGINT or SIGTERM stopped the command before it finished (128 + SIGINT, as a
+	// shell reports a process killed by ^C).
+	ExitInterrupted = 130
 )
 
 // ExitError carries a specific exit code out of a subcommand.
@@ -49,10 +52,12 @@ func NewRootCommand() *cobra.Command {
 }
 
 // Main runs the CLI and returns the process exit code. SIGINT and SIGTERM cancel the context so
-// every subcommand can shut down cleanly.
+// every subcommand can shut down cleanly; a command that fails after one exits ExitInterrupted. A
+// second signal kills the process at once.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, stop) // the first signal cancels; the default action handles the next
 	root := NewRootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -60,6 +65,9 @@ func Main(args []string) int {
 		return ExitOK
 	}
 	fmt.Fprintln(os.Stderr, "error:", err)
+	if ctx.Err() != nil {
+		return ExitInterrupted
+	}
 	var exitErr *ExitError
 	if errors.As(err, &exitErr) {
 		return exitErr.Code

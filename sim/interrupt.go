@@ -1,0 +1,65 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ErrInterrupted marks a run whose context ended (SIGINT, SIGTERM) before it completed; its output
+// folder holds an IncompleteMarker.
+var ErrInterrupted = errors.New("interrupted")
+
+// IsInterrupted reports whether err is a run cut short by its context.
+func IsInterrupted(err error) bool { return errors.Is(err, ErrInterrupted) }
+
+// IncompleteMarker is the file in an output folder whose run did not complete; it says why. Its
+// results (if any) describe part of the run only.
+const IncompleteMarker = "INCOMPLETE"
+
+// Run runs every strategy of the scenario (Repeats times each) and writes the output folder. A
+// completed run whose controller broke an invariant or a threshold returns the report and a
+// *ViolationError (invariants take precedence). A run whose context ends first starts nothing new
+// (no API server, no strategy) and returns an error wrapping ErrInterrupted; that and any other
+// failure leave IncompleteMarker in the folder and remove the fleet snapshots' etcd data.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	started := time.Now()
+	if opts.Now != nil {
+		started = opts.Now()
+	}
+	opts.Now = func() time.Time { return started }
+	rep, err := runScenario(ctx, opts)
+	if ctx.Err() != nil && !IsInterrupted(err) {
+		if err == nil {
+			err = errors.New("the run's context ended before the run completed")
+		}
+		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
+	}
+	var v *ViolationError
+	if err == nil || errors.As(err, &v) || opts.Scenario == nil {
+		return rep, err
+	}
+	dir := runDir(opts.setDefaults().OutDir, opts.Scenario.Name, started)
+	if _, statErr := os.Stat(dir); statErr == nil {
+		markIncomplete(dir, err)
+	}
+	return rep, err
+}
+
+// runDir is the output folder of a run of scenario name started at started.
+func runDir(outDir, name string, started time.Time) string {
+	return filepath.Join(outDir, name, started.UTC().Format("20060102T150405Z"))
+}
+
+// markIncomplete writes the marker and drops the fleet snapshots' etcd data: hundreds of megabytes that
+// only the run itself could use.
+func markIncomplete(dir string, cause error) {
+	etcdDirs, _ := filepath.Glob(filepath.Join(dir, "fleet-*", "etcd"))
+	for _, d := range etcdDirs {
+		_ = os.RemoveAll(d)
+	}
+	_ = os.WriteFile(filepath.Join(dir, IncompleteMarker), []byte(fmt.Sprintf("This run did not complete: %v\n", cause)), 0o644)
+}

@@ -1,0 +1,34 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// neverSteadyNotes explains each strategy that never reached steady state and what that does to the
+// exit code: with the invariants holding at the end the run exits 0, because AWS is as it should be and
+// only the measurement lacks an end (a change the sim recorded was never seen applied in the call log,
+// e.g. a container restart shorter than the controller's reaction needs no AWS call at all); with them
+// failing it exits 3 like any invariant violation.
+func neverSteadyNotes(res *results.Results) []string {
+	var out []string
+	for _, st := range res.Strategies {
+		if st.Summary.SteadyStateSeconds != nil {
+			continue
+		}
+		unseen := 0
+		for _, c := range st.Changes {
+			if c.AppliedSeconds == nil {
+				unseen++
+			}
+		}
+		out = append(out, fmt.Sprintf("STEADY never for %s: %d of %d changes were never seen applied in the AWS call log;", st.Name, unseen, len(st.Changes)))
+		if st.Invariants.Passed {
+			out = append(out, "  every invariant holds at the end, so the run passes (exit 0): AWS is right, the measurement has no end.")
+		} else {
+			out = append(out, "  the invariants fail as well (exit 3).")
+		}
+	}
+	return out
+}
