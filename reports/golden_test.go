@@ -68,6 +68,7 @@ func generate(seed uint64) (*results.Results, []results.Sample) {
 		st.Events = []results.Event{
 			{AtSeconds: restart, Kind: "restart", Detail: "crash"},
 			{AtSeconds: faultAt, EndSeconds: faultEnd, Kind: "awsFault", Detail: "ELBv2 Throttling"},
+			{AtSeconds: restart + 2, Kind: "churn", Detail: "mixed × 5"},
 			{AtSeconds: 450, Kind: "churn", Detail: "scale-up"},
 		}
 		before := map[string]int{}
@@ -137,14 +138,14 @@ func generate(seed uint64) (*results.Results, []results.Sample) {
 		sort.Float64s(lat)
 		// The no-checkpoint arm stands for a controller that tells neither its Lease nor its cache sync.
 		st.Restart = &results.RestartPhases{Mode: "crash", StoppedSeconds: restart, OriginSeconds: restart + 1, StartedSeconds: restart + 1.2,
-			FirstReconcileSeconds: ptr(restart + 1 + sh.ttfmr/2), FirstMeaningfulSeconds: ptr(restart + 1 + sh.ttfmr)}
+			FirstReconcileSeconds: ptr(restart + 1 + sh.ttfmr/2), FirstMeaningfulSeconds: ptr(restart + 1 + sh.ttfmr), BlindWindowEndSeconds: ptr(450.0)}
 		if sh.deferred > 0 {
 			st.Restart.LeaderElection, st.Restart.LeadingSeconds, st.Restart.CachesSyncedSeconds = true, ptr(restart+1.5), ptr(restart+2.0)
 			st.Config["binary"], st.Config["args"] = "bin/controller", "--leader-elect"
 		}
 		var blind []float64
 		for _, c := range st.Changes {
-			if results.CountsForBlindTime(st.Restart.StoppedSeconds, st.Restart.OriginSeconds, c.AtSeconds, c.AppliedSeconds) {
+			if results.CountsForBlindTime(st.Restart.StoppedSeconds, st.Restart.BlindWindowEndSeconds, c.AtSeconds, c.AppliedSeconds) {
 				st.Summary.BlindTimeChanges++
 				if c.AppliedSeconds != nil {
 					blind = append(blind, math.Round((*c.AppliedSeconds-math.Max(c.AtSeconds, st.Restart.OriginSeconds))*1000)/1000)

@@ -35,8 +35,6 @@ type page struct {
 	Breakdown  []breakdownRow
 	Steps      []string
 	Changes    []changeTable
-	// BlindWindow is results.BlindWindowSeconds, for the definitions.
-	BlindWindow float64
 }
 
 type strategyRow struct {
@@ -70,7 +68,7 @@ type invariantView struct {
 
 func newPage(r *results.Results, files Files) page {
 	pg := page{R: r, Skipped: files.Skipped, Gate: gateRows(r), Breakdown: breakdownRows(r), Steps: breakdownSteps,
-		Changes: changeTables(r), BlindWindow: results.BlindWindowSeconds}
+		Changes: changeTables(r)}
 	pg.Verdict = verdict(r, pg.Gate)
 	for _, s := range r.Strategies {
 		row := strategyRow{

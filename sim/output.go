@@ -51,7 +51,7 @@ func printSummary(w io.Writer, res *results.Results, last string) {
 			s.K8sWrites.Total(), invariantsCell(st.Invariants), thresholdsCell(st.Thresholds))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "BLIND: latency of the changes pending at the restart or made up to %gs after it, until AWS reflects them.\n", results.BlindWindowSeconds)
+	fmt.Fprintln(w, "BLIND: latency of the changes pending at the restart, made during it or by the next churn step, until AWS has them.")
 	fmt.Fprintln(w, "TTFMR: from the restart to the first AWS mutation applying any of them (the luckiest change).")
 	for _, note := range neverSteadyNotes(res) {
 		fmt.Fprintln(w, note)

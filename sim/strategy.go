@@ -294,7 +294,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 	toSec := func(t time.Time) float64 { return t.Sub(t0).Seconds() * sc.TimeScale }
 	in := &measure.Input{Calls: calls, Origin: origin, Restarts: ex.restarts, Changes: ex.changes, Drifts: ex.drifts,
-		Samples: samples, SteadyAt: ex.steadyAt, End: toSec(end)}
+		Samples: samples, SteadyAt: ex.steadyAt, End: toSec(end), ChurnAt: churnTimes(ex.events)}
 	if e.AuditLog != "" {
 		if in.Audit, err = measure.ReadAudit(e.AuditLog, env.ControllerUser, toSec); err != nil {
 			log.Error(err, "reading the audit log")

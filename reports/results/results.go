@@ -96,6 +96,8 @@ type RestartPhases struct {
 	FirstReconcileSeconds *float64 `json:"firstReconcileSeconds,omitempty"`
 	// FirstMeaningfulSeconds is the first AWS mutation that applied a pending change (TTFMR's end).
 	FirstMeaningfulSeconds *float64 `json:"firstMeaningfulSeconds,omitempty"`
+	// BlindWindowEndSeconds ends the span of the restart's changes (see CountsForBlindTime).
+	BlindWindowEndSeconds *float64 `json:"blindWindowEndSeconds,omitempty"`
 }
 
 // Quantiles summarises a set of durations in seconds.
@@ -114,10 +116,9 @@ type Summary struct {
 	// new one's start-up is part of it) to the first AWS mutation that applies a pending meaningful
 	// change.
 	TTFMRSeconds *float64 `json:"ttfmrSeconds"`
-	// BlindTime: the latency of the restart's changes, those pending when the old instance stopped
-	// or made within BlindWindowSeconds after the restart's origin, each timed from max(change,
-	// origin) until AWS reflects it. Unlike TTFMR (the first of them) it does not depend on where
-	// the changed objects sit in the restart's work queue.
+	// BlindTime: the latency of the restart's changes (see CountsForBlindTime), each timed from
+	// max(change, origin) until AWS reflects it. Unlike TTFMR (the first of them) it does not
+	// depend on where the changed objects sit in the restart's work queue.
 	BlindTime Quantiles `json:"blindTime"`
 	// BlindTimeChanges counts the restart's changes, those never applied included.
 	BlindTimeChanges int `json:"blindTimeChanges,omitempty"`
@@ -177,18 +178,17 @@ type Objects struct {
 	TargetGroups   int `json:"targetGroups"`
 }
 
-// BlindWindowSeconds is how long after a restart's origin a change still counts as the restart's
-// (scenario seconds): churn scripted "right after the restart" lands within it.
-const BlindWindowSeconds = 5.0
-
 // CountsForBlindTime reports whether a change made at `at` (applied at applied, nil: never) is
-// one of a restart's changes: pending when the old instance stopped, or made up to
-// BlindWindowSeconds after the restart's origin.
-func CountsForBlindTime(stopped, origin, at float64, applied *float64) bool {
+// one of a restart's changes: pending when the old instance stopped, or made from the stop until
+// windowEnd (nil: the end of the run), the start of the second churn step after the stop. So the
+// restart's changes are those made while it is under way and by the first churn step that
+// follows it, however long the new instance took to lead.
+func CountsForBlindTime(stopped float64, windowEnd *float64, at float64, applied *float64) bool {
 	if at < stopped {
 		return applied == nil || *applied > stopped
 	}
-	return at <= origin+BlindWindowSeconds
+	// Event times are rounded to milliseconds: the second step's changes come after its event.
+	return windowEnd == nil || at < *windowEnd-0.001
 }
 
 // Change is one meaningful change and when AWS reflected it.

@@ -9,9 +9,8 @@ type blindTime struct{}
 
 func (blindTime) Name() string { return "blind-time" }
 
-// Measure times the first restart's changes: those pending when the old instance stopped and those
-// made within results.BlindWindowSeconds after the restart's origin, each from max(change, origin)
-// until AWS reflects it. Every such change waits for the whole start-up and for its place in the
+// Measure times the first restart's changes (results.CountsForBlindTime), each from max(change,
+// origin) until AWS reflects it. Every such change waits for the whole start-up and for its place in the
 // restart's queue, so their median ranks strategies steadily where TTFMR, the luckiest of them,
 // does not.
 func (blindTime) Measure(in *Input, out *Output) {
@@ -20,14 +19,12 @@ func (blindTime) Measure(in *Input, out *Output) {
 		return
 	}
 	a := index(in)
-	origin := r.Origin()
+	origin, end := r.Origin(), blindWindowEnd(in, r)
 	var lats []float64
 	for i := range in.Changes {
 		ch := &in.Changes[i]
 		applied := a.applied(ch)
-		pendingAtStop := ch.At < r.Stopped && (applied == nil || *applied > r.Stopped)
-		madeDuringRestart := ch.At >= r.Stopped && ch.At <= origin+results.BlindWindowSeconds
-		if !pendingAtStop && !madeDuringRestart {
+		if !results.CountsForBlindTime(r.Stopped, end, ch.At, applied) {
 			continue
 		}
 		out.Summary.BlindTimeChanges++
@@ -36,6 +33,19 @@ func (blindTime) Measure(in *Input, out *Output) {
 		}
 	}
 	out.Summary.BlindTime = Quantiles(lats)
+}
+
+// blindWindowEnd is when the second churn step after the restart's stop began (nil: none did).
+func blindWindowEnd(in *Input, r Restart) *float64 {
+	n := 0
+	for _, at := range in.ChurnAt {
+		if at >= r.Stopped {
+			if n++; n == 2 {
+				return ptr(at)
+			}
+		}
+	}
+	return nil
 }
 
 type restartPhases struct{}
@@ -49,7 +59,8 @@ func (restartPhases) Measure(in *Input, out *Output) {
 		return
 	}
 	ph := &results.RestartPhases{Mode: r.Mode, StoppedSeconds: round(r.Stopped), OriginSeconds: round(r.Origin()),
-		StartedSeconds: round(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.firstMeaningful}
+		StartedSeconds: round(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.firstMeaningful,
+		BlindWindowEndSeconds: blindWindowEnd(in, r)}
 	if r.Leading != nil {
 		ph.LeadingSeconds = ptr(*r.Leading)
 	}

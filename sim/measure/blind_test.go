@@ -8,7 +8,7 @@ import (
 )
 
 // A restart at 2 s with 1 s downtime: a change pending at the stop, one made during the downtime
-// and one within the window are the restart's; one made long after is not. Blind time is timed
+// and one before the second churn step after the stop are the restart's; that step's is not. Blind time is timed
 // from max(change, origin); TTFMR is the luckiest of them.
 func TestBlindTimeCountsTheRestartsChanges(t *testing.T) {
 	t0 := time.Unix(0, 0)
@@ -23,7 +23,7 @@ func TestBlindTimeCountsTheRestartsChanges(t *testing.T) {
 		reg(4, "tg/c", "10.0.0.3"), reg(9, "tg/a", "10.0.0.1"), reg(13, "tg/b", "10.0.0.2"), reg(31, "tg/d", "10.0.0.4"),
 	}
 	synced := 3.4
-	in := &Input{Calls: calls, Origin: t0, End: 40, CacheSynced: &synced,
+	in := &Input{Calls: calls, Origin: t0, End: 40, CacheSynced: &synced, ChurnAt: []float64{1.5, 2.5, 30},
 		Restarts: []Restart{{Stopped: 2, Started: 3.1, At: 3.3, Downtime: 1, Mode: "crash", LeaderElection: true, Leading: ptrTo(3.3)}},
 		Changes: []Change{
 			{ID: "pending", TargetGroupARN: "tg/a", At: 1.5, Register: []Target{{"10.0.0.1", 80}}},

@@ -117,7 +117,10 @@ type Input struct {
 	ReplacementCPU []CPUSample
 	// CacheSynced is when the first restart's replacement reported its caches synced (nil: unknown).
 	CacheSynced *float64
-	Samples     []Sample
+	// ChurnAt is when each churn step began, in order: the restart's changes end at the second
+	// one after it.
+	ChurnAt []float64
+	Samples []Sample
 	// SteadyAt is when the final steady state was reached (nil: never).
 	SteadyAt *float64
 	// End is when the measured phase ended.

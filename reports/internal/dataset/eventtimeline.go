@@ -111,7 +111,7 @@ func NewEventTimeline(r *results.Results) EventTimeline {
 
 // OfRestart reports whether blind time counts c (drift repairs are not changes of the workload).
 func OfRestart(ph *results.RestartPhases, c results.Change) bool {
-	return c.Kind != "drift" && results.CountsForBlindTime(ph.StoppedSeconds, ph.OriginSeconds, c.AtSeconds, c.AppliedSeconds)
+	return c.Kind != "drift" && results.CountsForBlindTime(ph.StoppedSeconds, ph.BlindWindowEndSeconds, c.AtSeconds, c.AppliedSeconds)
 }
 
 // Spans splits a restart into the controller lane's phases; steps the controller does not expose
