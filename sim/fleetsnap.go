@@ -62,6 +62,8 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 		return err
 	}
 	log.Info("converging the fleet once for every strategy", "workers", ctrls.strategy.MaxConcurrentReconciles)
+	converging := startPhase(o.Progress, "converging the fleet")
+	defer converging.End()
 	return warmUp(ctx, &checker{objects: pw.objects, backend: backend}, warmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.withoutCheckpoint)
 }
 
@@ -158,7 +160,9 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	// most objects several times: without compaction every strategy's etcd would page in that
 	// history (half the database at 1k and 10k bindings).
 	running = false
+	saving := startPhase(o.Progress, "saving the fleet snapshot (compacting etcd)")
 	before, after, err := e.StopCompacted(ctx)
+	saving.End()
 	if err != nil {
 		return nil, fmt.Errorf("saving the fleet's etcd: %w", err)
 	}

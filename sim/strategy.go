@@ -200,6 +200,8 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		unsettled = pw.withoutCheckpoint
 	}
 	wt := warmupTimeout(spec.TGBs, registrationRate(sc, strat, external), sc.TimeScale)
+	warming := startPhase(o.Progress, "warming up: the controller converges the fleet")
+	defer warming.End()
 	if err := warmUp(runCtx, chk, wt, unsettled); err != nil {
 		return nil, startFailure(runCtx, err)
 	}
@@ -213,6 +215,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
 	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
 	waitQuiet(runCtx, simulator, wt, log)
+	warming.End()
 	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil {
 		return nil, startFailure(runCtx, err)
 	}
@@ -259,12 +262,14 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	// Ends the waits for new leaders (restarts with await none) should the run fail.
 	tlCtx, stopTL := context.WithCancel(runCtx)
 	defer stopTL()
+	running := startPhase(o.Progress, fmt.Sprintf("running the timeline (%d steps)", len(plan)))
 	_, runErr := eng.Run(tlCtx, t0, plan)
 	if runErr == nil {
 		// The measurements need every restart's leading time.
 		runErr = ex.awaitLeaders(tlCtx)
 	}
 	end := time.Now()
+	running.End()
 	samples := sampler.stop()
 	ex.faultsWG.Wait()
 	if runErr != nil {
@@ -442,6 +447,8 @@ func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, et
 		assets = sc.Cluster.Envtest.AssetsDir
 	}
 	log.Info("starting the API server")
+	starting := startPhase(o.Progress, "starting the API server")
+	defer starting.End()
 	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, CRDPaths: sc.Cluster.CRDs, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit, Logger: log})
 }
 

@@ -39,7 +39,7 @@ func newProgress(w io.Writer, total int64, interval time.Duration, start time.Ti
 			progressbar.OptionSetDescription("creating fleet"),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("obj"),
+			progressbar.OptionSetItsString("steps"), // Kubernetes writes and AWS calls
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionSetWidth(30),
@@ -75,7 +75,7 @@ func (p *progress) line() {
 	if p.total > 0 {
 		pct = 100 * float64(done) / float64(p.total)
 	}
-	fmt.Fprintf(p.w, "creating fleet: %d/%d objects (%.0f%%), %.0f/s, ETA %s\n", done, p.total, pct, rate, eta)
+	fmt.Fprintf(p.w, "creating fleet: %d/%d steps (Kubernetes writes and AWS calls, %.0f%%), %.0f/s, ETA %s\n", done, p.total, pct, rate, eta)
 }
 
 // Add counts n steps done.
