@@ -132,7 +132,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 			stopEnv(e, log)
 		}
 	}()
-	simulator, stopSim, err := startSimulator(ctx, e, labels, log)
+	simulator, stopSim, err := startSimulator(ctx, e, labels, false, log)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.S
 	if err != nil {
 		return err
 	}
-	spec, fleet, err := planFleet(e, sc, seed)
+	spec, fleet, err := planFleet(sc, seed, nil)
 	if err != nil {
 		return err
 	}

@@ -57,6 +57,13 @@ type Options struct {
 	// defaults. 0 means DefaultSetupMemoryLimit; negative means none. A GOMEMLIMIT in the
 	// environment wins (it applies to every phase and process).
 	SetupMemoryLimit int64
+	// InstallCRDs creates the CRDs a run on a kubeconfig cluster needs and the cluster does not serve
+	// (the harness's TargetGroupBinding CRD and the scenario's cluster.crds); without it, a missing
+	// CRD is bad environment, reported before anything is created.
+	InstallCRDs bool
+
+	// cluster is what a run on a kubeconfig cluster decided before its first strategy (nil on envtest).
+	cluster *clusterRun
 }
 
 // DefaultSetupMemoryLimit is Options.SetupMemoryLimit's default: small fleets never reach it; at

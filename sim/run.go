@@ -41,8 +41,12 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 	}
 	started := o.Now()
 	dir := runDir(o.OutDir, sc.Name, started)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	var err error
+	if err = os.MkdirAll(dir, 0o755); err != nil {
 		return nil, BadInput(fmt.Errorf("output folder: %w", err))
+	}
+	if o.cluster, err = prepareCluster(ctx, o, sc, filepath.Join(dir, "env")); err != nil {
+		return nil, err
 	}
 	if o.ScenarioFile != "" {
 		if data, err := os.ReadFile(o.ScenarioFile); err == nil {
@@ -56,8 +60,12 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 			Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Cluster: "envtest", AWSEndpoint: "in-process", AWSProfile: sc.AWS.Profile},
 		Gate: sc.ResultsGate(),
 	}
-	if o.Kubeconfig != "" || sc.Cluster.Kubeconfig != nil {
+	if o.cluster != nil {
 		res.Environment.Cluster = "kubeconfig"
+		res.Environment.EndpointSlices = "simulated"
+		if o.cluster.clusterSlices {
+			res.Environment.EndpointSlices = "cluster"
+		}
 	}
 	if o.AWSEndpoint != "" {
 		res.Environment.AWSEndpoint = o.AWSEndpoint
@@ -100,6 +108,9 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 				sdir = filepath.Join(dir, a.st.Name, "repeat-"+strconv.Itoa(round+1))
 			}
 			o.Logger.Info(fmt.Sprintf("strategy %d/%d %s, repeat %d/%d", k+1, len(arms), a.st.Name, round+1, rounds(sc)))
+			if o.cluster != nil {
+				o.cluster.seq++
+			}
 			r, err := runStrategy(ctx, o, sc, a.st, a.ext, seed, sdir, snap)
 			if err != nil {
 				return nil, fmt.Errorf("strategy %s: %w", a.st.Name, err)

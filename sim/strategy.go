@@ -89,28 +89,28 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	defer backend.Close()
 
 	labels := runLabels(sc, seed)
-	spec, fleet, err := planFleet(e, sc, seed)
+	if o.cluster != nil {
+		labels = o.cluster.labels(sc)
+	}
+	spec, fleet, err := planFleet(sc, seed, o.cluster)
 	if err != nil {
 		return nil, err
 	}
 
-	simulator, stopSim, err := startSimulator(ctx, e, labels, log)
+	simulator, stopSim, err := startSimulator(ctx, e, labels, o.cluster != nil && o.cluster.clusterSlices, log)
 	if err != nil {
 		return nil, err
 	}
 	defer stopSim()
 
-	if e.Kind == "kubeconfig" {
+	if o.cluster != nil {
 		// Registered before the fleet exists, so an interrupted creation (SIGINT) is cleaned up too;
-		// it runs after the controllers are stopped (defers run last-in first-out).
+		// it runs after the controllers are stopped (defers run last-in first-out), and stops the
+		// simulated kubelet first, whose heartbeats would otherwise renew the deleted node Leases.
 		defer func() {
 			fleet.Close()
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-			defer cancel()
-			if err := workload.DeleteLabelled(cctx, c, labels); err != nil {
-				log.Error(err, "cleaning up the fleet")
-			}
-			log.Info("fleet cleaned up", "labels", labels)
+			stopSim()
+			cleanupCluster(ctx, c, labels, o.cluster.controllerManager, log)
 		}()
 	}
 	fopts := fleetOptions(o, sc, c, backend, labels, log)
@@ -414,8 +414,8 @@ func waitQuiet(ctx context.Context, s *workload.Simulator, timeout time.Duration
 }
 
 // startSimulator runs the simulated kubelet and endpoint controller for the run's objects until stop.
-func startSimulator(ctx context.Context, e *env.Env, labels map[string]string, log logr.Logger) (*workload.Simulator, func(), error) {
-	simulator, err := workload.NewSimulator(e.Config, workload.SimulatorOptions{Labels: labels, Logger: log.WithName("kubelet")})
+func startSimulator(ctx context.Context, e *env.Env, labels map[string]string, clusterSlices bool, log logr.Logger) (*workload.Simulator, func(), error) {
+	simulator, err := workload.NewSimulator(e.Config, workload.SimulatorOptions{Labels: labels, ClusterEndpointSlices: clusterSlices, Logger: log.WithName("kubelet")})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -446,13 +446,18 @@ func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, et
 	if assets == "" && sc.Cluster.Envtest != nil {
 		assets = sc.Cluster.Envtest.AssetsDir
 	}
-	log.Info("starting the API server")
+	if kc == "" {
+		log.Info("starting the API server (envtest)")
+	}
 	starting := startPhase(o.Progress, "starting the API server")
 	defer starting.End()
 	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, CRDPaths: sc.Cluster.CRDs, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit, Logger: log})
 }
 
 func stopEnv(e *env.Env, log logr.Logger) {
+	if e.Kind != "envtest" {
+		return // an existing cluster keeps running
+	}
 	t := time.Now()
 	_ = e.Stop()
 	log.Info("API server stopped", "took", time.Since(t).Round(time.Millisecond))
@@ -463,15 +468,17 @@ func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
 	return map[string]string{RunLabel: fmt.Sprintf("%s-%d", trunc(sc.Name, 50), seed)}
 }
 
-// planFleet plans the scenario's fleet for seed (deterministic: the same plan every call).
-func planFleet(e *env.Env, sc *scenario.Scenario, seed int64) (workload.Spec, *workload.Fleet, error) {
+// planFleet plans the scenario's fleet for seed (deterministic: the same plan every call; on a
+// kubeconfig cluster, cr names the namespaces after the strategy run).
+func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec, *workload.Fleet, error) {
 	spec := workload.Spec{
 		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
 		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
 		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes,
 	}
-	if e.Kind == "kubeconfig" {
-		spec.NamespacePrefix = trunc(fmt.Sprintf("rs-%d", seed), 40)
+	if cr != nil {
+		spec.NamespacePrefix = "rs-" + cr.name()
+		spec.ClusterEndpointSlices = cr.clusterSlices
 	}
 	spec = spec.WithDefaults()
 	if err := spec.Validate(); err != nil {

@@ -41,9 +41,22 @@ type Cluster struct {
 	// controller's own TargetGroupBinding schema wins). CRDs are part of the cluster, not of one
 	// controller: every strategy of the run, and the fleet they share, is served by the same API.
 	// ${VAR} is replaced by the environment variable VAR; paths are relative to the working directory.
-	// Ignored on a kubeconfig cluster (its CRDs are installed already).
+	// On a kubeconfig cluster they, and the harness's own, must be served already (the run checks
+	// before it creates anything) or are installed with --install-crds.
 	CRDs []string `json:"crds,omitempty"`
+	// EndpointSlices says who writes the Services' EndpointSlices: "simulated" (the harness's own
+	// endpoint controller; Services are selectorless) or "cluster" (the cluster's EndpointSlice
+	// controller; Services select their pods, and a pod change reaches the controller under test
+	// through a real slice update). Default: simulated on envtest; on a kubeconfig cluster, cluster
+	// when a kube-controller-manager holds its Lease, else simulated.
+	EndpointSlices string `json:"endpointSlices,omitempty"`
 }
+
+// Values of Cluster.EndpointSlices.
+const (
+	EndpointSlicesSimulated = "simulated"
+	EndpointSlicesCluster   = "cluster"
+)
 
 // Envtest starts a local kube-apiserver and etcd.
 type Envtest struct {

@@ -139,6 +139,15 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 		v.add("cluster", "set one of envtest and kubeconfig, not both")
 	}
 	v.validateCRDs(&s.Cluster)
+	switch s.Cluster.EndpointSlices {
+	case "", EndpointSlicesSimulated:
+	case EndpointSlicesCluster:
+		if s.Cluster.Envtest != nil {
+			v.add("cluster.endpointSlices", "%q needs a cluster with kube-controller-manager; envtest has none", EndpointSlicesCluster)
+		}
+	default:
+		v.add("cluster.endpointSlices", "must be %q or %q, got %q", EndpointSlicesSimulated, EndpointSlicesCluster, s.Cluster.EndpointSlices)
+	}
 	v.validateAWS(&s.AWS)
 	v.validateFleet(&s.Fleet)
 	names := v.validateController(s)

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -63,6 +67,11 @@ func DeleteLabelled(ctx context.Context, c client.Client, labels map[string]stri
 		return errors.Join(append(errs, fmt.Errorf("listing run namespaces: %w", err))...)
 	}
 	for i := range nss.Items {
+		// No kubelet confirms the pods' termination: deleting them at once is what it would do, and
+		// spares the namespace controller the wait for the pod garbage collector.
+		if err := c.DeleteAllOf(ctx, &corev1.Pod{}, client.InNamespace(nss.Items[i].Name), client.GracePeriodSeconds(0)); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("deleting the pods of namespace %s: %w", nss.Items[i].Name, err))
+		}
 		if err := c.Delete(ctx, &nss.Items[i]); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("deleting namespace %s: %w", nss.Items[i].Name, err))
 		}
@@ -70,5 +79,59 @@ func DeleteLabelled(ctx context.Context, c client.Client, labels map[string]stri
 	if err := c.DeleteAllOf(ctx, &corev1.Node{}, client.MatchingLabels(labels)); err != nil {
 		errs = append(errs, fmt.Errorf("deleting run nodes: %w", err))
 	}
+	// The heartbeat Leases are owned by their Nodes, but a cluster without a garbage collector
+	// (envtest) would keep them.
+	if err := c.DeleteAllOf(ctx, &coordinationv1.Lease{}, client.InNamespace(nodeLeaseNamespace), client.MatchingLabels(labels)); err != nil {
+		errs = append(errs, fmt.Errorf("deleting run node leases: %w", err))
+	}
 	return errors.Join(errs...)
+}
+
+// WaitDeleted waits until no namespace, Node or node Lease carries the labels any more: on a
+// cluster whose namespace controller finalizes namespaces, that is when their contents are gone.
+// It returns the names still there when ctx ends.
+func WaitDeleted(ctx context.Context, c client.Client, labels map[string]string) error {
+	if len(labels) == 0 {
+		return errors.New("workload: refusing to wait with an empty label selector")
+	}
+	for {
+		left, err := labelled(ctx, c, labels)
+		if err == nil && len(left) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("still there: %s", strings.Join(left, ", "))
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+func labelled(ctx context.Context, c client.Client, labels map[string]string) ([]string, error) {
+	var left []string
+	var nss corev1.NamespaceList
+	if err := c.List(ctx, &nss, client.MatchingLabels(labels)); err != nil {
+		return nil, err
+	}
+	for _, ns := range nss.Items {
+		left = append(left, "namespace "+ns.Name)
+	}
+	var nodes corev1.NodeList
+	if err := c.List(ctx, &nodes, client.MatchingLabels(labels)); err != nil {
+		return nil, err
+	}
+	for _, n := range nodes.Items {
+		left = append(left, "node "+n.Name)
+	}
+	var leases coordinationv1.LeaseList
+	if err := c.List(ctx, &leases, client.InNamespace(nodeLeaseNamespace), client.MatchingLabels(labels)); err != nil {
+		return nil, err
+	}
+	for _, l := range leases.Items {
+		left = append(left, "lease "+l.Namespace+"/"+l.Name)
+	}
+	return left, nil
 }

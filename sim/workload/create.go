@@ -70,7 +70,11 @@ func (f *Fleet) totalSteps() int64 {
 	for _, t := range f.TGBs {
 		pods += len(t.Pods)
 	}
-	kube := len(f.Namespaces) + 2*len(f.Nodes) + 3*len(f.TGBs) + 2*pods
+	perTGB := 3 // Service, EndpointSlice, TargetGroupBinding
+	if f.Spec.ClusterEndpointSlices {
+		perTGB = 2
+	}
+	kube := len(f.Namespaces) + 2*len(f.Nodes) + perTGB*len(f.TGBs) + 2*pods
 	aws := len(f.SecurityGroupNames) + 1 + 2*len(f.Nodes) + len(f.TGBs) + pods // +1: the groups' tags; 2: instance, trunk
 	return int64(kube + aws)
 }
@@ -331,7 +335,8 @@ func (f *Fleet) createNode(ctx context.Context, live *liveState, n NodePlan, now
 	return nil
 }
 
-// createTGBObjects creates the Service, the pods with their status, and the EndpointSlice.
+// createTGBObjects creates the Service, the pods with their status, and the EndpointSlice (unless the
+// cluster's EndpointSlice controller writes it).
 func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPlan, now metav1.Time, cnt *counters) error {
 	c, run := live.opts.Client, live.opts.Labels
 	svc := f.serviceObject(t, run)
@@ -358,6 +363,9 @@ func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPla
 		cnt.wrote(true)
 		cnt.wrote(false)
 		pods = append(pods, pod)
+	}
+	if f.Spec.ClusterEndpointSlices {
+		return nil
 	}
 	if err := createObject(ctx, c, f.sliceObject(t, pods, run)); err != nil {
 		return fmt.Errorf("creating endpointslice of %s/%s: %w", t.Namespace, t.Name, err)

@@ -51,7 +51,7 @@ func (s *Simulator) renewLeasesOnce(ctx context.Context) {
 		switch {
 		case apierrors.IsNotFound(err):
 			lease = &coordinationv1.Lease{
-				ObjectMeta: metav1.ObjectMeta{Namespace: nodeLeaseNamespace, Name: n.Name,
+				ObjectMeta: metav1.ObjectMeta{Namespace: nodeLeaseNamespace, Name: n.Name, Labels: s.opts.Labels,
 					OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.Name, UID: n.UID}}},
 				Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(n.Name), LeaseDurationSeconds: &duration, RenewTime: &now},
 			}

@@ -14,12 +14,17 @@ import (
 
 // Labels and annotations the workload puts on objects.
 const (
-	// ServiceLabel on a pod names its Service (the Services are selectorless).
+	// ServiceLabel on a pod names its Service (the Services select on it only with
+	// Spec.ClusterEndpointSlices; otherwise they are selectorless).
 	ServiceLabel = "restartsim.io/service"
 	// SecurityGroupsAnnotation on a pod or node lists the security group IDs of its ENI, comma-separated.
 	SecurityGroupsAnnotation = "restartsim.io/security-groups"
 	// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the simulator's slices.
 	ManagedBy = "endpointslice.restartsim.io"
+	// SimulatedNodeLabel and SimulatedNodeTaint (NoSchedule) mark the fleet's Nodes, which no kubelet
+	// runs: on a real cluster, nothing else is scheduled onto them. Fleet pods tolerate the taint.
+	SimulatedNodeLabel = "restartsim.io/simulated-node"
+	SimulatedNodeTaint = SimulatedNodeLabel
 	// PortName names the Service port, the container port and the EndpointSlice port.
 	PortName      = "http"
 	containerName = "app"
@@ -47,10 +52,11 @@ func (f *Fleet) nodeObject(n NodePlan, sgID string, run map[string]string, now m
 				corev1.LabelTopologyRegion:     region(n.Zone),
 				corev1.LabelInstanceTypeStable: "m5.large",
 				corev1.LabelOSStable:           "linux",
+				SimulatedNodeLabel:             "true",
 			}),
 			Annotations: map[string]string{SecurityGroupsAnnotation: sgID},
 		},
-		Spec: corev1.NodeSpec{ProviderID: n.ProviderID()},
+		Spec: corev1.NodeSpec{ProviderID: n.ProviderID(), Taints: []corev1.Taint{simulatedNodeTaint}},
 		Status: corev1.NodeStatus{
 			Conditions: []corev1.NodeCondition{{
 				Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady",
@@ -64,6 +70,8 @@ func (f *Fleet) nodeObject(n NodePlan, sgID string, run map[string]string, now m
 	}
 }
 
+var simulatedNodeTaint = corev1.Taint{Key: SimulatedNodeTaint, Value: "true", Effect: corev1.TaintEffectNoSchedule}
+
 func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service {
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, Labels: withLabels(run, nil)},
@@ -73,6 +81,9 @@ func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service
 				TargetPort: intstr.FromInt32(f.Spec.Port), NodePort: t.NodePort,
 			}},
 		},
+	}
+	if f.Spec.ClusterEndpointSlices {
+		svc.Spec.Selector = map[string]string{ServiceLabel: t.Name}
 	}
 	if t.TargetType == v1beta1.TargetTypeInstance {
 		svc.Spec.Type = corev1.ServiceTypeNodePort
@@ -94,6 +105,8 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 		Spec: corev1.PodSpec{
 			NodeName:                      f.node(p.Node).Name,
 			TerminationGracePeriodSeconds: ptr.To[int64](0),
+			Tolerations: []corev1.Toleration{{Key: SimulatedNodeTaint, Operator: corev1.TolerationOpEqual,
+				Value: simulatedNodeTaint.Value, Effect: simulatedNodeTaint.Effect}},
 			Containers: []corev1.Container{{
 				Name: containerName, Image: image,
 				Ports: []corev1.ContainerPort{{Name: PortName, ContainerPort: f.Spec.Port, Protocol: corev1.ProtocolTCP}},

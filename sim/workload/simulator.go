@@ -39,6 +39,10 @@ type SimulatorOptions struct {
 	// kubelets do; on a real cluster this keeps the node lifecycle controller from marking the simulated
 	// nodes NotReady and evicting their pods. Default 10s; negative disables.
 	NodeLeaseInterval time.Duration
+	// ClusterEndpointSlices: the cluster's EndpointSlice controller writes the slices (as with
+	// Spec.ClusterEndpointSlices). The simulator then plays only the kubelet, and its slice informer
+	// holds every slice with the run's labels, whoever manages it.
+	ClusterEndpointSlices bool
 	// Logger. Default logr.Discard().
 	Logger logr.Logger
 }
@@ -115,8 +119,12 @@ func newSimulator(cs kubernetes.Interface, c client.Client, opts SimulatorOption
 	podFactory := informers.NewSharedInformerFactoryWithOptions(cs, 0, informers.WithTransform(trimPod), informers.WithTweakListOptions(func(o *metav1.ListOptions) {
 		o.LabelSelector = run.Add(*podSel).String()
 	}))
+	slicesOf := run.Add(*sliceSel)
+	if opts.ClusterEndpointSlices {
+		slicesOf = run
+	}
 	sliceFactory := informers.NewSharedInformerFactoryWithOptions(cs, 0, strip, informers.WithTweakListOptions(func(o *metav1.ListOptions) {
-		o.LabelSelector = run.Add(*sliceSel).String()
+		o.LabelSelector = slicesOf.String()
 	}))
 	s := &Simulator{
 		opts:      opts,
@@ -152,15 +160,15 @@ func newSimulator(cs kubernetes.Interface, c client.Client, opts SimulatorOption
 				obj = t.Obj
 			}
 			if p, ok := obj.(*corev1.Pod); ok {
-				s.endpoints.Add(serviceOf(p))
+				s.queueEndpoints(serviceOf(p))
 			}
 		},
 	}); err != nil {
 		return nil, err
 	}
 	if _, err := s.slices.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { s.endpoints.Add(sliceService(obj.(*discoveryv1.EndpointSlice))) },
-		UpdateFunc: func(_, obj any) { s.endpoints.Add(sliceService(obj.(*discoveryv1.EndpointSlice))) },
+		AddFunc:    func(obj any) { s.queueEndpoints(sliceService(obj.(*discoveryv1.EndpointSlice))) },
+		UpdateFunc: func(_, obj any) { s.queueEndpoints(sliceService(obj.(*discoveryv1.EndpointSlice))) },
 	}); err != nil {
 		return nil, err
 	}
@@ -205,7 +213,14 @@ func (s *Simulator) podChanged(old, pod *corev1.Pod) {
 	}
 	if old == nil || inEndpoints(old) != inEndpoints(pod) ||
 		(inEndpoints(pod) && !endpointsEqual([]discoveryv1.Endpoint{Endpoint(old)}, []discoveryv1.Endpoint{Endpoint(pod)})) {
-		s.endpoints.Add(serviceOf(pod))
+		s.queueEndpoints(serviceOf(pod))
+	}
+}
+
+// queueEndpoints queues the Service's slice sync, unless the cluster writes the slices.
+func (s *Simulator) queueEndpoints(svc types.NamespacedName) {
+	if !s.opts.ClusterEndpointSlices {
+		s.endpoints.Add(svc)
 	}
 }
 
@@ -225,7 +240,11 @@ func (s *Simulator) Start(ctx context.Context) error {
 		return fmt.Errorf("simulator: caches did not sync: %w", context.Cause(ctx))
 	}
 	close(s.synced)
-	s.opts.Logger.Info("simulated kubelet and endpoint controller running", "workers", s.opts.Workers)
+	if s.opts.ClusterEndpointSlices {
+		s.opts.Logger.Info("simulated kubelet running (the cluster writes the EndpointSlices)", "workers", s.opts.Workers)
+	} else {
+		s.opts.Logger.Info("simulated kubelet and endpoint controller running", "workers", s.opts.Workers)
+	}
 	var wg sync.WaitGroup
 	if s.opts.NodeLeaseInterval > 0 {
 		wg.Go(func() { s.renewLeases(ctx) })

@@ -49,6 +49,11 @@ type Spec struct {
 	// (kubernetes.io/cluster/<name>: owned), the tag a controller uses to pick and find the security
 	// groups it manages rules on. Default "restartsim", the cluster name the harness gives controllers.
 	ClusterName string
+	// ClusterEndpointSlices leaves the EndpointSlices to the cluster's EndpointSlice controller
+	// (kube-controller-manager): Services select their pods, and the fleet writes no slices. Default
+	// false: Services are selectorless and the fleet and the Simulator write their slices, as envtest
+	// has no controller manager.
+	ClusterEndpointSlices bool
 }
 
 // Defaults of Spec.

@@ -4,6 +4,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/zapr"
 	"go.uber.org/zap/zapcore"
+	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
@@ -20,10 +21,14 @@ func newRunLogger(verbose int) (logr.Logger, func(), error) {
 		return logr.Logger{}, nil, err
 	}
 	log := zapr.NewLogger(zl)
+	// client-go logs through klog: its retries ("failed to get server groups") would repeat an
+	// error the run reports once.
 	if verbose > 0 {
 		ctrllog.SetLogger(log.WithName("controller-runtime"))
+		klog.SetLogger(log.WithName("client-go"))
 	} else {
 		ctrllog.SetLogger(logr.Discard())
+		klog.SetLogger(logr.Discard())
 	}
 	return log, func() { _ = zl.Sync() }, nil
 }

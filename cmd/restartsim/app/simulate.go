@@ -36,6 +36,7 @@ type simulateOptions struct {
 	ProfileDir    string
 	NoReport      bool
 	FreshFleets   bool
+	InstallCRDs   bool
 	Verbose       int
 	SetupMemory   memoryLimit
 
@@ -67,6 +68,7 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "file", "f", "", "scenario file (YAML, apiVersion restartsim/v1)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "run on an existing cluster instead of envtest (the fleet lives in its own labelled namespaces and is deleted afterwards)")
 	fs.StringVar(&o.KubeContext, "context", "", "kubeconfig context (default: current)")
+	fs.BoolVar(&o.InstallCRDs, "install-crds", false, "with --kubeconfig: create the CRDs the run needs that the cluster does not serve (without it, a missing CRD is exit 2 before anything is created)")
 	fs.StringVar(&o.AWSEndpoint, "aws-endpoint", "", "use a standalone fakeaws (restartsim fakeaws) at this URL instead of an in-process one")
 	fs.StringVar(&o.OutDir, "out", "out", "output root; a run writes <out>/<scenario>/<timestamp>/")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
@@ -87,6 +89,9 @@ func (o *simulateOptions) Validate() error {
 	sc, err := scenario.Load(o.File)
 	if err != nil {
 		return err
+	}
+	if o.InstallCRDs && o.Kubeconfig == "" && sc.Cluster.Kubeconfig == nil {
+		return errors.New("--install-crds applies to --kubeconfig clusters only (envtest installs the CRDs itself)")
 	}
 	o.scenario = sc
 	return nil
@@ -109,7 +114,7 @@ func (o *simulateOptions) run(ctx context.Context, stdout, stderr io.Writer) err
 		Scenario: o.scenario, ScenarioFile: o.File, Kubeconfig: o.Kubeconfig, KubeContext: o.KubeContext,
 		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
 		Logger: log, Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
-		HeapPeakProfile: heapPeakFile(o.ProfileDir), SetupMemoryLimit: o.SetupMemory.bytes,
+		HeapPeakProfile: heapPeakFile(o.ProfileDir), SetupMemoryLimit: o.SetupMemory.bytes, InstallCRDs: o.InstallCRDs,
 	})
 	_ = rep
 	return exitFor(err)
