@@ -2,7 +2,6 @@ package fakeaws
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"time"
 
@@ -57,7 +56,7 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	if q.call.Service == ServiceEC2 {
 		q.dialect = query.EC2Query
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	body, err := readBody(w, r, s.opts.MaxBodyBytes)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {

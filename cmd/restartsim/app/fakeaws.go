@@ -6,14 +6,18 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/zapr"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -34,12 +38,12 @@ type fakeAWSOptions struct {
 	callLog             string
 	maxRecordedCalls    int
 	allowNonLoopback    bool
-	verbose             bool
+	verbosity           int
 }
 
 func newFakeAWSOptions() *fakeAWSOptions {
 	return &fakeAWSOptions{
-		listen: "127.0.0.1:4566", profile: fakeaws.ProfileAWSDocumented, region: "us-west-2",
+		listen: "127.0.0.1:4566", profile: fakeaws.ProfileAWSDocumented, region: defaultRegion,
 		accessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), secretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
 		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1, maxRecordedCalls: 1 << 15,
 	}
@@ -47,10 +51,9 @@ func newFakeAWSOptions() *fakeAWSOptions {
 
 func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.listen, "listen", o.listen, "address to listen on (a bare :port binds 127.0.0.1)")
-	fs.StringVar(&o.profile, "profile", o.profile, "throttle profile: aws-documented, aws-2026 or unlimited")
-	fs.StringVar(&o.region, "region", o.region, "signing region clients must use")
-	fs.StringVar(&o.accessKeyID, "access-key-id", o.accessKeyID, "accepted access key ID (default $AWS_ACCESS_KEY_ID)")
-	fs.StringVar(&o.secretAccessKey, "secret-access-key", o.secretAccessKey, "accepted secret access key (default $AWS_SECRET_ACCESS_KEY)")
+	fs.StringVar(&o.profile, "limits", o.profile, "API rate limits (token buckets): "+strings.Join(throttleProfiles, ", "))
+	addDeprecatedAlias(fs, "profile", "limits")
+	addAWSFlags(fs, &o.region, &o.accessKeyID, &o.secretAccessKey, "signing region clients must use", "accepted")
 	fs.DurationVar(&o.healthyAfter, "healthy-after", o.healthyAfter, "scenario time a registered target stays initial")
 	fs.DurationVar(&o.deregistrationDelay, "deregistration-delay", o.deregistrationDelay, "scenario time a deregistered target stays draining")
 	fs.Float64Var(&o.timeScale, "time-scale", o.timeScale, "scenario seconds per wall second (rates × s, delays ÷ s)")
@@ -58,13 +61,15 @@ func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.callLog, "call-log", o.callLog, "write every call as JSON lines to this file")
 	fs.IntVar(&o.maxRecordedCalls, "max-recorded-calls", o.maxRecordedCalls, "calls held in memory for /_restartsim/calls; older ones are dropped and counted (-1: all, as a remote simulate run needs)")
 	fs.BoolVar(&o.allowNonLoopback, "allow-non-loopback", o.allowNonLoopback, "allow a --listen address beyond loopback (the server has no TLS and one fixed key pair)")
-	fs.BoolVarP(&o.verbose, "verbose", "v", o.verbose, "log every call")
+	addVerbosityFlag(fs, &o.verbosity, "log verbosity: 1 logs every call")
+	addDeprecatedAlias(fs, "verbose", "verbosity")
+	fs.Lookup("verbose").NoOptDefVal = "1" // it was a switch
 }
 
 func (o *fakeAWSOptions) Validate() error {
 	var errs []error
 	if o.accessKeyID == "" || o.secretAccessKey == "" {
-		errs = append(errs, errors.New("--access-key-id and --secret-access-key (or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY) are required"))
+		errs = append(errs, errors.New("--aws-access-key-id and --aws-secret-access-key (or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY) are required"))
 	}
 	if o.timeScale <= 0 {
 		errs = append(errs, fmt.Errorf("--time-scale must be > 0, got %v", o.timeScale))
@@ -72,10 +77,8 @@ func (o *fakeAWSOptions) Validate() error {
 	if o.healthyAfter <= 0 || o.deregistrationDelay <= 0 {
 		errs = append(errs, errors.New("--healthy-after and --deregistration-delay must be > 0"))
 	}
-	switch o.profile {
-	case fakeaws.ProfileAWSDocumented, fakeaws.ProfileAWS2026, fakeaws.ProfileUnlimited:
-	default:
-		errs = append(errs, fmt.Errorf("--profile %q: want aws-documented, aws-2026 or unlimited", o.profile))
+	if !slices.Contains(throttleProfiles, o.profile) {
+		errs = append(errs, fmt.Errorf("--limits %q: want %s", o.profile, strings.Join(throttleProfiles, ", ")))
 	}
 	if host, _, err := net.SplitHostPort(o.listen); err != nil {
 		errs = append(errs, fmt.Errorf("--listen %q: %w", o.listen, err))
@@ -102,7 +105,26 @@ func newFakeAWSCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fakeaws",
 		Short: "Serve a throttled fake ELBv2 + EC2 (+ S3) endpoint for aws-sdk-go-v2 clients",
-		Args:  cobra.NoArgs,
+		Long: `Serve the fake AWS that simulate runs in process, on its own: the ELBv2 and EC2 query APIs (and
+S3 for gate baselines) with SigV4 checked against one key pair, AWS's documented token-bucket
+throttles (--limits), target health that turns healthy after --healthy-after, and a seeded default
+VPC (10.0.0.0/16, with its default security group) that clients can use as is.
+
+Admin API under /_restartsim/, with the same credentials (SigV4, or the headers
+` + fakeaws.AdminAccessKeyHeader + ` and ` + fakeaws.AdminSecretKeyHeader + `):
+  GET  calls, calls/stream, state, targets?arn=, metrics (Prometheus text), now
+  POST seed/vpc, seed/instance, seed/eni, profile, limit, latency, errors, outage, health-timing,
+       drift/remove-target, drift/revoke-ingress
+
+Point restartsim simulate at it with --aws-endpoint; its scenario's aws.region must be this
+server's --aws-region (both default to ` + defaultRegion + `).`,
+		Example: `  # A fake AWS on 127.0.0.1:4566 with the documented limits
+  AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test restartsim fakeaws
+
+  # Unthrottled, ten times faster, every call logged and written to a file
+  restartsim fakeaws --aws-access-key-id test --aws-secret-access-key test --limits unlimited \
+    --time-scale 10 -v 1 --call-log /tmp/calls.jsonl`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
 				return badInput(err)
@@ -111,26 +133,33 @@ func newFakeAWSCommand() *cobra.Command {
 		},
 	}
 	o.AddFlags(cmd.Flags())
+	completeValues(cmd, "limits", throttleProfiles...)
 	return cmd
 }
 
-func newZapLogger(verbose bool) (logr.Logger, func(), error) {
-	cfg := zap.NewProductionConfig()
-	cfg.Encoding = "console"
-	cfg.EncoderConfig = zap.NewDevelopmentEncoderConfig()
-	if verbose {
-		cfg.Level = zap.NewAtomicLevelAt(-1)
-	}
-	z, err := cfg.Build()
+// throttleProfiles are fakeaws' named sets of API rate limits.
+var throttleProfiles = []string{fakeaws.ProfileAWSDocumented, fakeaws.ProfileAWS2026, fakeaws.ProfileUnlimited}
+
+// newZapLogger logs at info, and fakeaws' per-call V(1) lines from verbosity 1.
+func newZapLogger(verbosity int) (logr.Logger, func(), error) {
+	z, err := buildRunLog(runLogConfig(zapcore.Level(-verbosity)))
 	if err != nil {
 		return logr.Logger{}, nil, err
 	}
 	return zapr.NewLogger(z), func() { _ = z.Sync() }, nil
 }
 
+// processRegistry is a metrics registry with the Go runtime's and the process's own metrics (goroutines,
+// resident memory, CPU seconds) beside fakeaws', so a soak can watch the server from outside.
+func processRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
 // runFakeAWS serves until ctx is cancelled. ready, when non-nil, receives the base URL once it listens (tests).
 func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) error {
-	log, sync, err := newZapLogger(o.verbose)
+	log, sync, err := newZapLogger(o.verbosity)
 	if err != nil {
 		return err
 	}
@@ -139,6 +168,7 @@ func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) err
 		Region: o.region, AccessKeyID: o.accessKeyID, SecretAccessKey: o.secretAccessKey, Profile: o.profile,
 		HealthyAfter: o.healthyAfter, DeregistrationDelay: o.deregistrationDelay, TimeScale: o.timeScale, Seed: o.seed,
 		Logger: log.WithName("fakeaws"), MaxRecordedCalls: o.maxRecordedCalls, AllowNonLoopback: o.allowNonLoopback,
+		Registry: processRegistry(),
 	})
 	if err != nil {
 		return badInput(err)

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"strings"
@@ -123,18 +124,19 @@ func parsePairs(s string, lim Limits, count *int, add func(k, v string)) error {
 }
 
 // Peek returns the first value of key in a form body or URL query without decoding the rest (body first, as
-// ParseForm merges them), so that a request can be routed before it is authenticated. It costs one pass.
+// ParseForm merges them), so that a request can be routed before it is authenticated. It costs one pass and
+// copies nothing but the value.
 func Peek(body []byte, rawQuery, key string) string {
-	for _, s := range []string{string(body), rawQuery} {
-		for s != "" {
-			var pair string
-			pair, s, _ = strings.Cut(s, "&")
-			k, v, _ := strings.Cut(pair, "=")
+	for _, s := range [][]byte{body, []byte(rawQuery)} {
+		for len(s) > 0 {
+			var pair []byte
+			pair, s, _ = bytes.Cut(s, []byte("&"))
+			k, v, _ := bytes.Cut(pair, []byte("="))
 			if len(k) > 3*len(key) {
 				continue
 			}
-			if dk, err := url.QueryUnescape(k); err == nil && dk == key {
-				dv, _ := url.QueryUnescape(v)
+			if dk, err := url.QueryUnescape(string(k)); err == nil && dk == key {
+				dv, _ := url.QueryUnescape(string(v))
 				return dv
 			}
 		}
