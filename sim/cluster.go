@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -47,7 +48,7 @@ func onKubeconfig(o Options, sc *scenario.Scenario) bool {
 // prepareCluster checks a kubeconfig cluster before anything is created on it (reachable, CRDs
 // served or installed, permissions) and decides who writes the EndpointSlices. On envtest it only
 // refuses a scenario that wants the cluster's EndpointSlice controller.
-func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario, workDir string) (*clusterRun, error) {
+func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario) (*clusterRun, error) {
 	if !onKubeconfig(o, sc) {
 		if sc.Cluster.EndpointSlices == scenario.EndpointSlicesCluster {
 			return nil, BadInput(fmt.Errorf("cluster.endpointSlices: %q needs a cluster with kube-controller-manager (--kubeconfig); envtest has none", scenario.EndpointSlicesCluster))
@@ -55,11 +56,17 @@ func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario, workD
 		return nil, nil
 	}
 	log := o.Logger
+	// A kubeconfig environment writes nothing into its work directory.
+	workDir, err := os.MkdirTemp("", "restartsim-preflight-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(workDir)
 	e, err := startEnv(ctx, o, sc, workDir, "", 0, log)
 	if err != nil {
 		return nil, err
 	}
-	log.Info("checking the cluster", "server", e.Config.Host, "kubernetes", e.KubernetesVersion)
+	log.Info("checking the cluster", "server", e.Config.Host)
 	cr := &clusterRun{id: randomID(), controllerManager: controllerManagerLeads(ctx, e)}
 	switch sc.Cluster.EndpointSlices {
 	case scenario.EndpointSlicesCluster:
@@ -76,7 +83,7 @@ func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario, workD
 	if cr.clusterSlices {
 		who = "the cluster's EndpointSlice controller"
 	}
-	log.Info("cluster ready for the run", "run", cr.id, "endpointSlicesBy", who)
+	log.Info("cluster ready for the run", "kubernetes", e.KubernetesVersion, "run", cr.id, "endpointSlicesBy", who)
 	return cr, nil
 }
 

@@ -39,14 +39,15 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 			return nil, BadInput(err)
 		}
 	}
+	var err error
+	// Before the output folder: a cluster that is not fit for the run leaves nothing behind.
+	if o.cluster, err = prepareCluster(ctx, o, sc); err != nil {
+		return nil, err
+	}
 	started := o.Now()
 	dir := runDir(o.OutDir, sc.Name, started)
-	var err error
 	if err = os.MkdirAll(dir, 0o755); err != nil {
 		return nil, BadInput(fmt.Errorf("output folder: %w", err))
-	}
-	if o.cluster, err = prepareCluster(ctx, o, sc, filepath.Join(dir, "env")); err != nil {
-		return nil, err
 	}
 	if o.ScenarioFile != "" {
 		if data, err := os.ReadFile(o.ScenarioFile); err == nil {

@@ -141,10 +141,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	v.validateCRDs(&s.Cluster)
 	switch s.Cluster.EndpointSlices {
 	case "", EndpointSlicesSimulated:
-	case EndpointSlicesCluster:
-		if s.Cluster.Envtest != nil {
-			v.add("cluster.endpointSlices", "%q needs a cluster with kube-controller-manager; envtest has none", EndpointSlicesCluster)
-		}
+	case EndpointSlicesCluster: // needs a kubeconfig cluster, which --kubeconfig may give: checked by the run
 	default:
 		v.add("cluster.endpointSlices", "must be %q or %q, got %q", EndpointSlicesSimulated, EndpointSlicesCluster, s.Cluster.EndpointSlices)
 	}
