@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-logr/zapr"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.uber.org/zap/zapcore"
@@ -14,7 +15,6 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller"
@@ -37,7 +37,13 @@ func newControllerCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "controller",
 		Short: "Run the TargetGroupBinding controller against a cluster and an AWS endpoint",
-		Args:  cobra.NoArgs,
+		Example: `  # Against a standalone fakeaws (restartsim fakeaws) and the current kubeconfig context
+  restartsim controller --aws-endpoint http://127.0.0.1:4566 --aws-access-key-id test \
+    --aws-secret-access-key test --vpc-id vpc-0123456789abcdef0
+
+  # Two replicas with leader election and the compact checkpoint
+  restartsim controller --leader-elect --leader-election-namespace kube-system --checkpoint compact`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
 				return badInput(err)
@@ -46,6 +52,8 @@ func newControllerCommand() *cobra.Command {
 		},
 	}
 	o.AddFlags(cmd.Flags())
+	completeValues(cmd, "checkpoint", string(controller.CheckpointNone), string(controller.CheckpointAnnotation), string(controller.CheckpointCompact))
+	completeValues(cmd, "mutant", controller.KnownMutants()...)
 	return cmd
 }
 
@@ -69,10 +77,10 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.ResumeInterval, "resume-interval", controller.DefaultResumeInterval, "How often the resume watermark advances")
 	fs.StringVar(&c.ClusterName, "cluster-name", "", "Cluster name (picks the cluster-tagged security group of an ENI)")
 	fs.StringVar(&c.VpcID, "vpc-id", "", "VPC of the target groups when the spec does not name one")
-	fs.StringVar(&c.AWS.Region, "aws-region", controller.DefaultRegion, "AWS region")
+	fs.StringVar(&c.AWS.Region, "aws-region", defaultRegion, "AWS region")
 	fs.StringVar(&c.AWS.Endpoint, "aws-endpoint", "", "AWS endpoint URL for ELBv2 and EC2; empty = real AWS")
-	fs.StringVar(&c.AWS.AccessKeyID, "aws-access-key-id", "", "Static AWS access key; empty = default credential chain")
-	fs.StringVar(&c.AWS.SecretAccessKey, "aws-secret-access-key", "", "Static AWS secret key")
+	fs.StringVar(&c.AWS.AccessKeyID, "aws-access-key-id", "", "Static AWS access key ID (default: the default credential chain, $AWS_ACCESS_KEY_ID first)")
+	fs.StringVar(&c.AWS.SecretAccessKey, "aws-secret-access-key", "", "Static AWS secret access key (default: as --aws-access-key-id, $AWS_SECRET_ACCESS_KEY)")
 	fs.IntVar(&c.AWS.MaxAttempts, "aws-max-retries", controller.DefaultMaxAttempts, "Max attempts of the standard retryer")
 	fs.StringVar(&c.AWS.Throttle, "aws-api-throttle", "", "Client-side throttle serviceID:operationRegex=rate:burst,... (merged per service over the upstream defaults)")
 	fs.BoolVar(&c.LeaderElection, "leader-elect", false, "Enable Lease-based leader election")
@@ -86,8 +94,9 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.AllowMutants, "allow-mutants", false, "Test only: allow --mutant in a build without the mutants tag")
 	fs.DurationVar(&c.MutantDelay, "mutant-delay", 0, fmt.Sprintf("Test only: the wait of --mutant=%s (per checkpoint early exit, default %s) or %s (before reconciling starts, default %s); 0 = the default",
 		controller.MutantSlowEarlyExit, controller.DefaultSlowEarlyExitDelay, controller.MutantSlowStart, controller.DefaultSlowStartDelay))
-	fs.IntVar(&o.logLevel, "v", 0, "Log verbosity")
+	addVerbosityFlag(fs, &o.logLevel, "Log verbosity", "v")
 	fs.BoolVar(&o.logJSON, "log-json", false, "Log JSON instead of console text")
+	_ = fs.MarkDeprecated("log-json", "use --log-format json")
 }
 
 // Validate checks the flags.
@@ -107,7 +116,15 @@ func (o *controllerOptions) Validate() error {
 }
 
 func (o *controllerOptions) run(cmd *cobra.Command) error {
-	log := zap.New(zap.UseDevMode(!o.logJSON), zap.WriteTo(cmd.ErrOrStderr()), zap.Level(zapLevel(o.logLevel)))
+	if o.logJSON {
+		logFormat = logFormatJSON
+	}
+	zl, err := buildRunLog(runLogConfig(zapLevel(o.logLevel)))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = zl.Sync() }()
+	log := zapr.NewLogger(zl)
 	ctrl.SetLogger(log)
 	o.opts.Logger = log.WithName("tgb")
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -47,9 +48,10 @@ type gateOptions struct {
 func newGateCommand() *cobra.Command {
 	o := &gateOptions{}
 	cmd := &cobra.Command{
-		Use:   "gate (-f SCENARIO | --results FILE) [--baseline BASELINE] [--junit FILE]",
+		Use:   "gate -f (SCENARIO | RESULTS.json) [--baseline BASELINE] [--junit FILE]",
 		Short: "Judge a run: an A/B comparison of two builds with statistics, and rules against a baseline (exit 0 pass, 1 regression, 2 bad input)",
-		Long: `Judge a run's results.json, or run a scenario first (-f) and judge its results.
+		Long: `Judge a run's results.json (-f FILE.json), or run a scenario first (-f FILE.yaml) and judge its
+results.
 
 Two layers, each optional, both from the scenario:
   ab:    two builds of one strategy's controller run side by side in the same run, on the same
@@ -73,7 +75,10 @@ endpoint, buckets are addressed path-style, as gofakes3 and MinIO expect.`,
     --candidate-binary bin/restartsim --baseline scenarios/baselines/ci-gate.json --junit out/junit.xml
 
   # Judge a finished run against a committed baseline
-  restartsim gate --results out/ci-gate/run/ci-gate/*/results.json --baseline scenarios/baselines/ci-gate.json`,
+  restartsim gate -f out/ci-gate/run/ci-gate/*/results.json --baseline scenarios/baselines/ci-gate.json
+
+  # Record a new count baseline from a finished run
+  restartsim gate -f out/ci-gate/run/ci-gate/*/results.json --baseline scenarios/baselines/ci-gate.json --update-baseline`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
@@ -88,36 +93,41 @@ endpoint, buckets are addressed path-style, as gofakes3 and MinIO expect.`,
 
 // AddFlags registers the flags.
 func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.File, "file", "f", "", "scenario to run, then judge (instead of --results)")
-	fs.StringVar(&o.OutDir, "out", "out", "output root of the -f run; it writes <out>/<scenario>/<timestamp>/")
+	fs.StringVarP(&o.File, "file", "f", "", "a scenario to run, then judge; or a results.json (name ending in .json) to judge")
+	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root of a scenario run; it writes <out>/<scenario>/<timestamp>/")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
-	fs.IntVarP(&o.Verbose, "verbose", "v", 0, "log verbosity on stderr of the -f run (0: progress only)")
+	addVerbosityFlag(fs, &o.Verbose, "log verbosity on stderr of a scenario run (0: progress only)", "verbose")
 	fs.StringVar(&o.BaselineBinary, "baseline-binary", "", "A/B: the baseline build's binary (overrides ab.baseline.binary)")
 	fs.StringVar(&o.CandidateBinary, "candidate-binary", "", "A/B: the candidate build's binary (overrides ab.candidate.binary)")
 	fs.StringArrayVar(&o.BaselineArgs, "baseline-arg", nil, "A/B: an argument appended to the baseline's command (repeatable; replaces ab.baseline.args)")
 	fs.StringArrayVar(&o.CandidateArgs, "candidate-arg", nil, "A/B: an argument appended to the candidate's command (repeatable; replaces ab.candidate.args)")
 	fs.StringVar(&o.Results, "results", "", "results.json of the run under test")
+	_ = fs.MarkDeprecated("results", "use -f RESULTS.json")
 	fs.StringVar(&o.Baseline, "baseline", "", "baseline results.json for the gate rules: a file path or s3://bucket/key (needed when a rule has maxRegression)")
 	fs.BoolVar(&o.UpdateBaseline, "update-baseline", false, "check only absolute limits, then write --results as the new baseline")
 	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report to this file")
 	fs.StringVar(&o.S3.Endpoint, "s3-endpoint", "", "S3 endpoint URL for s3:// baselines (default: AWS, or AWS_ENDPOINT_URL_S3)")
-	fs.StringVar(&o.S3.Region, "region", "", "AWS region for s3:// baselines (default: AWS_REGION, else us-east-1)")
+	fs.StringVar(&o.S3.Region, "aws-region", "", "AWS region for s3:// baselines (default: AWS_REGION, else us-east-1)")
+	addDeprecatedAlias(fs, "region", "aws-region")
 	fs.StringVar(&o.S3.Profile, "aws-profile", "", "AWS shared-config profile for s3:// baselines (default: AWS_PROFILE)")
 }
 
 // Validate checks the flags and, with -f, parses the scenario and applies the build overrides:
 // nothing starts unless the whole input is valid.
 func (o *gateOptions) Validate() error {
+	if strings.HasSuffix(o.File, ".json") && o.Results == "" {
+		o.Results, o.File = o.File, ""
+	}
 	switch {
 	case (o.Results == "") == (o.File == ""):
-		return errors.New("give one of -f SCENARIO (run, then judge) and --results FILE (judge a finished run)")
+		return errors.New("give one of -f SCENARIO (run, then judge) and -f RESULTS.json (judge a finished run)")
 	case o.UpdateBaseline && o.Baseline == "":
 		return errors.New("--update-baseline needs --baseline")
 	}
 	abFlags := o.BaselineBinary != "" || o.CandidateBinary != "" || o.BaselineArgs != nil || o.CandidateArgs != nil
 	if o.File == "" {
 		if abFlags {
-			return errors.New("--baseline-binary, --candidate-binary and --*-arg need -f SCENARIO")
+			return errors.New("--baseline-binary, --candidate-binary and --*-arg need -f SCENARIO (a run)")
 		}
 		return nil
 	}

@@ -32,9 +32,14 @@ type reportOptions struct {
 func newReportCommand() *cobra.Command {
 	o := &reportOptions{}
 	cmd := &cobra.Command{
-		Use:   "report -i RESULTS [-o DIR]",
+		Use:   "report -f RESULTS [-o DIR]",
 		Short: "Render PNG figures and a self-contained HTML report from a results.json",
-		Args:  cobra.NoArgs,
+		Example: `  # Re-render a run's report after an upgrade, beside its results.json
+  restartsim report -f out/quickstart/20261201T130238Z/results.json
+
+  # Into another directory
+  restartsim report -f out/quickstart/20261201T130238Z/results.json -o /tmp/report`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
 				return badInput(err)
@@ -48,14 +53,16 @@ func newReportCommand() *cobra.Command {
 
 // AddFlags registers the flags.
 func (o *reportOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.Results, "input", "i", "", "results.json to render (timeseries.csv is read from beside it)")
-	fs.StringVarP(&o.OutDir, "output", "o", "", "directory for the PNGs and report.html (default: the directory of --input)")
+	fs.StringVarP(&o.Results, "file", "f", "", "results.json to render (timeseries.csv is read from beside it)")
+	fs.StringVarP(&o.OutDir, "out", "o", "", "directory for the PNGs and report.html (default: the directory of --file)")
+	addDeprecatedShorthand(fs, "input", "i", "file")
+	addDeprecatedAlias(fs, "output", "out")
 }
 
 // Validate checks the flags and applies defaults.
 func (o *reportOptions) Validate() error {
 	if o.Results == "" {
-		return errors.New("--input is required")
+		return errors.New("-f RESULTS is required")
 	}
 	if o.OutDir == "" {
 		o.OutDir = filepath.Dir(o.Results)

@@ -51,6 +51,14 @@ func newSimulateCommand() *cobra.Command {
 		Long: `Run a scenario file end to end and write out/<scenario>/<timestamp>/ (results.json, timeseries.csv,
 the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or environment,
 3 an invariant was violated, 4 a threshold was breached.`,
+		Example: `  # The default demo: 200 bindings, a crash restart, three strategies (about a minute)
+  restartsim simulate -f scenarios/quickstart.yaml
+
+  # Your own controller, beside the reference checkpoint strategy (docs/scenarios.md)
+  LBC_BINARY=../lbc/controller LBC_CRDS=../lbc/config/crd/bases restartsim simulate -f scenarios/lbc/restart.yaml
+
+  # On an existing cluster, logs as JSON, output elsewhere
+  restartsim simulate -f scenarios/quickstart.yaml --kubeconfig ~/.kube/config --log-format json -o /tmp/runs`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
@@ -70,13 +78,13 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.KubeContext, "context", "", "kubeconfig context (default: current)")
 	fs.BoolVar(&o.InstallCRDs, "install-crds", false, "with --kubeconfig: create the CRDs the run needs that the cluster does not serve (without it, a missing CRD is exit 2 before anything is created)")
 	fs.StringVar(&o.AWSEndpoint, "aws-endpoint", "", "use a standalone fakeaws (restartsim fakeaws) at this URL instead of an in-process one")
-	fs.StringVar(&o.OutDir, "out", "out", "output root; a run writes <out>/<scenario>/<timestamp>/")
+	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root; a run writes <out>/<scenario>/<timestamp>/")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
 	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof profiles of the run into this directory: cpu.pprof, heap.pprof (end of run), heap-peak.pprof (at the harness's highest RSS)")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
-	fs.IntVarP(&o.Verbose, "verbose", "v", 0, "log verbosity on stderr (0: progress only)")
+	addVerbosityFlag(fs, &o.Verbose, "log verbosity on stderr (0: progress only)", "verbose")
 }
 
 const freshFleetsHelp = "create the fleet anew for every strategy (default on envtest: create it once per seed and start every strategy on a copy of etcd and fakeaws)"

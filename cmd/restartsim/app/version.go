@@ -18,9 +18,10 @@ func init() { subcommands = append(subcommands, newVersionCommand) }
 
 func newVersionCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the restartsim version and the envtest asset version it expects",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print the restartsim version and the envtest asset version it expects",
+		Example: "  restartsim version",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			printVersion(cmd.OutOrStdout())
 			return nil
