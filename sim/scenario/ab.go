@@ -45,6 +45,7 @@ type Build struct {
 // (Holm-corrected Mann–Whitney p below Alpha) and by more than the minimum effect: its median above
 // the baseline's × (1 + MinEffect) and by more than MinDelta.
 type ABMetric struct {
+	// Metric is a summary metric compared between the two builds' runs.
 	Metric string `json:"metric"`
 	// MinEffect is the smallest relative regression worth failing on. Default 0.2.
 	MinEffect *float64 `json:"minEffect,omitempty"`

@@ -9,9 +9,13 @@ const (
 // Scenario is one simulation: a fleet, the controller strategies to compare, a timeline of events
 // and the limits its results must meet.
 type Scenario struct {
-	APIVersion  string `json:"apiVersion"`
-	Kind        string `json:"kind"`
-	Name        string `json:"name"`
+	// APIVersion must be restartsim/v1.
+	APIVersion string `json:"apiVersion"`
+	// Kind must be Scenario.
+	Kind string `json:"kind"`
+	// Name names the output folder (out/<name>/<time>/) and the report. Required.
+	Name string `json:"name"`
+	// Description is free text for people.
 	Description string `json:"description,omitempty"`
 	// Seed drives every random choice: same seed, same fleet and timeline. Default 1.
 	Seed int64 `json:"seed,omitempty"`
@@ -19,21 +23,30 @@ type Scenario struct {
 	// scenario time. Default 1.
 	TimeScale float64 `json:"timeScale,omitempty"`
 	// Repeats runs each strategy this many times (seeds Seed, Seed+1, ...); summaries are medians. Default 1.
-	Repeats    int         `json:"repeats,omitempty"`
-	Cluster    Cluster     `json:"cluster,omitempty"`
-	AWS        AWS         `json:"aws,omitempty"`
-	Fleet      Fleet       `json:"fleet"`
-	Controller Controller  `json:"controller"`
-	Timeline   []Step      `json:"timeline"`
+	Repeats int `json:"repeats,omitempty"`
+	// Cluster is the Kubernetes API server the run uses. Default: envtest.
+	Cluster Cluster `json:"cluster,omitempty"`
+	// AWS configures the fake AWS (throttles, latency, errors, target health timing).
+	AWS AWS `json:"aws,omitempty"`
+	// Fleet is what exists before the measured phase. Required.
+	Fleet Fleet `json:"fleet"`
+	// Controller is the controller under test, one entry per strategy to compare. Required.
+	Controller Controller `json:"controller"`
+	// Timeline is the measured phase, step by step. Required.
+	Timeline []Step `json:"timeline"`
+	// Thresholds are limits on each strategy's results; a breach makes simulate exit 4.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
-	Gate       []GateRule  `json:"gate,omitempty"`
+	// Gate are the rules `restartsim gate` checks, against a baseline run and absolute limits.
+	Gate []GateRule `json:"gate,omitempty"`
 	// AB compares two builds of one strategy (see AB); `restartsim gate` judges the comparison.
 	AB *AB `json:"ab,omitempty"`
 }
 
 // Cluster selects the Kubernetes API server: envtest (default) or an existing cluster.
 type Cluster struct {
-	Envtest    *Envtest    `json:"envtest,omitempty"`
+	// Envtest starts a local kube-apiserver and etcd (the default).
+	Envtest *Envtest `json:"envtest,omitempty"`
+	// Kubeconfig runs on an existing cluster instead (as simulate --kubeconfig).
 	Kubeconfig *Kubeconfig `json:"kubeconfig,omitempty"`
 	// CRDs are more CustomResourceDefinition files or directories (their .yaml, .yml and .json files)
 	// to install on envtest besides the harness's own TargetGroupBinding CRD, e.g. the CRDs an external
@@ -66,7 +79,9 @@ type Envtest struct {
 
 // Kubeconfig uses an existing cluster; the fleet lives in its own labelled namespaces.
 type Kubeconfig struct {
-	Path    string `json:"path,omitempty"`
+	// Path is the kubeconfig file. Default: $KUBECONFIG or ~/.kube/config.
+	Path string `json:"path,omitempty"`
+	// Context is the kubeconfig context. Default: the current one.
 	Context string `json:"context,omitempty"`
 }
 
@@ -92,21 +107,26 @@ type AWS struct {
 
 // Limit is a token bucket: Rate per scenario second, Burst capacity; Rate < 0 is unlimited.
 type Limit struct {
-	Rate  float64 `json:"rate"`
-	Burst int     `json:"burst"`
+	// Rate is the tokens added per scenario second; below 0, unlimited.
+	Rate float64 `json:"rate"`
+	// Burst is the bucket's capacity.
+	Burst int `json:"burst"`
 }
 
 // Latency is a base latency plus uniform jitter in [0, Jitter).
 type Latency struct {
-	Base   Duration `json:"base"`
+	// Base is added to every call (scenario time).
+	Base Duration `json:"base"`
+	// Jitter adds a uniform random delay below it. Default 0.
 	Jitter Duration `json:"jitter,omitempty"`
 }
 
 // ErrorFault makes a fraction of an operation's calls fail with Code.
 type ErrorFault struct {
 	// Operation is an API operation name or "*" for all.
-	Operation string  `json:"operation"`
-	Rate      float64 `json:"rate"`
+	Operation string `json:"operation"`
+	// Rate is the fraction of the calls that fail, from 0 to 1.
+	Rate float64 `json:"rate"`
 	// Code is the AWS error code. Default ServiceUnavailable.
 	Code string `json:"code,omitempty"`
 }
@@ -148,8 +168,9 @@ type Controller struct {
 	// at most: the warm-up, which registers every binding's targets, is given time for it (about
 	// 1.5 × bindings ÷ rate, at least 3 minutes). Default: each strategy's client-side throttle
 	// (4/s, LBC's, unless its throttle sets RegisterTargets); 4/s for an external controller.
-	RegistrationRate float64    `json:"registrationRate,omitempty"`
-	Strategies       []Strategy `json:"strategies,omitempty"`
+	RegistrationRate float64 `json:"registrationRate,omitempty"`
+	// Strategies are the configurations compared, each on the same fleet and timeline.
+	Strategies []Strategy `json:"strategies,omitempty"`
 	// External runs one external controller instead of strategies (the same as one strategy with
 	// only a name and external).
 	External *External `json:"external,omitempty"`
@@ -158,26 +179,38 @@ type Controller struct {
 // Strategy is one configuration of the reference controller; each runs on an identical fleet and timeline.
 // Durations are scenario time (the simulation divides them by timeScale).
 type Strategy struct {
+	// Name labels the strategy's results. Required, unique.
 	Name string `json:"name"`
-	// Checkpoint is none, annotation (default) or compact.
-	Checkpoint               string    `json:"checkpoint,omitempty"`
-	PriorityQueue            *bool     `json:"priorityQueue,omitempty"`
-	LowPriorityInitialEvents *bool     `json:"lowPriorityInitialEvents,omitempty"`
-	DeferralDelay            *Duration `json:"deferralDelay,omitempty"`
-	DeferralJitter           *Duration `json:"deferralJitter,omitempty"`
-	RequeueDuration          *Duration `json:"requeueDuration,omitempty"`
-	TargetHealthCacheTTL     *Duration `json:"targetHealthCacheTTL,omitempty"`
-	SecurityGroupCacheTTL    *Duration `json:"securityGroupCacheTTL,omitempty"`
-	SyncPeriod               *Duration `json:"syncPeriod,omitempty"`
+	// Checkpoint is none, annotation (default) or compact: how a binding records that AWS already
+	// matches it, so the reconcile after a restart can exit early without AWS calls.
+	Checkpoint string `json:"checkpoint,omitempty"`
+	// PriorityQueue uses controller-runtime's priority queue. Default false.
+	PriorityQueue *bool `json:"priorityQueue,omitempty"`
+	// LowPriorityInitialEvents enqueues the initial list's events at low priority (needs
+	// priorityQueue). Default false.
+	LowPriorityInitialEvents *bool `json:"lowPriorityInitialEvents,omitempty"`
+	// DeferralDelay is when a binding that exited early is reconciled in full after all. Default 30m.
+	DeferralDelay *Duration `json:"deferralDelay,omitempty"`
+	// DeferralJitter spreads those full reconciles uniformly over this much more. Default 15m.
+	DeferralJitter *Duration `json:"deferralJitter,omitempty"`
+	// RequeueDuration is the requeue while a gated target is not healthy yet. Default 15s.
+	RequeueDuration *Duration `json:"requeueDuration,omitempty"`
+	// TargetHealthCacheTTL caches DescribeTargetHealth answers. Default 5m.
+	TargetHealthCacheTTL *Duration `json:"targetHealthCacheTTL,omitempty"`
+	// SecurityGroupCacheTTL caches ENI, security group and VPC lookups. Default 10m.
+	SecurityGroupCacheTTL *Duration `json:"securityGroupCacheTTL,omitempty"`
+	// SyncPeriod is the informers' resync period. Default 10h.
+	SyncPeriod *Duration `json:"syncPeriod,omitempty"`
 	// DriftCheckInterval is how often a binding whose checkpoint matches is checked for out-of-band
 	// drift (Describe calls only). Default: the controller's (5m); 0 turns the checks off.
 	DriftCheckInterval *Duration `json:"driftCheckInterval,omitempty"`
 	// Resume turns on the controller's restart fast path: it records a resume watermark while it runs
 	// and, after a restart, reconciles what changed since then before its caches have synced.
 	// ResumeInterval is how often the watermark advances (default: the controller's, 10s).
-	Resume                  *bool     `json:"resume,omitempty"`
-	ResumeInterval          *Duration `json:"resumeInterval,omitempty"`
-	MaxConcurrentReconciles int       `json:"maxConcurrentReconciles,omitempty"`
+	Resume         *bool     `json:"resume,omitempty"`
+	ResumeInterval *Duration `json:"resumeInterval,omitempty"`
+	// MaxConcurrentReconciles is the number of reconcile workers. Default 3.
+	MaxConcurrentReconciles int `json:"maxConcurrentReconciles,omitempty"`
 	// Throttle is the client-side throttle config, "serviceID:operationRegex=rate:burst,...".
 	Throttle string `json:"throttle,omitempty"`
 	// MaxAttempts is the SDK retryer's attempt limit (default: the controller's).
@@ -240,7 +273,9 @@ type Lease struct {
 
 // MetricSelector picks Prometheus series: those of Metric whose labels include every Labels pair.
 type MetricSelector struct {
-	Metric string            `json:"metric"`
+	// Metric is the Prometheus metric name, e.g. workqueue_depth.
+	Metric string `json:"metric"`
+	// Labels must all match, e.g. {name: targetGroupBinding}.
 	Labels map[string]string `json:"labels,omitempty"`
 }
 
@@ -248,10 +283,16 @@ type MetricSelector struct {
 // the measured phase, or "random" within Within after the previous step) or After (delay after the
 // previous step); neither means right after the previous step.
 type Step struct {
-	Action  string    `json:"action,omitempty"`
-	WaitFor string    `json:"waitFor,omitempty"`
-	At      *At       `json:"at,omitempty"`
-	After   *Duration `json:"after,omitempty"`
+	// Action is restart, churn, containerRestart, awsFault, awsDrift or wait.
+	Action string `json:"action,omitempty"`
+	// WaitFor is steadyState (every invariant holds, nothing pending) or leader (the new instance
+	// of every earlier restart leads), instead of an action.
+	WaitFor string `json:"waitFor,omitempty"`
+	// At is an offset from the start of the measured phase, or "random" (within Within after the
+	// previous step).
+	At *At `json:"at,omitempty"`
+	// After is a delay after the previous step. Default: none, right after it.
+	After *Duration `json:"after,omitempty"`
 	// Within bounds "at: random": a uniform offset in [0, Within) after the previous step. Default 10s.
 	Within *Duration `json:"within,omitempty"`
 	// Timeout bounds waitFor. Default 10m.
@@ -285,15 +326,21 @@ type Step struct {
 	Pods int `json:"pods,omitempty"`
 
 	// awsFault: Fault is profile, limit, errors, outage or latency; Duration bounds it (0 = rest of run).
-	// AWSServices limits an outage (default elbv2 and ec2).
-	Fault       string           `json:"fault,omitempty"`
-	Profile     string           `json:"profile,omitempty"`
-	Limits      map[string]Limit `json:"limits,omitempty"`
-	Operation   string           `json:"operation,omitempty"`
-	Rate        float64          `json:"rate,omitempty"`
-	Code        string           `json:"code,omitempty"`
-	AWSServices []string         `json:"awsServices,omitempty"`
-	Latency     *Latency         `json:"latency,omitempty"`
+	Fault string `json:"fault,omitempty"`
+	// Profile (fault profile) switches to another throttle profile: aws-documented, aws-2026, unlimited.
+	Profile string `json:"profile,omitempty"`
+	// Limits (fault limit) replaces the buckets of operations or categories, as aws.overrides.
+	Limits map[string]Limit `json:"limits,omitempty"`
+	// Operation (fault errors or latency) is the API operation hit, or "*" for all.
+	Operation string `json:"operation,omitempty"`
+	// Rate (fault errors) is the fraction of its calls that fail.
+	Rate float64 `json:"rate,omitempty"`
+	// Code (fault errors) is the AWS error code. Default ServiceUnavailable.
+	Code string `json:"code,omitempty"`
+	// AWSServices limits an outage (fault outage). Default elbv2 and ec2.
+	AWSServices []string `json:"awsServices,omitempty"`
+	// Latency (fault latency) is added to the operation's calls.
+	Latency *Latency `json:"latency,omitempty"`
 
 	// wait and awsFault: Duration.
 	Duration *Duration `json:"duration,omitempty"`
@@ -302,19 +349,29 @@ type Step struct {
 // Threshold is a limit on one summary metric (see results.MetricNames) for the named strategies
 // (all when empty). Max is a number, or a duration for *_seconds metrics.
 type Threshold struct {
-	Metric     string   `json:"metric"`
-	Max        Number   `json:"max"`
+	// Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations.
+	Metric string `json:"metric"`
+	// Max is the largest passing value: a number, or a duration for *_seconds metrics.
+	Max Number `json:"max"`
+	// Strategies the threshold applies to. Default: all.
 	Strategies []string `json:"strategies,omitempty"`
 }
 
 // GateRule is a CI gate rule, copied into results.json for `restartsim gate`.
 type GateRule struct {
-	Metric        string   `json:"metric"`
-	Strategy      string   `json:"strategy"`
-	RelativeTo    string   `json:"relativeTo,omitempty"`
-	Max           *float64 `json:"max,omitempty"`
+	// Metric is a summary metric, as for thresholds.
+	Metric string `json:"metric"`
+	// Strategy is whose metric is checked.
+	Strategy string `json:"strategy"`
+	// RelativeTo divides the metric by the same metric of this strategy in the same run, which
+	// cancels the machine's speed (e.g. checkpoint's p95 over no-checkpoint's).
+	RelativeTo string `json:"relativeTo,omitempty"`
+	// Max is an absolute limit on the (possibly relative) value.
+	Max *float64 `json:"max,omitempty"`
+	// MaxRegression is the allowed increase over the baseline run, as a fraction (0.2 = +20 %).
 	MaxRegression *float64 `json:"maxRegression,omitempty"`
-	Slack         float64  `json:"slack,omitempty"`
+	// Slack is added to the regression limit, for counts near zero. Default 0.
+	Slack float64 `json:"slack,omitempty"`
 }
 
 // Action names.
