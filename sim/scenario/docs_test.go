@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -354,4 +355,9 @@ func flowYAML(v any, block string) string {
 		}
 	}
 	return block
+}
+
+func jsonCompact(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
 }
