@@ -104,7 +104,7 @@ func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Results, "results", "", "results.json of the run under test")
 	_ = fs.MarkDeprecated("results", "use -f RESULTS.json")
 	fs.StringVar(&o.Baseline, "baseline", "", "baseline results.json for the gate rules: a file path or s3://bucket/key (needed when a rule has maxRegression)")
-	fs.BoolVar(&o.UpdateBaseline, "update-baseline", false, "check only absolute limits, then write --results as the new baseline")
+	fs.BoolVar(&o.UpdateBaseline, "update-baseline", false, "check only absolute limits, then write the judged results.json as the new baseline")
 	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report to this file")
 	fs.StringVar(&o.S3.Endpoint, "s3-endpoint", "", "S3 endpoint URL for s3:// baselines (default: AWS, or AWS_ENDPOINT_URL_S3)")
 	fs.StringVar(&o.S3.Region, "aws-region", "", "AWS region for s3:// baselines (default: AWS_REGION, else us-east-1)")
