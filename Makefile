@@ -106,8 +106,14 @@ bench-quick: envtest-assets ## Go benchmarks only (checkpoint hash, early-exit r
 
 SOAK_DURATION       ?= 10m
 
+FAKEAWS_SOAK_DURATION ?= 2m
+
+.PHONY: soak-fakeaws
+soak-fakeaws: build ## fakeaws alone on loopback, hostile and valid traffic mixed for FAKEAWS_SOAK_DURATION (default 2m): RSS, CPU per request, goroutines before/after; out/soak/fakeaws-soak.txt.
+	go run ./hack/fakeaws-soak -binary $(BIN)/restartsim -duration $(FAKEAWS_SOAK_DURATION) -out $(CURDIR)/out/soak/fakeaws-soak.txt
+
 .PHONY: soak
-soak: envtest-assets ## Long seed sweep: mutation score, then crash-anywhere and faults over seeds for SOAK_DURATION (default 10m); prints runs, seeds, faults, violations.
+soak: envtest-assets soak-fakeaws ## The fakeaws soak, then a long seed sweep: mutation score, then crash-anywhere and faults over seeds for SOAK_DURATION (default 10m); prints runs, seeds, faults, violations.
 	RESTARTSIM_SOAK=1 RESTARTSIM_SOAK_DURATION=$(SOAK_DURATION) RESTARTSIM_SOAK_OUT=$(CURDIR)/out/soak \
 		go test -run '^TestSoak$$' -count=1 -v -timeout 90m ./sim/ | grep --line-buffered -E '^(soak|--- |ok|FAIL|panic)|_test.go'
 

@@ -16,6 +16,10 @@ import (
 // unlimited; Rate 0 with Burst 0 throttles every call.
 type Limit = throttle.Limit
 
+// DefaultMaxRecordedCalls is how many calls the recorder holds unless Options.MaxRecordedCalls says
+// otherwise: about 15 MB, so that a server under any traffic stays well under 64 MB of heap.
+const DefaultMaxRecordedCalls = 1 << 14
+
 // FormLimits bound the parameters of one Query request.
 type FormLimits = query.Limits
 
@@ -78,7 +82,7 @@ type Options struct {
 	// query.DefaultLimits (20,000 parameters, 512-byte keys, 10 segments).
 	FormLimits FormLimits
 	// MaxRecordedCalls is how many calls the Recorder holds; older ones are dropped and counted
-	// (Recorder.Dropped, fakeaws_recorder_dropped_calls_total). Default 32,768 (about 30 MB of RSS); negative holds
+	// (Recorder.Dropped, fakeaws_recorder_dropped_calls_total). Default DefaultMaxRecordedCalls; negative holds
 	// every call, for a trusted client that needs the whole log (the simulator).
 	MaxRecordedCalls int
 	// ReadTimeout, WriteTimeout and IdleTimeout bound a connection's request read, response write and idle
@@ -141,7 +145,7 @@ func (o *Options) setDefaults() {
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
-	defaultTo(&o.MaxRecordedCalls, 1<<15)
+	defaultTo(&o.MaxRecordedCalls, DefaultMaxRecordedCalls)
 	defaultTo(&o.ReadTimeout, 30*time.Second)
 	defaultTo(&o.WriteTimeout, 2*time.Minute)
 	defaultTo(&o.IdleTimeout, 30*time.Second)

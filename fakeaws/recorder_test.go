@@ -64,8 +64,8 @@ func TestMillionCallsStayBounded(t *testing.T) {
 		t.Fatalf("RSS grew %.1f MB for %d calls, want < 64 MB", float64(grew)/(1<<20), n)
 	}
 	calls := srv.Recorder().Calls()
-	if len(calls) != held || held != 1<<15 || calls[len(calls)-1].Seq != n || calls[0].Seq != n-1<<15+1 {
-		t.Fatalf("held %d calls (%d..%d), want the newest 32768", len(calls), calls[0].Seq, calls[len(calls)-1].Seq)
+	if len(calls) != held || held != fakeaws.DefaultMaxRecordedCalls || calls[len(calls)-1].Seq != n || calls[0].Seq != n-fakeaws.DefaultMaxRecordedCalls+1 {
+		t.Fatalf("held %d calls (%d..%d), want the newest %d", len(calls), calls[0].Seq, calls[len(calls)-1].Seq, fakeaws.DefaultMaxRecordedCalls)
 	}
 	runtime.KeepAlive(srv)
 }

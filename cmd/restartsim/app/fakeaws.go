@@ -45,7 +45,7 @@ func newFakeAWSOptions() *fakeAWSOptions {
 	return &fakeAWSOptions{
 		listen: "127.0.0.1:4566", profile: fakeaws.ProfileAWSDocumented, region: defaultRegion,
 		accessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), secretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
-		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1, maxRecordedCalls: 1 << 15,
+		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1, maxRecordedCalls: fakeaws.DefaultMaxRecordedCalls,
 	}
 }
 
