@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"time"
+
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -44,7 +46,18 @@ func ManagerOptions(opts Options, base manager.Options) manager.Options {
 	base.LeaderElectionID = o.LeaderElectionID
 	base.LeaderElectionNamespace = o.LeaderElectionNamespace
 	base.LeaderElectionResourceLock = "leases"
-	base.LeaderElectionReleaseOnCancel = true
+	base.LeaderElectionReleaseOnCancel = !o.KeepLeaseOnStop
+	for _, d := range []struct {
+		to  **time.Duration
+		val time.Duration
+	}{{&base.LeaseDuration, o.LeaseDuration}, {&base.RenewDeadline, o.RenewDeadline}, {&base.RetryPeriod, o.RetryPeriod}} {
+		if d.val > 0 {
+			*d.to = ptr.To(d.val)
+		}
+	}
+	if o.Warmup {
+		base.Controller.EnableWarmup = ptr.To(true)
+	}
 	base.Metrics = metricsserver.Options{BindAddress: o.MetricsBindAddress}
 	base.HealthProbeBindAddress = o.HealthProbeBindAddress
 	return base

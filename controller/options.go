@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	"github.com/restartsim/restartsim/internal/leasetiming"
 	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
@@ -87,6 +88,17 @@ type Options struct {
 	LeaderElection          bool
 	LeaderElectionID        string
 	LeaderElectionNamespace string
+	// LeaseDuration, RenewDeadline and RetryPeriod time the leader election: how long a crashed
+	// leader's Lease keeps a standby waiting, how long a leader retries renewing before it gives up,
+	// and how often candidates try. Defaults (zero): controller-runtime's 15 s, 10 s and 2 s.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
+	// KeepLeaseOnStop makes a leader that stops keep its Lease until it expires, as
+	// controller-runtime does by default, instead of releasing it at once; its successor then waits
+	// LeaseDuration even after a graceful stop. Default false: released.
+	KeepLeaseOnStop bool
+	// Warmup starts a standby's informers before it leads (controller-runtime's EnableWarmup), so a
+	// new leader starts its workers on synced caches. Default false: sources start on leading.
+	Warmup bool
 	// MetricsBindAddress and HealthProbeBindAddress are applied by ManagerOptions.
 	// Defaults: "0" (metrics server off) and "" (probes off); the binary uses loopback addresses.
 	MetricsBindAddress     string
@@ -230,6 +242,9 @@ func (o Options) Validate() error {
 	}
 	if o.Resume && o.ResumeNamespace == "" && o.LeaderElectionNamespace == "" {
 		errs = append(errs, errors.New("resume: needs ResumeNamespace or LeaderElectionNamespace for its watermark ConfigMap"))
+	}
+	if err := leasetiming.Validate(o.LeaseDuration, o.RenewDeadline, o.RetryPeriod); err != nil {
+		errs = append(errs, err)
 	}
 	if o.DeferralDelay < 0 || o.RequeueDuration < 0 || o.TargetHealthCacheTTL < 0 || o.SecurityGroupCacheTTL < 0 || o.SyncPeriod < 0 || o.ResumeInterval < 0 {
 		errs = append(errs, errors.New("durations must not be negative"))

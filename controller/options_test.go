@@ -111,3 +111,22 @@ func TestManagerOptions(t *testing.T) {
 		t.Fatal("priority queue on by default in the library")
 	}
 }
+
+func TestManagerOptionsLeaderElectionTimings(t *testing.T) {
+	m := ManagerOptions(Options{LeaderElection: true}, manager.Options{})
+	if m.LeaseDuration != nil || m.RenewDeadline != nil || m.RetryPeriod != nil || !m.LeaderElectionReleaseOnCancel || m.Controller.EnableWarmup != nil {
+		t.Fatalf("defaults: lease %v renew %v retry %v release %v warmup %v; want controller-runtime's, released, no warm-up",
+			m.LeaseDuration, m.RenewDeadline, m.RetryPeriod, m.LeaderElectionReleaseOnCancel, m.Controller.EnableWarmup)
+	}
+	m = ManagerOptions(Options{LeaderElection: true, LeaseDuration: 5 * time.Second, RenewDeadline: 3 * time.Second,
+		RetryPeriod: time.Second, KeepLeaseOnStop: true, Warmup: true}, manager.Options{})
+	if *m.LeaseDuration != 5*time.Second || *m.RenewDeadline != 3*time.Second || *m.RetryPeriod != time.Second {
+		t.Errorf("timings %v/%v/%v, want 5s/3s/1s", *m.LeaseDuration, *m.RenewDeadline, *m.RetryPeriod)
+	}
+	if m.LeaderElectionReleaseOnCancel || m.Controller.EnableWarmup == nil || !*m.Controller.EnableWarmup {
+		t.Errorf("release %v warmup %v, want kept and warm", m.LeaderElectionReleaseOnCancel, m.Controller.EnableWarmup)
+	}
+	if err := (Options{LeaseDuration: 5 * time.Second}).Validate(); err == nil {
+		t.Error("a 5 s lease against the default 10 s renew deadline validated")
+	}
+}

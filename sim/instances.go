@@ -123,6 +123,13 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 		}
 		return max(time.Millisecond, p.scaled(d))
 	}
+	// Unset lease timings stay controller-runtime's, in wall time.
+	lease := func(d *scenario.Duration) time.Duration {
+		if d == nil {
+			return 0
+		}
+		return max(time.Millisecond, p.scaled(d))
+	}
 	jitter := def(st.DeferralJitter, controller.DefaultDeferralJitter)
 	if st.DeferralJitter != nil && st.DeferralJitter.Duration == 0 {
 		jitter = -1 // no jitter
@@ -159,8 +166,13 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 			Region: p.creds.region, Endpoint: awsEndpoint, AccessKeyID: p.creds.accessKey, SecretAccessKey: p.creds.secretKey,
 			MaxAttempts: st.MaxAttempts, Throttle: thr,
 		},
-		LeaderElection:          p.replicas > 1,
+		LeaderElection:          p.leaderElection(),
 		LeaderElectionNamespace: p.leaseNS,
+		LeaseDuration:           lease(st.LeaseDuration),
+		RenewDeadline:           lease(st.RenewDeadline),
+		RetryPeriod:             lease(st.RetryPeriod),
+		KeepLeaseOnStop:         !ptr.Deref(st.ReleaseOnCancel, true),
+		Warmup:                  ptr.Deref(st.Warmup, false),
 		Namespaces:              p.namespaces,
 		Rand:                    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		Logger:                  p.log.WithValues("replica", id),

@@ -234,6 +234,12 @@ func strategyConfig(st scenario.Strategy) map[string]string {
 	b("resume", st.Resume)
 	d("resumeInterval", st.ResumeInterval)
 	d("mutantDelay", st.MutantDelay)
+	b("leaderElection", st.LeaderElection)
+	d("leaseDuration", st.LeaseDuration)
+	d("renewDeadline", st.RenewDeadline)
+	d("retryPeriod", st.RetryPeriod)
+	b("releaseOnCancel", st.ReleaseOnCancel)
+	b("warmup", st.Warmup)
 	if st.MaxConcurrentReconciles > 0 {
 		m["maxConcurrentReconciles"] = strconv.Itoa(st.MaxConcurrentReconciles)
 	}

@@ -59,6 +59,19 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
+func TestParseLeaderElection(t *testing.T) {
+	in := strings.Replace(base, "{name: b}", "{name: b, leaderElection: true, leaseDuration: 50s, renewDeadline: 30s, retryPeriod: 10s, releaseOnCancel: false, warmup: true}", 1)
+	s, err := Parse("t.yaml", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Controller.Strategies[1]
+	if !*st.LeaderElection || st.LeaseDuration.Duration != 50*time.Second || st.RenewDeadline.Duration != 30*time.Second ||
+		st.RetryPeriod.Duration != 10*time.Second || *st.ReleaseOnCancel || !*st.Warmup {
+		t.Errorf("leader election fields %+v", st)
+	}
+}
+
 func TestParseResumeAndAwait(t *testing.T) {
 	in := strings.NewReplacer(
 		"{name: b}", "{name: b, resume: true, resumeInterval: 2s}",
@@ -200,6 +213,10 @@ func TestParseErrors(t *testing.T) {
 		{"throttle dotted rate", sub("{name: b}", "{name: b, throttle: 'EC2:^Describe.*=1.2.3:5'}"), `controller.strategies[1].throttle: invalid rate in "EC2:^Describe.*=1.2.3:5"`},
 		{"throttle burst beyond int", sub("{name: b}", "{name: b, throttle: 'EC2:a=1:99999999999999999999'}"), `controller.strategies[1].throttle: invalid burst in "EC2:a=1:99999999999999999999"`},
 		{"throttle scaled past the bound", sub("{name: b}", "{name: b, throttle: 'EC2:a=500000:1'}"), `controller.strategies[1].throttle: rate of EC2:a scaled by 10 is 5e+06 per second`},
+		{"lease timings without leader election", sub("{name: b}", "{name: b, leaderElection: false, leaseDuration: 50s}"), `t.yaml:16:7: controller.strategies[1]: leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election`},
+		{"warmup without leader election", sub("{name: b}", "{name: b, leaderElection: false, warmup: true}"), `controller.strategies[1]: leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election`},
+		{"lease shorter than the default renew deadline", sub("{name: b}", "{name: b, leaderElection: true, leaseDuration: 50s}"), `controller.strategies[1].leaseDuration: lease timings 5s/10s/2s: need leaseDuration > renewDeadline > 1.2 × retryPeriod (wall time, after timeScale 10)`},
+		{"lease zero", sub("{name: b}", "{name: b, leaderElection: true, leaseDuration: 0s}"), `controller.strategies[1].leaseDuration: must be positive`},
 		{"mutant", sub("{name: b}", "{name: b, mutant: gremlin}"), `controller.strategies[1].mutant: "gremlin" is not one of`},
 		{"mutantDelay without mutant", sub("{name: b}", "{name: b, mutantDelay: 5ms}"), `t.yaml:16:17: controller.strategies[1].mutantDelay: applies only with mutant slow-early-exit or slow-start`},
 		{"mutantDelay with another mutant", sub("{name: b}", "{name: b, mutant: defer-drift, mutantDelay: 5ms}"), `controller.strategies[1].mutantDelay: applies only with mutant slow-early-exit or slow-start`},

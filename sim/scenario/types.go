@@ -209,6 +209,22 @@ type Strategy struct {
 	// ResumeInterval is how often the watermark advances (default: the controller's, 10s).
 	Resume         *bool     `json:"resume,omitempty"`
 	ResumeInterval *Duration `json:"resumeInterval,omitempty"`
+	// LeaderElection turns the replicas' Lease-based leader election on or off. Default: on when
+	// controller.replicas > 1. With one replica it makes a restarted instance wait for the crashed
+	// one's Lease, as a production deployment with leader election does.
+	LeaderElection *bool `json:"leaderElection,omitempty"`
+	// LeaseDuration, RenewDeadline and RetryPeriod time the leader election (scenario time, scaled
+	// like every duration). Default: controller-runtime's 15s, 10s and 2s in wall time (not scaled:
+	// a renew deadline shortened by the time scale would let a loaded machine depose its leader).
+	LeaseDuration *Duration `json:"leaseDuration,omitempty"`
+	RenewDeadline *Duration `json:"renewDeadline,omitempty"`
+	RetryPeriod   *Duration `json:"retryPeriod,omitempty"`
+	// ReleaseOnCancel: a leader that stops gracefully releases its Lease at once, so its successor
+	// need not wait for it to expire. Default true.
+	ReleaseOnCancel *bool `json:"releaseOnCancel,omitempty"`
+	// Warmup starts a standby's informers before it leads (controller-runtime's EnableWarmup): a
+	// warm standby. Default false.
+	Warmup *bool `json:"warmup,omitempty"`
 	// MaxConcurrentReconciles is the number of reconcile workers. Default 3.
 	MaxConcurrentReconciles int `json:"maxConcurrentReconciles,omitempty"`
 	// Throttle is the client-side throttle config, "serviceID:operationRegex=rate:burst,...".

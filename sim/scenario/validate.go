@@ -11,6 +11,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/leasetiming"
 	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
@@ -255,6 +256,7 @@ func (v *validator) validateController(s *Scenario) []string {
 				v.add(p+".resumeInterval", "must be positive")
 			}
 		}
+		v.validateLeaderElection(s, st, p)
 		v.count(p+".maxConcurrentReconciles", st.MaxConcurrentReconciles, 1, 1000)
 		v.count(p+".maxAttempts", st.MaxAttempts, 1, 100)
 		// The same parse, with the same time scale, as the controller's when the run starts it.
@@ -303,6 +305,38 @@ func (v *validator) validateController(s *Scenario) []string {
 
 // validateStrategyExternal checks a strategy that runs an external controller: it takes only a
 // name besides external, and the wall clock.
+// validateLeaderElection checks the lease timings as the controller will get them: explicit ones
+// divided by the time scale, unset ones at controller-runtime's wall-clock defaults.
+func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
+	timings := []struct {
+		name string
+		d    *Duration
+	}{{"leaseDuration", st.LeaseDuration}, {"renewDeadline", st.RenewDeadline}, {"retryPeriod", st.RetryPeriod}}
+	var wall [3]time.Duration
+	set := false
+	for i, t := range timings {
+		if t.d == nil {
+			continue
+		}
+		set = true
+		if t.d.Duration <= 0 {
+			v.add(p+"."+t.name, "must be positive, got %v", t.d.Duration)
+			return
+		}
+		if s.TimeScale > 0 {
+			wall[i] = max(time.Millisecond, time.Duration(float64(t.d.Duration)/s.TimeScale))
+		}
+	}
+	elects := st.LeaderElection != nil && *st.LeaderElection || st.LeaderElection == nil && s.Controller.Replicas > 1
+	if (set || st.ReleaseOnCancel != nil || st.Warmup != nil) && !elects {
+		v.add(p, "leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election (leaderElection: true, or replicas > 1)")
+		return
+	}
+	if err := leasetiming.Validate(wall[0], wall[1], wall[2]); set && err != nil {
+		v.add(p+".leaseDuration", "%v (wall time, after timeScale %g)", err, s.TimeScale)
+	}
+}
+
 func (v *validator) validateStrategyExternal(s *Scenario, st Strategy, p string) {
 	for _, f := range sortedKeys(fieldsOf(reflect.TypeOf(Strategy{}))) {
 		if f != "name" && f != "external" && v.given(p+"."+f) {
