@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/restartsim/restartsim/sim/env"
 )
 
 // ErrInterrupted marks a run whose context ended (SIGINT, SIGTERM) before it completed; its output
@@ -24,13 +26,24 @@ const IncompleteMarker = "INCOMPLETE"
 // completed run whose controller broke an invariant or a threshold returns the report and a
 // *ViolationError (invariants take precedence). A run whose context ends first starts nothing new
 // (no API server, no strategy) and returns an error wrapping ErrInterrupted; that and any other
-// failure leave IncompleteMarker in the folder and remove the fleet snapshots' etcd data.
+// failure leave IncompleteMarker in the folder and remove its etcd data, as a watcher process does
+// should this process be killed outright.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	started := time.Now()
 	if opts.Now != nil {
 		started = opts.Now()
 	}
 	opts.Now = func() time.Time { return started }
+	if opts.Scenario != nil {
+		// Should this process be killed outright, the folder is marked and its etcd copies go all the same.
+		dir := runDir(opts.setDefaults().OutDir, opts.Scenario.Name, started)
+		w := env.StartWatcher()
+		for _, p := range scratchPatterns {
+			w.RemoveOnCrash(filepath.Join(dir, p))
+		}
+		w.NoteOnCrash(filepath.Join(dir, IncompleteMarker))
+		defer w.Release(true)
+	}
 	rep, err := runScenario(ctx, opts)
 	if ctx.Err() != nil && !IsInterrupted(err) {
 		if err == nil {
@@ -54,12 +67,17 @@ func runDir(outDir, name string, started time.Time) string {
 	return filepath.Join(outDir, name, started.UTC().Format("20060102T150405Z"))
 }
 
-// markIncomplete writes the marker and drops the fleet snapshots' etcd data: hundreds of megabytes that
-// only the run itself could use.
+// scratchPatterns match the etcd data directories in an output folder (the fleet snapshots and each
+// strategy's copy): hundreds of megabytes that only the run itself could use.
+var scratchPatterns = []string{filepath.Join("*", "etcd"), filepath.Join("*", "repeat-*", "etcd")}
+
+// markIncomplete writes the marker and drops the etcd data.
 func markIncomplete(dir string, cause error) {
-	etcdDirs, _ := filepath.Glob(filepath.Join(dir, "fleet-*", "etcd"))
-	for _, d := range etcdDirs {
-		_ = os.RemoveAll(d)
+	for _, p := range scratchPatterns {
+		matches, _ := filepath.Glob(filepath.Join(dir, p))
+		for _, d := range matches {
+			_ = os.RemoveAll(d)
+		}
 	}
 	_ = os.WriteFile(filepath.Join(dir, IncompleteMarker), []byte(fmt.Sprintf("This run did not complete: %v\n", cause)), 0o644)
 }

@@ -1,77 +1,36 @@
 package env
 
 import (
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
-// reaperScript outlives this process: it reads "pid N" and "dir D" lines from its stdin and, when stdin
-// reaches end of file without "done" (this process died, even by SIGKILL or the OOM killer), kills each
-// pid's process group and removes each directory. envtest starts kube-apiserver and etcd in process groups
-// of their own, so without it they keep running, listening and holding TLS keys after an unclean exit.
-const reaperScript = `pids=; dirs=
-while IFS= read -r line; do
-  case "$line" in
-    "pid "*) pids="$pids ${line#pid }" ;;
-    "dir "*) dirs="$dirs
-${line#dir }" ;;
-    done) exit 0 ;;
-  esac
-done
-for p in $pids; do kill -KILL -- "-$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
-sleep 1
-printf '%s\n' "$dirs" | while IFS= read -r d; do [ -n "$d" ] && rm -rf -- "$d"; done
-`
-
-// reaper watches one envtest control plane on behalf of a process that may die without stopping it.
+// reaper makes one envtest control plane die with this process: envtest starts kube-apiserver and etcd in
+// process groups of their own, so after an unclean exit (SIGKILL, the OOM killer) they would keep running,
+// listening and holding TLS keys.
 type reaper struct {
-	mu    sync.Mutex
-	stdin io.WriteCloser
-	cmd   *exec.Cmd
-	pids  map[int]bool
+	w    *Watcher
+	mu   sync.Mutex
+	pids map[int]bool
 	// dir is the control plane's private temporary directory (API server certificates and keys, etcd's
 	// data unless the caller gave a directory, webhook certificates); Stop removes it, the watcher removes
 	// it after a crash.
 	dir string
 }
 
-// startReaper creates the control plane's private directory and starts the watcher (where there is no
-// /bin/sh, none: Stop still removes the directory).
+// startReaper creates the control plane's private directory and its watcher.
 func startReaper() (*reaper, error) {
 	dir, err := os.MkdirTemp("", "restartsim-envtest-")
 	if err != nil {
 		return nil, err
 	}
-	r := &reaper{dir: dir, pids: map[int]bool{}}
-	r.cmd = exec.Command("/bin/sh", "-c", reaperScript)
-	// Its own process group: a terminal's ^C goes to this process, which stops the control plane itself.
-	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	if err := r.cmd.Start(); err != nil {
-		r.stdin = nil
-		return r, nil
-	}
-	go func() { _ = r.cmd.Wait() }()
-	r.send("dir " + dir)
+	r := &reaper{w: StartWatcher(), dir: dir, pids: map[int]bool{}}
+	r.w.RemoveOnCrash(dir)
 	return r, nil
-}
-
-func (r *reaper) send(line string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.stdin != nil {
-		_, _ = io.WriteString(r.stdin, line+"\n")
-	}
 }
 
 // reapStarts makes one start at a time see its own TMPDIR.
@@ -125,7 +84,7 @@ func (r *reaper) adopt() {
 		r.pids[p.pid] = true
 		r.mu.Unlock()
 		if !seen {
-			r.send("pid " + strconv.Itoa(p.pid))
+			r.w.KillGroupOnCrash(p.pid)
 		}
 	}
 }
@@ -136,15 +95,7 @@ func (r *reaper) release(stopped bool) {
 	if r == nil {
 		return
 	}
-	if stopped {
-		r.send("done")
-	}
-	r.mu.Lock()
-	if r.stdin != nil {
-		r.stdin.Close()
-		r.stdin = nil
-	}
-	r.mu.Unlock()
+	r.w.Release(stopped)
 	_ = os.RemoveAll(r.dir)
 }
 
