@@ -30,7 +30,7 @@ const (
 // TestScenarioReference keeps docs/scenarios.md's field reference in step with the Go types: every
 // field of every type a scenario file reaches is listed with its type, default, description (its doc
 // comment) and an example from a shipped scenario. It fails when a field has no doc comment or the
-// file's table is stale; -update-docs rewrites the table.
+// file's table is stale (examples aside); -update-docs rewrites the table.
 func TestScenarioReference(t *testing.T) {
 	docs, err := fieldDocs(".")
 	if err != nil {
@@ -73,12 +73,26 @@ func TestScenarioReference(t *testing.T) {
 		}
 		return
 	}
-	if want != doc {
+	// Examples come from whichever scenarios the tree holds, so they are not compared.
+	if withoutExamples(want) != withoutExamples(doc) {
 		t.Errorf("%s's field reference is stale: run go test ./sim/scenario -run TestScenarioReference -update-docs", scenarioDoc)
 	}
 }
 
 type refRow struct{ path, typ, def, doc, example string }
+
+// withoutExamples drops the last cell (the example) of every table row.
+func withoutExamples(doc string) string {
+	lines := strings.Split(doc, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "| `") {
+			if j := strings.LastIndex(strings.TrimSuffix(l, " |"), " | "); j > 0 {
+				lines[i] = l[:j]
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
 
 func renderReference(rows []refRow) string {
 	var b strings.Builder
