@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/restartsim/restartsim/reports/internal/dataset"
 	"github.com/restartsim/restartsim/reports/results"
@@ -16,6 +17,8 @@ type breakdownRow struct {
 	Strategy string
 	Steps    []stepCell
 	Blind    string
+	// Story is where the time went, in words.
+	Story string
 }
 
 type stepCell struct {
@@ -34,7 +37,7 @@ func breakdownRows(r *results.Results) []breakdownRow {
 		if ph == nil {
 			continue
 		}
-		row := breakdownRow{Strategy: s.Name, Blind: blindCell(s.Summary)}
+		row := breakdownRow{Strategy: s.Name, Blind: blindCell(s.Summary), Story: whereTimeGoes(s)}
 		lease := "no leader election"
 		switch {
 		case ph.LeaderElection:
@@ -61,7 +64,7 @@ func breakdownRows(r *results.Results) []breakdownRow {
 			}
 			c := stepCell{Known: true, At: "at " + fmtSeconds(*st.at)}
 			if i > 0 {
-				c.Delta = fmt.Sprintf("+%s", fmtSeconds(*st.at-prev))
+				c.Delta = "+" + fmtDelta(*st.at-prev)
 			}
 			prev = *st.at
 			row.Steps = append(row.Steps, c)
@@ -114,4 +117,46 @@ func changeTables(r *results.Results) []changeTable {
 		out = append(out, t)
 	}
 	return out
+}
+
+// whereTimeGoes says in words where a strategy's first restart spent its blind time, so an
+// external controller's Lease wait, cache sync and reconcile compare with the reference's.
+func whereTimeGoes(s results.Strategy) string {
+	ph := s.Restart
+	if ph == nil {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("its process started %s after the stop", fmtDelta(ph.StartedSeconds-ph.StoppedSeconds))}
+	if ph.OriginSeconds > ph.StoppedSeconds {
+		parts[0] += fmt.Sprintf(" (%s of it the scenario's downtime, which blind time does not count)", fmtDelta(ph.OriginSeconds-ph.StoppedSeconds))
+	}
+	prev := ph.StartedSeconds
+	step := func(at *float64, did, unknown string) {
+		switch {
+		case at != nil:
+			parts = append(parts, fmt.Sprintf(did, fmtDelta(*at-prev)))
+			prev = *at
+		case unknown != "":
+			parts = append(parts, unknown)
+		}
+	}
+	if ph.LeaderElection {
+		step(ph.LeadingSeconds, "waited %s for the Lease", "never acquired the Lease")
+	}
+	step(ph.CachesSyncedSeconds, "synced its caches %s later", "did not log its cache sync")
+	step(ph.FirstReconcileSeconds, "reached AWS %s later", "")
+	step(ph.FirstMeaningfulSeconds, "applied the first pending change %s after that", "never applied a pending change")
+	out := s.Name + ": " + strings.Join(parts, ", ")
+	if q := s.Summary.BlindTime; q.Count > 0 {
+		out += fmt.Sprintf("; the median change made during the restart waited %s", fmtDelta(q.P50))
+	}
+	return out + "."
+}
+
+// fmtDelta writes a duration for people: milliseconds below a second, else seconds to 0.01.
+func fmtDelta(v float64) string {
+	if v < 1 {
+		return fmt.Sprintf("%.0f ms", v*1000)
+	}
+	return fmt.Sprintf("%.2f s", v)
 }

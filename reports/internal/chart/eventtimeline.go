@@ -22,11 +22,12 @@ var (
 	phaseColors = map[string]color.Color{
 		dataset.PhaseDown:     color.RGBA{0x55, 0x55, 0x55, 0xff},
 		dataset.PhaseStarting: color.RGBA{0xff, 0xbb, 0x78, 0xff},
+		dataset.PhaseWaiting:  color.RGBA{0xff, 0xbb, 0x78, 0xff},
 		dataset.PhaseLeading:  color.RGBA{0xf7, 0xe0, 0x5a, 0xff},
 		dataset.PhaseSynced:   color.RGBA{0x9e, 0xc9, 0xe8, 0xff},
 		dataset.PhaseRunning:  color.RGBA{0x98, 0xdf, 0x8a, 0xff},
 	}
-	phaseOrder          = []string{dataset.PhaseDown, dataset.PhaseStarting, dataset.PhaseLeading, dataset.PhaseSynced, dataset.PhaseRunning}
+	phaseOrder          = []string{dataset.PhaseDown, dataset.PhaseStarting, dataset.PhaseWaiting, dataset.PhaseLeading, dataset.PhaseSynced, dataset.PhaseRunning}
 	restartChangeStyle  = draw.LineStyle{Color: palette[0], Width: vg.Points(3)}
 	otherChangeStyle    = draw.LineStyle{Color: color.Gray{0x99}, Width: vg.Points(3)}
 	neverAppliedStyle   = draw.LineStyle{Color: throttledColor, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}

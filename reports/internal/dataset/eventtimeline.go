@@ -13,7 +13,8 @@ const MaxTimelineChanges = 24
 // Phase names of the controller lane, in the order a restart goes through them.
 const (
 	PhaseDown     = "down"
-	PhaseStarting = "starting"
+	PhaseStarting = "started, caches syncing" // no leader election
+	PhaseWaiting  = "started, waiting for the Lease"
 	PhaseLeading  = "leading, caches syncing"
 	PhaseSynced   = "caches synced, reconciling"
 	PhaseRunning  = "applying changes"
@@ -117,11 +118,15 @@ func OfRestart(ph *results.RestartPhases, c results.Change) bool {
 // Spans splits a restart into the controller lane's phases; steps the controller does not expose
 // merge into the phase before them.
 func Spans(ph *results.RestartPhases) []Span {
+	starting := PhaseStarting
+	if ph.LeaderElection {
+		starting = PhaseWaiting
+	}
 	steps := []struct {
 		phase string
 		at    *float64
 	}{
-		{PhaseStarting, &ph.StartedSeconds},
+		{starting, &ph.StartedSeconds},
 		{PhaseLeading, ph.LeadingSeconds},
 		{PhaseSynced, ph.CachesSyncedSeconds},
 		{PhaseRunning, ph.FirstMeaningfulSeconds},
