@@ -43,7 +43,7 @@ func TestRealControlPlane(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	lc, err := localcluster.Up(ctx, localcluster.Options{Dir: dir, AssetsDir: assets})
+	lc, err := localcluster.Up(ctx, localcluster.Options{Dir: dir, AssetsDir: assets, DieWithCaller: true})
 	if err != nil {
 		t.Fatal(err)
 	}

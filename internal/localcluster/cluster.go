@@ -25,6 +25,9 @@ type Options struct {
 	AssetsDir string
 	// StartTimeout bounds the wait for each component to become ready. Default 90 s.
 	StartTimeout time.Duration
+	// DieWithCaller kills the components when the process that called Up dies, however it dies
+	// (Pdeathsig), for tests; a cluster started by `restartsim cluster up` outlives the command.
+	DieWithCaller bool
 	// Logger. Default logr.Discard().
 	Logger logr.Logger
 }
