@@ -113,6 +113,14 @@ func waitExit(comp Component, timeout time.Duration) bool {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// Dead; give whoever reaps it (init, once `cluster up` has exited) a moment, so the pid is gone
+	// when Down returns rather than left as a zombie.
+	for range 40 {
+		if _, err := os.Stat("/proc/" + strconv.Itoa(comp.PID)); err != nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	return true
 }
 
