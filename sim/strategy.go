@@ -138,7 +138,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	replicas := sc.Controller.Replicas
 	resume := external == nil && ptr.Deref(strat.Resume, false)
 	// The resume watermark lives in the lease namespace (controller.Options.ResumeNamespace default).
-	if electsLeader(strat, replicas) || external != nil || strat.Binary != "" || resume {
+	if strat.ElectsLeader(replicas) || external != nil || strat.Binary != "" || resume {
 		leaseNS = trunc(fleet.Namespaces[0], 50) + "-leader"
 		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS, Labels: labels}}
 		if err := c.Create(ctx, ns); err != nil {

@@ -213,9 +213,9 @@ type Strategy struct {
 	// controller.replicas > 1. With one replica it makes a restarted instance wait for the crashed
 	// one's Lease, as a production deployment with leader election does.
 	LeaderElection *bool `json:"leaderElection,omitempty"`
-	// LeaseDuration, RenewDeadline and RetryPeriod time the leader election (scenario time, scaled
-	// like every duration). Default: controller-runtime's 15s, 10s and 2s in wall time (not scaled:
-	// a renew deadline shortened by the time scale would let a loaded machine depose its leader).
+	// LeaseDuration, RenewDeadline and RetryPeriod time the leader election, in scenario time like
+	// every duration. Default: controller-runtime's 15s, 10s and 2s (an out-of-process binary keeps
+	// them in wall time, hence timeScale 1 there).
 	LeaseDuration *Duration `json:"leaseDuration,omitempty"`
 	RenewDeadline *Duration `json:"renewDeadline,omitempty"`
 	RetryPeriod   *Duration `json:"retryPeriod,omitempty"`

@@ -284,8 +284,8 @@ func (v *validator) validateController(s *Scenario) []string {
 		for j, a := range st.Args {
 			v.template(fmt.Sprintf("%s.args[%d]", p, j), a)
 		}
-		if st.Binary != "" && c.Replicas > 1 && s.TimeScale != 1 {
-			v.add(p+".binary", "with replicas > 1 needs timeScale 1: an out-of-process controller's leader-election timers are not scaled")
+		if st.Binary != "" && st.ElectsLeader(c.Replicas) && s.TimeScale != 1 {
+			v.add(p+".binary", "with leader election needs timeScale 1: an out-of-process controller's default leader-election timers are not scaled")
 		}
 	}
 	if e := c.External; e != nil {
@@ -305,35 +305,26 @@ func (v *validator) validateController(s *Scenario) []string {
 
 // validateStrategyExternal checks a strategy that runs an external controller: it takes only a
 // name besides external, and the wall clock.
-// validateLeaderElection checks the lease timings as the controller will get them: explicit ones
-// divided by the time scale, unset ones at controller-runtime's wall-clock defaults.
+// validateLeaderElection checks the lease timings as the replicas will run them. Set or not, they
+// are scenario time and divided by the time scale alike, so client-go's rule holds in scenario time.
 func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
-	timings := []struct {
-		name string
-		d    *Duration
-	}{{"leaseDuration", st.LeaseDuration}, {"renewDeadline", st.RenewDeadline}, {"retryPeriod", st.RetryPeriod}}
-	var wall [3]time.Duration
 	set := false
-	for i, t := range timings {
-		if t.d == nil {
+	for name, d := range map[string]*Duration{"leaseDuration": st.LeaseDuration, "renewDeadline": st.RenewDeadline, "retryPeriod": st.RetryPeriod} {
+		if d == nil {
 			continue
 		}
 		set = true
-		if t.d.Duration <= 0 {
-			v.add(p+"."+t.name, "must be positive, got %v", t.d.Duration)
+		if d.Duration <= 0 {
+			v.add(p+"."+name, "must be positive, got %v", d.Duration)
 			return
 		}
-		if s.TimeScale > 0 {
-			wall[i] = max(time.Millisecond, time.Duration(float64(t.d.Duration)/s.TimeScale))
-		}
 	}
-	elects := st.LeaderElection != nil && *st.LeaderElection || st.LeaderElection == nil && s.Controller.Replicas > 1
-	if (set || st.ReleaseOnCancel != nil || st.Warmup != nil) && !elects {
+	if (set || st.ReleaseOnCancel != nil || st.Warmup != nil) && !st.ElectsLeader(s.Controller.Replicas) {
 		v.add(p, "leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election (leaderElection: true, or replicas > 1)")
 		return
 	}
-	if err := leasetiming.Validate(wall[0], wall[1], wall[2]); set && err != nil {
-		v.add(p+".leaseDuration", "%v (wall time, after timeScale %g)", err, s.TimeScale)
+	if err := leasetiming.Validate(st.LeaseTimings()); set && err != nil {
+		v.add(p+".leaseDuration", "%v", err)
 	}
 }
 
