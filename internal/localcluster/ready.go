@@ -38,9 +38,6 @@ func waitFor(ctx context.Context, timeout time.Duration, what string, check func
 		}
 		select {
 		case <-ctx.Done():
-			if last == nil || errors.Is(last, context.DeadlineExceeded) {
-				last = ctx.Err()
-			}
 			return fmt.Errorf("waiting for %s: %w", what, last)
 		case <-time.After(200 * time.Millisecond):
 		}

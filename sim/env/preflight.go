@@ -85,7 +85,7 @@ func reachable(d discovery.DiscoveryInterface, host string) error {
 		return fmt.Errorf("%w: cluster %s refused the kubeconfig's credentials (401 Unauthorized): check its user, token or client certificate", ErrEnvironment, host)
 	case apierrors.IsForbidden(err):
 		return fmt.Errorf("%w: cluster %s: the identity may not read the server version: %v", ErrEnvironment, host, err)
-	case errors.As(err, &netErr), strings.Contains(err.Error(), "connection refused"):
+	case errors.As(err, &netErr):
 		return fmt.Errorf("%w: cluster %s is unreachable: %v", ErrEnvironment, host, rootCause(err))
 	default:
 		return fmt.Errorf("%w: cluster %s: %v", ErrEnvironment, host, rootCause(err))
@@ -130,7 +130,7 @@ func (p Preflight) crds(ctx context.Context, e *Env, d discovery.DiscoveryInterf
 	}
 	if !p.Install {
 		return fmt.Errorf("%w: the cluster does not serve %s; install %s with `kubectl apply -f` (or pass --install-crds)",
-			ErrEnvironment, crdNames(missing), strings.Join(crdSources(dir, p.CRDPaths), " and "))
+			ErrEnvironment, crdNames(missing), strings.Join(append([]string{dir}, p.CRDPaths...), " and "))
 	}
 	if _, err := envtest.InstallCRDs(e.Config, envtest.CRDInstallOptions{CRDs: missing, MaxTime: time.Minute}); err != nil {
 		return fmt.Errorf("%w: installing %s: %v", ErrEnvironment, crdNames(missing), err)
@@ -164,10 +164,6 @@ func crdNames(crds []*apiextensionsv1.CustomResourceDefinition) string {
 		names[i] = c.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-func crdSources(dir string, extra []string) []string {
-	return append([]string{dir}, extra...)
 }
 
 // checkAccess asks the API server, per permission, whether the identity holds it.
