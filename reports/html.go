@@ -35,6 +35,9 @@ type page struct {
 	Breakdown  []breakdownRow
 	Steps      []string
 	Changes    []changeTable
+	AB         *abView
+	// ABFigure is drawn in the A/B section rather than among the figures.
+	ABFigure *figureView
 }
 
 type strategyRow struct {
@@ -68,8 +71,8 @@ type invariantView struct {
 
 func newPage(r *results.Results, files Files) page {
 	pg := page{R: r, Skipped: files.Skipped, Gate: gateRows(r), Breakdown: breakdownRows(r), Steps: breakdownSteps,
-		Changes: changeTables(r)}
-	pg.Verdict = verdict(r, pg.Gate)
+		Changes: changeTables(r), AB: newABView(r)}
+	pg.Verdict = verdict(r, pg.Gate, pg.AB)
 	for _, s := range r.Strategies {
 		row := strategyRow{
 			Name: s.Name, Config: formatConfig(s.Config), Blind: blindCell(s.Summary),
@@ -98,7 +101,12 @@ func newPage(r *results.Results, files Files) page {
 	}
 	for _, f := range files.Figures {
 		src := `src="data:image/png;base64,` + base64.StdEncoding.EncodeToString(f.png) + `"`
-		pg.Figures = append(pg.Figures, figureView{Figure: f, Src: template.HTMLAttr(src)})
+		fv := figureView{Figure: f, Src: template.HTMLAttr(src)}
+		if f.ID == FigureABRuns && pg.AB != nil {
+			pg.ABFigure = &fv
+			continue
+		}
+		pg.Figures = append(pg.Figures, fv)
 	}
 	return pg
 }

@@ -21,6 +21,7 @@ const (
 	FigureQueueDepths = "queue-depths"
 	FigureRestartCost = "restart-cost"
 	FigureSweep       = "ttfmr-sweep"
+	FigureABRuns      = "ab-runs"
 )
 
 // Figure is one PNG written by Render.
@@ -107,7 +108,7 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 	if timeline.Empty() {
 		noTimeline = "no strategy restarted"
 	}
-	return []figureSpec{
+	specs := []figureSpec{
 		{id: FigureTimeline, title: "Event timeline",
 			caption: "Per strategy, the controller lane shows the first restart's phases: down (the old instance stopped, the scenario's downtime), started (the process runs: waiting for the Lease with leader election, else syncing its caches), leading (holds the Lease, caches syncing), caches synced, and applying changes from the first meaningful mutation on; the black tick is its first reconcile that reached AWS. Below, each change from when it was made (dot) to when AWS reflected it (bar); blue ones are the restart's changes that blind time counts. Phases the controller does not expose merge into the one before.",
 			skip:    noTimeline, draw: func() (chart.PNG, error) { return chart.EventTimeline(timeline) }},
@@ -127,4 +128,15 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 			caption: "Time to first meaningful reconcile against the number of TargetGroupBindings, log-log, one line per strategy.",
 			skip:    noSweep, draw: func() (chart.PNG, error) { return chart.Sweep(sweep) }},
 	}
+	// Only an A/B run has this figure, so other runs do not list it as skipped.
+	if ab, ok := dataset.NewABRuns(r); ok {
+		noAB := ""
+		if len(ab.Panels) == 0 {
+			noAB = "neither side measured a compared metric"
+		}
+		specs = append(specs, figureSpec{id: FigureABRuns, title: "A/B runs",
+			caption: "Per compared metric, every run of the baseline (circles) and the candidate (triangles) at its place in the order the runs were made, which interleaves the two builds so that the machine's drift over the run weighs on both alike; dashed lines are each side's median, the figures the gate compares. Runs that never reached the measured event are counted in the panel's title.",
+			skip:    noAB, draw: func() (chart.PNG, error) { return chart.ABRuns(ab) }})
+	}
+	return specs
 }

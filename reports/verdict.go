@@ -32,13 +32,20 @@ func ranked(r *results.Results) []*results.Strategy {
 	return out
 }
 
-// verdict is the report's opening paragraph: which strategy recovers fastest, how long it is
-// blind, what its restart costs in AWS calls and Kubernetes writes, and how it fares against the
-// scenario's limits.
-func verdict(r *results.Results, gates []gateRow) template.HTML {
+// verdict is the report's opening paragraph: for an A/B run the comparison's outcome first; then
+// which strategy recovers fastest, how long it is blind, what its restart costs in AWS calls and
+// Kubernetes writes, and how it fares against the scenario's limits.
+func verdict(r *results.Results, gates []gateRow, ab *abView) template.HTML {
 	order := ranked(r)
 	best := order[0]
 	var b strings.Builder
+	switch {
+	case ab == nil:
+	case ab.Error != "":
+		b.WriteString(`A/B comparison <span class="fail">not judged</span>: ` + template.HTMLEscapeString(ab.Error) + ". ")
+	default:
+		b.WriteString("A/B comparison: " + string(ab.Summary) + " ")
+	}
 	s := best.Summary
 	esc := template.HTMLEscapeString
 	if math.IsInf(headline(best), 1) {

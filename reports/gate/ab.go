@@ -226,7 +226,7 @@ func holm(checks []ABCheck) {
 func judgeAB(c *ABCheck) {
 	b, cand := c.BaselineMedian.Center, c.CandidateMedian.Center
 	significant := c.PAdjusted < c.Alpha
-	limit := abLimit(c.Metric, b)
+	limit := c.Limit()
 	switch {
 	case significant && cand > limit:
 		c.Verdict = Fail
@@ -242,7 +242,8 @@ func judgeAB(c *ABCheck) {
 	}
 }
 
-// abLimit is the largest candidate median that passes whatever the p-value.
-func abLimit(m results.ABMetric, base float64) float64 {
-	return math.Max(base*(1+m.MinEffect), base+m.MinDelta)
+// Limit is the largest candidate median that passes whatever the p-value.
+func (c ABCheck) Limit() float64 {
+	base := c.BaselineMedian.Center
+	return math.Max(base*(1+c.Metric.MinEffect), base+c.Metric.MinDelta)
 }

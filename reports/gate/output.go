@@ -171,15 +171,15 @@ func writeABTable(w io.Writer, checks []ABCheck) error {
 			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tskipped: %s\n", c.Metric.Metric, c.Reason)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2g\t%s\t%s\n", c.Metric.Metric, interval(c.BaselineMedian), interval(c.CandidateMedian),
-			"×"+interval(c.Ratio), c.PAdjusted, format(abLimit(c.Metric, c.BaselineMedian.Center)), abVerdict(c))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2g\t%s\t%s\n", c.Metric.Metric, c.BaselineMedian, c.CandidateMedian,
+			"×"+c.Ratio.String(), c.PAdjusted, format(c.Limit()), abVerdict(c))
 	}
 	return tw.Flush()
 }
 
-// interval prints a value with its interval; a bound too few runs cannot give is "?", a value of
+// String prints a value with its interval; a bound too few runs cannot give is "?", a value of
 // runs that never reached the event "never".
-func interval(iv Interval) string {
+func (iv Interval) String() string {
 	f := func(v float64) string {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return "?"
@@ -214,9 +214,9 @@ func abCase(scenario string, c ABCheck) junitCase {
 		}
 		return strings.Join(s, " ")
 	}
-	tc.Properties = props("baselineMedian", interval(c.BaselineMedian), "candidateMedian", interval(c.CandidateMedian),
-		"ratio", interval(c.Ratio), "p", fmt.Sprintf("%.3g", c.P), "pHolm", fmt.Sprintf("%.3g", c.PAdjusted),
-		"limit", format(abLimit(c.Metric, c.BaselineMedian.Center)), "baseline", join(c.Baseline), "candidate", join(c.Candidate),
+	tc.Properties = props("baselineMedian", c.BaselineMedian.String(), "candidateMedian", c.CandidateMedian.String(),
+		"ratio", c.Ratio.String(), "p", fmt.Sprintf("%.3g", c.P), "pHolm", fmt.Sprintf("%.3g", c.PAdjusted),
+		"limit", format(c.Limit()), "baseline", join(c.Baseline), "candidate", join(c.Candidate),
 		"verdict", string(c.Verdict))
 	if c.Verdict == Fail {
 		msg := fmt.Sprintf("%s: candidate median %s vs baseline %s: %s", c.Name(), format(c.CandidateMedian.Center), format(c.BaselineMedian.Center), c.Reason)

@@ -1,0 +1,104 @@
+package reports
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/restartsim/restartsim/reports/gate"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// abView is the report's A/B section: both builds, the order the runs were made in and the
+// verdict table `restartsim gate` judges from the same results.
+type abView struct {
+	Sides   []abSide // baseline, then candidate
+	Repeats int
+	Order   string
+	Alpha   float64
+	Rows    []abRow
+	// Error is why the comparison could not be judged (e.g. too few runs); Rows is empty then.
+	Error   string
+	Summary template.HTML
+}
+
+type abSide struct{ Side, Strategy, Binary, Args, Version string }
+
+func newABSide(side, strategy string, b results.Build) abSide {
+	return abSide{Side: side, Strategy: strategy, Binary: b.Binary, Args: strings.Join(b.Args, " "), Version: b.Version}
+}
+
+type abRow struct {
+	Metric, Baseline, Candidate, Ratio, P, Limit, Verdict string
+	Failed, Improved, Skipped                             bool
+}
+
+func newABView(r *results.Results) *abView {
+	ab := r.AB
+	if ab == nil {
+		return nil
+	}
+	v := &abView{Repeats: ab.Repeats, Alpha: ab.Alpha, Order: runOrder(ab), Sides: []abSide{
+		newABSide("baseline", ab.Baseline, ab.BaselineBuild), newABSide("candidate", ab.Candidate, ab.CandidateBuild)}}
+	checks, err := gate.EvaluateAB(r)
+	if err != nil {
+		v.Error = err.Error()
+		return v
+	}
+	var failed, improved, tested []string
+	for _, c := range checks {
+		row := abRow{Metric: c.Metric.Metric, Skipped: c.Skipped, Verdict: string(c.Verdict)}
+		if c.Skipped {
+			row.Verdict = "skipped: " + c.Reason
+			v.Rows = append(v.Rows, row)
+			continue
+		}
+		tested = append(tested, c.Metric.Metric)
+		row.Baseline, row.Candidate, row.Ratio = c.BaselineMedian.String(), c.CandidateMedian.String(), "×"+c.Ratio.String()
+		row.P, row.Limit = fmt.Sprintf("%.2g", c.PAdjusted), fmtValue(c.Limit())
+		row.Failed, row.Improved = c.Verdict == gate.Fail, c.Verdict == gate.Improved
+		if c.Reason != "" {
+			row.Verdict += ": " + c.Reason
+		}
+		switch {
+		case row.Failed:
+			failed = append(failed, c.Metric.Metric)
+		case row.Improved:
+			improved = append(improved, c.Metric.Metric)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	v.Summary = abSummary(tested, failed, improved)
+	return v
+}
+
+// runOrder is the order the runs were made in, as B (baseline) and C (candidate).
+func runOrder(ab *results.AB) string {
+	var b strings.Builder
+	for _, name := range ab.Order {
+		switch name {
+		case ab.Baseline:
+			b.WriteString("B")
+		case ab.Candidate:
+			b.WriteString("C")
+		default:
+			b.WriteString("?")
+		}
+	}
+	return b.String()
+}
+
+func abSummary(tested, failed, improved []string) template.HTML {
+	esc := func(names []string) string { return template.HTMLEscapeString(strings.Join(names, ", ")) }
+	var b strings.Builder
+	if len(failed) == 0 {
+		fmt.Fprintf(&b, `<span class="pass">The candidate passed</span> on all %d compared metrics`, len(tested))
+	} else {
+		fmt.Fprintf(&b, `<span class="fail">The candidate regressed</span> on %d of %d compared metrics: <b>%s</b>`, len(failed), len(tested), esc(failed))
+	}
+	if len(improved) > 0 {
+		fmt.Fprintf(&b, "; it improved significantly on %s", esc(improved))
+	}
+	b.WriteString(".")
+	return template.HTML(b.String())
+}
