@@ -11,12 +11,15 @@ import (
 // maxChangeRows caps the per-change table of each strategy.
 const maxChangeRows = 100
 
-// breakdownRow is one strategy's blind time split into the restart's steps. Each step's cell is
-// the time since the previous step the controller exposes, and when it happened.
+// breakdownRow is one restart of a strategy split into its steps. Each step's cell is the time
+// since the previous step the controller exposes, and when it happened.
 type breakdownRow struct {
 	Strategy string
-	Steps    []stepCell
-	Blind    string
+	// Restart names the restart when the strategy restarted more than once ("restart 2 of 3").
+	Restart string
+	Steps   []stepCell
+	// Blind is the blind time, which the first restart's changes measure (empty for later ones).
+	Blind string
 	// Story is where the time went, in words.
 	Story string
 }
@@ -30,48 +33,72 @@ type stepCell struct {
 var breakdownSteps = []string{"old instance stopped", "process started", "lease acquired", "caches synced",
 	"first reconcile (ELBv2 call)", "first meaningful AWS mutation"}
 
+// restartsOf is every restart's phases; results written before they were recorded per restart
+// hold the first only.
+func restartsOf(s *results.Strategy) []results.RestartPhases {
+	switch {
+	case len(s.Restarts) > 0:
+		return s.Restarts
+	case s.Restart != nil:
+		return []results.RestartPhases{*s.Restart}
+	}
+	return nil
+}
+
 func breakdownRows(r *results.Results) []breakdownRow {
 	var rows []breakdownRow
-	for _, s := range r.Strategies {
-		ph := s.Restart
-		if ph == nil {
-			continue
-		}
-		row := breakdownRow{Strategy: s.Name, Blind: blindCell(s.Summary), Story: whereTimeGoes(s)}
-		lease := "no leader election"
-		switch {
-		case ph.LeaderElection:
-			lease = "never"
-		case s.Config["args"] != "": // an external controller: the scenario names no Lease
-			lease = "unknown (no Lease named)"
-		}
-		steps := []struct {
-			at      *float64
-			unknown string
-		}{
-			{&ph.StoppedSeconds, ""},
-			{&ph.StartedSeconds, ""},
-			{ph.LeadingSeconds, lease},
-			{ph.CachesSyncedSeconds, "unknown (not logged)"},
-			{ph.FirstReconcileSeconds, "never"},
-			{ph.FirstMeaningfulSeconds, "never"},
-		}
-		prev := ph.StoppedSeconds
-		for i, st := range steps {
-			if st.at == nil {
-				row.Steps = append(row.Steps, stepCell{At: st.unknown})
-				continue
+	for i := range r.Strategies {
+		s := &r.Strategies[i]
+		all := restartsOf(s)
+		for k := range all {
+			row := breakdownRow{Strategy: s.Name, Steps: stepCells(s, &all[k]), Story: whereTimeGoes(s, &all[k], k)}
+			if k == 0 {
+				row.Blind = blindCell(s.Summary)
 			}
-			c := stepCell{Known: true, At: "at " + fmtSeconds(*st.at)}
-			if i > 0 {
-				c.Delta = "+" + fmtDelta(*st.at-prev)
+			if len(all) > 1 {
+				row.Restart = fmt.Sprintf("restart %d of %d", k+1, len(all))
 			}
-			prev = *st.at
-			row.Steps = append(row.Steps, c)
+			rows = append(rows, row)
 		}
-		rows = append(rows, row)
 	}
 	return rows
+}
+
+// stepCells are the cells of one restart's steps.
+func stepCells(s *results.Strategy, ph *results.RestartPhases) []stepCell {
+	lease := "no leader election"
+	switch {
+	case ph.LeaderElection:
+		lease = "never"
+	case s.Config["args"] != "": // an external controller: the scenario names no Lease
+		lease = "unknown (no Lease named)"
+	}
+	steps := []struct {
+		at      *float64
+		unknown string
+	}{
+		{&ph.StoppedSeconds, ""},
+		{&ph.StartedSeconds, ""},
+		{ph.LeadingSeconds, lease},
+		{ph.CachesSyncedSeconds, "unknown (not logged)"},
+		{ph.FirstReconcileSeconds, "never"},
+		{ph.FirstMeaningfulSeconds, "never"},
+	}
+	var cells []stepCell
+	prev := ph.StoppedSeconds
+	for i, st := range steps {
+		if st.at == nil {
+			cells = append(cells, stepCell{At: st.unknown})
+			continue
+		}
+		c := stepCell{Known: true, At: "at " + fmtSeconds(*st.at)}
+		if i > 0 {
+			c.Delta = "+" + fmtDelta(*st.at-prev)
+		}
+		prev = *st.at
+		cells = append(cells, c)
+	}
+	return cells
 }
 
 func blindCell(s results.Summary) string {
@@ -119,13 +146,10 @@ func changeTables(r *results.Results) []changeTable {
 	return out
 }
 
-// whereTimeGoes says in words where a strategy's first restart spent its blind time, so an
-// external controller's Lease wait, cache sync and reconcile compare with the reference's.
-func whereTimeGoes(s results.Strategy) string {
-	ph := s.Restart
-	if ph == nil {
-		return ""
-	}
+// whereTimeGoes says in words where a strategy's restart (the k-th, from 0) spent its blind
+// time, so an external controller's Lease wait, cache sync and reconcile compare with the
+// reference's.
+func whereTimeGoes(s *results.Strategy, ph *results.RestartPhases, k int) string {
 	parts := []string{fmt.Sprintf("its process started %s after the stop", fmtDelta(ph.StartedSeconds-ph.StoppedSeconds))}
 	if ph.OriginSeconds > ph.StoppedSeconds {
 		parts[0] += fmt.Sprintf(" (%s of it the scenario's downtime, which blind time does not count)", fmtDelta(ph.OriginSeconds-ph.StoppedSeconds))
@@ -146,6 +170,9 @@ func whereTimeGoes(s results.Strategy) string {
 	step(ph.CachesSyncedSeconds, "synced its caches %s later", "did not log its cache sync")
 	step(ph.FirstReconcileSeconds, "reached AWS %s later", "")
 	step(ph.FirstMeaningfulSeconds, "applied the first pending change %s after that", "never applied a pending change")
+	if k > 0 {
+		return fmt.Sprintf("%s, restart %d (at %s): %s.", s.Name, k+1, fmtSeconds(ph.StoppedSeconds), strings.Join(parts, ", "))
+	}
 	out := s.Name + ": " + strings.Join(parts, ", ")
 	if q := s.Summary.BlindTime; q.Count > 0 {
 		out += fmt.Sprintf("; the median change made during the restart waited %s", fmtDelta(q.P50))

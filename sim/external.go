@@ -50,8 +50,9 @@ type external struct {
 	procs   []*proc
 	next    int
 	metrics *http.Client
-	// replacements are the processes restarts started, in order.
+	// replacements are the processes restarts started, in order; all is every process started.
 	replacements []*proc
+	all          []*proc
 	// synced matches the output line that says a process's caches synced (nil: never told).
 	synced *regexp.Regexp
 	// lease is the Lease the leader holds (nil: the harness cannot tell who leads).
@@ -221,6 +222,7 @@ func (x *external) start() (*proc, error) {
 	}()
 	x.mu.Lock()
 	x.procs = append(x.procs, p)
+	x.all = append(x.all, p)
 	cancelled := x.ctx != nil && x.ctx.Err() != nil
 	x.mu.Unlock()
 	if cancelled { // started while the run was being cancelled: killAll may have missed it
@@ -400,6 +402,20 @@ func (x *external) firstReplacement() *proc {
 		return nil
 	}
 	return x.replacements[0]
+}
+
+// cachesSynced is when each process that logged so synced its caches (see inProcess.cachesSynced).
+func (x *external) cachesSynced() []time.Time {
+	x.mu.Lock()
+	procs := append([]*proc(nil), x.all...)
+	x.mu.Unlock()
+	var out []time.Time
+	for _, p := range procs {
+		if _, t := p.watch.stats(); !t.IsZero() {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func (x *external) Stop() {

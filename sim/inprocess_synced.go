@@ -11,14 +11,16 @@ import (
 // its workers start, the same line an out-of-process reference controller is watched for.
 var cacheSyncedMessage = regexp.MustCompile(regexp.QuoteMeta(scenario.DefaultCacheSyncedLog))
 
-// replacementCachesSynced is when the first restart's replacement replica synced its caches
-// (zero: no replacement, or not yet).
-func (p *inProcess) replacementCachesSynced() time.Time {
+// cachesSynced is when each replica that got so far synced its caches. A replica starts its
+// workers, and logs so, only once it leads, so a standby's moment comes after it took over.
+func (p *inProcess) cachesSynced() []time.Time {
 	p.mu.Lock()
-	r := p.replacement
-	p.mu.Unlock()
-	if r == nil || r.synced == nil {
-		return time.Time{}
+	defer p.mu.Unlock()
+	var out []time.Time
+	for _, s := range p.synced {
+		if t := s.When(); !t.IsZero() {
+			out = append(out, t)
+		}
 	}
-	return r.synced.When()
+	return out
 }

@@ -96,8 +96,8 @@ type inProcess struct {
 	next      int
 	// regs are the metrics of every replica started, stopped ones included.
 	regs []*prometheus.Registry
-	// replacement is the first restart's replacement replica.
-	replacement *replica
+	// synced notes, for every replica started (stopped ones included), when it synced its caches.
+	synced []*firstSeen
 }
 
 func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
@@ -235,6 +235,7 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	p.mu.Lock()
 	p.reps = append(p.reps, r)
 	p.regs = append(p.regs, r.reg)
+	p.synced = append(p.synced, r.synced)
 	p.mu.Unlock()
 	return r, nil
 }
@@ -334,15 +335,11 @@ func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error
 }
 
 func (p *inProcess) StartReplacement(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
-	r, err := p.startReplica(ctx)
-	if err != nil {
+	if _, err := p.startReplica(ctx); err != nil {
 		return time.Time{}, nil, err
 	}
 	started := time.Now()
 	p.mu.Lock()
-	if p.replacement == nil {
-		p.replacement = r
-	}
 	old := p.stopped
 	p.mu.Unlock()
 	leads := func(ctx context.Context) (time.Time, error) {

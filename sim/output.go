@@ -51,12 +51,48 @@ func printSummary(w io.Writer, res *results.Results, last string) {
 			s.K8sWrites.Total(), invariantsCell(st.Invariants), thresholdsCell(st.Thresholds))
 	}
 	tw.Flush()
+	printBreakdown(w, res)
 	fmt.Fprintln(w, "BLIND: latency of the changes pending at the restart, made during it or by the next churn step, until AWS has them.")
 	fmt.Fprintln(w, "TTFMR: from the restart to the first AWS mutation applying any of them (the luckiest change).")
 	for _, note := range neverSteadyNotes(res) {
 		fmt.Fprintln(w, note)
 	}
 	fmt.Fprintln(w, last)
+}
+
+// printBreakdown writes every restart's steps, in seconds after its stop, when any strategy
+// restarted: where the blind time went (the report has the same table with more detail).
+func printBreakdown(w io.Writer, res *results.Results) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := false
+	for _, st := range res.Strategies {
+		for i, ph := range st.Restarts {
+			if !header {
+				fmt.Fprintln(tw, "RESTART\tAT\tSTARTED\tLEASE\tCACHES SYNCED\tRECONCILE\tMEANINGFUL\t")
+				header = true
+			}
+			since := func(at *float64, unknown string) string {
+				if at == nil {
+					return unknown
+				}
+				return fmt.Sprintf("+%.2fs", *at-ph.StoppedSeconds)
+			}
+			lease := "-"
+			if ph.LeaderElection {
+				lease = since(ph.LeadingSeconds, "never")
+			}
+			fmt.Fprintf(tw, "%s #%d %s\t%.1fs\t%s\t%s\t%s\t%s\t%s\t\n", st.Name, i+1, ph.Mode, ph.StoppedSeconds,
+				since(&ph.StartedSeconds, ""), lease, since(ph.CachesSyncedSeconds, "?"),
+				since(ph.FirstReconcileSeconds, "never"), since(ph.FirstMeaningfulSeconds, "never"))
+		}
+	}
+	if !header {
+		return
+	}
+	fmt.Fprintln(w)
+	tw.Flush()
+	fmt.Fprintln(w, "RESTART: each restart's steps after the old instance stopped: replacement started, Lease acquired, caches synced")
+	fmt.Fprintln(w, "(of the instance that took over; ? where it does not log it), first ELBv2 call, first mutation applying a change.")
 }
 
 // blindCell is one blind-time quantile; share adds how many were applied when some never were.

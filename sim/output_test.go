@@ -17,7 +17,12 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 			Summary: results.Summary{BlindTime: q, BlindTimeChanges: 5, ChangeLatency: q, TTFMRSeconds: v(1234.5), SteadyStateSeconds: v(2345.6),
 				AWSCalls: map[string]int{"DescribeTargetHealth": 123456}, Throttled: 12345, K8sWrites: results.K8sWrites{Other: 12345}},
 			Invariants: results.Invariants{Violations: make([]results.Violation, 120)},
-			Thresholds: []results.ThresholdResult{{Metric: results.MetricTTFMR}, {Metric: results.MetricBlindTimeP50}}})
+			Thresholds: []results.ThresholdResult{{Metric: results.MetricTTFMR}, {Metric: results.MetricBlindTimeP50}},
+			Restarts: []results.RestartPhases{
+				{Mode: "leaderHandover", StoppedSeconds: 1234.5, StartedSeconds: 1234.6, LeaderElection: true, LeadingSeconds: v(1250.8),
+					CachesSyncedSeconds: v(1251), FirstReconcileSeconds: v(1251.5), FirstMeaningfulSeconds: v(1252)},
+				{Mode: "crash", StoppedSeconds: 2345.6, StartedSeconds: 2345.7, LeaderElection: true},
+			}})
 	}
 	var b strings.Builder
 	printSummary(&b, res, "out/quickstart/20261201T130238Z/report.html")
@@ -29,6 +34,15 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 	}
 	if last := lines[len(lines)-1]; last != "out/quickstart/20261201T130238Z/report.html" {
 		t.Errorf("last line %q, want the report's path", last)
+	}
+	for _, want := range []string{
+		// Each restart's steps after its stop; a Lease never taken, a sync never logged.
+		"checkpoint-resume #1 leaderHandover 1234.5s +0.10s +16.30s +16.50s +17.00s +17.50s",
+		"checkpoint-resume #2 crash 2345.6s +0.10s never ? never never",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
 	}
 	if !strings.Contains(b.String(), "1234.5s (4/5)") {
 		t.Errorf("blind time does not say that one change was never applied:\n%s", b.String())

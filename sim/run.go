@@ -184,7 +184,7 @@ func combine(st scenario.Strategy, runs []*strategyRun) (results.Strategy, []res
 	sort.SliceStable(order, func(a, b int) bool { return headline(order[a]) < headline(order[b]) })
 	med := runs[order[len(order)/2]]
 	rs := results.Strategy{Name: st.Name, Config: strategyConfig(st), Summary: med.out.Summary, Changes: med.out.Changes,
-		Events: med.events, Invariants: med.invariants, Restart: med.out.Restart}
+		Events: med.events, Invariants: med.invariants, Restart: med.out.Restart, Restarts: med.out.Restarts}
 	if len(runs) > 1 {
 		for _, r := range runs {
 			rs.Runs = append(rs.Runs, r.out.Summary)

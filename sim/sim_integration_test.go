@@ -242,9 +242,30 @@ timeline:
   - {action: restart, mode: leaderHandover}
   - {action: churn, kind: rotate, services: 2}
   - {waitFor: steadyState, timeout: 2m}
+  - {action: restart, mode: crash}
+  - {action: churn, kind: rotate, services: 1}
+  - {waitFor: steadyState, timeout: 2m}
 `)
 	if !r.invariants.Passed || r.out.Summary.TTFMRSeconds == nil {
 		t.Fatalf("invariants %+v ttfmr %v", r.invariants, r.out.Summary.TTFMRSeconds)
+	}
+	// Each restart's breakdown: the standby that took over leads, then starts its workers (caches
+	// synced), reconciles and applies a change, all after that restart's stop and in order.
+	if len(r.out.Restarts) != 2 {
+		t.Fatalf("phases of %d restarts, want 2", len(r.out.Restarts))
+	}
+	for i, ph := range r.out.Restarts {
+		steps := []*float64{&ph.StoppedSeconds, ph.LeadingSeconds, ph.CachesSyncedSeconds, ph.FirstReconcileSeconds, ph.FirstMeaningfulSeconds}
+		for k, at := range steps {
+			if at == nil {
+				t.Errorf("restart %d (%s): step %d unknown: %+v", i+1, ph.Mode, k, ph)
+			} else if k > 0 && steps[k-1] != nil && *at < *steps[k-1]-0.05 { // the Lease is polled
+				t.Errorf("restart %d (%s): step %d at %.3f s before step %d at %.3f s", i+1, ph.Mode, k, *at, k-1, *steps[k-1])
+			}
+		}
+	}
+	if c := r.out.Summary.CacheSyncSeconds; c == nil || *c < 0 {
+		t.Errorf("cache sync of the standby that took over: %v", c)
 	}
 }
 

@@ -313,18 +313,15 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 	if x, ok := ctrls.(interface{ firstReplacement() *proc }); ok {
 		if p := x.firstReplacement(); p != nil {
-			cpu, synced := p.watch.stats()
+			cpu, _ := p.watch.stats()
 			for _, c := range cpu {
 				in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.at), Seconds: c.seconds})
 			}
-			if !synced.IsZero() {
-				in.CacheSynced = ptr.To(toSec(synced))
-			}
 		}
 	}
-	if x, ok := ctrls.(interface{ replacementCachesSynced() time.Time }); ok {
-		if synced := x.replacementCachesSynced(); !synced.IsZero() {
-			in.CacheSynced = ptr.To(toSec(synced))
+	if x, ok := ctrls.(interface{ cachesSynced() []time.Time }); ok {
+		for _, t := range x.cachesSynced() {
+			in.CachesSynced = append(in.CachesSynced, toSec(t))
 		}
 	}
 	for _, g := range ex.gated {

@@ -72,8 +72,10 @@ type Strategy struct {
 	Events     []Event           `json:"events"`
 	Invariants Invariants        `json:"invariants"`
 	Thresholds []ThresholdResult `json:"thresholds"`
-	// Restart is the first restart's steps, the blind-time breakdown (nil without a restart).
-	Restart *RestartPhases `json:"restart,omitempty"`
+	// Restart is the first restart's steps, the blind-time breakdown (nil without a restart), and
+	// Restarts every restart's, the first included, in order.
+	Restart  *RestartPhases  `json:"restart,omitempty"`
+	Restarts []RestartPhases `json:"restarts,omitempty"`
 }
 
 // RestartPhases is when each step of a restart happened, in scenario seconds. A nil step is one

@@ -52,27 +52,31 @@ type restartPhases struct{}
 
 func (restartPhases) Name() string { return "restart-phases" }
 
-// Measure records when each step of the first restart happened, for the blind-time breakdown.
+// Measure records when each step of every restart happened, for the blind-time breakdown. A
+// step counts within the restart's window, until the next restart's stop; the first restart's
+// first meaningful mutation is TTFMR's end, as its breakdown adds up to TTFMR.
 func (restartPhases) Measure(in *Input, out *Output) {
-	r, ok := in.FirstRestart()
-	if !ok {
-		return
-	}
-	ph := &results.RestartPhases{Mode: r.Mode, StoppedSeconds: round(r.Stopped), OriginSeconds: round(r.Origin()),
-		StartedSeconds: round(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.firstMeaningful,
-		BlindWindowEndSeconds: blindWindowEnd(in, r)}
-	if r.Leading != nil {
-		ph.LeadingSeconds = ptr(*r.Leading)
-	}
-	if in.CacheSynced != nil {
-		ph.CachesSyncedSeconds = ptr(*in.CacheSynced)
-	}
-	for i := range in.Calls {
-		c := &in.Calls[i]
-		if c.Service == fakeaws.ServiceELBv2 && in.Sec(c) >= r.Started {
-			ph.FirstReconcileSeconds = ptr(in.Sec(c))
-			break
+	for i, r := range in.Restarts {
+		end := in.restartEnd(i)
+		ph := results.RestartPhases{Mode: r.Mode, StoppedSeconds: round(r.Stopped), OriginSeconds: round(r.Origin()),
+			StartedSeconds: round(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.restartFirstMeaningful[i],
+			BlindWindowEndSeconds: blindWindowEnd(in, r), CachesSyncedSeconds: in.cachesSynced(i)}
+		if i == 0 {
+			ph.FirstMeaningfulSeconds = out.firstMeaningful
 		}
+		if r.Leading != nil {
+			ph.LeadingSeconds = ptr(*r.Leading)
+		}
+		for j := range in.Calls {
+			c := &in.Calls[j]
+			if t := in.Sec(c); c.Service == fakeaws.ServiceELBv2 && t >= r.Started && t < end {
+				ph.FirstReconcileSeconds = ptr(t)
+				break
+			}
+		}
+		out.Restarts = append(out.Restarts, ph)
 	}
-	out.Restart = ph
+	if len(out.Restarts) > 0 {
+		out.Restart = &out.Restarts[0]
+	}
 }

@@ -23,7 +23,8 @@ func TestBlindTimeCountsTheRestartsChanges(t *testing.T) {
 		reg(4, "tg/c", "10.0.0.3"), reg(9, "tg/a", "10.0.0.1"), reg(13, "tg/b", "10.0.0.2"), reg(31, "tg/d", "10.0.0.4"),
 	}
 	synced := 3.4
-	in := &Input{Calls: calls, Origin: t0, End: 40, CacheSynced: &synced, ChurnAt: []float64{1.5, 2.5, 30},
+	// The old leader synced long before the stop; the replacement took over and synced at 3.4 s.
+	in := &Input{Calls: calls, Origin: t0, End: 40, CachesSynced: []float64{-20, synced}, ChurnAt: []float64{1.5, 2.5, 30},
 		Restarts: []Restart{{Stopped: 2, Started: 3.1, At: 3.3, Downtime: 1, Mode: "crash", LeaderElection: true, Leading: ptrTo(3.3)}},
 		Changes: []Change{
 			{ID: "pending", TargetGroupARN: "tg/a", At: 1.5, Register: []Target{{"10.0.0.1", 80}}},
@@ -51,5 +52,71 @@ func TestBlindTimeCountsTheRestartsChanges(t *testing.T) {
 		if got == nil || *got != want {
 			t.Errorf("%s = %v, want %v", name, deref(got), want)
 		}
+	}
+}
+
+// Every restart gets its own breakdown, each step within the restart's window (until the next
+// stop); the caches-synced step is the instance's that took over, a standby's included.
+func TestRestartPhasesOfEveryRestart(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	call := func(s float64, op, tg, ip string) fakeaws.Call {
+		c := fakeaws.Call{Time: at(s), Service: fakeaws.ServiceELBv2, Operation: op, TargetGroupARN: tg, Outcome: fakeaws.OutcomeOK}
+		if ip != "" {
+			c.Targets = []fakeaws.Target{{ID: ip, Port: 80}}
+		}
+		return c
+	}
+	calls := []fakeaws.Call{
+		call(16.2, "DescribeTargetHealth", "tg/a", ""), call(16.5, "RegisterTargets", "tg/a", "10.0.0.1"),
+		// After the second crash: a reconcile, and the change made during it applied.
+		call(47, "DescribeTargetHealth", "tg/b", ""), call(48, "RegisterTargets", "tg/b", "10.0.0.2"),
+	}
+	in := &Input{Calls: calls, Origin: t0, End: 90,
+		// Instances' caches synced: the first leader (before the run), the standby once it led after
+		// the first crash, and the second crash's taker-over.
+		CachesSynced: []float64{-30, 16.1, 46.5},
+		Restarts: []Restart{
+			{Stopped: 0, Started: 0.1, At: 16, Mode: "crash", LeaderElection: true, Leading: ptrTo(16)},
+			{Stopped: 30, Started: 30.1, At: 46, Mode: "crash", LeaderElection: true, Leading: ptrTo(46)},
+		},
+		Changes: []Change{
+			{ID: "first", TargetGroupARN: "tg/a", At: 1, Register: []Target{{"10.0.0.1", 80}}},
+			{ID: "second", TargetGroupARN: "tg/b", At: 31, Register: []Target{{"10.0.0.2", 80}}},
+		},
+	}
+	out := Run(in)
+	if len(out.Restarts) != 2 || out.Restart != &out.Restarts[0] {
+		t.Fatalf("%d restarts' phases, first %p of %p", len(out.Restarts), out.Restart, &out.Restarts)
+	}
+	want := []map[string]float64{
+		{"leading": 16, "synced": 16.1, "first reconcile": 16.2, "first meaningful": 16.5},
+		{"leading": 46, "synced": 46.5, "first reconcile": 47, "first meaningful": 48},
+	}
+	for i, ph := range out.Restarts {
+		got := map[string]*float64{"leading": ph.LeadingSeconds, "synced": ph.CachesSyncedSeconds,
+			"first reconcile": ph.FirstReconcileSeconds, "first meaningful": ph.FirstMeaningfulSeconds}
+		for name, w := range want[i] {
+			if got[name] == nil || *got[name] != w {
+				t.Errorf("restart %d: %s = %v, want %v", i+1, name, deref(got[name]), w)
+			}
+		}
+	}
+	// The summary's cache sync counts from the Lease, not from the replacement's start.
+	if c := out.Summary.CacheSyncSeconds; c == nil || *c != 0.1 {
+		t.Errorf("cache sync = %v, want 0.1 (16.1 s - the Lease at 16 s)", deref(c))
+	}
+	if s := out.Summary.TTFMRSeconds; s == nil || *s != 16.5 {
+		t.Errorf("TTFMR = %v, want 16.5", deref(s))
+	}
+
+	// A second restart that never reaches AWS has no steps after its own stop, not the first's.
+	in.Calls = calls[:2]
+	in.CachesSynced = in.CachesSynced[:2]
+	out = Run(in)
+	ph := out.Restarts[1]
+	if ph.CachesSyncedSeconds != nil || ph.FirstReconcileSeconds != nil || ph.FirstMeaningfulSeconds != nil {
+		t.Errorf("second restart borrowed steps: synced %v, reconcile %v, meaningful %v",
+			deref(ph.CachesSyncedSeconds), deref(ph.FirstReconcileSeconds), deref(ph.FirstMeaningfulSeconds))
 	}
 }

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"math"
 	"slices"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -142,30 +143,41 @@ func (ttfmr) Name() string { return "ttfmr" }
 // started, which may act before it leads. A change the old instance had begun to apply counts
 // with its targets applied after that (a target deregistered before the crash and registered
 // again after it).
+//
+// Every later restart gets its own first meaningful mutation, within its window (until the next
+// restart's stop), for its breakdown.
 func (ttfmr) Measure(in *Input, out *Output) {
 	r, ok := in.FirstRestart()
 	if !ok {
 		return
 	}
 	a := index(in)
-	var best *float64
-	consider := func(t *float64) {
-		if t != nil && *t >= r.Started && (best == nil || *t < *best) {
-			best = t
-		}
-	}
+	var applied []float64
 	for i := range in.Changes {
 		times, _ := a.times(&in.Changes[i])
-		for _, t := range times {
-			consider(&t)
-		}
+		applied = append(applied, times...)
 	}
 	for i := range in.Drifts {
-		consider(a.repaired(&in.Drifts[i]))
+		if t := a.repaired(&in.Drifts[i]); t != nil {
+			applied = append(applied, *t)
+		}
 	}
-	if best != nil {
+	first := func(from, until float64) *float64 {
+		var best *float64
+		for _, t := range applied {
+			if t >= from && t < until && (best == nil || t < *best) {
+				best = ptr(t)
+			}
+		}
+		return best
+	}
+	if best := first(r.Started, math.Inf(1)); best != nil {
 		out.firstMeaningful = best
 		out.Summary.TTFMRSeconds = ptr(*best - r.Origin())
+	}
+	out.restartFirstMeaningful = make([]*float64, len(in.Restarts))
+	for i, ri := range in.Restarts {
+		out.restartFirstMeaningful[i] = first(ri.Started, in.restartEnd(i))
 	}
 }
 

@@ -89,8 +89,14 @@ func (blindCosts) Measure(in *Input, out *Output) {
 	if cpu, ok := cpuAt(in.ReplacementCPU, end); ok {
 		out.Summary.ControllerCPUSecondsBeforeFirstMeaningful = &cpu
 	}
-	if in.CacheSynced != nil {
-		out.Summary.CacheSyncSeconds = ptr(max(0, *in.CacheSynced-r.Started))
+	// Cache sync counts from when the instance could lead: its start, or the Lease it waited for
+	// (a standby's own start predates the restart).
+	if synced := in.cachesSynced(0); synced != nil {
+		from := r.Started
+		if r.LeaderElection && r.Leading != nil {
+			from = *r.Leading
+		}
+		out.Summary.CacheSyncSeconds = ptr(max(0, *synced-from))
 	}
 }
 

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"math"
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -115,8 +116,10 @@ type Input struct {
 	// ReplacementCPU samples the first restart's replacement process's CPU time from its start
 	// (empty for in-process controllers).
 	ReplacementCPU []CPUSample
-	// CacheSynced is when the first restart's replacement reported its caches synced (nil: unknown).
-	CacheSynced *float64
+	// CachesSynced is when each controller instance reported its caches synced, where it tells.
+	// An instance starts its workers, and says so, only once it leads, so the first moment after a
+	// restart's stop is that of the instance that took over: the replacement, or a standby.
+	CachesSynced []float64
 	// ChurnAt is when each churn step began, in order: the restart's changes end at the second
 	// one after it.
 	ChurnAt []float64
@@ -133,6 +136,27 @@ func (in *Input) Sec(c *fakeaws.Call) float64 { return c.Time.Sub(in.Origin).Sec
 // Effective is when a call's state change took effect (time + latency), in scenario seconds.
 func (in *Input) Effective(c *fakeaws.Call) float64 {
 	return c.Time.Add(c.Latency).Sub(in.Origin).Seconds()
+}
+
+// restartEnd is when restart i's window ends: the next restart's stop, else the run's end.
+func (in *Input) restartEnd(i int) float64 {
+	if i+1 < len(in.Restarts) {
+		return in.Restarts[i+1].Stopped
+	}
+	return math.Inf(1)
+}
+
+// cachesSynced is when the instance that took over after restart i synced its caches (nil: it
+// did not tell, or not within the restart's window).
+func (in *Input) cachesSynced(i int) *float64 {
+	r, end := in.Restarts[i], in.restartEnd(i)
+	var first *float64
+	for _, t := range in.CachesSynced {
+		if t >= r.Stopped && t < end && (first == nil || t < *first) {
+			first = ptr(t)
+		}
+	}
+	return first
 }
 
 // FirstRestart returns the first restart, if any.

@@ -18,10 +18,13 @@ type Output struct {
 	Summary    results.Summary
 	Changes    []results.Change
 	Timeseries []results.Sample // Strategy left empty; the caller sets it
-	// Restart is the first restart's steps (nil without a restart).
-	Restart *results.RestartPhases
-	// firstMeaningful is the scenario second of the first meaningful mutation (TTFMR's end).
-	firstMeaningful *float64
+	// Restart is the first restart's steps (nil without a restart); Restarts every restart's, in order.
+	Restart  *results.RestartPhases
+	Restarts []results.RestartPhases
+	// firstMeaningful is the scenario second of the first meaningful mutation (TTFMR's end);
+	// restartFirstMeaningful is each restart's first within its window.
+	firstMeaningful        *float64
+	restartFirstMeaningful []*float64
 }
 
 // registry lists the measurements in the order they run (later ones may use earlier results).

@@ -34,7 +34,7 @@ func TestRunOnSyntheticLog(t *testing.T) {
 			{At: 3, Verb: "update", Resource: "leases", Code: 200}, {At: 5, Verb: "watch", Resource: "pods", Code: 200}},
 		HasAudit:       true,
 		ReplacementCPU: []CPUSample{{At: 0.5, Seconds: 0}, {At: 4, Seconds: 0.3}, {At: 5, Seconds: 0.5}},
-		CacheSynced:    ptrTo(2.0),
+		CachesSynced:   []float64{2.0},
 	}
 	out := Run(in)
 	s := out.Summary

@@ -1,0 +1,69 @@
+package reports_test
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// breakdownTable returns the breakdown table's rows as text cells.
+func breakdownTable(t *testing.T, page string) [][]string {
+	t.Helper()
+	i := strings.Index(page, `id="blind-time-breakdown"`)
+	if i < 0 {
+		t.Fatal("no breakdown section")
+	}
+	table := page[i:]
+	table = table[strings.Index(table, "<table>"):strings.Index(table, "</table>")]
+	tags := regexp.MustCompile(`<[^>]+>`)
+	var rows [][]string
+	for _, tr := range strings.Split(table, "<tr>")[2:] { // after the header
+		var cells []string
+		for _, td := range strings.Split(tr, "<td")[1:] {
+			td = td[strings.Index(td, ">")+1:]
+			cells = append(cells, strings.Join(strings.Fields(html.UnescapeString(tags.ReplaceAllString(td, " "))), " "))
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+func TestBreakdownOfEveryRestart(t *testing.T) {
+	r, _ := loadGolden(t)
+	cp, _ := r.Strategy("checkpoint")
+	second := results.RestartPhases{Mode: "graceful", StoppedSeconds: 300, OriginSeconds: 300, StartedSeconds: 300.5,
+		LeaderElection: true, FirstReconcileSeconds: ptr(303.0)}
+	cp.Restarts = []results.RestartPhases{*cp.Restart, second}
+	_, page := renderHTML(t, r)
+	rows := breakdownTable(t, page)
+	if len(rows) != 3 {
+		t.Fatalf("%d breakdown rows, want no-checkpoint's one restart and checkpoint's two: %q", len(rows), rows)
+	}
+	// Strategy, six steps, blind time.
+	want := [][]string{
+		{"no-checkpoint", "at 60 s", "+1.20 s at 61.2 s", "no leader election", "unknown (not logged)", "+90.55 s at 151.8 s", "+90.75 s at 242.5 s"},
+		{"checkpoint restart 1 of 2", "at 60 s", "+1.20 s at 61.2 s", "+300 ms at 61.5 s", "+500 ms at 62 s", "+625 ms at 62.62 s"},
+		// The Lease never taken within the run, and no mutation: the reconcile counts from the start.
+		{"checkpoint restart 2 of 2", "at 300 s", "+500 ms at 300.5 s", "never", "unknown (not logged)", "+2.50 s at 303 s", "never", "–"},
+	}
+	for i, w := range want {
+		for j, cell := range w {
+			if j >= len(rows[i]) || rows[i][j] != cell {
+				t.Errorf("row %d cell %d = %q, want %q (row %q)", i, j, at(rows[i], j), cell, rows[i])
+			}
+		}
+	}
+	if !strings.Contains(page, "checkpoint, restart 2 (at 300 s): its process started 500 ms after the stop, never acquired the Lease") {
+		t.Error("the second restart's story is missing")
+	}
+}
+
+func at(cells []string, i int) string {
+	if i < len(cells) {
+		return cells[i]
+	}
+	return ""
+}
