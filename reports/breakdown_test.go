@@ -67,3 +67,31 @@ func at(cells []string, i int) string {
 	}
 	return ""
 }
+
+func TestStandbyCostTable(t *testing.T) {
+	r, _ := loadGolden(t)
+	if _, page := renderHTML(t, r); strings.Contains(page, `id="standby-cost"`) {
+		t.Error("a cost table for results that measured none")
+	}
+	cp, _ := r.Strategy("checkpoint")
+	cp.Summary.APILoad = &results.APILoad{Lists: 14, Watches: 52, Gets: 3, LeaseWrites: 6}
+	cp.Restart.AtStop = []results.InstanceAtStop{
+		{Replica: 0, Role: results.RoleLeader, RSSBytes: 200 << 20, CPUSeconds: 12, UpSeconds: 60},
+		{Replica: 1, Role: results.RoleStandby, RSSBytes: 150 << 20, CPUSeconds: 3, UpSeconds: 60},
+	}
+	_, page := renderHTML(t, r)
+	i := strings.Index(page, `id="standby-cost"`)
+	if i < 0 {
+		t.Fatal("no cost table")
+	}
+	table := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(page[i:strings.Index(page[i:], "</table>")+i], " "))
+	for _, want := range []string{"checkpoint", " 14 ", " 52 ", " 3 ", " 6 ",
+		"replica 0: 200 MiB RSS, 12.00 s CPU in 60 s (0.200 cores)", "replica 1: 150 MiB RSS, 3.00 s CPU in 60 s (0.050 cores)"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("cost table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "no-checkpoint") {
+		t.Error("a row for a strategy that measured no cost")
+	}
+}

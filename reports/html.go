@@ -36,6 +36,7 @@ type page struct {
 	Steps      []string
 	Changes    []changeTable
 	AB         *abView
+	Standby    []standbyRow
 	// ABFigure is drawn in the A/B section rather than among the figures.
 	ABFigure *figureView
 }
@@ -71,7 +72,7 @@ type invariantView struct {
 
 func newPage(r *results.Results, files Files) page {
 	pg := page{R: r, Skipped: files.Skipped, Gate: gateRows(r), Breakdown: breakdownRows(r), Steps: breakdownSteps,
-		Changes: changeTables(r), AB: newABView(r)}
+		Changes: changeTables(r), AB: newABView(r), Standby: standbyRows(r)}
 	pg.Verdict = verdict(r, pg.Gate, pg.AB)
 	for _, s := range r.Strategies {
 		row := strategyRow{

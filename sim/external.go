@@ -30,6 +30,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -53,6 +54,8 @@ type external struct {
 	// replacements are the processes restarts started, in order; all is every process started.
 	replacements []*proc
 	all          []*proc
+	// atStops is, per restart, every process that ran just before the stop.
+	atStops [][]results.InstanceAtStop
 	// synced matches the output line that says a process's caches synced (nil: never told).
 	synced *regexp.Regexp
 	// lease is the Lease the leader holds (nil: the harness cannot tell who leads).
@@ -210,7 +213,7 @@ func (x *external) start() (*proc, error) {
 		return nil, BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
 	}
 	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf, started: time.Now(), watch: watch}
-	go watch.sampleCPU(cmd.Process.Pid, p.done)
+	go watch.sample(cmd.Process.Pid, p.done)
 	go func() {
 		err := cmd.Wait() // returns once the output is copied into watch
 		fmt.Fprintf(logf, "\n[restartsim] controller exited: %v\n", err)
@@ -360,6 +363,7 @@ func (x *external) StopLeader(ctx context.Context, mode string) (time.Time, erro
 	if x.lease != nil {
 		x.lease.holderBeforeStop(ctx)
 	}
+	x.noteAtStop(p)
 	stopped := time.Now()
 	x.stop(p, mode == scenario.RestartCrash)
 	return stopped, nil
@@ -402,6 +406,30 @@ func (x *external) firstReplacement() *proc {
 		return nil
 	}
 	return x.replacements[0]
+}
+
+// noteAtStop records what every running process cost until now, leader the one about to stop.
+func (x *external) noteAtStop(leader *proc) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var at []results.InstanceAtStop
+	for _, q := range x.procs {
+		cpu, rss := q.watch.now()
+		role := results.RoleStandby
+		if q == leader {
+			role = results.RoleLeader
+		}
+		at = append(at, results.InstanceAtStop{Replica: q.id, Role: role, RSSBytes: rss, CPUSeconds: round3(cpu),
+			UpSeconds: round3(time.Since(q.started).Seconds())})
+	}
+	x.atStops = append(x.atStops, at)
+}
+
+// instancesAtStops is, per restart so far, every process that ran just before its stop.
+func (x *external) instancesAtStops() [][]results.InstanceAtStop {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return append([][]results.InstanceAtStop(nil), x.atStops...)
 }
 
 // cachesSynced is when each process that logged so synced its caches (see inProcess.cachesSynced).

@@ -18,7 +18,8 @@ const cpuSamplePeriod = 20 * time.Millisecond
 const maxLogLine = 64 << 10
 
 // procWatch follows one controller process: it copies the process's output to its log file,
-// notes when a line first matched the cache-synced pattern, and samples the process's CPU time.
+// notes when a line first matched the cache-synced pattern, and samples the process's CPU time
+// and resident memory.
 type procWatch struct {
 	out    io.Writer
 	synced *regexp.Regexp
@@ -27,6 +28,7 @@ type procWatch struct {
 	line     []byte
 	syncedAt time.Time
 	cpu      []cpuPoint
+	rss      int64 // bytes, at the last sample
 }
 
 // cpuPoint is a process's cumulative CPU time (user + system, seconds) at a wall time.
@@ -64,8 +66,8 @@ func (w *procWatch) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// sampleCPU reads pid's CPU time every cpuSamplePeriod until done is closed.
-func (w *procWatch) sampleCPU(pid int, done <-chan struct{}) {
+// sample reads pid's CPU time and resident memory every cpuSamplePeriod until done is closed.
+func (w *procWatch) sample(pid int, done <-chan struct{}) {
 	p, err := procfs.NewProc(pid)
 	if err != nil {
 		return
@@ -76,6 +78,7 @@ func (w *procWatch) sampleCPU(pid int, done <-chan struct{}) {
 		if st, err := p.Stat(); err == nil {
 			w.mu.Lock()
 			w.cpu = append(w.cpu, cpuPoint{at: time.Now(), seconds: st.CPUTime()})
+			w.rss = int64(st.ResidentMemory())
 			w.mu.Unlock()
 		}
 		select {
@@ -84,6 +87,16 @@ func (w *procWatch) sampleCPU(pid int, done <-chan struct{}) {
 		case <-tk.C:
 		}
 	}
+}
+
+// now is the latest sample: CPU seconds so far and resident bytes (zeros before the first).
+func (w *procWatch) now() (cpuSeconds float64, rssBytes int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := len(w.cpu); n > 0 {
+		cpuSeconds = w.cpu[n-1].seconds
+	}
+	return cpuSeconds, w.rss
 }
 
 // stats returns the CPU samples so far and when the caches synced (zero: not yet, or no pattern).

@@ -319,6 +319,15 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 			}
 		}
 	}
+	if x, ok := ctrls.(interface {
+		instancesAtStops() [][]results.InstanceAtStop
+	}); ok {
+		for i, at := range x.instancesAtStops() {
+			if i < len(in.Restarts) {
+				in.Restarts[i].AtStop = at
+			}
+		}
+	}
 	if x, ok := ctrls.(interface{ cachesSynced() []time.Time }); ok {
 		for _, t := range x.cachesSynced() {
 			in.CachesSynced = append(in.CachesSynced, toSec(t))

@@ -26,6 +26,10 @@ const (
 	MetricControllerCPUBeforeFirst       = "controller_cpu_seconds_before_first_meaningful"
 	MetricAPIRequestsBeforeFirst         = "api_requests_before_first_meaningful"
 	MetricCacheSync                      = "cache_sync_seconds"
+	MetricListRequests                   = "k8s_list_requests_total"
+	MetricWatchRequests                  = "k8s_watch_requests_total"
+	MetricLeaseWrites                    = "lease_writes_total"
+	MetricStandbyRSS                     = "standby_rss_bytes"
 )
 
 // Metrics returns every metric the summary has a value for. Metrics of events that never
@@ -67,6 +71,12 @@ func (s *Summary) Metrics() map[string]float64 {
 	if s.CacheSyncSeconds != nil {
 		m[MetricCacheSync] = *s.CacheSyncSeconds
 	}
+	if l := s.APILoad; l != nil {
+		m[MetricListRequests], m[MetricWatchRequests], m[MetricLeaseWrites] = float64(l.Lists), float64(l.Watches), float64(l.LeaseWrites)
+	}
+	if s.StandbyRSSBytes != nil {
+		m[MetricStandbyRSS] = float64(*s.StandbyRSSBytes)
+	}
 	return m
 }
 
@@ -77,7 +87,8 @@ func MetricNames() []string {
 		MetricChangeLatencyMax, MetricSteadyState, MetricAWSCallsBeforeFirstMeaningful,
 		MetricThrottledBeforeFirstMeaningful, MetricAWSCalls, MetricThrottled, MetricK8sWrites,
 		MetricCheckpointPatches, MetricReadinessGateFlipP95, MetricDriftRepairMax, MetricInvariantViolations,
-		MetricControllerCPUBeforeFirst, MetricAPIRequestsBeforeFirst, MetricCacheSync,
+		MetricControllerCPUBeforeFirst, MetricAPIRequestsBeforeFirst, MetricCacheSync, MetricListRequests, MetricWatchRequests,
+		MetricLeaseWrites, MetricStandbyRSS,
 	}
 	sort.Strings(names)
 	return names

@@ -100,6 +100,27 @@ type RestartPhases struct {
 	FirstMeaningfulSeconds *float64 `json:"firstMeaningfulSeconds,omitempty"`
 	// BlindWindowEndSeconds ends the span of the restart's changes (see CountsForBlindTime).
 	BlindWindowEndSeconds *float64 `json:"blindWindowEndSeconds,omitempty"`
+	// AtStop is every controller process running just before the stop (external controllers
+	// only): what the stopped leader and the standbys cost until then.
+	AtStop []InstanceAtStop `json:"atStop,omitempty"`
+}
+
+// Roles of InstanceAtStop.
+const (
+	RoleLeader  = "leader"
+	RoleStandby = "standby"
+)
+
+// InstanceAtStop is one controller process's cost until a restart's stop.
+type InstanceAtStop struct {
+	Replica int `json:"replica"`
+	// Role is "leader" for the instance the restart stopped, else "standby".
+	Role string `json:"role"`
+	// RSSBytes is its resident memory at the stop; CPUSeconds its CPU time (user + system) from its
+	// start, over UpSeconds of wall time.
+	RSSBytes   int64   `json:"rssBytes"`
+	CPUSeconds float64 `json:"cpuSeconds"`
+	UpSeconds  float64 `json:"upSeconds"`
 }
 
 // Quantiles summarises a set of durations in seconds.
@@ -148,13 +169,31 @@ type Summary struct {
 	// (reads and writes, from the audit log) from the replacement's start to the first meaningful
 	// mutation; nil without an audit log.
 	APIRequestsBeforeFirstMeaningful *int `json:"apiRequestsBeforeFirstMeaningful,omitempty"`
-	// CacheSyncSeconds is from the replacement's start until its informer caches synced (scenario
-	// seconds); nil when the controller does not tell.
+	// CacheSyncSeconds is from when the instance that took over could lead (its start, or the
+	// Lease it waited for) until its informer caches synced (scenario seconds); nil when the
+	// controller does not tell.
 	CacheSyncSeconds *float64 `json:"cacheSyncSeconds,omitempty"`
+
+	// APILoad is the controller identity's reads and Lease writes in the measured phase, every
+	// instance's together (nil without an audit log).
+	APILoad *APILoad `json:"apiLoad,omitempty"`
+	// StandbyRSSBytes is the largest resident memory of an instance standing by at the first
+	// restart's stop (nil: no standby, or in-process replicas, which share the harness's process).
+	StandbyRSSBytes *int64 `json:"standbyRSSBytes,omitempty"`
 
 	ReadinessGateFlip Quantiles `json:"readinessGateFlip"`
 	DriftRepair       Quantiles `json:"driftRepair"`
 	Objects           Objects   `json:"objects"`
+}
+
+// APILoad counts requests that cost the API server while a controller runs: a LIST per informer
+// start, a long-lived WATCH per informer (re-opened when the server ends it), GETs, and the Lease
+// writes of leader election (renewals and takeovers). Watches are timed by when they were opened.
+type APILoad struct {
+	Lists       int `json:"lists"`
+	Watches     int `json:"watches"`
+	Gets        int `json:"gets"`
+	LeaseWrites int `json:"leaseWrites"`
 }
 
 // K8sWrites counts writes by the controller to the API server during the measured phase.

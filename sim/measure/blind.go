@@ -67,6 +67,7 @@ func (restartPhases) Measure(in *Input, out *Output) {
 		if r.Leading != nil {
 			ph.LeadingSeconds = ptr(*r.Leading)
 		}
+		ph.AtStop = r.AtStop
 		for j := range in.Calls {
 			c := &in.Calls[j]
 			if t := in.Sec(c); c.Service == fakeaws.ServiceELBv2 && t >= r.Started && t < end {
@@ -78,5 +79,10 @@ func (restartPhases) Measure(in *Input, out *Output) {
 	}
 	if len(out.Restarts) > 0 {
 		out.Restart = &out.Restarts[0]
+		for _, p := range out.Restart.AtStop {
+			if p.Role == results.RoleStandby && (out.Summary.StandbyRSSBytes == nil || p.RSSBytes > *out.Summary.StandbyRSSBytes) {
+				out.Summary.StandbyRSSBytes = &p.RSSBytes
+			}
+		}
 	}
 }

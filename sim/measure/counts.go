@@ -62,6 +62,35 @@ func (k8sWrites) Measure(in *Input, out *Output) {
 	}
 }
 
+type apiLoad struct{}
+
+func (apiLoad) Name() string { return "api-load" }
+
+// Measure counts the controller identity's reads and Lease writes in the measured phase: what its
+// informers, warm standbys' included, and its leader election cost the API server.
+func (apiLoad) Measure(in *Input, out *Output) {
+	if !in.HasAudit {
+		return
+	}
+	l := &results.APILoad{}
+	for _, e := range in.Audit {
+		if e.At < 0 || e.At > in.End {
+			continue
+		}
+		switch {
+		case e.Resource == "leases" && e.Write() && e.Succeeded():
+			l.LeaseWrites++
+		case e.Verb == "list":
+			l.Lists++
+		case e.Verb == "watch":
+			l.Watches++
+		case e.Verb == "get":
+			l.Gets++
+		}
+	}
+	out.Summary.APILoad = l
+}
+
 // countedWrite lists the resources whose writes k8s_writes_total counts.
 var countedWrite = map[string]bool{"targetgroupbindings": true, "pods": true, "events": true}
 

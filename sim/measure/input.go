@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"github.com/restartsim/restartsim/reports/results"
 	"math"
 	"time"
 
@@ -28,6 +29,8 @@ type Restart struct {
 	// it did (nil: not known, or never within the run).
 	LeaderElection bool
 	Leading        *float64
+	// AtStop is every controller process running just before the stop (external controllers).
+	AtStop []results.InstanceAtStop
 }
 
 // Origin is when the restarted controller could run again (the stop plus the downtime): TTFMR and

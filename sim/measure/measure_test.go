@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
 )
 
 func TestRunOnSyntheticLog(t *testing.T) {
@@ -21,7 +22,9 @@ func TestRunOnSyntheticLog(t *testing.T) {
 	}
 	in := &Input{
 		Calls: calls, Origin: t0, End: 20,
-		Restarts: []Restart{{At: 0.5, Stopped: 0.5, Started: 0.5, Mode: "crash"}},
+		Restarts: []Restart{{At: 0.5, Stopped: 0.5, Started: 0.5, Mode: "crash", AtStop: []results.InstanceAtStop{
+			{Replica: 0, Role: results.RoleLeader, RSSBytes: 300 << 20}, {Replica: 1, Role: results.RoleStandby, RSSBytes: 120 << 20},
+			{Replica: 2, Role: results.RoleStandby, RSSBytes: 90 << 20}}}},
 		Changes: []Change{
 			{ID: "c1", Kind: "rotate-ip", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}, Deregister: []Target{{"10.0.0.1", 80}}},
 			{ID: "c2", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 7, Register: []Target{{"10.0.0.7", 80}}},
@@ -74,6 +77,14 @@ func TestRunOnSyntheticLog(t *testing.T) {
 	if c := s.CacheSyncSeconds; c == nil || *c != 1.5 {
 		t.Errorf("cache sync = %v, want 1.5", deref(c))
 	}
+	// Reads and Lease writes of the measured phase; the write at 99 s is after its end.
+	if l := s.APILoad; l == nil || *l != (results.APILoad{Lists: 1, Watches: 1, LeaseWrites: 1}) {
+		t.Errorf("API load = %+v, want 1 list, 1 watch, 1 Lease write", l)
+	}
+	// The largest standby's memory, not the leader's.
+	if m := s.StandbyRSSBytes; m == nil || *m != 120<<20 {
+		t.Errorf("standby RSS = %v, want 120 MiB", m)
+	}
 }
 
 func ptrTo(v float64) *float64 { return &v }
@@ -85,7 +96,8 @@ func TestBlindCostsUnknown(t *testing.T) {
 		Calls:   []fakeaws.Call{{Time: time.Unix(2, 0), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK}},
 		Changes: []Change{{ID: "c1", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}}}}
 	s := Run(in).Summary
-	if s.TTFMRSeconds == nil || s.APIRequestsBeforeFirstMeaningful != nil || s.ControllerCPUSecondsBeforeFirstMeaningful != nil || s.CacheSyncSeconds != nil {
+	if s.TTFMRSeconds == nil || s.APIRequestsBeforeFirstMeaningful != nil || s.ControllerCPUSecondsBeforeFirstMeaningful != nil || s.CacheSyncSeconds != nil ||
+		s.APILoad != nil || s.StandbyRSSBytes != nil {
 		t.Errorf("summary %+v: want TTFMR only", s)
 	}
 }
