@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -91,6 +92,11 @@ func outOfProcess(p *inProcess, st scenario.Strategy) (*scenario.External, error
 	if err != nil {
 		return nil, err
 	}
-	return &scenario.External{Name: st.Name, Command: argv, MetricsPath: scenario.DefaultMetricsPath,
-		CacheSyncedLog: scenario.DefaultCacheSyncedLog}, nil
+	x := &scenario.External{Name: st.Name, Command: argv, MetricsPath: scenario.DefaultMetricsPath,
+		CacheSyncedLog: scenario.DefaultCacheSyncedLog}
+	if st.ElectsLeader(p.replicas) {
+		// The harness watches the Lease, to time each takeover as for an in-process replica.
+		x.Lease = &scenario.Lease{Name: controller.DefaultLeaderElectionID, Namespace: scenario.DefaultLeaseNamespace}
+	}
+	return x, nil
 }

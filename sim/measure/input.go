@@ -1,11 +1,11 @@
 package measure
 
 import (
-	"github.com/restartsim/restartsim/reports/results"
 	"math"
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
 )
 
 // Target is an AWS target: instance ID or IP, and port (0 matches any port).
