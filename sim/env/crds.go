@@ -12,15 +12,29 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/restartsim/restartsim/controller"
 )
 
-// loadCRDs reads the harness's CRDs from dir, then the extra files and directories: an extra CRD
-// replaces one of the same name (a controller under test brings its own schema of a shared kind,
-// which must be what it is measured against).
+// loadCRDs reads the harness's CRDs from dir (empty: the ones built into the binary), then the
+// extra files and directories: an extra CRD replaces one of the same name (a controller under test
+// brings its own schema of a shared kind, which must be what it is measured against).
 func loadCRDs(dir string, extra []string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	var order []string
 	byName := map[string]*apiextensionsv1.CustomResourceDefinition{}
-	for _, p := range append([]string{dir}, extra...) {
+	paths := extra
+	if dir != "" {
+		paths = append([]string{dir}, extra...)
+	}
+	sets := make([][]*apiextensionsv1.CustomResourceDefinition, 0, len(paths)+1)
+	if dir == "" {
+		builtIn, err := builtInCRDs()
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, builtIn)
+	}
+	for _, p := range paths {
 		crds, err := readCRDs(p)
 		if err != nil {
 			return nil, err
@@ -28,6 +42,9 @@ func loadCRDs(dir string, extra []string) ([]*apiextensionsv1.CustomResourceDefi
 		if len(crds) == 0 {
 			return nil, fmt.Errorf("CRDs %s: no CustomResourceDefinition found", p)
 		}
+		sets = append(sets, crds)
+	}
+	for _, crds := range sets {
 		for _, c := range crds {
 			if _, ok := byName[c.Name]; !ok {
 				order = append(order, c.Name)
@@ -72,20 +89,43 @@ func readCRDs(path string) ([]*apiextensionsv1.CustomResourceDefinition, error) 
 		if err != nil {
 			return nil, fmt.Errorf("CRDs: %w", err)
 		}
-		dec := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-		for {
-			var c apiextensionsv1.CustomResourceDefinition
-			if err := dec.Decode(&c); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				return nil, fmt.Errorf("CRDs %s: %w", f, err)
+		crds, err := decodeCRDs(f, data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, crds...)
+	}
+	return out, nil
+}
+
+// builtInCRDs are the controller's CRDs, embedded in the binary.
+func builtInCRDs() ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for i, m := range controller.CRDManifests() {
+		crds, err := decodeCRDs(fmt.Sprintf("built into the binary (%d)", i+1), m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, crds...)
+	}
+	return out, nil
+}
+
+// decodeCRDs decodes the CustomResourceDefinitions of a YAML or JSON stream named name; documents
+// of other kinds are skipped.
+func decodeCRDs(name string, data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	var out []*apiextensionsv1.CustomResourceDefinition
+	dec := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for {
+		var c apiextensionsv1.CustomResourceDefinition
+		if err := dec.Decode(&c); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
 			}
-			if c.Kind != "CustomResourceDefinition" || c.Name == "" {
-				continue
-			}
+			return nil, fmt.Errorf("CRDs %s: %w", name, err)
+		}
+		if c.Kind == "CustomResourceDefinition" && c.Name != "" {
 			out = append(out, &c)
 		}
 	}
-	return out, nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/api/equality"
 )
 
 const crdDoc = `apiVersion: apiextensions.k8s.io/v1
@@ -58,5 +60,33 @@ func TestLoadCRDsExtraReplacesSameName(t *testing.T) {
 	write(empty, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
 	if _, err := loadCRDs(own, []string{empty}); err == nil || !strings.Contains(err.Error(), "no CustomResourceDefinition") {
 		t.Errorf("a file without CRDs: %v, want an error", err)
+	}
+}
+
+// Without a directory the CRDs come from the binary, whatever the working directory, and the
+// built-in TargetGroupBinding CRD matches the repository's file.
+func TestLoadCRDsBuiltIn(t *testing.T) {
+	repo, err := loadCRDs("../../controller/config/crd", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	got, err := loadCRDs("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(repo) != 1 || got[0].Name != "targetgroupbindings.elbv2.k8s.aws" {
+		t.Fatalf("built-in CRDs %d (%v), repository's %d", len(got), got, len(repo))
+	}
+	if !equality.Semantic.DeepEqual(got[0], repo[0]) {
+		t.Error("the built-in CRD differs from controller/config/crd")
+	}
+	// An extra CRD still replaces the built-in one of its name.
+	extra := filepath.Join(t.TempDir(), "tgb.yaml")
+	if err := os.WriteFile(extra, []byte(crd("targetgroupbindings.elbv2.k8s.aws", "TargetGroupBinding", "v1alpha1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := loadCRDs("", []string{extra}); err != nil || len(got) != 1 || got[0].Spec.Versions[0].Name != "v1alpha1" {
+		t.Errorf("extra over built-in: %v, %v", got, err)
 	}
 }

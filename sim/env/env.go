@@ -33,7 +33,7 @@ type Options struct {
 	Context string
 	// AssetsDir holds kube-apiserver and etcd. Default: envtestassets.Dir("").
 	AssetsDir string
-	// CRDDir holds the TargetGroupBinding CRD. Default: controller/config/crd of the enclosing repository.
+	// CRDDir holds the TargetGroupBinding CRD. Default: the CRDs built into the binary.
 	CRDDir string
 	// CRDPaths are more CRD files or directories to install on envtest. A CRD of the same name as
 	// one in CRDDir replaces it.
@@ -130,18 +130,12 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
 	}
-	crdDir := o.CRDDir
-	if crdDir == "" {
-		if crdDir, err = findCRDDir(); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
-		}
-	}
 	policy := filepath.Join(o.WorkDir, "audit-policy.yaml")
 	if err := os.WriteFile(policy, []byte(auditPolicy), 0o644); err != nil {
 		return nil, err
 	}
 	auditLog := filepath.Join(o.WorkDir, "audit.log")
-	crds, err := loadCRDs(crdDir, o.CRDPaths)
+	crds, err := loadCRDs(o.CRDDir, o.CRDPaths)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
 	}
@@ -232,23 +226,4 @@ func (e *Env) Stop() error {
 	err := e.testEnv.Stop()
 	e.reaper.release(err == nil)
 	return err
-}
-
-// findCRDDir walks up from the working directory to controller/config/crd.
-func findCRDDir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, "controller", "config", "crd")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("controller/config/crd not found above the working directory; run from the restartsim repository")
-		}
-		dir = parent
-	}
 }

@@ -104,14 +104,7 @@ func rootCause(err error) error {
 }
 
 func (p Preflight) crds(ctx context.Context, e *Env, d discovery.DiscoveryInterface) error {
-	dir := p.CRDDir
-	if dir == "" {
-		var err error
-		if dir, err = findCRDDir(); err != nil {
-			return fmt.Errorf("%w: %v", ErrEnvironment, err)
-		}
-	}
-	crds, err := loadCRDs(dir, p.CRDPaths)
+	crds, err := loadCRDs(p.CRDDir, p.CRDPaths)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrEnvironment, err)
 	}
@@ -129,8 +122,15 @@ func (p Preflight) crds(ctx context.Context, e *Env, d discovery.DiscoveryInterf
 		return nil
 	}
 	if !p.Install {
-		return fmt.Errorf("%w: the cluster does not serve %s; install %s with `kubectl apply -f` (or pass --install-crds)",
-			ErrEnvironment, crdNames(missing), strings.Join(append([]string{dir}, p.CRDPaths...), " and "))
+		sources := []string{"`restartsim crds | kubectl apply -f -`"}
+		if p.CRDDir != "" {
+			sources[0] = "`kubectl apply -f " + p.CRDDir + "`"
+		}
+		for _, c := range p.CRDPaths {
+			sources = append(sources, "`kubectl apply -f "+c+"`")
+		}
+		return fmt.Errorf("%w: the cluster does not serve %s; install with %s (or pass --install-crds)",
+			ErrEnvironment, crdNames(missing), strings.Join(sources, " and "))
 	}
 	if _, err := envtest.InstallCRDs(e.Config, envtest.CRDInstallOptions{CRDs: missing, MaxTime: time.Minute}); err != nil {
 		return fmt.Errorf("%w: installing %s: %v", ErrEnvironment, crdNames(missing), err)
