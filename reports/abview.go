@@ -29,7 +29,7 @@ func newABSide(side, strategy string, b results.Build) abSide {
 }
 
 type abRow struct {
-	Metric, Baseline, Candidate, Ratio, P, Limit, Verdict string
+	Metric, Weight, Baseline, Candidate, Ratio, P, Limit, Verdict string
 	Failed, Improved, Skipped                             bool
 }
 
@@ -47,7 +47,7 @@ func newABView(r *results.Results) *abView {
 	}
 	var failed, improved, tested []string
 	for _, c := range checks {
-		row := abRow{Metric: c.Metric.Metric, Skipped: c.Skipped, Verdict: string(c.Verdict)}
+		row := abRow{Metric: c.Metric.Metric, Weight: fmtValue(c.Metric.AlphaWeight()), Skipped: c.Skipped, Verdict: string(c.Verdict)}
 		if c.Skipped {
 			row.Verdict = "skipped: " + c.Reason
 			v.Rows = append(v.Rows, row)

@@ -2,9 +2,10 @@
 // study (hack/power-study.sh): per condition it pools every gate run's per-run summaries of each
 // side and judges many gate runs drawn from the pools (the gate's repeat count per side, without
 // replacement), with the gate's own statistics. The pooled estimate supplements the verdicts of
-// the real gate runs in summary.tsv, which are independent but few.
+// the real gate runs, which are independent but few; those are judged again here with this
+// build's gate, so that a change of its statistics is measured on the same runs.
 //
-//	go run ./hack/powerstats -dir out/power -draws 2000 [-n 6]
+//	go run ./hack/powerstats -dir out/power -draws 2000 [-n 6] [-ttfmr-weight 1]
 package main
 
 import (
@@ -17,19 +18,21 @@ import (
 
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 func main() {
 	dir := flag.String("dir", "out/power", "power study output (one folder per condition)")
 	draws := flag.Int("draws", 2000, "gate runs drawn per condition")
 	perSide := flag.Int("n", 0, "runs per side of a drawn gate run (default: the study's ab.repeats)")
+	weight := flag.Float64("ttfmr-weight", scenario.DefaultABTTFMRWeight, "TTFMR's weight in the weighted Holm correction (1: equal weights)")
 	flag.Parse()
 	conds, err := os.ReadDir(*dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	fmt.Println("condition\tgate runs\tpooled runs per side\tTTFMR ratio of pooled medians\tdrawn runs failing on TTFMR\tdrawn runs failing on any A/B check")
+	fmt.Println("condition\tgate runs\tfailing on TTFMR / on any A/B check\tpooled runs per side\tTTFMR ratio of pooled medians\tdrawn runs failing on TTFMR\tdrawn runs failing on any A/B check")
 	for _, c := range conds {
 		if !c.IsDir() {
 			continue
@@ -38,24 +41,73 @@ func main() {
 		if len(files) == 0 {
 			continue
 		}
-		pooled, n := pool(files)
+		pooled, n := pool(files, *weight)
 		if *perSide > 0 {
 			n = *perSide
 		}
+		runT, runAny := rejudge(files, *weight)
 		ttfmr, any := estimate(pooled, n, *draws)
-		fmt.Printf("%s\t%d\t%d+%d\t%.2f\t%.3f\t%.3f\n", c.Name(), len(files), len(side(pooled, pooled.AB.Baseline)), len(side(pooled, pooled.AB.Candidate)),
-			medianRatio(pooled), ttfmr, any)
+		fmt.Printf("%s\t%d\t%d / %d\t%d+%d\t%.2f\t%.3f\t%.3f\n", c.Name(), len(files), runT, runAny,
+			len(side(pooled, pooled.AB.Baseline)), len(side(pooled, pooled.AB.Candidate)), medianRatio(pooled), ttfmr, any)
 	}
+}
+
+// load reads a gate run's results with TTFMR weighted as given.
+func load(f string, weight float64) (*results.Results, bool) {
+	r, err := results.Load(f)
+	if err != nil || r.AB == nil {
+		fmt.Fprintf(os.Stderr, "skipping %s: %v\n", f, err)
+		return nil, false
+	}
+	for i := range r.AB.Metrics {
+		if r.AB.Metrics[i].Metric == results.MetricTTFMR {
+			r.AB.Metrics[i].Weight = weight
+		}
+	}
+	return r, true
+}
+
+// rejudge counts the gate runs that fail on TTFMR and on any A/B check, judged by this build.
+func rejudge(files []string, weight float64) (ttfmr, any int) {
+	for _, f := range files {
+		if r, ok := load(f, weight); ok {
+			t, a := fails(r)
+			ttfmr, any = ttfmr+b2i(t), any+b2i(a)
+		}
+	}
+	return ttfmr, any
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fails judges one gate run's A/B comparison: whether TTFMR, and whether any check, failed.
+func fails(r *results.Results) (ttfmr, any bool) {
+	checks, err := gate.EvaluateAB(r)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	for _, c := range checks {
+		if c.Verdict == gate.Fail {
+			any = true
+			ttfmr = ttfmr || c.Metric.Metric == results.MetricTTFMR
+		}
+	}
+	return ttfmr, any
 }
 
 // pool merges the runs of both sides of every results file into one results; n is the gate's
 // repeat count per side.
-func pool(files []string) (*results.Results, int) {
+func pool(files []string, weight float64) (*results.Results, int) {
 	var out *results.Results
 	for _, f := range files {
-		r, err := results.Load(f)
-		if err != nil || r.AB == nil {
-			fmt.Fprintf(os.Stderr, "skipping %s: %v\n", f, err)
+		r, ok := load(f, weight)
+		if !ok {
 			continue
 		}
 		if out == nil {
@@ -88,23 +140,8 @@ func estimate(pooled *results.Results, n, draws int) (ttfmr, any float64) {
 			{Name: pooled.AB.Baseline, Runs: pick(rng, base, n)},
 			{Name: pooled.AB.Candidate, Runs: pick(rng, cand, n)},
 		}
-		checks, err := gate.EvaluateAB(&r)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		failed := false
-		for _, c := range checks {
-			if c.Verdict == gate.Fail {
-				failed = true
-				if c.Metric.Metric == results.MetricTTFMR {
-					failT++
-				}
-			}
-		}
-		if failed {
-			failAny++
-		}
+		t, a := fails(&r)
+		failT, failAny = failT+b2i(t), failAny+b2i(a)
 	}
 	return float64(failT) / float64(draws), float64(failAny) / float64(draws)
 }

@@ -24,8 +24,8 @@ type ABCheck struct {
 	BaselineMedian, CandidateMedian Interval
 	// Ratio is CandidateMedian ÷ BaselineMedian, with a 95 % bootstrap interval.
 	Ratio Interval
-	// P is the two-sided Mann–Whitney U test's p-value; PAdjusted is Holm–Bonferroni-adjusted over
-	// every compared metric.
+	// P is the two-sided Mann–Whitney U test's p-value; PAdjusted is adjusted over every compared
+	// metric by the weighted Holm procedure (Holm–Bonferroni when the weights are equal).
 	P, PAdjusted float64
 	Alpha        float64
 	Verdict      Verdict
@@ -81,9 +81,9 @@ func EvaluateAB(r *results.Results) ([]ABCheck, error) {
 	if tested == 0 {
 		return checks, nil
 	}
-	if minP := minUTestP(len(base), len(cand)); minP*float64(tested) >= ab.Alpha {
-		return nil, fmt.Errorf("gate: %d + %d runs are too few: the Mann–Whitney test cannot go below p = %.3g, and %d metrics at a family-wise alpha of %g need p < %.3g; raise ab.repeats",
-			len(base), len(cand), minP, tested, ab.Alpha, ab.Alpha/float64(tested))
+	if minP, need := minUTestP(len(base), len(cand)), firstLevel(checks, ab.Alpha); minP >= need {
+		return nil, fmt.Errorf("gate: %d + %d runs are too few: the Mann–Whitney test cannot go below p = %.3g, and %d metrics at a family-wise alpha of %g need p < %.3g for the least weighted; raise ab.repeats",
+			len(base), len(cand), minP, tested, ab.Alpha, need)
 	}
 	thr := &benchmath.Thresholds{CompareAlpha: ab.Alpha}
 	for i := range checks {
@@ -197,28 +197,48 @@ func ratioInterval(base, cand []float64, seed int64) Interval {
 	return Interval{Center: ratio(median(base), median(cand)), Lo: q((1 - confidence) / 2), Hi: q((1 + confidence) / 2)}
 }
 
-// holm sets PAdjusted by the Holm–Bonferroni step-down over the checks that were tested: the i-th
-// smallest of m p-values is multiplied by m−i, and adjusted values are kept monotone.
+// firstLevel is the smallest level a tested check must reach for the weighted Holm procedure to
+// reject it at all: alpha times its weight's share of every tested check's.
+func firstLevel(checks []ABCheck, alpha float64) float64 {
+	total, least := 0.0, math.Inf(1)
+	for _, c := range checks {
+		if !c.Skipped {
+			w := c.Metric.AlphaWeight()
+			total += w
+			least = math.Min(least, w)
+		}
+	}
+	return alpha * least / total
+}
+
+// holm sets PAdjusted by the weighted Holm step-down (Holm 1979) over the checks that were
+// tested: ordered by p ÷ weight, the k-th is multiplied by the weights left (its own and those
+// after it) over its weight, and adjusted values are kept monotone. With equal weights this is
+// Holm–Bonferroni: the i-th smallest of m p-values times m−i.
 func holm(checks []ABCheck) {
 	var idx []int
+	left := 0.0
 	for i := range checks {
 		if !checks[i].Skipped {
 			idx = append(idx, i)
+			left += checks[i].Metric.AlphaWeight()
 		}
 	}
+	q := func(i int) float64 { return checks[i].P / checks[i].Metric.AlphaWeight() }
 	slices.SortStableFunc(idx, func(a, b int) int {
 		switch {
-		case checks[a].P < checks[b].P:
+		case q(a) < q(b):
 			return -1
-		case checks[a].P > checks[b].P:
+		case q(a) > q(b):
 			return 1
 		}
 		return 0
 	})
-	m, running := len(idx), 0.0
-	for rank, i := range idx {
-		running = math.Max(running, math.Min(1, float64(m-rank)*checks[i].P))
+	running := 0.0
+	for _, i := range idx {
+		running = math.Max(running, math.Min(1, q(i)*left))
 		checks[i].PAdjusted = running
+		left -= checks[i].Metric.AlphaWeight()
 	}
 }
 

@@ -92,6 +92,32 @@ func TestHolm(t *testing.T) {
 	}
 }
 
+// Weighted Holm by hand: weights 3, 1, 1 (total 5); p ÷ w orders them 0.003 (w 3), 0.01, 0.02.
+// Step 1: 0.009 ÷ 3 × 5 = 0.015; step 2: 0.01 × 2 = 0.02; step 3: 0.02 × 1 = 0.02.
+func TestWeightedHolm(t *testing.T) {
+	w := func(p, weight float64) ABCheck { return ABCheck{P: p, Metric: results.ABMetric{Weight: weight}} }
+	checks := []ABCheck{w(0.02, 1), w(0.009, 3), w(0.01, 1)}
+	holm(checks)
+	for i, want := range []float64{0.02, 0.015, 0.02} {
+		if !near(checks[i].PAdjusted, want) {
+			t.Errorf("check %d: adjusted p = %g, want %g", i, checks[i].PAdjusted, want)
+		}
+	}
+	// The weight moves the level: p = 0.012 fails equal-weight Holm over 7 metrics (0.084) and
+	// passes with weight 3 among 9 (0.036).
+	equal := []ABCheck{w(0.012, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1)}
+	weighted := append([]ABCheck(nil), equal...)
+	weighted[0].Metric.Weight = 3
+	holm(equal)
+	holm(weighted)
+	if !near(equal[0].PAdjusted, 0.084) || !near(weighted[0].PAdjusted, 0.036) {
+		t.Errorf("adjusted p: equal weights %g (want 0.084), weight 3 %g (want 0.036)", equal[0].PAdjusted, weighted[0].PAdjusted)
+	}
+	if got := firstLevel(weighted, 0.05); !near(got, 0.05/9) {
+		t.Errorf("first level %g, want alpha/9 for the least weighted", got)
+	}
+}
+
 func TestEvaluateABVerdicts(t *testing.T) {
 	for _, tc := range []struct {
 		name       string

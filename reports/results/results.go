@@ -298,6 +298,17 @@ type ABMetric struct {
 	Metric    string  `json:"metric"`
 	MinEffect float64 `json:"minEffect"`
 	MinDelta  float64 `json:"minDelta,omitempty"`
+	// Weight is the metric's share of the family-wise alpha (weighted Holm); 0, in results written
+	// before weights, counts as 1.
+	Weight float64 `json:"weight,omitempty"`
+}
+
+// AlphaWeight is the metric's weight, 1 when unset.
+func (m ABMetric) AlphaWeight() float64 {
+	if m.Weight <= 0 {
+		return 1
+	}
+	return m.Weight
 }
 
 // Build identifies what one side ran.

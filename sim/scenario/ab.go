@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/utils/ptr"
+
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -17,13 +19,13 @@ type AB struct {
 	// Strategy names the strategy both builds run. Required.
 	Strategy string `json:"strategy"`
 	// Repeats is the number of runs per side. Default 8: at 8 + 8 runs the two-sided Mann–Whitney
-	// test reaches p = 0.00016, below the Holm-corrected level of every metric.
+	// test reaches p = 0.00016, below the corrected level of every default metric.
 	Repeats int `json:"repeats,omitempty"`
 	// Baseline and Candidate say what each side runs. `restartsim gate --baseline-binary /
 	// --candidate-binary` override their binaries.
 	Baseline  Build `json:"baseline,omitempty"`
 	Candidate Build `json:"candidate,omitempty"`
-	// Alpha is the family-wise false-alarm rate over all compared metrics (Holm–Bonferroni).
+	// Alpha is the family-wise false-alarm rate over all compared metrics (weighted Holm).
 	// Default 0.05.
 	Alpha float64 `json:"alpha,omitempty"`
 	// Metrics are the compared figures. Default: DefaultABMetrics.
@@ -42,7 +44,7 @@ type Build struct {
 }
 
 // ABMetric is one compared figure. A check fails only when the candidate is significantly worse
-// (Holm-corrected Mann–Whitney p below Alpha) and by more than the minimum effect: its median above
+// (Mann–Whitney p, corrected by weighted Holm, below Alpha) and by more than the minimum effect: its median above
 // the baseline's × (1 + MinEffect) and by more than MinDelta.
 type ABMetric struct {
 	// Metric is a summary metric compared between the two builds' runs.
@@ -52,6 +54,10 @@ type ABMetric struct {
 	// MinDelta is the smallest absolute regression worth failing on, in the metric's unit.
 	// Default 0.
 	MinDelta float64 `json:"minDelta,omitempty"`
+	// Weight is the metric's share of ab.alpha in the weighted Holm procedure: a metric of weight 3
+	// among six of weight 1 is tested at 3/9 of alpha before the others' rejections, those at 1/9.
+	// Default 1; DefaultABMetrics weighs TTFMR, the figure the gate is for, at 3.
+	Weight *float64 `json:"weight,omitempty"`
 }
 
 // A/B defaults.
@@ -59,6 +65,8 @@ const (
 	DefaultABRepeats   = 8
 	DefaultABAlpha     = 0.05
 	DefaultABMinEffect = 0.2
+	// DefaultABTTFMRWeight is TTFMR's weight among the default metrics (each other's is 1).
+	DefaultABTTFMRWeight = 3.0
 	// BaselineSuffix names the baseline side's strategy: "<strategy>-baseline".
 	BaselineSuffix = "-baseline"
 	maxABRepeats   = 100
@@ -68,8 +76,10 @@ const (
 // costs up to the first meaningful reconcile.
 func DefaultABMetrics() []ABMetric {
 	m := func(name string, minDelta float64) ABMetric { return ABMetric{Metric: name, MinDelta: minDelta} }
+	ttfmr := m(results.MetricTTFMR, 0.1)
+	ttfmr.Weight = ptr.To(DefaultABTTFMRWeight)
 	return []ABMetric{
-		m(results.MetricTTFMR, 0.1),
+		ttfmr,
 		m(results.MetricChangeLatencyP50, 0.1),
 		m(results.MetricChangeLatencyP95, 0.1),
 		m(results.MetricControllerCPUBeforeFirst, 0.05),
@@ -96,6 +106,9 @@ func setABDefaults(ab *AB) {
 		if ab.Metrics[i].MinEffect == nil {
 			e := DefaultABMinEffect
 			ab.Metrics[i].MinEffect = &e
+		}
+		if ab.Metrics[i].Weight == nil {
+			ab.Metrics[i].Weight = ptr.To(1.0)
 		}
 	}
 }
@@ -132,6 +145,9 @@ func (v *validator) validateAB(s *Scenario) {
 		if m.MinEffect != nil && *m.MinEffect < 0 {
 			v.add(p+".minEffect", "must not be negative, got %g", *m.MinEffect)
 		}
+		if m.Weight != nil && !(*m.Weight > 0 && *m.Weight <= 1000) {
+			v.add(p+".weight", "must be in (0, 1000], got %g", *m.Weight)
+		}
 		if m.MinDelta < 0 {
 			v.add(p+".minDelta", "must not be negative, got %g", m.MinDelta)
 		}
@@ -153,7 +169,7 @@ func (s *Scenario) ResultsAB() *results.AB {
 		BaselineBuild:  results.Build{Binary: s.AB.Baseline.Binary, Args: s.AB.Baseline.Args},
 		CandidateBuild: results.Build{Binary: s.AB.Candidate.Binary, Args: s.AB.Candidate.Args}}
 	for _, m := range s.AB.Metrics {
-		out.Metrics = append(out.Metrics, results.ABMetric{Metric: m.Metric, MinEffect: *m.MinEffect, MinDelta: m.MinDelta})
+		out.Metrics = append(out.Metrics, results.ABMetric{Metric: m.Metric, MinEffect: *m.MinEffect, MinDelta: m.MinDelta, Weight: *m.Weight})
 	}
 	return out
 }
