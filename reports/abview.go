@@ -30,7 +30,7 @@ func newABSide(side, strategy string, b results.Build) abSide {
 
 type abRow struct {
 	Metric, Weight, Baseline, Candidate, Ratio, P, Limit, Verdict string
-	Failed, Improved, Skipped                             bool
+	Failed, Improved, Skipped                                     bool
 }
 
 func newABView(r *results.Results) *abView {
