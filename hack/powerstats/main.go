@@ -26,6 +26,7 @@ func main() {
 	draws := flag.Int("draws", 2000, "gate runs drawn per condition")
 	perSide := flag.Int("n", 0, "runs per side of a drawn gate run (default: the study's ab.repeats)")
 	weight := flag.Float64("ttfmr-weight", scenario.DefaultABTTFMRWeight, "TTFMR's weight in the weighted Holm correction (1: equal weights)")
+	perRun := flag.Bool("runs", false, "also print every gate run's TTFMR check as judged by this build")
 	flag.Parse()
 	conds, err := os.ReadDir(*dir)
 	if err != nil {
@@ -45,7 +46,7 @@ func main() {
 		if *perSide > 0 {
 			n = *perSide
 		}
-		runT, runAny := rejudge(files, *weight)
+		runT, runAny := rejudge(files, *weight, *perRun)
 		ttfmr, any := estimate(pooled, n, *draws)
 		fmt.Printf("%s\t%d\t%d / %d\t%d+%d\t%.2f\t%.3f\t%.3f\n", c.Name(), len(files), runT, runAny,
 			len(side(pooled, pooled.AB.Baseline)), len(side(pooled, pooled.AB.Candidate)), medianRatio(pooled), ttfmr, any)
@@ -67,12 +68,23 @@ func load(f string, weight float64) (*results.Results, bool) {
 	return r, true
 }
 
-// rejudge counts the gate runs that fail on TTFMR and on any A/B check, judged by this build.
-func rejudge(files []string, weight float64) (ttfmr, any int) {
+// rejudge counts the gate runs that fail on TTFMR and on any A/B check, judged by this build;
+// verbose prints each run's TTFMR check to stderr.
+func rejudge(files []string, weight float64, verbose bool) (ttfmr, any int) {
 	for _, f := range files {
-		if r, ok := load(f, weight); ok {
-			t, a := fails(r)
-			ttfmr, any = ttfmr+b2i(t), any+b2i(a)
+		r, ok := load(f, weight)
+		if !ok {
+			continue
+		}
+		t, a := fails(r)
+		ttfmr, any = ttfmr+b2i(t), any+b2i(a)
+		if verbose {
+			checks, _ := gate.EvaluateAB(r)
+			for _, c := range checks {
+				if c.Metric.Metric == results.MetricTTFMR {
+					fmt.Fprintf(os.Stderr, "%s\t×%.3g\tp %.2g\t%s\tany check failed: %v\n", f, c.Ratio.Center, c.PAdjusted, c.Verdict, a)
+				}
+			}
 		}
 	}
 	return ttfmr, any
