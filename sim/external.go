@@ -54,8 +54,10 @@ type external struct {
 	// replacements are the processes restarts started, in order; all is every process started.
 	replacements []*proc
 	all          []*proc
-	// atStops is, per restart, every process that ran just before the stop.
-	atStops [][]results.InstanceAtStop
+	// atStops is, per restart, every process that ran just before the stop; firstStop is when
+	// the first restart stopped the leader.
+	atStops   [][]results.InstanceAtStop
+	firstStop time.Time
 	// synced matches the output line that says a process's caches synced (nil: never told).
 	synced *regexp.Regexp
 	// lease is the Lease the leader holds (nil: the harness cannot tell who leads).
@@ -365,6 +367,11 @@ func (x *external) StopLeader(ctx context.Context, mode string) (time.Time, erro
 	}
 	x.noteAtStop(p)
 	stopped := time.Now()
+	x.mu.Lock()
+	if x.firstStop.IsZero() {
+		x.firstStop = stopped
+	}
+	x.mu.Unlock()
 	x.stop(p, mode == scenario.RestartCrash)
 	return stopped, nil
 }
@@ -398,14 +405,21 @@ func (x *external) StartReplacement(context.Context) (time.Time, func(context.Co
 	}, nil
 }
 
-// firstReplacement is the process the first restart started (nil before it).
-func (x *external) firstReplacement() *proc {
+// firstTakeover is the process that took over after the first restart: the first to sync its
+// caches after the stop (a standby, or the replacement), else the replacement; nil before it.
+func (x *external) firstTakeover() *proc {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if len(x.replacements) == 0 {
 		return nil
 	}
-	return x.replacements[0]
+	took, at := x.replacements[0], time.Time{}
+	for _, p := range x.all {
+		if _, t := p.watch.stats(); !t.Before(x.firstStop) && (at.IsZero() || t.Before(at)) {
+			took, at = p, t
+		}
+	}
+	return took
 }
 
 // noteAtStop records what every running process cost until now, leader the one about to stop.

@@ -311,8 +311,8 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		// and readiness-gate changes; status updates and events are not counted).
 		in.Audit = pw.watchedWrites(t0, toSec)
 	}
-	if x, ok := ctrls.(interface{ firstReplacement() *proc }); ok {
-		if p := x.firstReplacement(); p != nil {
+	if x, ok := ctrls.(interface{ firstTakeover() *proc }); ok {
+		if p := x.firstTakeover(); p != nil {
 			cpu, _ := p.watch.stats()
 			for _, c := range cpu {
 				in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.at), Seconds: c.seconds})

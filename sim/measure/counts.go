@@ -115,7 +115,11 @@ func (blindCosts) Measure(in *Input, out *Output) {
 		}
 		out.Summary.APIRequestsBeforeFirstMeaningful = &n
 	}
+	// From the stop: a standby's CPU while it stood by is no part of the restart's cost.
 	if cpu, ok := cpuAt(in.ReplacementCPU, end); ok {
+		if before, ok := cpuAt(in.ReplacementCPU, r.Stopped); ok {
+			cpu = math.Round((cpu-before)*1000) / 1000
+		}
 		out.Summary.ControllerCPUSecondsBeforeFirstMeaningful = &cpu
 	}
 	// Cache sync counts from when the instance could lead: its start, or the Lease it waited for

@@ -116,8 +116,9 @@ type Input struct {
 	// HasAudit tells an audit log was read (Audit may then be empty), so request counts are known.
 	HasAudit  bool
 	GateFlips []GateFlip
-	// ReplacementCPU samples the first restart's replacement process's CPU time from its start
-	// (empty for in-process controllers).
+	// ReplacementCPU samples the CPU time of the process that took over after the first restart
+	// (the replacement, or a standby that started before it), cumulative from the process's start;
+	// empty for in-process controllers.
 	ReplacementCPU []CPUSample
 	// CachesSynced is when each controller instance reported its caches synced, where it tells.
 	// An instance starts its workers, and says so, only once it leads, so the first moment after a

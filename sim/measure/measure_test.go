@@ -184,3 +184,19 @@ func TestTTFMRChangeStraddlingTheRestart(t *testing.T) {
 		t.Errorf("latency = %v, want 3 (applied in full at 4 s, change at 1 s)", deref(got))
 	}
 }
+
+// A standby that took over was sampled since long before the stop: only its CPU from the stop to
+// the first meaningful mutation is the restart's.
+func TestStandbyCPUCountsFromTheStop(t *testing.T) {
+	tg := "arn:tg/a"
+	t0 := time.Unix(100, 0)
+	in := &Input{Origin: t0, End: 10, Restarts: []Restart{{Stopped: 1, Started: 1.01, At: 2, Mode: "crash"}},
+		Calls: []fakeaws.Call{{Time: t0.Add(3 * time.Second), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg,
+			Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK}},
+		Changes:        []Change{{ID: "c1", TGB: "ns/a", TargetGroupARN: tg, At: 0.5, Register: []Target{{"10.0.0.9", 80}}}},
+		ReplacementCPU: []CPUSample{{At: -60, Seconds: 0}, {At: 1, Seconds: 1.0}, {At: 3, Seconds: 1.3}, {At: 5, Seconds: 1.4}},
+	}
+	if c := Run(in).Summary.ControllerCPUSecondsBeforeFirstMeaningful; c == nil || *c != 0.3 {
+		t.Errorf("CPU before the first meaningful mutation = %v, want 0.3 (1.3 at 3 s − 1.0 at the stop)", deref(c))
+	}
+}
