@@ -110,7 +110,7 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 	}
 	specs := []figureSpec{
 		{id: FigureTimeline, title: "Event timeline",
-			caption: "Per strategy, the controller lane shows the first restart's phases: down (the old instance stopped, the scenario's downtime), started (the process runs: waiting for the Lease with leader election, else syncing its caches), leading (holds the Lease, caches syncing), caches synced, and applying changes from the first meaningful mutation on; the black tick is its first reconcile that reached AWS. Below, each change from when it was made (dot) to when AWS reflected it (bar); blue ones are the restart's changes that blind time counts. Phases the controller does not expose merge into the one before.",
+			caption: "Per strategy, the controller lane shows every restart's phases: down (the old instance stopped, the scenario's downtime), started (the process runs: waiting for the Lease with leader election, else syncing its caches), leading (holds the Lease, caches syncing), caches synced, and applying changes from the first meaningful mutation on; the black tick is a restart's first reconcile that reached AWS. Below, each change from when it was made (dot) to when AWS reflected it (bar); blue ones are the first restart's changes, which blind time counts. Phases the controller does not expose merge into the one before.",
 			skip:    noTimeline, draw: func() (chart.PNG, error) { return chart.EventTimeline(timeline) }},
 		{id: FigureAWSCalls, title: "AWS API calls per second",
 			caption: "Calls per operation over scenario time, one panel per strategy; throttled calls shaded red; dashed black lines are controller restarts, orange marks AWS faults.",

@@ -71,7 +71,7 @@ func EventTimeline(d dataset.EventTimeline) (PNG, error) {
 	}
 	w, h := EventTimelineSize(d)
 	return render(w, h, func(dc draw.Canvas) error {
-		dc = figureTitle(dc, "Event timeline: the restart's phases and each change from made to applied")
+		dc = figureTitle(dc, "Event timeline: each restart's phases and each change from made to applied")
 		// Panels get heights by their lanes, so every lane is as tall in each.
 		top := dc.Max.Y
 		for i, p := range plots {
@@ -96,10 +96,10 @@ func timelineLegend(panel dataset.TimelinePanel) []legendEntry {
 			out = append(out, legendEntry{ph, boxThumb{phaseColors[ph]}})
 		}
 	}
-	if panel.FirstReconcile != nil {
+	if len(panel.FirstReconciles) > 0 {
 		out = append(out, legendEntry{"first reconcile (ELBv2 call)", lineThumb{firstReconcileStyle}})
 	}
-	if panel.FirstMeaningful != nil {
+	if len(panel.FirstMeaningfuls) > 0 {
 		out = append(out, legendEntry{"first meaningful mutation", glyphThumb{firstMeaningfulDot}})
 	}
 	out = append(out, legendEntry{"restart's change: made → applied", lineThumb{restartChangeStyle}},
@@ -148,11 +148,11 @@ func (t timelineLanes) Plot(c draw.Canvas, plt *plot.Plot) {
 		x0, x1 := clampX(sp.From), clampX(sp.To)
 		c.FillPolygon(phaseColors[sp.Phase], []vg.Point{{X: x0, Y: y - half}, {X: x1, Y: y - half}, {X: x1, Y: y + half}, {X: x0, Y: y + half}})
 	}
-	if v := t.panel.FirstReconcile; v != nil {
-		c.StrokeLine2(firstReconcileStyle, clampX(*v), y-half*1.4, clampX(*v), y+half*1.4)
+	for _, v := range t.panel.FirstReconciles {
+		c.StrokeLine2(firstReconcileStyle, clampX(v), y-half*1.4, clampX(v), y+half*1.4)
 	}
-	if v := t.panel.FirstMeaningful; v != nil {
-		c.DrawGlyph(firstMeaningfulDot, vg.Point{X: clampX(*v), Y: y})
+	for _, v := range t.panel.FirstMeaningfuls {
+		c.DrawGlyph(firstMeaningfulDot, vg.Point{X: clampX(v), Y: y})
 	}
 	for i, ch := range t.panel.Changes {
 		cy := trY(t.laneY(i + 1))

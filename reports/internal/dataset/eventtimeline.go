@@ -38,10 +38,13 @@ type ChangeBar struct {
 // TimelinePanel is one strategy's part of the event timeline.
 type TimelinePanel struct {
 	Strategy string
-	Spans    []Span
-	// FirstReconcile and FirstMeaningful are instants on the controller lane (nil: unknown).
-	FirstReconcile, FirstMeaningful *float64
-	Changes                         []ChangeBar
+	// Spans are the phases of every restart, in order; each restart's last phase lasts until the
+	// next restart's stop.
+	Spans []Span
+	// FirstReconciles and FirstMeaningfuls are each restart's instants on the controller lane
+	// (those it exposes).
+	FirstReconciles, FirstMeaningfuls []float64
+	Changes                           []ChangeBar
 	// MoreChanges counts the changes left out beyond MaxTimelineChanges.
 	MoreChanges int
 	Markers     []Marker
@@ -57,7 +60,8 @@ type EventTimeline struct {
 // Empty reports whether no strategy had a restart to draw.
 func (t EventTimeline) Empty() bool { return len(t.Panels) == 0 }
 
-// NewEventTimeline prepares the event timeline from each strategy's first restart and changes.
+// NewEventTimeline prepares the event timeline from each strategy's restarts and changes; the
+// changes blind time counts are the first restart's.
 func NewEventTimeline(r *results.Results) EventTimeline {
 	out := EventTimeline{From: math.Inf(1), To: math.Inf(-1)}
 	widen := func(v float64) { out.From, out.To = math.Min(out.From, v), math.Max(out.To, v) }
@@ -67,10 +71,28 @@ func NewEventTimeline(r *results.Results) EventTimeline {
 		if ph == nil {
 			continue
 		}
-		p := TimelinePanel{Strategy: s.Name, Spans: Spans(ph), FirstReconcile: ph.FirstReconcileSeconds,
-			FirstMeaningful: ph.FirstMeaningfulSeconds}
+		all := s.Restarts
+		if len(all) == 0 {
+			all = []results.RestartPhases{*ph}
+		}
+		p := TimelinePanel{Strategy: s.Name}
+		stops := map[float64]bool{}
+		for k := range all {
+			rk := &all[k]
+			stops[rk.StoppedSeconds] = true
+			if n := len(p.Spans); n > 0 {
+				p.Spans[n-1].To = math.Max(p.Spans[n-1].From, rk.StoppedSeconds)
+			}
+			p.Spans = append(p.Spans, Spans(rk)...)
+			if rk.FirstReconcileSeconds != nil {
+				p.FirstReconciles = append(p.FirstReconciles, *rk.FirstReconcileSeconds)
+			}
+			if rk.FirstMeaningfulSeconds != nil {
+				p.FirstMeaningfuls = append(p.FirstMeaningfuls, *rk.FirstMeaningfulSeconds)
+			}
+		}
 		for _, m := range Markers(s) {
-			if m.Kind != MarkerRestart || m.At != ph.StoppedSeconds { // the phases show the first restart
+			if m.Kind != MarkerRestart || !stops[m.At] { // the phases show the restarts
 				p.Markers = append(p.Markers, m)
 			}
 		}

@@ -1,7 +1,9 @@
 package dataset
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/restartsim/restartsim/reports/results"
@@ -64,5 +66,40 @@ func TestMarkers(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("markers = %+v, want %+v", got, want)
+	}
+}
+
+// Every restart's phases are drawn on the controller lane, each restart's last phase lasting to
+// the next one's stop, and neither restart is marked again as a plain marker.
+func TestEventTimelineOfEveryRestart(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	first := results.RestartPhases{StoppedSeconds: 10, StartedSeconds: 11, CachesSyncedSeconds: f(12),
+		FirstReconcileSeconds: f(12.5), FirstMeaningfulSeconds: f(13)}
+	second := results.RestartPhases{StoppedSeconds: 40, StartedSeconds: 40.5, LeaderElection: true, LeadingSeconds: f(55),
+		CachesSyncedSeconds: f(55.2), FirstReconcileSeconds: f(55.3), FirstMeaningfulSeconds: f(56)}
+	s := results.Strategy{Name: "a", Restart: &first, Restarts: []results.RestartPhases{first, second},
+		Events: []results.Event{{AtSeconds: 10, Kind: "restart"}, {AtSeconds: 40, Kind: "restart"}, {AtSeconds: 20, EndSeconds: 25, Kind: "awsFault"}}}
+	tl := NewEventTimeline(&results.Results{Strategies: []results.Strategy{s}})
+	if len(tl.Panels) != 1 {
+		t.Fatalf("%d panels", len(tl.Panels))
+	}
+	p := tl.Panels[0]
+	var got []string
+	for _, sp := range p.Spans {
+		got = append(got, fmt.Sprintf("%s %g-%g", sp.Phase, sp.From, sp.To))
+	}
+	want := []string{
+		PhaseDown + " 10-11", PhaseStarting + " 11-12", PhaseSynced + " 12-13", PhaseRunning + " 13-40",
+		PhaseDown + " 40-40.5", PhaseWaiting + " 40.5-55", PhaseLeading + " 55-55.2", PhaseSynced + " 55.2-56",
+		fmt.Sprintf("%s 56-%g", PhaseRunning, tl.To),
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("spans\n got %s\nwant %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+	if fmt.Sprint(p.FirstReconciles, p.FirstMeaningfuls) != "[12.5 55.3] [13 56]" {
+		t.Errorf("instants %v %v", p.FirstReconciles, p.FirstMeaningfuls)
+	}
+	if len(p.Markers) != 1 || p.Markers[0].Kind != MarkerFault {
+		t.Errorf("markers %+v, want the fault only", p.Markers)
 	}
 }
