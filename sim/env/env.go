@@ -75,11 +75,12 @@ type Env struct {
 }
 
 // auditPolicy records every request of the controller user: its writes to the objects the
-// measurements count, and all its requests for the restart's request count. Watches are logged when
-// they end (ResponseStarted is omitted), with the time they were received.
+// measurements count, and all its requests for the restart's request count. A watch is logged when
+// it starts (ResponseStarted, which only long-running requests have) and when it ends; the
+// measurements count it once, at its start, so that a watch still open at the end counts too.
 const auditPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
-omitStages: [RequestReceived, ResponseStarted]
+omitStages: [RequestReceived]
 rules:
 - level: Metadata
   users: [` + ControllerUser + `]

@@ -24,8 +24,9 @@ type auditLine struct {
 	} `json:"responseStatus"`
 }
 
-// ReadAudit reads a JSON-lines audit log and returns user's requests (ResponseComplete stage, any
-// status) with times converted by toScenario.
+// ReadAudit reads a JSON-lines audit log and returns user's requests, any status, with times
+// converted by toScenario: a request once it completed, a watch once it started (ResponseStarted:
+// a watch still open when the log is read has not completed, and is counted all the same).
 func ReadAudit(path, user string, toScenario func(time.Time) float64) ([]AuditEvent, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -37,7 +38,14 @@ func ReadAudit(path, user string, toScenario func(time.Time) float64) ([]AuditEv
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		var l auditLine
-		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Stage != "ResponseComplete" || l.User.Username != user || l.ObjectRef == nil {
+		if json.Unmarshal(sc.Bytes(), &l) != nil || l.User.Username != user || l.ObjectRef == nil {
+			continue
+		}
+		stage := "ResponseComplete"
+		if l.Verb == "watch" {
+			stage = "ResponseStarted"
+		}
+		if l.Stage != stage {
 			continue
 		}
 		code := 0
