@@ -166,7 +166,8 @@ func (ttfmr) Measure(in *Input, out *Output) {
 		var best *float64
 		for _, t := range applied {
 			if t >= from && t < until && (best == nil || t < *best) {
-				best = ptr(t)
+				v := t // unrounded, as the end of the windows the costs are counted in
+				best = &v
 			}
 		}
 		return best
