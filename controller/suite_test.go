@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,7 +36,8 @@ import (
 )
 
 // One envtest API server and one fakeaws endpoint for the package; each test uses its own
-// namespace (the manager caches only that namespace) and its own target groups.
+// namespace (the manager caches only that namespace) and its own target groups. The API server
+// starts on first use (needEnv), so the unit tests run without envtest's assets.
 var (
 	cfg    *rest.Config
 	k8s    client.Client
@@ -46,6 +48,10 @@ var (
 	nsSeq  atomic.Int32
 	tgSeq  atomic.Int32
 	logger = logr.Discard()
+
+	envOnce sync.Once
+	env     *testenv.Env
+	envErr  error
 )
 
 const (
@@ -60,13 +66,7 @@ func runSuite(m *testing.M) int {
 		logger = zap.New(zap.UseDevMode(true), zap.WriteTo(os.Stderr))
 	}
 	ctrl.SetLogger(logger)
-	env, err := testenv.Start(filepath.Join("config", "crd"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer func() { _ = env.Stop() }()
-	cfg, k8s, scheme = env.Config, env.Client, env.Scheme
+	var err error
 	aws_, err = fakeaws.New(fakeaws.Options{Region: testRegion, AccessKeyID: testKey, SecretAccessKey: testKey,
 		Profile: fakeaws.ProfileUnlimited, HealthyAfter: 500 * time.Millisecond, DeregistrationDelay: time.Second})
 	if err != nil {
@@ -78,7 +78,25 @@ func runSuite(m *testing.M) int {
 	awsURL = srv.URL
 	elbc = elbv2.New(elbv2.Options{Region: testRegion, BaseEndpoint: aws.String(awsURL),
 		Credentials: credentials.NewStaticCredentialsProvider(testKey, testKey, "")})
-	return m.Run()
+	code := m.Run()
+	if env != nil {
+		_ = env.Stop()
+	}
+	return code
+}
+
+// needEnv starts the package's envtest API server on first use and fails t if it cannot run.
+func needEnv(t testing.TB) {
+	t.Helper()
+	envOnce.Do(func() {
+		env, envErr = testenv.Start(filepath.Join("config", "crd"))
+		if envErr == nil {
+			cfg, k8s, scheme = env.Config, env.Client, env.Scheme
+		}
+	})
+	if envErr != nil {
+		t.Fatal(envErr)
+	}
 }
 
 // testOptions are Options with durations shrunk for tests; deferral is far away unless a test sets it.
@@ -115,6 +133,7 @@ func startController(t testing.TB, ns string, opts Options, setup ...func(*Contr
 // the manager.
 func startManager(t testing.TB, ns string, opts Options, tweak func(*manager.Options), setup ...func(*Controller, context.CancelFunc)) (*running, manager.Manager) {
 	t.Helper()
+	needEnv(t)
 	opts.Namespaces = []string{ns}
 	return startManagerAs(t, cfg, opts, tweak, setup...)
 }
@@ -123,6 +142,7 @@ func startManager(t testing.TB, ns string, opts Options, tweak func(*manager.Opt
 // of opts.
 func startManagerAs(t testing.TB, restCfg *rest.Config, opts Options, tweak func(*manager.Options), setup ...func(*Controller, context.CancelFunc)) (*running, manager.Manager) {
 	t.Helper()
+	needEnv(t)
 	reg := prometheus.NewRegistry()
 	opts.MetricsRegistry = reg
 	mopts := ManagerOptions(opts, manager.Options{Scheme: scheme, Logger: logger})
@@ -166,6 +186,7 @@ func (r *running) stop() {
 // newNamespace creates a unique namespace.
 func newNamespace(t testing.TB) string {
 	t.Helper()
+	needEnv(t)
 	name := fmt.Sprintf("t%d-%s", nsSeq.Add(1), strings.ToLower(strings.NewReplacer("/", "-", "_", "-", "=", "-").Replace(t.Name())))
 	if len(name) > 60 {
 		name = name[:60]
