@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -20,7 +21,7 @@ import (
 // fakeaws and, in the same run, against a bare net/http handler returning a fixed copy of the same response.
 // It reports "ratio" = bare ns/op ÷ fakeaws ns/op (1 = no overhead; the goal is ≥ 0.5).
 func BenchmarkDescribeTargetHealth(b *testing.B) {
-	e := newEnv(b, fakeaws.Options{Clock: fakeaws.RealClock{}})
+	e := newEnv(b, fakeaws.Options{Clock: clock.RealClock{}})
 	arn := e.createTG(b, "bench", "ip", 80)
 	var ts []elbtypes.TargetDescription
 	for i := range 20 {

@@ -110,11 +110,11 @@ func TestTargetHealthStateMachine(t *testing.T) {
 	if h := health(); h["10.0.1.1:8080"] != "initial" || h["10.0.1.2:9090"] != "initial" {
 		t.Fatalf("after register: %v", h)
 	}
-	e.clock.Advance(9 * time.Second)
+	e.clock.Step(9 * time.Second)
 	if h := health(); h["10.0.1.1:8080"] != "initial" {
 		t.Fatalf("at 9s: %v", h)
 	}
-	e.clock.Advance(time.Second)
+	e.clock.Step(time.Second)
 	if h := health(); h["10.0.1.1:8080"] != "healthy" || h["10.0.1.2:9090"] != "healthy" {
 		t.Fatalf("at 10s: %v", h)
 	}
@@ -122,11 +122,11 @@ func TestTargetHealthStateMachine(t *testing.T) {
 	if h := health(); h["10.0.1.1:8080"] != "draining" || h["10.0.1.2:9090"] != "healthy" {
 		t.Fatalf("after deregister: %v", h)
 	}
-	e.clock.Advance(29 * time.Second)
+	e.clock.Step(29 * time.Second)
 	if h := health(); h["10.0.1.1:8080"] != "draining" {
 		t.Fatalf("at 29s draining: %v", h)
 	}
-	e.clock.Advance(time.Second)
+	e.clock.Step(time.Second)
 	if h := health(); len(h) != 1 || h["10.0.1.2:9090"] != "healthy" {
 		t.Fatalf("after drain: %v", h)
 	}

@@ -38,11 +38,11 @@ func TestErrorInjectionAndOutage(t *testing.T) {
 
 	e.srv.AddOutage(e.srv.Now().Add(10*time.Second), 5*time.Second, "ec2")
 	must[*ec2.DescribeVpcsOutput](t)(e.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{}))
-	e.clock.Advance(12 * time.Second)
+	e.clock.Step(12 * time.Second)
 	_, err = e.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{})
 	wantCode(t, err, "Unavailable")
 	must[*elb.DescribeTargetGroupsOutput](t)(e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{})) // elbv2 unaffected
-	e.clock.Advance(3 * time.Second)
+	e.clock.Step(3 * time.Second)
 	must[*ec2.DescribeVpcsOutput](t)(e.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{}))
 }
 
@@ -53,16 +53,16 @@ func TestLatencyAndTimeScale(t *testing.T) {
 	e.srv.SetLatency("DescribeVpcs", 2*time.Second, 0)
 	done := make(chan error, 1)
 	go func() { _, err := e.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{}); done <- err }()
-	for e.clock.Waiters() == 0 {
+	for !e.clock.HasWaiters() {
 		time.Sleep(time.Millisecond)
 	}
-	e.clock.Advance(199 * time.Millisecond)
+	e.clock.Step(199 * time.Millisecond)
 	select {
 	case <-done:
 		t.Fatal("returned before the latency elapsed")
 	case <-time.After(20 * time.Millisecond):
 	}
-	e.clock.Advance(time.Millisecond)
+	e.clock.Step(time.Millisecond)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestLatencyAndTimeScale(t *testing.T) {
 		}
 	}
 	reg(21)
-	e.clock.Advance(100 * time.Millisecond) // 1 s of scenario time → 4 tokens
+	e.clock.Step(100 * time.Millisecond) // 1 s of scenario time → 4 tokens
 	reg(5)
 	if ok, thr := e.outcomes(mark, "RegisterTargets"); ok != 24 || thr != 2 {
 		t.Fatalf("ok=%d throttled=%d, want 24/2", ok, thr)

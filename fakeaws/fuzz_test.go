@@ -16,6 +16,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -88,7 +89,7 @@ func FuzzAuthHeaders(f *testing.F) {
 	f.Add("ec2", "Action=DescribeVpcs&Version=2016-11-15", "", "X-Amz-Date", "20260102T031000Z", "")
 	f.Add("elasticloadbalancing", "Action=DescribeTargetGroups&Version=2015-12-01", "AWS4-HMAC-SHA256 Credential=AKIDTEST/20260102/us-west-2/elasticloadbalancing/aws4_request, SignedHeaders=host;x-amz-date, Signature=00", "", "", "")
 	f.Add("s3", "", "", "", "", "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDTEST%2F20260102%2Fus-west-2%2Fs3%2Faws4_request&X-Amz-Date=20260102T030405Z&X-Amz-Expires=60&X-Amz-SignedHeaders=host&X-Amz-Signature=00")
-	wall := fakeaws.NewFakeClock(t0)
+	wall := clocktesting.NewFakeClock(t0)
 	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, Profile: fakeaws.ProfileUnlimited, WallClock: wall})
 	if err != nil {
 		f.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"github.com/aws/smithy-go"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -29,7 +30,7 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 type env struct {
 	srv   *fakeaws.Server
 	http  *httptest.Server
-	clock *fakeaws.FakeClock
+	clock *clocktesting.FakeClock
 	cfg   aws.Config
 	elb   *elb.Client
 	ec2   *ec2.Client
@@ -40,7 +41,7 @@ func newEnv(t testing.TB, opts fakeaws.Options) *env {
 	t.Helper()
 	e := &env{}
 	if opts.Clock == nil {
-		e.clock = fakeaws.NewFakeClock(t0)
+		e.clock = clocktesting.NewFakeClock(t0)
 		opts.Clock = e.clock
 	}
 	opts.AccessKeyID, opts.SecretAccessKey = testKey, testSecret

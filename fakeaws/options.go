@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
@@ -64,11 +65,12 @@ type Options struct {
 	TimeScale float64
 	// Seed seeds latency jitter, error injection and resource IDs. Default 0 (still deterministic).
 	Seed uint64
-	// Clock is the time source. Default the real clock; tests pass a *FakeClock.
-	Clock Clock
+	// Clock is the time source: Now, and After for injected latency. Default the real clock; tests pass a
+	// k8s.io/utils/clock/testing.FakeClock.
+	Clock clock.Clock
 	// WallClock is the real time that SigV4 signing times (X-Amz-Date) are checked against. It is separate from
 	// Clock because scenario time may run faster than the clients' clocks. Default the real clock.
-	WallClock Clock
+	WallClock clock.PassiveClock
 	// MaxClockSkew is how far X-Amz-Date may be from WallClock before a request fails as expired, like AWS's
 	// 5 minutes. Default 5m; negative disables the check.
 	MaxClockSkew time.Duration
@@ -131,10 +133,10 @@ func (o *Options) setDefaults() {
 		o.TimeScale = 1
 	}
 	if o.Clock == nil {
-		o.Clock = RealClock{}
+		o.Clock = clock.RealClock{}
 	}
 	if o.WallClock == nil {
-		o.WallClock = RealClock{}
+		o.WallClock = clock.RealClock{}
 	}
 	if o.MaxClockSkew == 0 {
 		o.MaxClockSkew = 5 * time.Minute

@@ -16,6 +16,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -30,7 +31,7 @@ type scaleEnv struct {
 }
 
 func newScaleEnv(b *testing.B, groups, enis int) *scaleEnv {
-	e := &scaleEnv{env: newEnv(b, fakeaws.Options{Clock: fakeaws.RealClock{}, MaxTargetGroups: 20_000})}
+	e := &scaleEnv{env: newEnv(b, fakeaws.Options{Clock: clock.RealClock{}, MaxTargetGroups: 20_000})}
 	// More transport retries than the tests allow: on a loaded machine the SDK's sporadic "use of closed
 	// network connection" (see transportOnlyRetryer) can hit three attempts in a row in a long run.
 	e.cfg.Retryer = func() aws.Retryer { return retry.AddWithMaxAttempts(transportOnlyRetryer(), 10) }
@@ -161,7 +162,7 @@ var scaleOps = []struct {
 	}},
 }
 
-// serverTimes returns the recorded latencies (request read to response written, RealClock) of the api calls
+// serverTimes returns the recorded latencies (request read to response written, real clock) of the api calls
 // after the first n: the server's own share of each call, without the SDK and the client side of HTTP.
 func serverTimes(e *scaleEnv, n int, api string) []time.Duration {
 	var out []time.Duration

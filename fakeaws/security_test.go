@@ -18,6 +18,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -96,22 +97,22 @@ func TestOversizedRequests(t *testing.T) {
 // TestSignatureTime: X-Amz-Date is checked against the wall clock (not scenario time) with AWS's 5 minutes of
 // skew; ELB answers SignatureDoesNotMatch "Signature expired", EC2 RequestExpired.
 func TestSignatureTime(t *testing.T) {
-	wall := fakeaws.NewFakeClock(time.Now().Add(-6 * time.Minute))
+	wall := clocktesting.NewFakeClock(time.Now().Add(-6 * time.Minute))
 	e := newEnv(t, fakeaws.Options{WallClock: wall, TimeScale: 3600})
 	_, err := e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{})
 	wantCode(t, err, "SignatureDoesNotMatch")
 	if !strings.Contains(err.Error(), "Signature not yet current: ") || httpStatus(err) != 403 {
 		t.Fatalf("future signature: %v", err)
 	}
-	wall.Advance(6 * time.Minute)
-	e.clock.Advance(10 * time.Hour) // scenario time runs far ahead (TimeScale 3600): still fine
+	wall.Step(6 * time.Minute)
+	e.clock.Step(10 * time.Hour) // scenario time runs far ahead (TimeScale 3600): still fine
 	if _, err := e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{}); err != nil {
 		t.Fatal(err)
 	}
-	wall.Advance(6 * time.Minute)
+	wall.Step(6 * time.Minute)
 	_, err = e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{})
 	wantCode(t, err, "SignatureDoesNotMatch")
 	if msg := err.Error(); !strings.Contains(msg, "Signature expired: ") || !strings.Contains(msg, "is now earlier than") ||
@@ -127,7 +128,7 @@ func TestSignatureTime(t *testing.T) {
 		t.Fatalf("recorded %+v", c[len(c)-1])
 	}
 
-	off := newEnv(t, fakeaws.Options{WallClock: fakeaws.NewFakeClock(t0), MaxClockSkew: -1})
+	off := newEnv(t, fakeaws.Options{WallClock: clocktesting.NewFakeClock(t0), MaxClockSkew: -1})
 	if _, err := off.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{}); err != nil {
 		t.Fatalf("skew check disabled: %v", err)
 	}
@@ -136,7 +137,7 @@ func TestSignatureTime(t *testing.T) {
 // TestReplay: a captured request may be replayed unchanged inside the skew window (as on AWS), not with an
 // altered body, and not once the window has passed.
 func TestReplay(t *testing.T) {
-	wall := fakeaws.NewFakeClock(time.Now())
+	wall := clocktesting.NewFakeClock(time.Now())
 	e := newEnv(t, fakeaws.Options{WallClock: wall})
 	for _, tc := range []struct {
 		service, body, altered, badCode string
@@ -155,7 +156,7 @@ func TestReplay(t *testing.T) {
 		}
 		st, out := send(t, e, req, tc.altered)
 		wantError(t, st, out, tc.badStatus, tc.badCode, "")
-		wall.Advance(5*time.Minute + time.Second)
+		wall.Step(5*time.Minute + time.Second)
 		st, out = send(t, e, req, tc.body)
 		wantError(t, st, out, tc.expiredStatus, tc.expiredCode, "xpired")
 	}
@@ -163,7 +164,7 @@ func TestReplay(t *testing.T) {
 
 // TestPresignedExpiry: query-string signatures work until X-Amz-Date + X-Amz-Expires.
 func TestPresignedExpiry(t *testing.T) {
-	wall := fakeaws.NewFakeClock(time.Now())
+	wall := clocktesting.NewFakeClock(time.Now())
 	e := newEnv(t, fakeaws.Options{WallClock: wall})
 	presign := func(service, query string) *http.Request {
 		req, _ := http.NewRequest(http.MethodGet, e.http.URL+"/?"+query+"&X-Amz-Expires=60", nil)
@@ -189,7 +190,7 @@ func TestPresignedExpiry(t *testing.T) {
 	st, out := send(t, e, &tampered, "")
 	wantError(t, st, out, 403, "SignatureDoesNotMatch", "does not match")
 
-	wall.Advance(61 * time.Second)
+	wall.Step(61 * time.Second)
 	st, out = send(t, e, elbReq, "")
 	wantError(t, st, out, 403, "SignatureDoesNotMatch", "Signature expired: ")
 	st, out = send(t, e, ec2Req, "")
@@ -256,7 +257,7 @@ func mustReq(t testing.TB, method, u string) *http.Request {
 
 // TestAdminAuth: the admin API takes the AWS credentials (headers or SigV4) and nothing else.
 func TestAdminAuth(t *testing.T) {
-	wall := fakeaws.NewFakeClock(time.Now())
+	wall := clocktesting.NewFakeClock(time.Now())
 	e := newEnv(t, fakeaws.Options{WallClock: wall})
 	get := func(mutate func(*http.Request)) int {
 		req := mustReq(t, http.MethodGet, e.http.URL+"/_restartsim/state")

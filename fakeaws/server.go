@@ -60,7 +60,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts:     opts,
-		verifier: sigv4.Verifier{AccessKeyID: opts.AccessKeyID, SecretAccessKey: opts.SecretAccessKey, Now: opts.WallClock.Now, MaxSkew: opts.MaxClockSkew},
+		verifier: sigv4.Verifier{AccessKeyID: opts.AccessKeyID, SecretAccessKey: opts.SecretAccessKey, Clock: opts.WallClock, MaxSkew: opts.MaxClockSkew},
 		log:      opts.Logger,
 		clock:    newSimClock(opts.Clock, opts.TimeScale, opts.From.time()),
 		throttle: thr,
@@ -260,11 +260,12 @@ func (s *Server) newRequestID() string {
 
 // sleep waits d of scenario time (d ÷ TimeScale of clock time) or until ctx ends.
 func (s *Server) sleep(ctx context.Context, d time.Duration) {
-	if d <= 0 {
+	wall := s.clock.wall(d)
+	if wall <= 0 { // a fake clock's After(0) would wait for the next step
 		return
 	}
 	select {
-	case <-s.clock.base.After(s.clock.wall(d)):
+	case <-s.clock.base.After(wall):
 	case <-ctx.Done():
 	}
 }

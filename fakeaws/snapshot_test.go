@@ -128,7 +128,7 @@ func TestSnapshotClockContinues(t *testing.T) {
 	a := newEnv(t, fakeaws.Options{HealthyAfter: 10 * time.Second})
 	arn := a.createTG(t, "clock", "ip", 80)
 	register(t, a, arn, "10.0.1.1")
-	a.clock.Advance(time.Minute)
+	a.clock.Step(time.Minute)
 	snap, err := a.srv.Snapshot()
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestSnapshotClockContinues(t *testing.T) {
 	if err != nil || len(ths) != 1 || ths[0].State != fakeaws.HealthHealthy {
 		t.Fatalf("restored target: %+v, %v; want healthy", ths, err)
 	}
-	b.clock.Advance(time.Second)
+	b.clock.Step(time.Second)
 	if got := b.srv.Now().Sub(a.srv.Now()); got != time.Second {
 		t.Fatalf("restored clock moved %v for 1s", got)
 	}

@@ -14,6 +14,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -44,7 +45,7 @@ func TestThrottleBucketsExact(t *testing.T) {
 	// Registration and deregistration share the bucket.
 	_, err := e.elb.DeregisterTargets(ctx, &elb.DeregisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: []elbtypes.TargetDescription{{Id: aws.String("10.0.9.1")}}})
 	wantCode(t, err, "Throttling")
-	e.clock.Advance(time.Second) // refill 4
+	e.clock.Step(time.Second) // refill 4
 	ok = 0
 	for i := range 6 {
 		if register(i) == nil {
@@ -110,7 +111,7 @@ func TestThrottleBucketsExact(t *testing.T) {
 // stay within burst + rate×T + 1.
 func TestThrottleAccuracy(t *testing.T) {
 	const rate, burst = 40.0, 5
-	e := newEnv(t, fakeaws.Options{Clock: fakeaws.RealClock{}, Profile: fakeaws.ProfileAWSDocumented,
+	e := newEnv(t, fakeaws.Options{Clock: clock.RealClock{}, Profile: fakeaws.ProfileAWSDocumented,
 		Overrides: map[string]fakeaws.Limit{"DescribeTargetHealth": {Rate: rate, Burst: burst}}})
 	arn := e.createTG(t, "tg", "ip", 80)
 	deadline := time.Now().Add(600 * time.Millisecond)
@@ -161,7 +162,7 @@ func TestThrottleAccuracy(t *testing.T) {
 // TestStandardRetryerSucceeds: with aws-documented buckets (scaled 20×) and the SDK's standard retryer (10
 // attempts, retry quota off as LBC configures it), every call eventually succeeds.
 func TestStandardRetryerSucceeds(t *testing.T) {
-	e := newEnv(t, fakeaws.Options{Clock: fakeaws.RealClock{}, Profile: fakeaws.ProfileAWSDocumented, TimeScale: 20})
+	e := newEnv(t, fakeaws.Options{Clock: clock.RealClock{}, Profile: fakeaws.ProfileAWSDocumented, TimeScale: 20})
 	arn := e.createTG(t, "tg", "ip", 80)
 	cfg := e.cfg.Copy()
 	cfg.Retryer = func() aws.Retryer {

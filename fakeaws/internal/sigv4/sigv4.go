@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"k8s.io/utils/clock"
 )
 
 const (
@@ -187,13 +189,13 @@ func parse(h string) (parsed, *Failure) {
 	return p, nil
 }
 
-// Verifier checks SigV4 signatures against one set of credentials and, when Now is set, the age of the
+// Verifier checks SigV4 signatures against one set of credentials and, when Clock is set, the age of the
 // signature against a wall clock.
 type Verifier struct {
 	AccessKeyID, SecretAccessKey string
-	// Now is the wall clock the signing time is compared with. Nil disables the check.
-	Now func() time.Time
-	// MaxSkew is how far X-Amz-Date may be from Now (AWS: 5 minutes). Negative disables the check.
+	// Clock is the wall clock the signing time is compared with. Nil disables the check.
+	Clock clock.PassiveClock
+	// MaxSkew is how far X-Amz-Date may be from Clock.Now() (AWS: 5 minutes). Negative disables the check.
 	MaxSkew time.Duration
 }
 
@@ -239,10 +241,10 @@ func (v Verifier) Verify(r *http.Request, payloadHash string, s3Style bool) (Sco
 // checkTime returns AWS's message when the signing time is outside the skew window (or a presigned request has
 // expired), "" when it is fine.
 func (v Verifier) checkTime(signedAt time.Time, p parsed) string {
-	if v.Now == nil || v.MaxSkew < 0 {
+	if v.Clock == nil || v.MaxSkew < 0 {
 		return ""
 	}
-	now := v.Now().UTC()
+	now := v.Clock.Now().UTC()
 	ts := func(t time.Time) string { return t.UTC().Format(TimeFormat) }
 	skew := fmt.Sprintf("%g min.", v.MaxSkew.Minutes())
 	switch {
