@@ -2,17 +2,11 @@ package scenario
 
 import (
 	"fmt"
-	"io"
 	"os"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
-	"text/template"
 	"time"
-
-	"github.com/restartsim/restartsim/internal/leasetiming"
-	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
 // Known values, for validation and messages.
@@ -45,41 +39,7 @@ const (
 	maxScenarioDelay = 7 * 24 * time.Hour
 )
 
-var (
-	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	metricName   = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
-	labelName    = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
-)
-
-// stepFields lists which step fields each action accepts (besides action/at/after/within).
-var stepFields = map[string][]string{
-	ActionRestart:          {"mode", "await", "downtime", "stripCheckpoints"},
-	ActionChurn:            {"kind", "services", "duration", "count"},
-	ActionContainerRestart: {"pods"},
-	ActionAWSFault:         {"fault", "profile", "limits", "operation", "rate", "code", "awsServices", "latency", "duration"},
-	ActionAWSDrift:         {"kind", "count"},
-	ActionWait:             {"duration"},
-}
-
-var commonStepFields = []string{"action", "at", "after", "within"}
-
-// TemplateData is what an external controller's command and env templates can use.
-type TemplateData struct {
-	Kubeconfig      string
-	AWSEndpoint     string
-	Region          string
-	AccessKeyID     string
-	SecretAccessKey string
-	Port            int
-	MetricsPort     int
-	HealthPort      int
-	CertDir         string
-	Replica         int
-	ClusterName     string
-	VpcID           string
-	Namespace       string
-}
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 
 // validator collects path-tagged problems; given reports whether the file set a path.
 type validator struct {
@@ -213,179 +173,6 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.networkingShare", f.NetworkingShare)
 }
 
-func (v *validator) validateController(s *Scenario) []string {
-	c := &s.Controller
-	v.count("controller.replicas", c.Replicas, 1, maxReplicas)
-	v.count("controller.warmupWorkers", c.WarmupWorkers, 1, 1000)
-	if c.WarmupWorkers > 0 && (c.Replicas > 1 || c.HasExternal()) {
-		v.add("controller.warmupWorkers", "needs one reference controller replica (replicas 1, no external): a standby would keep the warm-up workers into the measured phase")
-	}
-	switch {
-	case c.External != nil && len(c.Strategies) > 0:
-		v.add("controller", "set strategies (reference controller) or external, not both")
-	case c.External == nil && len(c.Strategies) == 0:
-		v.add("controller.strategies", "required: at least one strategy (or controller.external)")
-	}
-	seen := map[string]bool{}
-	for i, st := range c.Strategies {
-		p := fmt.Sprintf("controller.strategies[%d]", i)
-		if !dnsLabel.MatchString(st.Name) || len(st.Name) > 63 {
-			v.add(p+".name", "must be a lowercase DNS label, got %q", st.Name)
-		} else if seen[st.Name] {
-			v.add(p+".name", "duplicate strategy name %q", st.Name)
-		}
-		seen[st.Name] = true
-		if st.External != nil {
-			v.validateStrategyExternal(s, st, p)
-			continue
-		}
-		v.oneOf(p+".checkpoint", st.Checkpoint, Checkpoints)
-		for name, d := range map[string]*Duration{
-			"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
-			"targetHealthCacheTTL": st.TargetHealthCacheTTL, "securityGroupCacheTTL": st.SecurityGroupCacheTTL, "syncPeriod": st.SyncPeriod,
-			"driftCheckInterval": st.DriftCheckInterval, "resumeInterval": st.ResumeInterval,
-		} {
-			v.duration(p+"."+name, d)
-		}
-		if st.ResumeInterval != nil {
-			switch {
-			case st.Resume == nil || !*st.Resume:
-				v.add(p+".resumeInterval", "applies only with resume: true")
-			case st.ResumeInterval.Duration == 0:
-				// 0 would leave the controller's default unscaled by timeScale.
-				v.add(p+".resumeInterval", "must be positive")
-			}
-		}
-		v.validateLeaderElection(s, st, p)
-		v.count(p+".maxConcurrentReconciles", st.MaxConcurrentReconciles, 1, 1000)
-		v.count(p+".maxAttempts", st.MaxAttempts, 1, 100)
-		// The same parse, with the same time scale, as the controller's when the run starts it.
-		if st.External == nil && s.TimeScale > 0 {
-			if _, err := throttlespec.Scaled(st.Throttle, s.TimeScale); err != nil {
-				v.add(p+".throttle", "%v", err)
-			}
-		}
-
-		if st.Mutant != "" {
-			v.oneOf(p+".mutant", st.Mutant, Mutants)
-		}
-		if d := st.MutantDelay; d != nil {
-			v.duration(p+".mutantDelay", d)
-			switch {
-			case !slices.Contains(delayMutants, st.Mutant):
-				v.add(p+".mutantDelay", "applies only with mutant %s", strings.Join(delayMutants, " or "))
-			case d.Duration == 0:
-				v.add(p+".mutantDelay", "must be positive")
-			}
-		}
-		if st.Binary == "" && len(st.Args) > 0 {
-			v.add(p+".args", "applies only with binary")
-		}
-		for j, a := range st.Args {
-			v.template(fmt.Sprintf("%s.args[%d]", p, j), a)
-		}
-		if st.Binary != "" && st.ElectsLeader(c.Replicas) && s.TimeScale != 1 {
-			v.add(p+".binary", "with leader election needs timeScale 1: an out-of-process controller's default leader-election timers are not scaled")
-		}
-	}
-	if e := c.External; e != nil {
-		v.validateExternal(e, "controller.external")
-		if s.TimeScale != 1 {
-			v.add("timeScale", "must be 1 with controller.external: an external controller's timers run on the wall clock, so the simulation cannot speed them up (got %g)", s.TimeScale)
-		}
-		if !dnsLabel.MatchString(e.Name) {
-			v.add("controller.external.name", "must be a lowercase DNS label, got %q", e.Name)
-		}
-	}
-	if c.RegistrationRate < 0 || c.RegistrationRate > 1e6 || (v.given("controller.registrationRate") && c.RegistrationRate == 0) {
-		v.add("controller.registrationRate", "must be a positive number of calls per second (at most 1e6), got %g", c.RegistrationRate)
-	}
-	return s.StrategyNames()
-}
-
-// validateStrategyExternal checks a strategy that runs an external controller: it takes only a
-// name besides external, and the wall clock.
-// validateLeaderElection checks the lease timings as the replicas will run them. Set or not, they
-// are scenario time and divided by the time scale alike, so client-go's rule holds in scenario time.
-func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
-	set := false
-	for name, d := range map[string]*Duration{"leaseDuration": st.LeaseDuration, "renewDeadline": st.RenewDeadline, "retryPeriod": st.RetryPeriod} {
-		if d == nil {
-			continue
-		}
-		set = true
-		if d.Duration <= 0 {
-			v.add(p+"."+name, "must be positive, got %v", d.Duration)
-			return
-		}
-	}
-	if (set || st.ReleaseOnCancel != nil || st.Warmup != nil) && !st.ElectsLeader(s.Controller.Replicas) {
-		v.add(p, "leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election (leaderElection: true, or replicas > 1)")
-		return
-	}
-	if err := leasetiming.Validate(st.LeaseTimings()); set && err != nil {
-		v.add(p+".leaseDuration", "%v", err)
-	}
-}
-
-func (v *validator) validateStrategyExternal(s *Scenario, st Strategy, p string) {
-	for _, f := range sortedKeys(fieldsOf(reflect.TypeOf(Strategy{}))) {
-		if f != "name" && f != "external" && v.given(p+"."+f) {
-			v.add(p+"."+f, "does not apply to an external controller (a strategy with external takes only name)")
-		}
-	}
-	if v.given(p+".external.name") && st.External.Name != st.Name {
-		v.add(p+".external.name", "is the strategy's name (%q); leave it unset", st.Name)
-	}
-	v.validateExternal(st.External, p+".external")
-	if s.TimeScale != 1 {
-		v.add("timeScale", "must be 1 with an external controller (%s): its timers run on the wall clock, so the simulation cannot speed them up (got %g)", p, s.TimeScale)
-	}
-}
-
-func (v *validator) validateExternal(e *External, p string) {
-	if len(e.Command) == 0 || strings.TrimSpace(e.Command[0]) == "" {
-		v.add(p+".command", "required: the controller's argv, e.g. [/path/to/controller, --kubeconfig={{.Kubeconfig}}]")
-	}
-	for i, arg := range e.Command {
-		v.template(fmt.Sprintf("%s.command[%d]", p, i), arg)
-	}
-	for _, k := range sortedKeys(e.Env) {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			v.add(fmt.Sprintf("%s.env[%s]", p, k), "invalid variable name")
-		}
-		v.template(fmt.Sprintf("%s.env[%s]", p, k), e.Env[k])
-	}
-	if !strings.HasPrefix(e.MetricsPath, "/") {
-		v.add(p+".metricsPath", "must start with /, got %q", e.MetricsPath)
-	}
-	if _, err := regexp.Compile(e.CacheSyncedLog); err != nil {
-		v.add(p+".cacheSyncedLog", "not a regular expression: %v", err)
-	}
-	if l := e.Lease; l != nil {
-		if !dnsSubdomain.MatchString(l.Name) || len(l.Name) > 253 {
-			v.add(p+".lease.name", "must be a Lease name (a lowercase DNS subdomain), got %q", l.Name)
-		}
-		v.template(p+".lease.namespace", l.Namespace)
-	}
-	v.metricSelector(p+".queueDepth", e.QueueDepth)
-	v.metricSelector(p+".deferredQueueDepth", e.DeferredQueueDepth)
-}
-
-func (v *validator) metricSelector(p string, m *MetricSelector) {
-	if m == nil {
-		return
-	}
-	if !metricName.MatchString(m.Metric) {
-		v.add(p+".metric", "must be a Prometheus metric name, got %q", m.Metric)
-	}
-	for _, k := range sortedKeys(m.Labels) {
-		if !labelName.MatchString(k) {
-			v.add(fmt.Sprintf("%s.labels[%s]", p, k), "not a Prometheus label name")
-		}
-	}
-}
-
 // validateCRDs checks that every extra CRD path exists.
 func (v *validator) validateCRDs(c *Cluster) {
 	for i, path := range c.CRDs {
@@ -397,16 +184,5 @@ func (v *validator) validateCRDs(c *Cluster) {
 		if _, err := os.Stat(path); err != nil {
 			v.add(p, "%v", err)
 		}
-	}
-}
-
-func (v *validator) template(path, text string) {
-	t, err := template.New(path).Option("missingkey=error").Parse(text)
-	if err != nil {
-		v.add(path, "bad template: %v", err)
-		return
-	}
-	if err := t.Execute(io.Discard, TemplateData{}); err != nil {
-		v.add(path, "bad template: %v", err)
 	}
 }

@@ -9,6 +9,18 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 )
 
+// stepFields lists which step fields each action accepts (besides action/at/after/within).
+var stepFields = map[string][]string{
+	ActionRestart:          {"mode", "await", "downtime", "stripCheckpoints"},
+	ActionChurn:            {"kind", "services", "duration", "count"},
+	ActionContainerRestart: {"pods"},
+	ActionAWSFault:         {"fault", "profile", "limits", "operation", "rate", "code", "awsServices", "latency", "duration"},
+	ActionAWSDrift:         {"kind", "count"},
+	ActionWait:             {"duration"},
+}
+
+var commonStepFields = []string{"action", "at", "after", "within"}
+
 func (v *validator) validateTimeline(s *Scenario) {
 	var lastAt time.Duration
 	for i := range s.Timeline {

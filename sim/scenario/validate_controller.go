@@ -1,0 +1,221 @@
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/restartsim/restartsim/internal/leasetiming"
+	"github.com/restartsim/restartsim/internal/throttlespec"
+)
+
+var (
+	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	metricName   = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
+	labelName    = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+)
+
+// validateController checks the controller section and returns the names of the runs, which
+// thresholds and gate rules refer to.
+func (v *validator) validateController(s *Scenario) []string {
+	c := &s.Controller
+	v.count("controller.replicas", c.Replicas, 1, maxReplicas)
+	v.count("controller.warmupWorkers", c.WarmupWorkers, 1, 1000)
+	if c.WarmupWorkers > 0 && (c.Replicas > 1 || c.HasExternal()) {
+		v.add("controller.warmupWorkers", "needs one reference controller replica (replicas 1, no external): a standby would keep the warm-up workers into the measured phase")
+	}
+	switch {
+	case c.External != nil && len(c.Strategies) > 0:
+		v.add("controller", "set strategies (reference controller) or external, not both")
+	case c.External == nil && len(c.Strategies) == 0:
+		v.add("controller.strategies", "required: at least one strategy (or controller.external)")
+	}
+	seen := map[string]bool{}
+	for i, st := range c.Strategies {
+		p := fmt.Sprintf("controller.strategies[%d]", i)
+		if !dnsLabel.MatchString(st.Name) || len(st.Name) > 63 {
+			v.add(p+".name", "must be a lowercase DNS label, got %q", st.Name)
+		} else if seen[st.Name] {
+			v.add(p+".name", "duplicate strategy name %q", st.Name)
+		}
+		seen[st.Name] = true
+		if st.External != nil {
+			v.validateStrategyExternal(s, st, p)
+			continue
+		}
+		v.validateStrategy(s, st, p)
+	}
+	if e := c.External; e != nil {
+		v.validateControllerExternal(s, e)
+	}
+	if c.RegistrationRate < 0 || c.RegistrationRate > 1e6 || (v.given("controller.registrationRate") && c.RegistrationRate == 0) {
+		v.add("controller.registrationRate", "must be a positive number of calls per second (at most 1e6), got %g", c.RegistrationRate)
+	}
+	return s.StrategyNames()
+}
+
+// validateStrategy checks a reference controller strategy at path p.
+func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
+	v.oneOf(p+".checkpoint", st.Checkpoint, Checkpoints)
+	for name, d := range map[string]*Duration{
+		"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
+		"targetHealthCacheTTL": st.TargetHealthCacheTTL, "securityGroupCacheTTL": st.SecurityGroupCacheTTL, "syncPeriod": st.SyncPeriod,
+		"driftCheckInterval": st.DriftCheckInterval, "resumeInterval": st.ResumeInterval,
+	} {
+		v.duration(p+"."+name, d)
+	}
+	if st.ResumeInterval != nil {
+		switch {
+		case st.Resume == nil || !*st.Resume:
+			v.add(p+".resumeInterval", "applies only with resume: true")
+		case st.ResumeInterval.Duration == 0:
+			// 0 would leave the controller's default unscaled by timeScale.
+			v.add(p+".resumeInterval", "must be positive")
+		}
+	}
+	v.validateLeaderElection(s, st, p)
+	v.count(p+".maxConcurrentReconciles", st.MaxConcurrentReconciles, 1, 1000)
+	v.count(p+".maxAttempts", st.MaxAttempts, 1, 100)
+	// The same parse, with the same time scale, as the controller's when the run starts it.
+	if s.TimeScale > 0 {
+		if _, err := throttlespec.Scaled(st.Throttle, s.TimeScale); err != nil {
+			v.add(p+".throttle", "%v", err)
+		}
+	}
+	v.validateMutant(st, p)
+	if st.Binary == "" && len(st.Args) > 0 {
+		v.add(p+".args", "applies only with binary")
+	}
+	for j, a := range st.Args {
+		v.template(fmt.Sprintf("%s.args[%d]", p, j), a)
+	}
+	if st.Binary != "" && st.ElectsLeader(s.Controller.Replicas) && s.TimeScale != 1 {
+		v.add(p+".binary", "with leader election needs timeScale 1: an out-of-process controller's default leader-election timers are not scaled")
+	}
+}
+
+// validateMutant checks a strategy's mutant and the delay only the slowdown mutants take.
+func (v *validator) validateMutant(st Strategy, p string) {
+	if st.Mutant != "" {
+		v.oneOf(p+".mutant", st.Mutant, Mutants)
+	}
+	if d := st.MutantDelay; d != nil {
+		v.duration(p+".mutantDelay", d)
+		switch {
+		case !slices.Contains(delayMutants, st.Mutant):
+			v.add(p+".mutantDelay", "applies only with mutant %s", strings.Join(delayMutants, " or "))
+		case d.Duration == 0:
+			v.add(p+".mutantDelay", "must be positive")
+		}
+	}
+}
+
+// validateControllerExternal checks controller.external, which replaces the strategies.
+func (v *validator) validateControllerExternal(s *Scenario, e *External) {
+	v.validateExternal(e, "controller.external")
+	if s.TimeScale != 1 {
+		v.add("timeScale", "must be 1 with controller.external: an external controller's timers run on the wall clock, so the simulation cannot speed them up (got %g)", s.TimeScale)
+	}
+	if !dnsLabel.MatchString(e.Name) {
+		v.add("controller.external.name", "must be a lowercase DNS label, got %q", e.Name)
+	}
+}
+
+// validateLeaderElection checks the lease timings as the replicas will run them. Set or not, they
+// are scenario time and divided by the time scale alike, so client-go's rule holds in scenario time.
+func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
+	set := false
+	for name, d := range map[string]*Duration{"leaseDuration": st.LeaseDuration, "renewDeadline": st.RenewDeadline, "retryPeriod": st.RetryPeriod} {
+		if d == nil {
+			continue
+		}
+		set = true
+		if d.Duration <= 0 {
+			v.add(p+"."+name, "must be positive, got %v", d.Duration)
+			return
+		}
+	}
+	if (set || st.ReleaseOnCancel != nil || st.Warmup != nil) && !st.ElectsLeader(s.Controller.Replicas) {
+		v.add(p, "leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election (leaderElection: true, or replicas > 1)")
+		return
+	}
+	if err := leasetiming.Validate(st.LeaseTimings()); set && err != nil {
+		v.add(p+".leaseDuration", "%v", err)
+	}
+}
+
+// validateStrategyExternal checks a strategy that runs an external controller: it takes only a
+// name besides external, and the wall clock.
+func (v *validator) validateStrategyExternal(s *Scenario, st Strategy, p string) {
+	for _, f := range sortedKeys(fieldsOf(reflect.TypeOf(Strategy{}))) {
+		if f != "name" && f != "external" && v.given(p+"."+f) {
+			v.add(p+"."+f, "does not apply to an external controller (a strategy with external takes only name)")
+		}
+	}
+	if v.given(p+".external.name") && st.External.Name != st.Name {
+		v.add(p+".external.name", "is the strategy's name (%q); leave it unset", st.Name)
+	}
+	v.validateExternal(st.External, p+".external")
+	if s.TimeScale != 1 {
+		v.add("timeScale", "must be 1 with an external controller (%s): its timers run on the wall clock, so the simulation cannot speed them up (got %g)", p, s.TimeScale)
+	}
+}
+
+func (v *validator) validateExternal(e *External, p string) {
+	if len(e.Command) == 0 || strings.TrimSpace(e.Command[0]) == "" {
+		v.add(p+".command", "required: the controller's argv, e.g. [/path/to/controller, --kubeconfig={{.Kubeconfig}}]")
+	}
+	for i, arg := range e.Command {
+		v.template(fmt.Sprintf("%s.command[%d]", p, i), arg)
+	}
+	for _, k := range sortedKeys(e.Env) {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			v.add(fmt.Sprintf("%s.env[%s]", p, k), "invalid variable name")
+		}
+		v.template(fmt.Sprintf("%s.env[%s]", p, k), e.Env[k])
+	}
+	if !strings.HasPrefix(e.MetricsPath, "/") {
+		v.add(p+".metricsPath", "must start with /, got %q", e.MetricsPath)
+	}
+	if _, err := regexp.Compile(e.CacheSyncedLog); err != nil {
+		v.add(p+".cacheSyncedLog", "not a regular expression: %v", err)
+	}
+	if l := e.Lease; l != nil {
+		if !dnsSubdomain.MatchString(l.Name) || len(l.Name) > 253 {
+			v.add(p+".lease.name", "must be a Lease name (a lowercase DNS subdomain), got %q", l.Name)
+		}
+		v.template(p+".lease.namespace", l.Namespace)
+	}
+	v.metricSelector(p+".queueDepth", e.QueueDepth)
+	v.metricSelector(p+".deferredQueueDepth", e.DeferredQueueDepth)
+}
+
+func (v *validator) metricSelector(p string, m *MetricSelector) {
+	if m == nil {
+		return
+	}
+	if !metricName.MatchString(m.Metric) {
+		v.add(p+".metric", "must be a Prometheus metric name, got %q", m.Metric)
+	}
+	for _, k := range sortedKeys(m.Labels) {
+		if !labelName.MatchString(k) {
+			v.add(fmt.Sprintf("%s.labels[%s]", p, k), "not a Prometheus label name")
+		}
+	}
+}
+
+// template checks that text parses and executes as a command template over TemplateData.
+func (v *validator) template(path, text string) {
+	t, err := template.New(path).Option("missingkey=error").Parse(text)
+	if err != nil {
+		v.add(path, "bad template: %v", err)
+		return
+	}
+	if err := t.Execute(io.Discard, TemplateData{}); err != nil {
+		v.add(path, "bad template: %v", err)
+	}
+}
