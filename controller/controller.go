@@ -103,8 +103,8 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	c := &Controller{
 		opts: o, client: mgr.GetClient(), apiReader: mgr.GetAPIReader(), log: o.Logger, metrics: m,
 		recorder:   mgr.GetEventRecorder("targetgroupbinding-controller"),
-		elb:        awsclient.NewELB(clients.ELBV2, o.TargetHealthCacheTTL, o.Clock.Now),
-		ec2:        awsclient.NewEC2(clients.EC2, o.SecurityGroupCacheTTL, o.Clock.Now),
+		elb:        awsclient.NewELB(clients.ELBV2, o.TargetHealthCacheTTL, o.Clock),
+		ec2:        awsclient.NewEC2(clients.EC2, o.SecurityGroupCacheTTL, o.Clock),
 		processed:  deferred.NewProcessed(o.SyncPeriod, o.Clock),
 		schedule:   deferred.NewSchedule(o.DeferralDelay, max(o.DeferralJitter, 0), o.Rand.Uint64()),
 		registered: map[string]map[string]targets.Target{},

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/controller/internal/ttlcache"
 )
@@ -38,13 +39,13 @@ type EC2 struct {
 	vpcs      *ttlcache.Cache[string, []string]
 }
 
-// NewEC2 wraps api; sgTTL is the TTL of every cache.
-func NewEC2(api EC2API, sgTTL time.Duration, now func() time.Time) *EC2 {
+// NewEC2 wraps api; sgTTL is the TTL of every cache, clk their time source.
+func NewEC2(api EC2API, sgTTL time.Duration, clk clock.PassiveClock) *EC2 {
 	return &EC2{
 		api:       api,
-		endpoints: ttlcache.New[string, []string](sgTTL, now),
-		groups:    ttlcache.New[string, SecurityGroup](sgTTL, now),
-		vpcs:      ttlcache.New[string, []string](sgTTL, now),
+		endpoints: ttlcache.New[string, []string](sgTTL, clk),
+		groups:    ttlcache.New[string, SecurityGroup](sgTTL, clk),
+		vpcs:      ttlcache.New[string, []string](sgTTL, clk),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/controller/internal/targets"
 	"github.com/restartsim/restartsim/controller/internal/ttlcache"
@@ -35,12 +36,12 @@ type ELB struct {
 	groups *ttlcache.Cache[string, TargetGroup]
 }
 
-// NewELB wraps api; healthTTL is the target health cache TTL, now the time source.
-func NewELB(api ELBV2API, healthTTL time.Duration, now func() time.Time) *ELB {
+// NewELB wraps api; healthTTL is the target health cache TTL, clk the time source.
+func NewELB(api ELBV2API, healthTTL time.Duration, clk clock.PassiveClock) *ELB {
 	return &ELB{
 		api:    api,
-		health: ttlcache.New[string, []targets.Health](healthTTL, now),
-		groups: ttlcache.New[string, TargetGroup](24*time.Hour, now),
+		health: ttlcache.New[string, []targets.Health](healthTTL, clk),
+		groups: ttlcache.New[string, TargetGroup](24*time.Hour, clk),
 	}
 }
 

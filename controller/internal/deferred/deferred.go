@@ -101,7 +101,7 @@ type Processed struct {
 
 // NewProcessed creates the set.
 func NewProcessed(ttl time.Duration, clk clock.PassiveClock) *Processed {
-	return &Processed{c: ttlcache.New[types.NamespacedName, struct{}](ttl, clk.Now)}
+	return &Processed{c: ttlcache.New[types.NamespacedName, struct{}](ttl, clk)}
 }
 
 // Mark adds key.

@@ -4,12 +4,14 @@ package ttlcache
 import (
 	"sync"
 	"time"
+
+	"k8s.io/utils/clock"
 )
 
 // Cache maps K to V; entries expire ttl after Set.
 type Cache[K comparable, V any] struct {
 	mu      sync.Mutex
-	now     func() time.Time
+	clock   clock.PassiveClock
 	ttl     time.Duration
 	entries map[K]entry[V]
 }
@@ -19,12 +21,12 @@ type entry[V any] struct {
 	expires time.Time
 }
 
-// New creates a cache; now is the time source (nil: time.Now).
-func New[K comparable, V any](ttl time.Duration, now func() time.Time) *Cache[K, V] {
-	if now == nil {
-		now = time.Now
+// New creates a cache; clk is the time source (nil: the real clock).
+func New[K comparable, V any](ttl time.Duration, clk clock.PassiveClock) *Cache[K, V] {
+	if clk == nil {
+		clk = clock.RealClock{}
 	}
-	return &Cache[K, V]{now: now, ttl: ttl, entries: map[K]entry[V]{}}
+	return &Cache[K, V]{clock: clk, ttl: ttl, entries: map[K]entry[V]{}}
 }
 
 // Get returns the live value for k.
@@ -32,7 +34,7 @@ func (c *Cache[K, V]) Get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[k]
-	if !ok || !c.now().Before(e.expires) {
+	if !ok || !c.clock.Now().Before(e.expires) {
 		delete(c.entries, k)
 		var zero V
 		return zero, false
@@ -44,7 +46,7 @@ func (c *Cache[K, V]) Get(k K) (V, bool) {
 func (c *Cache[K, V]) Set(k K, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries[k] = entry[V]{v: v, expires: c.now().Add(c.ttl)}
+	c.entries[k] = entry[V]{v: v, expires: c.clock.Now().Add(c.ttl)}
 }
 
 // Delete drops k.
@@ -59,7 +61,7 @@ func (c *Cache[K, V]) GetFresh(k K, maxAge time.Duration) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[k]
-	now := c.now()
+	now := c.clock.Now()
 	if !ok || !now.Before(e.expires) || now.Sub(e.expires.Add(-c.ttl)) >= maxAge {
 		var zero V
 		return zero, false

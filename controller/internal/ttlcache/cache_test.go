@@ -3,20 +3,22 @@ package ttlcache
 import (
 	"testing"
 	"time"
+
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 func TestExpiry(t *testing.T) {
-	now := time.Unix(0, 0)
-	c := New[string, int](time.Minute, func() time.Time { return now })
+	clk := clocktesting.NewFakePassiveClock(time.Unix(0, 0))
+	c := New[string, int](time.Minute, clk)
 	c.Set("a", 1)
 	if v, ok := c.Get("a"); !ok || v != 1 {
 		t.Fatal("miss right after Set")
 	}
-	now = now.Add(59 * time.Second)
+	clk.SetTime(clk.Now().Add(59 * time.Second))
 	if _, ok := c.Get("a"); !ok {
 		t.Fatal("expired early")
 	}
-	now = now.Add(time.Second)
+	clk.SetTime(clk.Now().Add(time.Second))
 	if _, ok := c.Get("a"); ok {
 		t.Fatal("not expired at TTL")
 	}
@@ -28,10 +30,10 @@ func TestExpiry(t *testing.T) {
 }
 
 func TestGetFresh(t *testing.T) {
-	now := time.Unix(0, 0)
-	c := New[string, int](time.Minute, func() time.Time { return now })
+	clk := clocktesting.NewFakePassiveClock(time.Unix(0, 0))
+	c := New[string, int](time.Minute, clk)
 	c.Set("a", 1)
-	now = now.Add(10 * time.Second)
+	clk.SetTime(clk.Now().Add(10 * time.Second))
 	if _, ok := c.GetFresh("a", 20*time.Second); !ok {
 		t.Fatal("10s-old entry not fresh within 20s")
 	}
