@@ -1,16 +1,12 @@
 package fakeaws
 
 import (
-	"bufio"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
@@ -106,150 +102,26 @@ func (s *Server) adminAuth(r *http.Request, body []byte) *query.Error {
 	return nil
 }
 
+// adminRoute is one admin endpoint: a method and a path below /_restartsim/.
+type adminRoute struct {
+	method, path string
+	handle       http.HandlerFunc
+}
+
+// adminHandler serves the admin routes after reading the body (bounded by MaxBodyBytes) and checking the
+// credentials; the handlers find the body in the request's context.
 func (s *Server) adminHandler() http.Handler {
 	mux := http.NewServeMux()
-	get := func(path string, fn func(http.ResponseWriter, *http.Request)) {
-		mux.HandleFunc("GET /_restartsim/"+path, fn)
+	for _, rt := range s.adminRoutes() {
+		mux.HandleFunc(rt.method+" /_restartsim/"+rt.path, rt.handle)
 	}
-	post := func(path string, fn func(body []byte) (any, error)) {
-		mux.HandleFunc("POST /_restartsim/"+path, func(w http.ResponseWriter, r *http.Request) {
-			body, _ := r.Context().Value(bodyKey{}).([]byte)
-			v, err := fn(body)
-			if err != nil {
-				adminFail(w, err)
-				return
-			}
-			if v == nil {
-				v = map[string]bool{"ok": true}
-			}
-			writeJSON(w, http.StatusOK, v)
-		})
-	}
-	get("calls", s.listCalls)
-	get("calls/stream", s.streamCalls)
-	get("metrics", func(w http.ResponseWriter, r *http.Request) {
-		if s.gatherer == nil {
-			adminFail(w, query.Errorf("NotFound", "metrics go to an external registry"))
-			return
-		}
-		promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{}).ServeHTTP(w, r)
-	})
-	get("state", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{
-			"now": s.Now(), "profile": s.Profile(), "buckets": s.Buckets(), "vpcs": s.VPCs(), "instances": s.Instances(),
-			"enis": s.ENIs(), "securityGroups": s.SecurityGroups(), "targetGroups": s.TargetGroups(),
-		})
-	})
-	get("targets", func(w http.ResponseWriter, r *http.Request) {
-		ts, err := s.Targets(r.URL.Query().Get("arn"))
-		if err != nil {
-			adminFail(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, ts)
-	})
-	post("seed/vpc", jsonCall(s.SeedVPC))
-	post("seed/instance", jsonCall(s.SeedInstance))
-	post("seed/eni", jsonCall(s.SeedENI))
-	post("profile", func(b []byte) (any, error) {
-		var req struct{ Name string }
-		if err := json.Unmarshal(b, &req); err != nil {
-			return nil, err
-		}
-		return nil, s.SetProfile(req.Name)
-	})
-	post("limit", func(b []byte) (any, error) {
-		var req struct {
-			Operation string
-			Rate      float64
-			Burst     int
-			Clear     bool
-		}
-		if err := json.Unmarshal(b, &req); err != nil || req.Operation == "" {
-			return nil, query.Errorf("InvalidRequest", "want {\"operation\",\"rate\",\"burst\"}")
-		}
-		if req.Clear {
-			s.ClearLimit(req.Operation)
-		} else {
-			s.SetLimit(req.Operation, req.Rate, req.Burst)
-		}
-		return nil, nil
-	})
-	post("latency", func(b []byte) (any, error) {
-		var req struct {
-			Operation    string
-			Base, Jitter Duration
-		}
-		if err := json.Unmarshal(b, &req); err != nil || req.Operation == "" {
-			return nil, query.Errorf("InvalidRequest", "want {\"operation\",\"base\",\"jitter\"}")
-		}
-		s.SetLatency(req.Operation, time.Duration(req.Base), time.Duration(req.Jitter))
-		return nil, nil
-	})
-	post("errors", func(b []byte) (any, error) {
-		var req struct {
-			Operation string
-			Rate      float64
-			Code      string
-		}
-		if err := json.Unmarshal(b, &req); err != nil || req.Operation == "" || req.Rate < 0 || req.Rate > 1 {
-			return nil, query.Errorf("InvalidRequest", "want {\"operation\",\"rate\" (0..1),\"code\"}")
-		}
-		s.SetErrorRate(req.Operation, req.Rate, req.Code)
-		return nil, nil
-	})
-	post("outage", func(b []byte) (any, error) {
-		var req struct {
-			Start    *time.Time
-			Duration Duration
-			Services []string
-		}
-		if err := json.Unmarshal(b, &req); err != nil || req.Duration <= 0 {
-			return nil, query.Errorf("InvalidRequest", "want {\"start\",\"duration\",\"services\"}")
-		}
-		start := s.Now()
-		if req.Start != nil {
-			start = *req.Start
-		}
-		s.AddOutage(start, time.Duration(req.Duration), req.Services...)
-		return nil, nil
-	})
-	post("health-timing", func(b []byte) (any, error) {
-		var req struct{ HealthyAfter, DeregistrationDelay Duration }
-		if err := json.Unmarshal(b, &req); err != nil {
-			return nil, err
-		}
-		s.SetHealthTiming(time.Duration(req.HealthyAfter), time.Duration(req.DeregistrationDelay))
-		return nil, nil
-	})
-	post("drift/remove-target", func(b []byte) (any, error) {
-		var req struct {
-			TargetGroupArn string
-			Target         Target
-		}
-		if err := json.Unmarshal(b, &req); err != nil {
-			return nil, err
-		}
-		return nil, s.RemoveTarget(req.TargetGroupArn, req.Target)
-	})
-	post("drift/revoke-ingress", func(b []byte) (any, error) {
-		var req struct {
-			GroupID string `json:"groupId"`
-			Rule    Rule
-		}
-		if err := json.Unmarshal(b, &req); err != nil {
-			return nil, err
-		}
-		return nil, s.RevokeIngress(req.GroupID, req.Rule)
-	})
 	mux.HandleFunc("/_restartsim/", func(w http.ResponseWriter, _ *http.Request) {
 		adminFail(w, query.Errorf("NotFound", "no such admin endpoint"))
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := readBody(w, r, s.opts.MaxBodyBytes)
 		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
+			if bodyTooLarge(err) {
 				adminFail(w, query.Errorf("RequestEntityTooLarge", "request body exceeds %d bytes", s.opts.MaxBodyBytes))
 			} else {
 				adminFail(w, query.Errorf("InvalidRequest", "could not read the request body"))
@@ -264,6 +136,23 @@ func (s *Server) adminHandler() http.Handler {
 	})
 }
 
+// adminPost adapts fn, which takes the request body and returns the response (nil: {"ok":true}), to a
+// POST handler.
+func adminPost(fn func(body []byte) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, _ := r.Context().Value(bodyKey{}).([]byte)
+		v, err := fn(body)
+		if err != nil {
+			adminFail(w, err)
+			return
+		}
+		if v == nil {
+			v = map[string]bool{"ok": true}
+		}
+		writeJSON(w, http.StatusOK, v)
+	}
+}
+
 // jsonCall adapts a seeding method to a JSON endpoint.
 func jsonCall[T any](fn func(T) (T, error)) func([]byte) (any, error) {
 	return func(b []byte) (any, error) {
@@ -272,80 +161,5 @@ func jsonCall[T any](fn func(T) (T, error)) func([]byte) (any, error) {
 			return nil, query.Errorf("InvalidRequest", "decoding JSON: %v", err)
 		}
 		return fn(v)
-	}
-}
-
-// DroppedCallsHeader is the /calls response header with the number of calls the recorder has dropped.
-const DroppedCallsHeader = "X-Restartsim-Dropped-Calls"
-
-// liftDeadlines lets a response outlive the server's read and write timeouts (which would otherwise also cancel
-// the request's context).
-func liftDeadlines(w http.ResponseWriter) {
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-}
-
-// listCalls writes the held calls as one JSON array in batches, never building the document in memory.
-func (s *Server) listCalls(w http.ResponseWriter, r *http.Request) {
-	n, _ := strconv.Atoi(r.URL.Query().Get("since"))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(DroppedCallsHeader, strconv.FormatUint(s.rec.Dropped(), 10))
-	liftDeadlines(w) // a long log may take a while to read
-	bw := bufio.NewWriterSize(w, 64<<10)
-	enc := json.NewEncoder(bw)
-	sep := byte('[')
-	var err error
-	s.rec.each(n, func(batch []Call) bool {
-		for i := range batch {
-			if err = bw.WriteByte(sep); err == nil {
-				err = enc.Encode(&batch[i])
-			}
-			if err != nil {
-				return false
-			}
-			sep = ','
-		}
-		return true
-	})
-	if err != nil {
-		return
-	}
-	if sep == '[' {
-		_, _ = bw.WriteString("[")
-	}
-	_, _ = bw.WriteString("]\n")
-	_ = bw.Flush()
-}
-
-func (s *Server) streamCalls(w http.ResponseWriter, r *http.Request) {
-	liftDeadlines(w) // open until the client leaves
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	ch := make(chan Call, 1024)
-	cancel := s.rec.Subscribe(func(c Call) {
-		select {
-		case ch <- c:
-		default: // a slow reader loses calls rather than stalling the server
-		}
-	})
-	defer cancel()
-	enc := json.NewEncoder(w)
-	if flusher != nil {
-		flusher.Flush()
-	}
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case c := <-ch:
-			if err := enc.Encode(c); err != nil {
-				return
-			}
-			if flusher != nil {
-				flusher.Flush()
-			}
-		}
 	}
 }

@@ -29,3 +29,9 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 		}
 	}
 }
+
+// bodyTooLarge reports whether a readBody error is the body exceeding its limit.
+func bodyTooLarge(err error) bool {
+	var tooLarge *http.MaxBytesError
+	return errors.As(err, &tooLarge)
+}

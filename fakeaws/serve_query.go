@@ -1,6 +1,7 @@
 package fakeaws
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -48,7 +49,36 @@ func serviceOfScope(name string) string {
 	return ""
 }
 
+// serveQuery answers one ELBv2 or EC2 Query request. Every answer, error or not, is recorded once.
 func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
+	q, signedFor := s.startQuery(w, r)
+	body, ok := q.readBody(r)
+	if !ok {
+		return
+	}
+	q.serviceFromVersion(body, r.URL.RawQuery)
+	// The signature covers only the body's hash, so a request is authenticated before its form is decoded.
+	if e := s.authenticate(r, body, q.call.Service); e != nil {
+		q.fail(e, OutcomeError)
+		return
+	}
+	if q.call.Service == "" {
+		q.fail(query.Errorf("InvalidAction", "The service '%s' is not served by this endpoint", signedFor), OutcomeError)
+		return
+	}
+	form, handler, e := q.parseAction(body, r.URL.RawQuery)
+	if e != nil {
+		q.fail(e, OutcomeError)
+		return
+	}
+	if q.admit(r.Context(), form) {
+		q.dispatch(handler, form)
+	}
+}
+
+// startQuery begins the record of a request, with the service it is signed for if that is one served here;
+// it also returns the service name of the signature's scope.
+func (s *Server) startQuery(w http.ResponseWriter, r *http.Request) (*queryCall, string) {
 	q := &queryCall{s: s, w: w, start: s.clock.Now()}
 	q.call = Call{Time: q.start, RequestID: s.newRequestID(), Operation: "unknown"}
 	scope, _ := sigv4.ParseScope(r)
@@ -56,47 +86,51 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	if q.call.Service == ServiceEC2 {
 		q.dialect = query.EC2Query
 	}
-	body, err := readBody(w, r, s.opts.MaxBodyBytes)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			q.fail(query.Errorf("RequestEntityTooLarge", "Request body exceeds %d bytes", s.opts.MaxBodyBytes), OutcomeError)
-			return
-		}
+	return q, scope.Service
+}
+
+// readBody reads the request body, answering the error itself when it cannot.
+func (q *queryCall) readBody(r *http.Request) ([]byte, bool) {
+	body, err := readBody(q.w, r, q.s.opts.MaxBodyBytes)
+	switch {
+	case err == nil:
+		return body, true
+	case bodyTooLarge(err):
+		q.fail(query.Errorf("RequestEntityTooLarge", "Request body exceeds %d bytes", q.s.opts.MaxBodyBytes), OutcomeError)
+	default:
 		q.fail(query.Errorf("MalformedQueryString", "Could not read the request body"), OutcomeError)
+	}
+	return nil, false
+}
+
+// serviceFromVersion picks the service of a request that is unsigned or signed for another service from the
+// Version it sends: ELBv2's, or else EC2 (whose API versions are many).
+func (q *queryCall) serviceFromVersion(body []byte, rawQuery string) {
+	if q.call.Service != "" {
 		return
 	}
-	if q.call.Service == "" { // unsigned or signed for another service: pick the dialect from the Version sent
-		switch query.Peek(body, r.URL.RawQuery, "Version") {
-		case elbv2.Version:
-			q.call.Service = ServiceELBv2
-		case "":
-		default:
-			q.call.Service, q.dialect = ServiceEC2, query.EC2Query
-		}
+	switch query.Peek(body, rawQuery, "Version") {
+	case elbv2.Version:
+		q.call.Service = ServiceELBv2
+	case "":
+	default:
+		q.call.Service, q.dialect = ServiceEC2, query.EC2Query
 	}
-	// The signature covers only the body's hash, so a request is authenticated before its form is decoded.
-	if e := s.authenticate(r, body, q.call.Service); e != nil {
-		q.fail(e, OutcomeError)
-		return
-	}
-	if q.call.Service == "" {
-		q.fail(query.Errorf("InvalidAction", "The service '%s' is not served by this endpoint", scope.Service), OutcomeError)
-		return
-	}
-	form, err := query.ParseForm(body, r.URL.RawQuery, s.opts.FormLimits)
+}
+
+// parseAction decodes the form, resolves its action and records what the call is about.
+func (q *queryCall) parseAction(body []byte, rawQuery string) (*query.Form, query.Handler, *query.Error) {
+	form, err := query.ParseForm(body, rawQuery, q.s.opts.FormLimits)
 	if err == nil {
 		err = form.CheckLists()
 	}
 	if err != nil {
-		q.fail(formFailure(q.dialect, err), OutcomeError)
-		return
+		return nil, nil, formFailure(q.dialect, err)
 	}
 	action := form.Get("Action")
-	handler, e := s.lookup(q.call.Service, action, form)
+	handler, e := q.s.lookup(q.call.Service, action, form)
 	if e != nil {
-		q.fail(e, OutcomeError)
-		return
+		return nil, nil, e
 	}
 	q.call.Operation = action
 	q.call.TargetGroupARN = form.Get("TargetGroupArn")
@@ -107,11 +141,17 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	if q.call.Service == ServiceEC2 {
 		q.call.Filters, q.call.ResourceIDs = ec2.FilterNames(form), ec2.ResourceIDs(form)
 	}
+	return form, handler, nil
+}
 
-	d := s.faults.Decide(q.call.Service, action, q.start)
-	bucket, allowed := s.throttle.Allow(q.call.Service, action, q.call.Service == ServiceEC2 && ec2.Unfiltered(form), q.start)
+// admit applies the injected faults and the throttle to the call: it waits the injected latency, then
+// answers an outage, a throttled call or an injected error itself and returns false.
+func (q *queryCall) admit(ctx context.Context, form *query.Form) bool {
+	s, svc, action := q.s, q.call.Service, q.call.Operation
+	d := s.faults.Decide(svc, action, q.start)
+	bucket, allowed := s.throttle.Allow(svc, action, svc == ServiceEC2 && ec2.Unfiltered(form), q.start)
 	q.call.Bucket = bucket
-	s.sleep(r.Context(), d.Delay)
+	s.sleep(ctx, d.Delay)
 	switch {
 	case d.Outage:
 		code := "ServiceUnavailable"
@@ -119,19 +159,23 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 			code = "Unavailable"
 		}
 		q.fail(query.Errorf(code, "Service is unavailable (simulated outage)"), OutcomeError)
-		return
 	case !allowed:
 		if q.dialect == query.EC2Query {
 			q.fail(query.Errorf("RequestLimitExceeded", "Request limit exceeded."), OutcomeThrottled)
 		} else {
 			q.fail(query.Errorf("Throttling", "Rate exceeded"), OutcomeThrottled)
 		}
-		return
 	case d.Code != "":
 		q.fail(query.Errorf(d.Code, "Simulated failure of %s", action), OutcomeError)
-		return
+	default:
+		return true
 	}
-	result, err := handler(s.clock.Now(), form)
+	return false
+}
+
+// dispatch runs the action's handler and writes its result or error.
+func (q *queryCall) dispatch(handler query.Handler, form *query.Form) {
+	result, err := handler(q.s.clock.Now(), form)
 	if err != nil {
 		var qe *query.Error
 		if !errors.As(err, &qe) {
@@ -140,7 +184,7 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 		q.fail(qe, OutcomeError)
 		return
 	}
-	out, err := query.EncodeResponse(q.dialect, action, q.call.RequestID, result)
+	out, err := query.EncodeResponse(q.dialect, q.call.Operation, q.call.RequestID, result)
 	if err != nil {
 		q.fail(query.Errorf("InternalFailure", "encoding the response: %v", err), OutcomeError)
 		return
@@ -162,7 +206,7 @@ func formFailure(d query.Dialect, err error) *query.Error {
 }
 
 // lookup resolves the action of a Query request, checking Action and Version like the real services.
-func (s *Server) lookup(service, action string, form *query.Form) (func(time.Time, *query.Form) (any, error), *query.Error) {
+func (s *Server) lookup(service, action string, form *query.Form) (query.Handler, *query.Error) {
 	if action == "" {
 		return nil, query.Errorf("MissingAction", "The request must contain the parameter Action")
 	}
