@@ -4,20 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/restartsim/restartsim/controller/api/v1beta1"
 )
 
 // Stats summarises a Create.
@@ -217,69 +208,6 @@ func (f *Fleet) createAll(ctx context.Context, live *liveState, cnt *counters) e
 	return context.Cause(ctx)
 }
 
-// WarmUp lists each kind the fleet writes once (at most one item), so that the client's REST mapping
-// and the API server's serving state for the TargetGroupBinding resource (schema, CEL validators) are
-// built before a timed phase, and waits out the API server's create delay for a just-established
-// TargetGroupBinding CRD (see waitCRDSettled). Create calls it first.
-func WarmUp(ctx context.Context, c client.Client) error {
-	lists := []client.ObjectList{&v1beta1.TargetGroupBindingList{}, &corev1.PodList{}, &corev1.ServiceList{},
-		&discoveryv1.EndpointSliceList{}, &corev1.NodeList{}, &corev1.NamespaceList{}, &corev1.ConfigMapList{}}
-	errs := make([]error, len(lists))
-	runPool(ctx, len(lists), len(lists), func(i int) {
-		errs[i] = retryTransient(ctx, func() error { return c.List(ctx, lists[i], client.Limit(1)) })
-	})
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("warm-up: %w", err)
-	}
-	return waitCRDSettled(ctx, c)
-}
-
-// crdSettle is how long after a CRD becomes Established kube-apiserver makes every create of its
-// resource sleep 2 s (apiextensions' customresource_handler, so that HA peers see the CRD first). Right
-// after envtest starts, every fleet worker would stall 2 s on its first TargetGroupBinding.
-const crdSettle = 2 * time.Second
-
-// waitCRDSettled waits until the TargetGroupBinding CRD has been Established for crdSettle, for at most
-// crdSettle (the two clocks may differ). It is best effort: without read access to CRDs, or without the
-// condition, it returns at once and the creates pay the delay instead.
-func waitCRDSettled(ctx context.Context, c client.Client) error {
-	crd := &unstructured.Unstructured{}
-	crd.SetGroupVersionKind(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"})
-	if err := c.Get(ctx, client.ObjectKey{Name: "targetgroupbindings." + v1beta1.GroupVersion.Group}, crd); err != nil {
-		return ctx.Err()
-	}
-	since, ok := establishedAt(crd)
-	if !ok {
-		return ctx.Err()
-	}
-	// The API server compares against the same second-precision timestamp; the margin covers rounding.
-	wait := min(time.Until(since.Add(crdSettle+50*time.Millisecond)), crdSettle+50*time.Millisecond)
-	if wait <= 0 {
-		return ctx.Err()
-	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(wait):
-		return nil
-	}
-}
-
-// establishedAt is the last transition time of a CRD's Established=True condition.
-func establishedAt(crd *unstructured.Unstructured) (time.Time, bool) {
-	conds, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
-	for _, c := range conds {
-		m, _ := c.(map[string]any)
-		if m["type"] != "Established" || m["status"] != "True" {
-			continue
-		}
-		s, _ := m["lastTransitionTime"].(string)
-		t, err := time.Parse(time.RFC3339, s)
-		return t, err == nil
-	}
-	return time.Time{}, false
-}
-
 // runPool calls fn(0..n-1) on up to workers goroutines, stopping early when ctx is done.
 func runPool(ctx context.Context, workers, n int, fn func(i int)) {
 	var next atomic.Int64
@@ -296,138 +224,4 @@ func runPool(ctx context.Context, workers, n int, fn func(i int)) {
 		})
 	}
 	wg.Wait()
-}
-
-// provisionTGB creates the TGB's target group and seeds its pods' ENIs.
-func (f *Fleet) provisionTGB(ctx context.Context, live *liveState, t *TGBPlan, cnt *counters) error {
-	// The group's default port; targets always carry their own (NodePort or container port).
-	arn, err := live.opts.AWS.CreateTargetGroup(ctx, t.TargetGroupName, t.TargetType, f.Spec.Port, f.Spec.VpcID)
-	if err != nil {
-		return fmt.Errorf("creating target group %s: %w", t.TargetGroupName, err)
-	}
-	cnt.called()
-	t.TargetGroupARN = arn
-	for _, p := range t.Pods {
-		if err := f.seedENI(ctx, live, p); err != nil {
-			return err
-		}
-		cnt.called()
-	}
-	return nil
-}
-
-// createNode creates a Node and makes sure its status (Ready, InternalIP) is set.
-func (f *Fleet) createNode(ctx context.Context, live *liveState, n NodePlan, now metav1.Time, cnt *counters) error {
-	c := live.opts.Client
-	want := f.nodeObject(n, live.sgIDs[n.SecurityGroup], live.opts.Labels, now)
-	obj := want.DeepCopy()
-	if err := createObject(ctx, c, obj); err != nil {
-		return fmt.Errorf("creating node %s: %w", n.Name, err)
-	}
-	cnt.wrote(true)
-	if len(obj.Status.Conditions) == 0 { // the API server dropped the status on create
-		obj.Status = want.Status
-		if err := retryTransient(ctx, func() error { return c.Status().Update(ctx, obj) }); err != nil {
-			return fmt.Errorf("setting status of node %s: %w", n.Name, err)
-		}
-	}
-	cnt.wrote(false) // counted either way, so the progress total holds
-	return nil
-}
-
-// createTGBObjects creates the Service, the pods with their status, and the EndpointSlice (unless the
-// cluster's EndpointSlice controller writes it).
-func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPlan, now metav1.Time, cnt *counters) error {
-	c, run := live.opts.Client, live.opts.Labels
-	svc := f.serviceObject(t, run)
-	err := createObject(ctx, c, svc)
-	if err != nil && t.NodePort != 0 && apierrors.IsInvalid(err) && strings.Contains(err.Error(), "already allocated") {
-		// A real cluster may already use the planned NodePort: let the API server pick one.
-		live.opts.Logger.Info("planned NodePort taken, using an allocated one", "service", t.Key(), "nodePort", t.NodePort)
-		svc = f.serviceObject(t, run)
-		svc.Spec.Ports[0].NodePort = 0
-		if err = createObject(ctx, c, svc); err == nil {
-			t.NodePort = svc.Spec.Ports[0].NodePort
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("creating service %s/%s: %w", t.Namespace, t.Name, err)
-	}
-	cnt.wrote(true)
-	pods := make([]*corev1.Pod, 0, len(t.Pods))
-	for _, p := range t.Pods {
-		pod, err := f.startPod(ctx, live, t, p, now)
-		if err != nil {
-			return err
-		}
-		cnt.wrote(true)
-		cnt.wrote(false)
-		pods = append(pods, pod)
-	}
-	if f.Spec.ClusterEndpointSlices {
-		return nil
-	}
-	if err := createObject(ctx, c, f.sliceObject(t, pods, run)); err != nil {
-		return fmt.Errorf("creating endpointslice of %s/%s: %w", t.Namespace, t.Name, err)
-	}
-	cnt.wrote(true)
-	return nil
-}
-
-// startPod creates a pod and gives it the status of a started pod (two writes).
-func (f *Fleet) startPod(ctx context.Context, live *liveState, t *TGBPlan, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
-	c := live.opts.Client
-	pod := f.podObject(t, p, live.sgIDs[p.SecurityGroup], live.opts.Labels)
-	if err := createObject(ctx, c, pod); err != nil {
-		return nil, fmt.Errorf("creating pod %s/%s: %w", t.Namespace, p.Name, err)
-	}
-	pod.Status = f.runningStatus(pod, p, now)
-	if err := retryTransient(ctx, func() error { return c.Status().Update(ctx, pod) }); err != nil {
-		return nil, fmt.Errorf("setting status of pod %s/%s: %w", t.Namespace, p.Name, err)
-	}
-	return pod, nil
-}
-
-func (f *Fleet) createTGB(ctx context.Context, live *liveState, t *TGBPlan, cnt *counters) error {
-	if err := createObject(ctx, live.opts.Client, f.tgbObject(t, live.opts.Labels)); err != nil {
-		return fmt.Errorf("creating targetgroupbinding %s/%s: %w", t.Namespace, t.Name, err)
-	}
-	cnt.wrote(true)
-	return nil
-}
-
-// createObject creates obj, retrying transient errors; if a retried create finds the object already there
-// (the first attempt succeeded after all), it reads it back into obj.
-func createObject(ctx context.Context, c client.Client, obj client.Object) error {
-	attempt := 0
-	return retryTransient(ctx, func() error {
-		attempt++
-		err := c.Create(ctx, obj)
-		if apierrors.IsAlreadyExists(err) && attempt > 1 {
-			return c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
-		}
-		return err
-	})
-}
-
-// retryTransient retries fn on errors an overloaded API server returns, with a short backoff.
-func retryTransient(ctx context.Context, fn func() error) error {
-	delay := 50 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := fn()
-		if err == nil || attempt == 8 || !transient(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return errors.Join(err, ctx.Err())
-		case <-time.After(delay):
-		}
-		delay *= 2
-	}
-}
-
-func transient(err error) bool {
-	return apierrors.IsTooManyRequests(err) || apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) ||
-		apierrors.IsInternalError(err) || apierrors.IsServiceUnavailable(err)
 }
