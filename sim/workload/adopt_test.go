@@ -12,6 +12,7 @@ import (
 // TestAdoptActsOnTheCreatedFleet: a fleet planned again from the same spec and seed adopts the created
 // one without writing, and its mutations act on the existing objects and target groups.
 func TestAdoptActsOnTheCreatedFleet(t *testing.T) {
+	k8s := cluster(t).Client
 	spec := workload.Spec{TGBs: 6, PodsPerService: 2, InstanceShare: 0.3, NetworkingShare: 0.5, Nodes: 2}
 	tf := createFleet(t, spec, 41)
 	ctx := context.Background()
@@ -50,6 +51,7 @@ func TestAdoptActsOnTheCreatedFleet(t *testing.T) {
 }
 
 func TestAdoptRefusesOtherFleets(t *testing.T) {
+	k8s := cluster(t).Client
 	ctx := context.Background()
 	opts := workload.Options{Client: k8s, AWS: newAWS(t)}
 	notCreated := workload.Plan(workload.Spec{TGBs: 3}, seeded(1))

@@ -19,6 +19,7 @@ import (
 // cpu-ratio, raw CPU per create ÷ fleet CPU per write: the ratio without other users' load in it,
 // and server-ratio, the same for kube-apiserver and etcd alone: what a free harness would reach.
 func BenchmarkFleetSetup(b *testing.B) {
+	k8s := cluster(b).Client
 	ctx := context.Background()
 	tgbs := benchTGBs()
 	for i := range b.N {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestCreateSmallFleet(t *testing.T) {
+	k8s := cluster(t).Client
 	spec := workload.Spec{TGBs: 20, PodsPerService: 3, InstanceShare: 0.2, ReadinessGateShare: 0.5, NetworkingShare: 0.5, Nodes: 3}
 	tf := createFleet(t, spec, 7)
 	ctx := context.Background()
@@ -171,6 +172,7 @@ func anySlice[T any](s []T) []any {
 
 // TestCreateTakenNodePort: a NodePort already used in the cluster is replaced by an allocated one.
 func TestCreateTakenNodePort(t *testing.T) {
+	k8s := cluster(t).Client
 	ctx := context.Background()
 	spec := workload.Spec{TGBs: 2, PodsPerService: 1, InstanceShare: 1, Nodes: 1}
 	// Plan the same fleet createFleet will, to learn its first NodePort, and take that port.

@@ -28,6 +28,7 @@ type testFleet struct {
 // createFleet plans and creates a fleet in its own namespaces, node range and fakeaws.
 func createFleet(t *testing.T, spec workload.Spec, seed uint64) *testFleet {
 	t.Helper()
+	k8s := cluster(t).Client
 	i := fleetSeq.Add(1)
 	spec.NamespacePrefix = fmt.Sprintf("t%02d", i)
 	spec.NodeCIDR = fmt.Sprintf("10.0.%d.0/24", 200+i)
@@ -49,6 +50,7 @@ func createFleet(t *testing.T, spec workload.Spec, seed uint64) *testFleet {
 
 func (tf *testFleet) desired(t *testing.T) map[types.NamespacedName]workload.DesiredTGB {
 	t.Helper()
+	k8s := cluster(t).Client
 	d, err := workload.Desired(context.Background(), k8s, client.MatchingLabels(tf.run))
 	if err != nil {
 		t.Fatalf("Desired: %v", err)

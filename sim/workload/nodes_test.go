@@ -21,6 +21,7 @@ import (
 // instance and deregister the old one on exactly the instance TGBs whose nodeSelector matches, and
 // Desired moves by exactly those Changes.
 func TestReplaceNode(t *testing.T) {
+	k8s := cluster(t).Client
 	const seed = 51
 	tf := createFleet(t, workload.Spec{TGBs: 8, PodsPerService: 2, InstanceShare: 0.5, NetworkingShare: 0.5, Nodes: 3}, seed)
 	ctx := context.Background()
@@ -196,6 +197,7 @@ func checkNodeChanges(t *testing.T, chs []workload.Change, kind string, tgbs []t
 // nodePort is the NodePort of the TGB's Service.
 func nodePort(t *testing.T, key types.NamespacedName) int32 {
 	t.Helper()
+	k8s := cluster(t).Client
 	svc := &corev1.Service{}
 	if err := k8s.Get(context.Background(), key, svc); err != nil {
 		t.Fatal(err)
@@ -205,6 +207,7 @@ func nodePort(t *testing.T, key types.NamespacedName) int32 {
 
 func checkReady(t *testing.T, name string, want corev1.ConditionStatus) {
 	t.Helper()
+	k8s := cluster(t).Client
 	n := &corev1.Node{}
 	if err := k8s.Get(context.Background(), client.ObjectKey{Name: name}, n); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // trunk ENI of the pod's node; the node's instance lists its primary ENI and the trunk; the node and pod
 // groups are tagged for the cluster.
 func TestPodsCarryBranchENIs(t *testing.T) {
+	k8s := cluster(t).Client
 	spec := workload.Spec{TGBs: 8, PodsPerService: 3, InstanceShare: 0.25, NetworkingShare: 0.5, Nodes: 2}
 	tf := createFleet(t, spec, 11)
 	ctx := context.Background()

@@ -20,6 +20,7 @@ import (
 // startSimulator runs a Simulator for the fleet's run label until the test ends.
 func startSimulator(t *testing.T, run map[string]string) *workload.Simulator {
 	t.Helper()
+	cfg := cluster(t).Config
 	sim, err := workload.NewSimulator(cfg, workload.SimulatorOptions{Labels: run})
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func startSimulator(t *testing.T, run map[string]string) *workload.Simulator {
 // setGate patches a pod's readiness-gate condition as a controller does.
 func setGate(t *testing.T, pod types.NamespacedName, gate string, status corev1.ConditionStatus) {
 	t.Helper()
+	k8s := cluster(t).Client
 	patch, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []map[string]any{
 		{"type": gate, "status": string(status), "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}}}})
 	p := &corev1.Pod{}
@@ -55,6 +57,7 @@ func setGate(t *testing.T, pod types.NamespacedName, gate string, status corev1.
 
 func getPod(t *testing.T, key types.NamespacedName) *corev1.Pod {
 	t.Helper()
+	k8s := cluster(t).Client
 	p := &corev1.Pod{}
 	if err := k8s.Get(context.Background(), key, p); err != nil {
 		t.Fatal(err)
@@ -74,6 +77,7 @@ func podReady(p *corev1.Pod) corev1.ConditionStatus {
 // endpointOf returns the pod's endpoint in its Service's slice.
 func endpointOf(t *testing.T, svc, pod types.NamespacedName) (discoveryv1.Endpoint, bool) {
 	t.Helper()
+	k8s := cluster(t).Client
 	var l discoveryv1.EndpointSliceList
 	if err := k8s.List(context.Background(), &l, client.InNamespace(svc.Namespace),
 		client.MatchingLabels{discoveryv1.LabelServiceName: svc.Name}); err != nil {
@@ -97,6 +101,7 @@ func epState(ep discoveryv1.Endpoint, ok bool) string {
 }
 
 func TestSimulatorReadinessGates(t *testing.T) {
+	k8s := cluster(t).Client
 	tf := createFleet(t, workload.Spec{TGBs: 4, PodsPerService: 2, ReadinessGateShare: 1, Nodes: 1}, 11)
 	startSimulator(t, tf.run)
 	tg := tf.TGBs[0]

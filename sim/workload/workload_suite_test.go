@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -14,8 +15,6 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
-	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
@@ -23,24 +22,36 @@ import (
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
+// The envtest API server (with the TGB CRD and a /12 service range, so NodePort Services do not run
+// out of cluster IPs) is started by the first test that needs it and shared by the rest; tests that
+// only plan fleets run without envtest assets.
 var (
-	cfg *rest.Config
-	k8s client.Client
+	envOnce   sync.Once
+	sharedEnv *testenv.Env
+	envErr    error
 )
 
-// TestMain starts one envtest API server (with the TGB CRD and a /12 service range, so NodePort
-// Services do not run out of cluster IPs) for the whole package.
-func TestMain(m *testing.M) { os.Exit(run(m)) }
-
-func run(m *testing.M) int {
-	env, err := testenv.Start(filepath.Join("..", "..", "controller", "config", "crd"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+// cluster returns the package's envtest API server, starting it on first use.
+func cluster(t testing.TB) *testenv.Env {
+	t.Helper()
+	envOnce.Do(func() {
+		sharedEnv, envErr = testenv.Start(filepath.Join("..", "..", "controller", "config", "crd"))
+	})
+	if envErr != nil {
+		t.Fatal(envErr)
 	}
-	defer func() { _ = env.Stop() }()
-	cfg, k8s = env.Config, env.Client
-	return m.Run()
+	return sharedEnv
+}
+
+// TestMain stops the API server after the tests if one of them started it.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sharedEnv != nil {
+		if err := sharedEnv.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping envtest:", err)
+		}
+	}
+	os.Exit(code)
 }
 
 // awsEnv is an in-process fakeaws with SDK clients, and a Provisioner over them: target and security
