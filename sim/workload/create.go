@@ -88,8 +88,8 @@ func (f *Fleet) Create(ctx context.Context, opts Options) (Stats, error) {
 	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	live := &liveState{opts: opts, bg: bg, cancel: cancel}
-	start := opts.now()
-	cnt := &counters{progress: newProgress(opts.Progress, f.totalSteps(), opts.ProgressInterval, start)}
+	start := opts.Clock.Now()
+	cnt := &counters{progress: newProgress(opts.Progress, f.totalSteps(), opts.ProgressInterval, opts.Clock)}
 	defer cnt.progress.Finish()
 
 	if err := f.createSecurityGroups(ctx, live, cnt); err != nil {
@@ -106,7 +106,7 @@ func (f *Fleet) Create(ctx context.Context, opts Options) (Stats, error) {
 		Objects:  int(cnt.objects.Load()),
 		Writes:   int(cnt.writes.Load()),
 		AWSCalls: int(cnt.aws.Load()),
-		Elapsed:  opts.now().Sub(start),
+		Elapsed:  opts.Clock.Since(start),
 	}
 	opts.Logger.Info("fleet created", "tgbs", len(f.TGBs), "objects", st.Objects, "writes", st.Writes,
 		"awsCalls", st.AWSCalls, "elapsed", st.Elapsed, "writesPerSecond", st.WriteRate())
@@ -136,7 +136,7 @@ func (f *Fleet) createAll(ctx context.Context, live *liveState, cnt *counters) e
 	defer cancel(nil)
 	fail := func(err error) { cancel(err) }
 	c, opts := live.opts.Client, live.opts
-	now := metav1.NewTime(opts.now())
+	now := metav1.NewTime(opts.Clock.Now())
 
 	if err := WarmUp(ctx, c); err != nil {
 		return err

@@ -5,10 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
@@ -191,5 +193,34 @@ func TestCreateTakenNodePort(t *testing.T) {
 	}
 	if d := tf.desired(t)[tf.TGBs[0].Key()]; len(d.Targets) != 1 || d.Targets[0].Port != got {
 		t.Fatalf("desired %+v; want the allocated NodePort %d", d, got)
+	}
+}
+
+// TestCreateStampsTheClock: Create takes the objects' status times and its own elapsed time from
+// Options.Clock.
+func TestCreateStampsTheClock(t *testing.T) {
+	k8s := cluster(t).Client
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tf := createFleet(t, workload.Spec{TGBs: 1, PodsPerService: 1, Nodes: 1}, 5, func(o *workload.Options) {
+		o.Clock = clocktesting.NewFakePassiveClock(at)
+	})
+	if tf.stats.Elapsed != 0 {
+		t.Errorf("Elapsed %v on a clock that stood still", tf.stats.Elapsed)
+	}
+	var pods corev1.PodList
+	if err := k8s.List(context.Background(), &pods, client.MatchingLabels(tf.run)); err != nil {
+		t.Fatal(err)
+	}
+	if len(pods.Items) != 1 || pods.Items[0].Status.StartTime == nil || !pods.Items[0].Status.StartTime.Time.Equal(at) {
+		t.Fatalf("pods %d, want one started at %v", len(pods.Items), at)
+	}
+	node := &corev1.Node{}
+	if err := k8s.Get(context.Background(), client.ObjectKey{Name: tf.Nodes[0].Name}, node); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range node.Status.Conditions {
+		if c.Type == corev1.NodeReady && !c.LastHeartbeatTime.Time.Equal(at) {
+			t.Errorf("node Ready heartbeat %v, want %v", c.LastHeartbeatTime, at)
+		}
 	}
 }

@@ -25,8 +25,9 @@ type testFleet struct {
 	progress *bytes.Buffer
 }
 
-// createFleet plans and creates a fleet in its own namespaces, node range and fakeaws.
-func createFleet(t *testing.T, spec workload.Spec, seed uint64) *testFleet {
+// createFleet plans and creates a fleet in its own namespaces, node range and fakeaws; tweaks
+// change the Options before Create.
+func createFleet(t *testing.T, spec workload.Spec, seed uint64, tweaks ...func(*workload.Options)) *testFleet {
 	t.Helper()
 	k8s := cluster(t).Client
 	i := fleetSeq.Add(1)
@@ -37,10 +38,14 @@ func createFleet(t *testing.T, spec workload.Spec, seed uint64) *testFleet {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var err error
-	tf.stats, err = tf.Create(ctx, workload.Options{
+	opts := workload.Options{
 		Client: k8s, AWS: tf.aws, Labels: tf.run, Progress: tf.progress, ProgressInterval: 50 * time.Millisecond,
 		ContainerRestartDelay: 300 * time.Millisecond,
-	})
+	}
+	for _, tweak := range tweaks {
+		tweak(&opts)
+	}
+	tf.stats, err = tf.Create(ctx, opts)
 	if err != nil {
 		t.Fatalf("Create: %v", err)
 	}

@@ -50,7 +50,7 @@ func (f *Fleet) addPods(ctx context.Context, live *liveState, t *TGBPlan, n int)
 		planned = append(planned, p)
 	}
 	f.mu.Unlock()
-	now := metav1.NewTime(live.opts.now())
+	now := metav1.NewTime(live.opts.Clock.Now())
 	for i, p := range planned {
 		if err := f.seedENI(ctx, live, p); err != nil {
 			return planned[:i], err
@@ -167,7 +167,7 @@ func (f *Fleet) AddTGB(ctx context.Context) (Change, error) {
 	if err := f.provisionTGB(ctx, live, t, cnt); err != nil {
 		return Change{}, err
 	}
-	if err := f.createTGBObjects(ctx, live, t, metav1.NewTime(live.opts.now()), cnt); err != nil {
+	if err := f.createTGBObjects(ctx, live, t, metav1.NewTime(live.opts.Clock.Now()), cnt); err != nil {
 		return Change{}, err
 	}
 	f.mu.Lock()

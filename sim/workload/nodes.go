@@ -84,7 +84,7 @@ func (f *Fleet) joinNode(ctx context.Context, live *liveState) (NodeChange, erro
 	if err := f.seedNode(ctx, live, n); err != nil {
 		return NodeChange{Node: n}, fmt.Errorf("node join: %w", err)
 	}
-	now := metav1.NewTime(live.opts.now())
+	now := metav1.NewTime(live.opts.Clock.Now())
 	if err := f.createNode(ctx, live, n, now, live.uncounted()); err != nil {
 		return NodeChange{Node: n}, fmt.Errorf("node join: %w", err)
 	}
@@ -136,7 +136,7 @@ func (f *Fleet) nodeNotReady(ctx context.Context, live *liveState, name string) 
 		if err := c.Get(ctx, client.ObjectKey{Name: name}, node); err != nil {
 			return err
 		}
-		setNodeNotReady(node, metav1.NewTime(live.opts.now()))
+		setNodeNotReady(node, metav1.NewTime(live.opts.Clock.Now()))
 		return c.Status().Update(ctx, node)
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
@@ -37,8 +38,9 @@ type Options struct {
 	ContainerRestartDelay time.Duration
 	// Logger receives progress and mutation logs. Default logr.Discard().
 	Logger logr.Logger
-
-	now func() time.Time // clock; default time.Now
+	// Clock stamps the objects' status times (pod start, node and pod conditions) and times Create
+	// and its progress. Default: the real clock.
+	Clock clock.PassiveClock
 }
 
 // Defaults of Options.
@@ -64,8 +66,8 @@ func (o *Options) setDefaults() {
 	if o.Logger.GetSink() == nil {
 		o.Logger = logr.Discard()
 	}
-	if o.now == nil {
-		o.now = time.Now
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
 	}
 }
 
@@ -97,7 +99,7 @@ type liveState struct {
 
 // uncounted are counters for a mutation's creates, which no progress total or Stats covers.
 func (l *liveState) uncounted() *counters {
-	return &counters{progress: newProgress(nil, 0, 0, l.opts.now())}
+	return &counters{progress: newProgress(nil, 0, 0, l.opts.Clock)}
 }
 
 // ErrNotCreated is returned by mutations on a fleet that Create has not (successfully) created.

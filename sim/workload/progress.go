@@ -10,6 +10,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+	"k8s.io/utils/clock"
 )
 
 // progress reports done/total steps: a progress bar on a terminal, a plain line every interval otherwise.
@@ -18,6 +19,7 @@ type progress struct {
 	done  atomic.Int64
 	bar   *progressbar.ProgressBar // terminal mode
 	w     io.Writer                // line mode
+	clock clock.PassiveClock
 	start time.Time
 	stop  chan struct{}
 	wg    sync.WaitGroup
@@ -29,8 +31,9 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func newProgress(w io.Writer, total int64, interval time.Duration, start time.Time) *progress {
-	p := &progress{total: total, start: start, stop: make(chan struct{})}
+// newProgress starts reporting; the rate and ETA are measured on clk from now.
+func newProgress(w io.Writer, total int64, interval time.Duration, clk clock.PassiveClock) *progress {
+	p := &progress{total: total, clock: clk, start: clk.Now(), stop: make(chan struct{})}
 	switch {
 	case w == nil:
 	case isTerminal(w):
@@ -65,7 +68,7 @@ func newProgress(w io.Writer, total int64, interval time.Duration, start time.Ti
 
 func (p *progress) line() {
 	done := p.done.Load()
-	elapsed := time.Since(p.start)
+	elapsed := p.clock.Since(p.start)
 	rate := float64(done) / max(elapsed.Seconds(), 1e-9)
 	eta := "?"
 	if rate > 0 {

@@ -78,7 +78,7 @@ func (f *Fleet) StaleGate(ctx context.Context, key types.NamespacedName) (Change
 	pod := types.NamespacedName{Namespace: t.Namespace, Name: t.Pods[0].Name}
 	ch.Pods = []types.NamespacedName{pod}
 	cond := corev1.PodCondition{Type: corev1.PodConditionType(t.GateType()), Status: corev1.ConditionFalse,
-		Reason: "RegistrationInProgress", Message: "stale write (restartsim)", LastTransitionTime: metav1.NewTime(live.opts.now())}
+		Reason: "RegistrationInProgress", Message: "stale write (restartsim)", LastTransitionTime: metav1.NewTime(live.opts.Clock.Now())}
 	patch, err := json.Marshal(map[string]any{"status": map[string]any{"conditions": []corev1.PodCondition{cond}}})
 	if err != nil {
 		return ch, err

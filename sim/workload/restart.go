@@ -69,7 +69,7 @@ func (f *Fleet) setContainerReady(ctx context.Context, live *liveState, key type
 		if err := c.Get(ctx, key, pod); err != nil {
 			return err
 		}
-		now := metav1.NewTime(live.opts.now())
+		now := metav1.NewTime(live.opts.Clock.Now())
 		cr := corev1.PodCondition{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now}
 		if !ready {
 			cr.Status, cr.Reason, cr.Message = corev1.ConditionFalse, ReasonContainersNotReady, "containers with unready status: ["+containerName+"]"
