@@ -25,6 +25,7 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/deferred"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
 	"github.com/restartsim/restartsim/controller/internal/networking"
+	"github.com/restartsim/restartsim/controller/internal/resume"
 	"github.com/restartsim/restartsim/controller/internal/targets"
 	"github.com/restartsim/restartsim/internal/throttlespec"
 )
@@ -67,9 +68,6 @@ type Controller struct {
 	// is closed when the resume fast path has drained (at once without it): workers wait for it.
 	progress   *progress
 	resumeDone chan struct{}
-	// fastPathGateWrites holds, per pod, the resource version of the resume fast path's last
-	// readiness gate patch of it (patchGate), for the fast path's pod watch to skip.
-	fastPathGateWrites sync.Map
 
 	// hooks for tests: called after RegisterTargets succeeded, before the checkpoint save.
 	afterRegister func(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error
@@ -116,19 +114,8 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 		c.driftTimers = deferred.NewTimers(o.Clock, prometheus.NewGauge(prometheus.GaugeOpts{Name: "unregistered"}))
 	}
 	c.network = networking.NewManager(networking.Options{EC2: c.ec2, ClusterName: o.ClusterName, NetworkingTGBs: c.networkingTGBs})
-	switch o.Checkpoint {
-	case CheckpointAnnotation:
-		c.codec = checkpoint.Upstream{}
-		c.queue = deferred.NewQueue(deferred.QueueOptions{
-			Schedule: c.schedule, Clock: o.Clock, Depth: m.DeferredQueueDepth, Handle: c.handleDeferred,
-			Log: o.Logger.WithName("deferred"),
-		})
-		if err := mgr.Add(manager.RunnableFunc(c.queue.Start)); err != nil {
-			return nil, err
-		}
-	case CheckpointCompact:
-		c.codec = checkpoint.Compact{}
-		c.timers = deferred.NewTimers(o.Clock, m.DeferredQueueDepth)
+	if err := c.setupCheckpoint(mgr); err != nil {
+		return nil, err
 	}
 	if err := setupIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return nil, err
@@ -164,6 +151,24 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	return c, nil
 }
 
+// setupCheckpoint sets up the startup strategy's checkpoint codec and deferred full reconciles:
+// the annotation strategy's queue runnable on mgr, or the compact strategy's timers.
+func (c *Controller) setupCheckpoint(mgr manager.Manager) error {
+	switch c.opts.Checkpoint {
+	case CheckpointAnnotation:
+		c.codec = checkpoint.Upstream{}
+		c.queue = deferred.NewQueue(deferred.QueueOptions{
+			Schedule: c.schedule, Clock: c.opts.Clock, Depth: c.metrics.DeferredQueueDepth, Handle: c.handleDeferred,
+			Log: c.opts.Logger.WithName("deferred"),
+		})
+		return mgr.Add(manager.RunnableFunc(c.queue.Start))
+	case CheckpointCompact:
+		c.codec = checkpoint.Compact{}
+		c.timers = deferred.NewTimers(c.opts.Clock, c.metrics.DeferredQueueDepth)
+	}
+	return nil
+}
+
 // setupResume adds the resume watermark writer and fast path (Options.Resume) to mgr.
 func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Options) error {
 	if !c.opts.Resume {
@@ -187,12 +192,28 @@ func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Opt
 	if err != nil {
 		return fmt.Errorf("resume: watch client: %w", err)
 	}
-	held, _ := mgr.GetCache().(*heldCache)
-	return mgr.Add(c.withSlowStart(&fastPath{c: c, cache: mgr.GetCache(), held: held, watcher: watcher,
-		bindings: map[types.NamespacedName][]types.NamespacedName{}, taken: map[types.NamespacedName]bool{},
-		listed: map[types.NamespacedName]*v1beta1.TargetGroupBinding{}, sliceRV: map[types.NamespacedName]string{},
-		pods: map[types.NamespacedName]*corev1.Pod{}, nodes: map[string]*corev1.Node{}}))
+	return mgr.Add(c.withSlowStart(resume.New(resume.Config{
+		Reconciler: fastPathReconciler{c},
+		Cache:      mgr.GetCache(),
+		// Held only when ManagerOptions installed the hold on this manager's cache.
+		Held:               resume.HeldCacheOf(mgr.GetCache()),
+		Reader:             c.apiReader,
+		Watcher:            watcher,
+		Namespaces:         c.opts.Namespaces,
+		Workers:            c.opts.MaxConcurrentReconciles,
+		Finalizer:          FinalizerName,
+		WatermarkNamespace: c.opts.ResumeNamespace,
+		LeaderElectionID:   c.opts.LeaderElectionID,
+		MaxWatermarkAge:    maxWatermarkAge * c.opts.ResumeInterval,
+		Clock:              c.opts.Clock,
+		Log:                c.log,
+		Done:               c.resumeDone,
+	})))
 }
+
+// maxWatermarkAge, in ResumeIntervals (5 min by default), bounds the downtime the fast path
+// replays.
+const maxWatermarkAge = 30
 
 // warmInformers creates the informers of the watched kinds now, so that all of them list and sync
 // in parallel as soon as the manager starts its caches. Otherwise the Service, Pod and Node

@@ -8,9 +8,9 @@
 //   - Checkpoint=compact: one annotation and an in-controller requeue instead of an API write;
 //   - PriorityQueue / LowPriorityInitialEvents: controller-runtime's priority queue, and whether the
 //     controller's own watch handlers also push initial-list events to low priority;
-//   - Resume: a restart fast path (resume.go) that watches from a recorded resource version and
-//     reconciles the bindings changed since then with live reads before the caches have synced,
-//     so the start-up is no longer a wait linear in the fleet for those changes.
+//   - Resume: a restart fast path (resume.go, internal/resume) that watches from a recorded
+//     resource version and reconciles the bindings changed since then with live reads before the
+//     caches have synced, so the start-up is no longer a wait linear in the fleet for those changes.
 //
 // Drift (upstream #4889): a matching checkpoint only says the Kubernetes side is unchanged, not that
 // AWS still matches it. The reference therefore runs a periodic, Describe-only drift check for each

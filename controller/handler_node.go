@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -10,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/internal/endpoints"
 )
 
 // nodeHandler maps a node to the instance-target bindings (through the targetType index; bindings
@@ -32,22 +32,6 @@ func (c *Controller) nodeHandler() handler.EventHandler {
 			}
 			return out
 		},
-		relevant: func(o, n client.Object) bool { return nodeChanged(o.(*corev1.Node), n.(*corev1.Node)) },
+		relevant: func(o, n client.Object) bool { return endpoints.NodeChanged(o.(*corev1.Node), n.(*corev1.Node)) },
 	}
-}
-
-// nodeChanged reports whether a node update may change instance targets: not a kubelet's periodic
-// status report, only readiness, labels (selectors, exclusion), the provider ID or deletion.
-func nodeChanged(o, n *corev1.Node) bool {
-	return nodeReadyStatus(o) != nodeReadyStatus(n) || !reflect.DeepEqual(o.Labels, n.Labels) ||
-		o.Spec.ProviderID != n.Spec.ProviderID || (o.DeletionTimestamp == nil) != (n.DeletionTimestamp == nil)
-}
-
-func nodeReadyStatus(n *corev1.Node) corev1.ConditionStatus {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status
-		}
-	}
-	return corev1.ConditionUnknown
 }

@@ -9,16 +9,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
-	"github.com/restartsim/restartsim/controller/internal/networking"
 )
 
 // Field indexes on TargetGroupBindings, so event handlers find the bindings an object affects
 // without listing all of them.
 const (
-	// indexServiceName: spec.serviceRef.name.
-	indexServiceName = "spec.serviceRef.name"
-	// indexTargetType: spec.targetType, or targetTypeUnset.
-	indexTargetType = "spec.targetType"
+	// indexServiceName: spec.serviceRef.name (also a selectable field of the CRD).
+	indexServiceName = v1beta1.FieldServiceName
+	// indexTargetType: spec.targetType, or targetTypeUnset (also a selectable field of the CRD).
+	indexTargetType = v1beta1.FieldTargetType
 	// indexNetworking: "true" when spec.networking has ingress rules.
 	indexNetworking = "spec.networking"
 	// indexSliceService: an EndpointSlice's kubernetes.io/service-name label, so resolving a
@@ -61,11 +60,8 @@ func setupIndexes(ctx context.Context, idx client.FieldIndexer) error {
 
 // networkingTGBs lists the live TargetGroupBindings with networking rules (for the networking
 // manager's "every binding recomputed since start" check). The resume fast path cannot list them
-// (the cache has not synced): its reconciles may add rules but not revoke any.
+// (the cache has not synced): its requests are add-only (networking.Request.AddOnly).
 func (c *Controller) networkingTGBs(ctx context.Context) ([]string, error) {
-	if liveReads(ctx) {
-		return nil, networking.ErrBindingsUnknown
-	}
 	var list v1beta1.TargetGroupBindingList
 	if err := c.client.List(ctx, &list, c.readOnly(client.MatchingFields{indexNetworking: "true"})...); err != nil {
 		return nil, err

@@ -7,13 +7,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/restartsim/restartsim/controller/internal/resume"
 )
 
 // ManagerOptions returns base with the settings a strategy needs applied: the controller queue
 // (priority queue on or off; name validation off so many managers may live in one process), the
 // informer sync period, the cache transform that trims objects (cacheTransform) and the memoising
 // RESTMapper (memoMapper) unless base sets its own, the held cache start of the resume fast
-// path (heldCache), leader election (Lease), metrics and health bind addresses, and the cached
+// path (resume.HoldCache), leader election (Lease), metrics and health bind addresses, and the cached
 // namespaces. Fields of base it does not own (Scheme, Logger, ...) are kept.
 func ManagerOptions(opts Options, base manager.Options) manager.Options {
 	o := opts.setDefaults()
@@ -40,7 +42,7 @@ func ManagerOptions(opts Options, base manager.Options) manager.Options {
 		if newCache == nil {
 			newCache = cache.New
 		}
-		base.NewCache = holdCache(newCache)
+		base.NewCache = resume.HoldCache(newCache)
 	}
 	base.LeaderElection = o.LeaderElection
 	base.LeaderElectionID = o.LeaderElectionID

@@ -9,6 +9,8 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/restartsim/restartsim/controller/internal/resume"
 )
 
 // Mutants inject one known bug each so that the simulation's checks can be shown to catch it. They
@@ -160,20 +162,23 @@ func (c *Controller) setupSlowStart(mgr manager.Manager) error {
 }
 
 // withSlowStart is the resume fast path, started MutantDelay late under MutantSlowStart.
-func (c *Controller) withSlowStart(fp *fastPath) manager.Runnable {
+func (c *Controller) withSlowStart(fp *resume.FastPath) manager.Runnable {
 	if !c.mutant(MutantSlowStart) {
 		return fp
 	}
-	return &slowFastPath{fastPath: fp}
+	return &slowFastPath{FastPath: fp, c: c}
 }
 
 // slowFastPath is the resume fast path started MutantDelay late; it stays in the cache group
 // (the embedded GetCache).
-type slowFastPath struct{ *fastPath }
+type slowFastPath struct {
+	*resume.FastPath
+	c *Controller
+}
 
 func (s *slowFastPath) Start(ctx context.Context) error {
 	_ = s.c.mutantWait(ctx) // cancelled: the fast path still runs, to release what it holds
-	return s.fastPath.Start(ctx)
+	return s.FastPath.Start(ctx)
 }
 
 // slowStart sits in the manager's cache group (GetCache), whose readiness the manager waits for

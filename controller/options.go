@@ -62,7 +62,7 @@ type Options struct {
 	// waits for the deferred full reconcile).
 	DriftCheckInterval time.Duration
 
-	// Resume turns on the restart fast path (resume.go): while running, the instance records in a
+	// Resume turns on the restart fast path (resume.go, internal/resume): while running, the instance records in a
 	// ConfigMap the resource versions up to which every TargetGroupBinding, Service and
 	// EndpointSlice event has been reconciled (the watermark); after a restart it watches from
 	// that watermark and reconciles the bindings changed since then with live reads, before its

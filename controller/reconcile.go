@@ -17,6 +17,7 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/endpoints"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/controller/internal/networking"
 	"github.com/restartsim/restartsim/controller/internal/readinessgate"
 	"github.com/restartsim/restartsim/controller/internal/targets"
 )
@@ -31,7 +32,7 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	log := c.log.WithValues("targetGroupBinding", req.NamespacedName)
 	ctx = logr.NewContext(ctx, log)
 	tgb := &v1beta1.TargetGroupBinding{}
-	if err := c.reader(ctx).Get(ctx, req.NamespacedName, tgb); err != nil {
+	if err := c.client.Get(ctx, req.NamespacedName, tgb); err != nil {
 		if apierrors.IsNotFound(err) {
 			c.forget(req.NamespacedName)
 			return reconcile.Result{}, nil
@@ -46,7 +47,7 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if !tgb.DeletionTimestamp.IsZero() {
 		err = c.finalize(ctx, tgb)
 	} else {
-		result, res, err = c.reconcile(ctx, tgb)
+		result, res, err = c.reconcile(ctx, cached, tgb)
 	}
 	if err != nil {
 		result = metrics.ResultError
@@ -64,8 +65,9 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	return res, err
 }
 
-// reconcile is the live-object path: finalizer, endpoints, checkpoint early exit, full reconcile.
-func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBinding) (string, reconcile.Result, error) {
+// reconcile is the live-object path: finalizer, endpoints, checkpoint early exit, full reconcile;
+// r says where it reads.
+func (c *Controller) reconcile(ctx context.Context, r reads, tgb *v1beta1.TargetGroupBinding) (string, reconcile.Result, error) {
 	if !controllerutil.ContainsFinalizer(tgb, FinalizerName) {
 		orig := tgb.DeepCopy()
 		controllerutil.AddFinalizer(tgb, FinalizerName)
@@ -79,17 +81,17 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 	}
 	svcKey := types.NamespacedName{Namespace: tgb.Namespace, Name: tgb.Spec.ServiceRef.Name}
 	var slices <-chan liveSlices
-	if liveReads(ctx) && tg.Type == v1beta1.TargetTypeIP {
-		slices = c.listSlicesAsync(ctx, svcKey) // its round trip overlaps the Service's
+	if r.isLive() && tg.Type == v1beta1.TargetTypeIP {
+		slices = c.listSlicesAsync(ctx, r, svcKey) // its round trip overlaps the Service's
 	}
 	svc := &corev1.Service{}
-	if err := c.reader(ctx).Get(ctx, svcKey, svc); err != nil {
+	if err := c.reader(r).Get(ctx, svcKey, svc); err != nil {
 		if apierrors.IsNotFound(err) {
-			return "", reconcile.Result{}, c.backendGone(ctx, tgb, tg)
+			return "", reconcile.Result{}, c.backendGone(ctx, r, tgb, tg)
 		}
 		return "", reconcile.Result{}, err
 	}
-	eps, err := c.resolve(ctx, tgb, tg, svc, slices)
+	eps, err := c.resolve(ctx, r, tgb, tg, svc, slices)
 	if err != nil {
 		return "", reconcile.Result{}, err
 	}
@@ -109,7 +111,7 @@ func (c *Controller) reconcile(ctx context.Context, tgb *v1beta1.TargetGroupBind
 			return metrics.ResultEarlyExit, res, nil
 		}
 	}
-	res, err := c.fullReconcile(ctx, tgb, tg, eps, cp)
+	res, err := c.fullReconcile(ctx, r, tgb, tg, eps, cp)
 	return metrics.ResultFull, res, err
 }
 
@@ -199,12 +201,13 @@ func (c *Controller) targetGroup(ctx context.Context, tgb *v1beta1.TargetGroupBi
 }
 
 // backendGone cleans up after the backend Service disappeared: deregister every target, drop the
-// binding's rules, and reset the checkpoint so the Service's return is a full reconcile (#4343).
-func (c *Controller) backendGone(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo) error {
+// binding's rules (none revoked on the fast path, r live), and reset the checkpoint so the
+// Service's return is a full reconcile (#4343).
+func (c *Controller) backendGone(ctx context.Context, r reads, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo) error {
 	if err := c.deregisterAll(ctx, tgb, tg); err != nil {
 		return err
 	}
-	if err := c.network.Remove(ctx, client.ObjectKeyFromObject(tgb).String(), nil); err != nil {
+	if err := c.network.Remove(ctx, networking.Request{TGB: client.ObjectKeyFromObject(tgb).String(), AddOnly: r.isLive()}); err != nil {
 		return err
 	}
 	if !c.mutant(MutantSkipAfterCleanup) {
@@ -224,7 +227,7 @@ func (c *Controller) finalize(ctx context.Context, tgb *v1beta1.TargetGroupBindi
 	if err := c.deregisterBinding(ctx, tgb); err != nil {
 		return err
 	}
-	if err := c.network.Remove(ctx, client.ObjectKeyFromObject(tgb).String(), nil); err != nil {
+	if err := c.network.Remove(ctx, networking.Request{TGB: client.ObjectKeyFromObject(tgb).String()}); err != nil {
 		return err
 	}
 	orig := tgb.DeepCopy()

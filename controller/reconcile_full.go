@@ -26,10 +26,10 @@ const ConditionReady = "Ready"
 
 // fullReconcile makes AWS match the endpoints: target health, networking, deregister, register,
 // readiness gates; the checkpoint is reset before any mutation and saved only at the end.
-func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo,
+func (c *Controller) fullReconcile(ctx context.Context, r reads, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo,
 	eps endpoints.Result, cp checkpoint.Checkpoint) (reconcile.Result, error) {
 	var reset chan error
-	if liveReads(ctx) && c.opts.Mutant == "" && c.codec != nil && !c.codec.Matches(tgb.Annotations, cp) {
+	if r.isLive() && c.opts.Mutant == "" && c.codec != nil && !c.codec.Matches(tgb.Annotations, cp) {
 		// On the fast path the reset of a checkpoint that no longer matches overlaps the look at
 		// AWS: such a binding changed while the controller was down, so its targets are about to
 		// change too. Should they not, the checkpoint is saved again below.
@@ -47,7 +47,7 @@ func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroup
 	if tgb.Spec.MultiClusterTargetGroup {
 		remove = c.ownedTargets(tg.ARN, remove)
 	}
-	if err := c.reconcileNetworking(ctx, tgb, tg, eps); err != nil {
+	if err := c.reconcileNetworking(ctx, r, tgb, tg, eps); err != nil {
 		_ = c.resetCheckpoint(ctx, tgb, resetNetworkingError)
 		return reconcile.Result{}, fmt.Errorf("networking: %w", err)
 	}
@@ -64,29 +64,10 @@ func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroup
 			}
 		}
 	}
-	if len(remove) > 0 {
-		if err := c.elb.DeregisterTargets(ctx, tg.ARN, remove); err != nil {
-			return reconcile.Result{}, err
-		}
-		c.forgetRegistered(tg.ARN, remove)
-		c.recorder.Eventf(tgb, nil, corev1.EventTypeNormal, "SuccessfullyDeregistered", "Deregister", "deregistered %d targets", len(remove))
+	if err := c.changeTargets(ctx, tgb, tg, add, remove); err != nil {
+		return reconcile.Result{}, err
 	}
-	if len(add) > 0 {
-		if err := c.assignAvailabilityZones(ctx, tg, add); err != nil {
-			return reconcile.Result{}, err
-		}
-		if err := c.elb.RegisterTargets(ctx, tg.ARN, add); err != nil {
-			return reconcile.Result{}, err
-		}
-		c.rememberRegistered(tg.ARN, add)
-		c.recorder.Eventf(tgb, nil, corev1.EventTypeNormal, "SuccessfullyRegistered", "Register", "registered %d targets", len(add))
-		if c.afterRegister != nil {
-			if err := c.afterRegister(ctx, tgb); err != nil {
-				return reconcile.Result{}, err
-			}
-		}
-	}
-	pending, err := c.updateReadinessGates(ctx, tgb, eps, current, add)
+	pending, err := c.updateReadinessGates(ctx, r, tgb, eps, current, add)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
@@ -116,9 +97,36 @@ func (c *Controller) fullReconcile(ctx context.Context, tgb *v1beta1.TargetGroup
 	return res, c.setStatus(ctx, tgb, true, "Reconciled", fmt.Sprintf("%d targets", len(eps.Endpoints)), true)
 }
 
-// reconcileNetworking hands the binding's rules and target security groups to the aggregator.
-func (c *Controller) reconcileNetworking(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, eps endpoints.Result) error {
+// changeTargets deregisters remove and registers add (after the checkpoint reset).
+func (c *Controller) changeTargets(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, add, remove []targets.Target) error {
+	if len(remove) > 0 {
+		if err := c.elb.DeregisterTargets(ctx, tg.ARN, remove); err != nil {
+			return err
+		}
+		c.forgetRegistered(tg.ARN, remove)
+		c.recorder.Eventf(tgb, nil, corev1.EventTypeNormal, "SuccessfullyDeregistered", "Deregister", "deregistered %d targets", len(remove))
+	}
+	if len(add) > 0 {
+		if err := c.assignAvailabilityZones(ctx, tg, add); err != nil {
+			return err
+		}
+		if err := c.elb.RegisterTargets(ctx, tg.ARN, add); err != nil {
+			return err
+		}
+		c.rememberRegistered(tg.ARN, add)
+		c.recorder.Eventf(tgb, nil, corev1.EventTypeNormal, "SuccessfullyRegistered", "Register", "registered %d targets", len(add))
+		if c.afterRegister != nil {
+			return c.afterRegister(ctx, tgb)
+		}
+	}
+	return nil
+}
+
+// reconcileNetworking hands the binding's rules and target security groups to the aggregator;
+// on the fast path (r live) it may only add rules.
+func (c *Controller) reconcileNetworking(ctx context.Context, r reads, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, eps endpoints.Result) error {
 	req := c.networkingRequest(tgb, tg, eps)
+	req.AddOnly = r.isLive()
 	req.BeforeMutate = func(ctx context.Context) error {
 		return c.resetCheckpoint(ctx, tgb, resetNetworking)
 	}
@@ -151,7 +159,7 @@ func (c *Controller) networkingRequest(tgb *v1beta1.TargetGroupBinding, tg targe
 
 // updateReadinessGates sets each gated pod's condition from its target's health and reports
 // whether a gated target is not healthy yet. Targets registered just now have no health yet.
-func (c *Controller) updateReadinessGates(ctx context.Context, tgb *v1beta1.TargetGroupBinding, eps endpoints.Result,
+func (c *Controller) updateReadinessGates(ctx context.Context, r reads, tgb *v1beta1.TargetGroupBinding, eps endpoints.Result,
 	current []targets.Health, added []targets.Target) (bool, error) {
 	gate := readinessgate.ConditionType(tgb.Name)
 	health := targets.Index(current)
@@ -172,7 +180,7 @@ func (c *Controller) updateReadinessGates(ctx context.Context, tgb *v1beta1.Targ
 		if want.Status != corev1.ConditionTrue {
 			pending = true
 		}
-		if err := c.patchGate(ctx, e.Pod, want); err != nil {
+		if err := c.patchGate(ctx, r, e.Pod, want); err != nil {
 			return false, err
 		}
 	}
@@ -180,7 +188,7 @@ func (c *Controller) updateReadinessGates(ctx context.Context, tgb *v1beta1.Targ
 		if cond, ok := readinessgate.Condition(pod, gate); ok && cond.Status == corev1.ConditionTrue {
 			want := corev1.PodCondition{Type: gate, Status: corev1.ConditionFalse, Reason: readinessgate.ReasonDeregistered,
 				Message: "target deregistered while the pod is not ready"}
-			if err := c.patchGate(ctx, pod, want); err != nil {
+			if err := c.patchGate(ctx, r, pod, want); err != nil {
 				return false, err
 			}
 		}
@@ -188,16 +196,17 @@ func (c *Controller) updateReadinessGates(ctx context.Context, tgb *v1beta1.Targ
 	return pending, nil
 }
 
-// patchGate sets a readiness gate condition on (a copy of) pod. On the resume fast path it notes
-// the pod's new resource version, so that the fast path's pod watch skips the event of its own write.
-func (c *Controller) patchGate(ctx context.Context, pod *corev1.Pod, want corev1.PodCondition) error {
+// patchGate sets a readiness gate condition on (a copy of) pod. On the resume fast path (r live)
+// it tells the fast path the pod's new resource version, so that its pod watch skips the event of
+// its own write.
+func (c *Controller) patchGate(ctx context.Context, r reads, pod *corev1.Pod, want corev1.PodCondition) error {
 	pod = pod.DeepCopy()
 	sent, err := readinessgate.Patch(ctx, c.client, pod, want)
 	if err != nil {
 		return fmt.Errorf("patching readiness gate of pod %s: %w", pod.Name, err)
 	}
-	if sent && liveReads(ctx) {
-		c.fastPathGateWrites.Store(client.ObjectKeyFromObject(pod), pod.ResourceVersion)
+	if sent && r.isLive() {
+		r.live.GateWritten(client.ObjectKeyFromObject(pod), pod.ResourceVersion)
 	}
 	return nil
 }

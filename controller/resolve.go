@@ -18,9 +18,9 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/readinessgate"
 )
 
-// resolve reads the binding's endpoints from the cache (from the API server on the fast path,
-// where prefetched, if not nil, delivers the Service's EndpointSlices).
-func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, svc *corev1.Service,
+// resolve reads the binding's endpoints where r says: from the cache, or from the API server on
+// the fast path, where prefetched, if not nil, delivers the Service's EndpointSlices.
+func (c *Controller) resolve(ctx context.Context, r reads, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, svc *corev1.Service,
 	prefetched <-chan liveSlices) (endpoints.Result, error) {
 	sp, err := endpoints.ServicePort(svc, tgb.Spec.ServiceRef.Port)
 	if err != nil {
@@ -28,7 +28,7 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 	}
 	if tg.Type == v1beta1.TargetTypeInstance {
 		var nodes corev1.NodeList
-		if err := c.reader(ctx).List(ctx, &nodes, c.readOnly(liveListOptions(ctx).nodes...)...); err != nil {
+		if err := c.reader(r).List(ctx, &nodes, c.readOnly(r.nodeOptions()...)...); err != nil {
 			return endpoints.Result{}, err
 		}
 		var sel labels.Selector
@@ -41,22 +41,22 @@ func (c *Controller) resolve(ctx context.Context, tgb *v1beta1.TargetGroupBindin
 	}
 	var slices discoveryv1.EndpointSliceList
 	if prefetched != nil {
-		r := <-prefetched
-		if r.err != nil {
-			return endpoints.Result{}, r.err
+		pre := <-prefetched
+		if pre.err != nil {
+			return endpoints.Result{}, pre.err
 		}
-		slices = r.list
-	} else if err := c.listSlices(ctx, &slices, svc.Namespace, svc.Name); err != nil {
+		slices = pre.list
+	} else if err := c.listSlices(ctx, r, &slices, svc.Namespace, svc.Name); err != nil {
 		return endpoints.Result{}, err
 	}
 	pod := func(name string) (*corev1.Pod, bool) {
 		pod := &corev1.Pod{}
-		if err := c.reader(ctx).Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: name}, pod, c.readOnlyGet()...); err != nil {
+		if err := c.reader(r).Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: name}, pod, c.readOnlyGet()...); err != nil {
 			return nil, false
 		}
 		return pod, true
 	}
-	if liveReads(ctx) {
+	if r.isLive() {
 		pods := c.livePods(ctx, svc.Namespace, slices.Items)
 		pod = func(name string) (*corev1.Pod, bool) { p, ok := pods[name]; return p, ok }
 	}
@@ -80,12 +80,12 @@ type liveSlices struct {
 }
 
 // listSlicesAsync lists a Service's EndpointSlices in the background (fast path).
-func (c *Controller) listSlicesAsync(ctx context.Context, svc types.NamespacedName) <-chan liveSlices {
+func (c *Controller) listSlicesAsync(ctx context.Context, r reads, svc types.NamespacedName) <-chan liveSlices {
 	out := make(chan liveSlices, 1)
 	go func() {
-		var r liveSlices
-		r.err = c.listSlices(ctx, &r.list, svc.Namespace, svc.Name)
-		out <- r
+		var res liveSlices
+		res.err = c.listSlices(ctx, r, &res.list, svc.Namespace, svc.Name)
+		out <- res
 	}()
 	return out
 }
@@ -129,11 +129,11 @@ func (c *Controller) livePods(ctx context.Context, namespace string, slices []di
 }
 
 // listSlices lists the Service's EndpointSlices: by field index from the cache, or by label from
-// the API server on the resume fast path.
-func (c *Controller) listSlices(ctx context.Context, slices *discoveryv1.EndpointSliceList, namespace, service string) error {
-	if liveReads(ctx) {
+// the API server on the resume fast path (r live).
+func (c *Controller) listSlices(ctx context.Context, r reads, slices *discoveryv1.EndpointSliceList, namespace, service string) error {
+	if r.isLive() {
 		opts := append([]client.ListOption{client.InNamespace(namespace),
-			client.MatchingLabels{discoveryv1.LabelServiceName: service}}, liveListOptions(ctx).slices...)
+			client.MatchingLabels{discoveryv1.LabelServiceName: service}}, r.sliceOptions()...)
 		return c.apiReader.List(ctx, slices, opts...)
 	}
 	return c.client.List(ctx, slices, c.readOnly(client.InNamespace(namespace),

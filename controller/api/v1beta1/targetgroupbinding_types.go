@@ -156,6 +156,13 @@ type TargetGroupBindingStatus struct {
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
+// The selectable fields of TargetGroupBindings (the CRD's selectableFields below): the API server
+// filters lists by them, and the controller's cache indexes go by the same names.
+const (
+	FieldServiceName = "spec.serviceRef.name"
+	FieldTargetType  = "spec.targetType"
+)
+
 // TargetGroupBinding binds a Service's endpoints to an ELBv2 target group.
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status

@@ -2,6 +2,7 @@ package endpoints
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -73,4 +74,20 @@ func nodeReady(n *corev1.Node) bool {
 		}
 	}
 	return false
+}
+
+// NodeChanged reports whether a node update may change instance targets: not a kubelet's periodic
+// status report, only readiness, labels (selectors, exclusion), the provider ID or deletion.
+func NodeChanged(o, n *corev1.Node) bool {
+	return nodeReadyStatus(o) != nodeReadyStatus(n) || !reflect.DeepEqual(o.Labels, n.Labels) ||
+		o.Spec.ProviderID != n.Spec.ProviderID || (o.DeletionTimestamp == nil) != (n.DeletionTimestamp == nil)
+}
+
+func nodeReadyStatus(n *corev1.Node) corev1.ConditionStatus {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status
+		}
+	}
+	return corev1.ConditionUnknown
 }

@@ -61,6 +61,9 @@ type Request struct {
 	Rules       []Rule
 	// BeforeMutate runs once before the first Authorize or Revoke (the caller resets its checkpoint).
 	BeforeMutate func(ctx context.Context) error
+	// AddOnly: the caller cannot know every binding's rules yet (the resume fast path, before the
+	// caches have synced), so rules may be added but none revoked, as with ErrBindingsUnknown.
+	AddOnly bool
 }
 
 // Reconcile records the request's rules and applies the aggregated differences of the security
@@ -84,7 +87,7 @@ func (m *Manager) Reconcile(ctx context.Context, req Request) error {
 	} else {
 		m.desired[req.TGB] = want
 	}
-	return m.apply(ctx, affected, req.BeforeMutate)
+	return m.apply(ctx, affected, req)
 }
 
 // Missing reports the target security groups that lack some of the request's rules (the drift
@@ -111,24 +114,30 @@ func (m *Manager) Missing(ctx context.Context, req Request, maxAge time.Duration
 	return out, nil
 }
 
-// Remove forgets a TargetGroupBinding and revokes the rules only it wanted.
-func (m *Manager) Remove(ctx context.Context, tgb string, beforeMutate func(context.Context) error) error {
+// Remove forgets the TargetGroupBinding req.TGB and revokes the rules only it wanted (its other
+// fields but BeforeMutate and AddOnly are not read).
+func (m *Manager) Remove(ctx context.Context, req Request) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	affected := keys(m.desired[tgb], nil)
-	delete(m.desired, tgb)
-	return m.apply(ctx, affected, beforeMutate)
+	affected := keys(m.desired[req.TGB], nil)
+	delete(m.desired, req.TGB)
+	return m.apply(ctx, affected, req)
 }
 
-// apply reconciles the given groups against the aggregate; m.mu is held.
-func (m *Manager) apply(ctx context.Context, sgs []string, beforeMutate func(context.Context) error) error {
+// apply reconciles the given groups against the aggregate, with req's BeforeMutate and AddOnly;
+// m.mu is held.
+func (m *Manager) apply(ctx context.Context, sgs []string, req Request) error {
 	if len(sgs) == 0 {
 		return nil
 	}
-	synced, err := m.allSynced(ctx)
-	if err != nil {
-		return err
+	synced := false
+	if !req.AddOnly {
+		var err error
+		if synced, err = m.allSynced(ctx); err != nil {
+			return err
+		}
 	}
+	beforeMutate := req.BeforeMutate
 	groups, err := m.opts.EC2.SecurityGroups(ctx, sgs)
 	if err != nil {
 		return err

@@ -89,7 +89,7 @@ func TestSharedSecurityGroup(t *testing.T) {
 		t.Fatalf("B changes nothing: authorized %v revoked %v resets %d", f.authorized, f.revoke, resets)
 	}
 	live = []string{"ns/b"}
-	if err := m.Remove(ctx, "ns/a", nil); err != nil {
+	if err := m.Remove(ctx, Request{TGB: "ns/a"}); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.revoke) != 1 || f.revoke[0] != "sg-1 "+tcp(8080).Key() {
@@ -155,5 +155,25 @@ func TestBindingsUnknown(t *testing.T) {
 	}
 	if len(f.revoke) != 0 {
 		t.Fatalf("revoked %v while the bindings are unknown", f.revoke)
+	}
+}
+
+// TestAddOnly: a request that cannot know every binding's rules adds its rules but revokes none,
+// however many bindings NetworkingTGBs lists.
+func TestAddOnly(t *testing.T) {
+	f := &fakeEC2{rules: map[string]map[string]Rule{"sg-1": {tcp(9090).Key(): tcp(9090)}}, eniGroups: map[string][]string{"10.1.0.1": {"sg-1"}}}
+	m := NewManager(Options{EC2: f, NetworkingTGBs: func(context.Context) ([]string, error) { return nil, nil }})
+	ctx := context.Background()
+	if err := m.Reconcile(ctx, Request{TGB: "ns/a", IPs: []string{"10.1.0.1"}, Rules: []Rule{tcp(80)}, AddOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.authorized) != 1 || len(f.revoke) != 0 {
+		t.Fatalf("authorized %v revoked %v; want 80 added, 9090 kept", f.authorized, f.revoke)
+	}
+	if err := m.Remove(ctx, Request{TGB: "ns/a", AddOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.revoke) != 0 {
+		t.Fatalf("revoked %v on an add-only removal", f.revoke)
 	}
 }

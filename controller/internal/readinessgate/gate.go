@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/internal/targets"
@@ -121,4 +122,34 @@ func cutPrefix(s string) (string, bool) {
 		return s[len(Prefix):], true
 	}
 	return "", false
+}
+
+// PodChanged reports whether an update of a gated pod may change its bindings' targets or
+// gates: its containers' readiness, deletion, IP or a gate condition's status.
+func PodChanged(op, np *corev1.Pod) bool {
+	if len(TGBNames(np)) == 0 {
+		return false
+	}
+	if ContainersReady(op) != ContainersReady(np) ||
+		(op.DeletionTimestamp == nil) != (np.DeletionTimestamp == nil) || op.Status.PodIP != np.Status.PodIP {
+		return true
+	}
+	for _, name := range TGBNames(np) {
+		ct := ConditionType(name)
+		oc, _ := Condition(op, ct)
+		nc, _ := Condition(np, ct)
+		if oc.Status != nc.Status {
+			return true
+		}
+	}
+	return false
+}
+
+// Bindings are the bindings whose readiness gates the pod carries.
+func Bindings(pod *corev1.Pod) []types.NamespacedName {
+	var out []types.NamespacedName
+	for _, name := range TGBNames(pod) {
+		out = append(out, types.NamespacedName{Namespace: pod.Namespace, Name: name})
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package controller
+package resume
 
 import (
 	"context"
@@ -17,8 +17,11 @@ import (
 // except the event of the fast path's own gate patch and, after a first event, one that changed
 // nothing the bindings depend on; a pod without gates maps to none (its slice does).
 func TestFastPathPodEvents(t *testing.T) {
-	f := &fastPath{c: &Controller{}, pods: map[types.NamespacedName]*corev1.Pod{}}
-	pod := mkPod("ns", "p", string(readinessgate.ConditionType("a")), string(readinessgate.ConditionType("b")), "other.example/gate")
+	f := New(Config{})
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}}
+	for _, g := range []corev1.PodConditionType{readinessgate.ConditionType("a"), readinessgate.ConditionType("b"), "other.example/gate"} {
+		pod.Spec.ReadinessGates = append(pod.Spec.ReadinessGates, corev1.PodReadinessGate{ConditionType: g})
+	}
 	want := []types.NamespacedName{{Namespace: "ns", Name: "a"}, {Namespace: "ns", Name: "b"}}
 	event := func(typ watch.EventType, rv string, mutate func(*corev1.Pod)) []types.NamespacedName {
 		pod = pod.DeepCopy()
@@ -51,7 +54,7 @@ func TestFastPathPodEvents(t *testing.T) {
 		{what: "deletion", typ: watch.Deleted, rv: "7", taken: true},
 	} {
 		if step.own {
-			f.c.fastPathGateWrites.Store(types.NamespacedName{Namespace: "ns", Name: "p"}, step.rv)
+			f.gateWrites.Store(types.NamespacedName{Namespace: "ns", Name: "p"}, step.rv)
 		}
 		got := event(step.typ, step.rv, step.mutate)
 		if step.taken && !slices.Equal(got, want) || !step.taken && len(got) != 0 {
