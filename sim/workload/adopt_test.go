@@ -13,7 +13,7 @@ import (
 // one without writing, and its mutations act on the existing objects and target groups.
 func TestAdoptActsOnTheCreatedFleet(t *testing.T) {
 	k8s := cluster(t).Client
-	spec := workload.Spec{TGBs: 6, PodsPerService: 2, InstanceShare: 0.3, NetworkingShare: 0.5, Nodes: 2}
+	spec := workload.Spec{TGBs: 6, Namespaces: 1, PodsPerService: 2, InstanceShare: 0.3, NetworkingShare: 0.5, Nodes: 2}
 	tf := createFleet(t, spec, 41)
 	ctx := context.Background()
 	before := tf.desired(t)
@@ -54,11 +54,11 @@ func TestAdoptRefusesOtherFleets(t *testing.T) {
 	k8s := cluster(t).Client
 	ctx := context.Background()
 	opts := workload.Options{Client: k8s, AWS: newAWS(t)}
-	notCreated := workload.Plan(workload.Spec{TGBs: 3}, seeded(1))
-	if err := workload.Plan(workload.Spec{TGBs: 3}, seeded(1)).Adopt(ctx, notCreated, opts); !errors.Is(err, workload.ErrNotCreated) {
+	notCreated := workload.Plan(workload.Spec{TGBs: 3, Namespaces: 1}, seeded(1))
+	if err := workload.Plan(workload.Spec{TGBs: 3, Namespaces: 1}, seeded(1)).Adopt(ctx, notCreated, opts); !errors.Is(err, workload.ErrNotCreated) {
 		t.Fatalf("adopting an uncreated fleet: %v", err)
 	}
-	tf := createFleet(t, workload.Spec{TGBs: 3, PodsPerService: 1, Nodes: 1}, 2)
+	tf := createFleet(t, workload.Spec{TGBs: 3, Namespaces: 1, PodsPerService: 1, Nodes: 1}, 2)
 	other := tf.Spec
 	other.TGBs = 4
 	if err := workload.Plan(other, seeded(2)).Adopt(ctx, tf.Fleet, opts); err == nil {

@@ -24,7 +24,8 @@ func BenchmarkFleetSetup(b *testing.B) {
 	tgbs := benchTGBs()
 	for i := range b.N {
 		b.StopTimer()
-		spec := workload.Spec{TGBs: tgbs, PodsPerService: 3, InstanceShare: 0.1, ReadinessGateShare: 0.3, NetworkingShare: 0.3, Nodes: 10}
+		// One namespace per 200 TGBs, the spread these benchmarks were first measured with.
+		spec := workload.Spec{TGBs: tgbs, Namespaces: max(1, (tgbs+199)/200), PodsPerService: 3, InstanceShare: 0.1, ReadinessGateShare: 0.3, NetworkingShare: 0.3, Nodes: 10}
 		n := fleetSeq.Add(1)
 		spec.NamespacePrefix = fmt.Sprintf("b%02d", n)
 		spec.NodeCIDR = fmt.Sprintf("10.0.%d.0/24", 200+n)

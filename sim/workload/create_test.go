@@ -19,7 +19,7 @@ import (
 
 func TestCreateSmallFleet(t *testing.T) {
 	k8s := cluster(t).Client
-	spec := workload.Spec{TGBs: 20, PodsPerService: 3, InstanceShare: 0.2, ReadinessGateShare: 0.5, NetworkingShare: 0.5, Nodes: 3}
+	spec := workload.Spec{TGBs: 20, Namespaces: 1, PodsPerService: 3, InstanceShare: 0.2, ReadinessGateShare: 0.5, NetworkingShare: 0.5, Nodes: 3}
 	tf := createFleet(t, spec, 7)
 	ctx := context.Background()
 	sel := client.MatchingLabels(tf.run)
@@ -176,7 +176,7 @@ func anySlice[T any](s []T) []any {
 func TestCreateTakenNodePort(t *testing.T) {
 	k8s := cluster(t).Client
 	ctx := context.Background()
-	spec := workload.Spec{TGBs: 2, PodsPerService: 1, InstanceShare: 1, Nodes: 1}
+	spec := workload.Spec{TGBs: 2, Namespaces: 1, PodsPerService: 1, InstanceShare: 1, Nodes: 1}
 	// Plan the same fleet createFleet will, to learn its first NodePort, and take that port.
 	probe := workload.Plan(spec, seeded(77))
 	taken := &corev1.Service{}
@@ -201,7 +201,7 @@ func TestCreateTakenNodePort(t *testing.T) {
 func TestCreateStampsTheClock(t *testing.T) {
 	k8s := cluster(t).Client
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tf := createFleet(t, workload.Spec{TGBs: 1, PodsPerService: 1, Nodes: 1}, 5, func(o *workload.Options) {
+	tf := createFleet(t, workload.Spec{TGBs: 1, Namespaces: 1, PodsPerService: 1, Nodes: 1}, 5, func(o *workload.Options) {
 		o.Clock = clocktesting.NewFakePassiveClock(at)
 	})
 	if tf.stats.Elapsed != 0 {

@@ -14,7 +14,7 @@ import (
 
 // Plan is pure: the same seed gives the same fleet.
 func ExamplePlan() {
-	spec := workload.Spec{TGBs: 4, PodsPerService: 2, InstanceShare: 0.25, Nodes: 2}
+	spec := workload.Spec{TGBs: 4, Namespaces: 1, PodsPerService: 2, InstanceShare: 0.25, Nodes: 2}
 	f := workload.Plan(spec, rand.New(rand.NewPCG(42, 1)))
 	for _, t := range f.TGBs {
 		fmt.Println(t.Namespace, t.Name, t.TargetType, len(t.Pods), t.Pods[0].IP)
@@ -35,7 +35,7 @@ func Example() {
 	)
 	ctx := context.Background()
 	run := map[string]string{"restartsim.io/run": "quickstart-1"}
-	fleet := workload.Plan(workload.Spec{TGBs: 200, ReadinessGateShare: 0.5}, rand.New(rand.NewPCG(42, 0)))
+	fleet := workload.Plan(workload.Spec{TGBs: 200, Namespaces: 1, ReadinessGateShare: 0.5}, rand.New(rand.NewPCG(42, 0)))
 	if _, err := fleet.Create(ctx, workload.Options{Client: c, AWS: aws, Labels: run, Progress: os.Stderr}); err != nil {
 		panic(err)
 	}

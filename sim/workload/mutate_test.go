@@ -15,7 +15,7 @@ import (
 // TestMutationChangesMatchCluster checks each mutation's Change against Desired before and after:
 // after = before + Register − Deregister.
 func TestMutationChangesMatchCluster(t *testing.T) {
-	tf := createFleet(t, workload.Spec{TGBs: 12, PodsPerService: 3, InstanceShare: 0.25, ReadinessGateShare: 0.5,
+	tf := createFleet(t, workload.Spec{TGBs: 12, Namespaces: 1, PodsPerService: 3, InstanceShare: 0.25, ReadinessGateShare: 0.5,
 		NetworkingShare: 0.5, Nodes: 2}, 21)
 	ctx := context.Background()
 	rng := seeded(99)
@@ -120,14 +120,14 @@ func TestMutationChangesMatchCluster(t *testing.T) {
 }
 
 func TestMutationsNeedCreate(t *testing.T) {
-	f := workload.Plan(workload.Spec{TGBs: 1}, seeded(1))
+	f := workload.Plan(workload.Spec{TGBs: 1, Namespaces: 1}, seeded(1))
 	if _, err := f.ScaleService(context.Background(), f.TGBs[0].Key(), 1); !errors.Is(err, workload.ErrNotCreated) {
 		t.Fatalf("err = %v; want ErrNotCreated", err)
 	}
 }
 
 func TestChooseIsSeeded(t *testing.T) {
-	f := workload.Plan(workload.Spec{TGBs: 50, InstanceShare: 0.5}, seeded(1))
+	f := workload.Plan(workload.Spec{TGBs: 50, Namespaces: 1, InstanceShare: 0.5}, seeded(1))
 	a := f.ChooseTGBs(seeded(3), 5, nil)
 	b := f.ChooseTGBs(seeded(3), 5, nil)
 	if len(a) != 5 || !slices.Equal(a, b) {
@@ -142,7 +142,7 @@ func TestChooseIsSeeded(t *testing.T) {
 // TestConcurrentMutationsWithSimulator runs mutations on many TGBs at once while the simulator runs,
 // then checks that every slice matches the fleet (no writer overwrote another with older state).
 func TestConcurrentMutationsWithSimulator(t *testing.T) {
-	tf := createFleet(t, workload.Spec{TGBs: 16, PodsPerService: 2, ReadinessGateShare: 0.5, Nodes: 2}, 31)
+	tf := createFleet(t, workload.Spec{TGBs: 16, Namespaces: 1, PodsPerService: 2, ReadinessGateShare: 0.5, Nodes: 2}, 31)
 	startSimulator(t, tf.run)
 	ctx := context.Background()
 	keys := tf.ChooseTGBs(seeded(8), 16, nil)

@@ -23,7 +23,7 @@ import (
 func TestReplaceNode(t *testing.T) {
 	k8s := cluster(t).Client
 	const seed = 51
-	tf := createFleet(t, workload.Spec{TGBs: 8, PodsPerService: 2, InstanceShare: 0.5, NetworkingShare: 0.5, Nodes: 3}, seed)
+	tf := createFleet(t, workload.Spec{TGBs: 8, Namespaces: 1, PodsPerService: 2, InstanceShare: 0.5, NetworkingShare: 0.5, Nodes: 3}, seed)
 	ctx := context.Background()
 	planned := slices.Clone(tf.Nodes) // zones round-robin: 2a, 2b, 2c; a fourth node is in 2a again
 	instance := tf.ChooseTGBs(seeded(1), 100, func(i workload.TGBInfo) bool { return i.TargetType == v1beta1.TargetTypeInstance })

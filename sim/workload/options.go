@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -34,7 +35,8 @@ type Options struct {
 	// and the Simulator should watch. Default none (Cleanup then refuses to run).
 	Labels map[string]string
 	// ContainerRestartDelay is how long ContainerRestart keeps a container down, in wall time (the sim
-	// scales scenario time before passing it). Default 5s.
+	// passes the scenario's fleet.containerRestartDelay, scaled). Zero brings it back at once: the
+	// default lives with the scenario, which users see, not here.
 	ContainerRestartDelay time.Duration
 	// Logger receives progress and mutation logs. Default logr.Discard().
 	Logger logr.Logger
@@ -45,9 +47,8 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultConcurrency           = 32
-	DefaultProgressInterval      = 5 * time.Second
-	DefaultContainerRestartDelay = 5 * time.Second
+	DefaultConcurrency      = 32
+	DefaultProgressInterval = 5 * time.Second
 )
 
 func (o *Options) setDefaults() {
@@ -59,9 +60,6 @@ func (o *Options) setDefaults() {
 	}
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = DefaultProgressInterval
-	}
-	if o.ContainerRestartDelay <= 0 {
-		o.ContainerRestartDelay = DefaultContainerRestartDelay
 	}
 	if o.Logger.GetSink() == nil {
 		o.Logger = logr.Discard()
@@ -80,6 +78,9 @@ func (o *Options) validate() error {
 	}
 	if o.AWS == nil {
 		errs = append(errs, errors.New("aws: a Provisioner is required"))
+	}
+	if o.ContainerRestartDelay < 0 {
+		errs = append(errs, fmt.Errorf("containerRestartDelay: must not be negative, got %v", o.ContainerRestartDelay))
 	}
 	return errors.Join(errs...)
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func planSpec() workload.Spec {
-	return workload.Spec{TGBs: 200, PodsPerService: 3, InstanceShare: 0.25, ReadinessGateShare: 0.5,
+	return workload.Spec{TGBs: 200, Namespaces: 1, PodsPerService: 3, InstanceShare: 0.25, ReadinessGateShare: 0.5,
 		NetworkingShare: 0.4, Nodes: 5, SecurityGroups: 3}
 }
 
@@ -95,6 +95,7 @@ func TestSpecValidate(t *testing.T) {
 	}{
 		{"ok", func(*workload.Spec) {}, ""},
 		{"negative tgbs", func(s *workload.Spec) { s.TGBs = -1 }, "tgbs"},
+		{"no namespaces", func(s *workload.Spec) { s.Namespaces = 0 }, "namespaces"},
 		{"share above 1", func(s *workload.Spec) { s.InstanceShare = 1.5 }, "instanceShare"},
 		{"too many instance TGBs", func(s *workload.Spec) { s.TGBs, s.InstanceShare = 3000, 1 }, "instanceShare"},
 		{"bad vpc id", func(s *workload.Spec) { s.VpcID = "vpc-XYZ" }, "vpcID"},
@@ -120,7 +121,7 @@ func TestSpecValidate(t *testing.T) {
 }
 
 func TestPodIPsSkipNodeRangeAndNetworkAddresses(t *testing.T) {
-	f := workload.Plan(workload.Spec{TGBs: 400, PodsPerService: 1, Nodes: 1, NodeCIDR: "10.0.0.0/24"}, seeded(3))
+	f := workload.Plan(workload.Spec{TGBs: 400, Namespaces: 2, PodsPerService: 1, Nodes: 1, NodeCIDR: "10.0.0.0/24"}, seeded(3))
 	if got := f.TGBs[0].Pods[0].IP; got != "10.0.1.1" {
 		t.Fatalf("first pod IP %s, want 10.0.1.1", got)
 	}
@@ -135,7 +136,7 @@ func TestPodIPsSkipNodeRangeAndNetworkAddresses(t *testing.T) {
 }
 
 func BenchmarkPlan10k(b *testing.B) {
-	spec := workload.Spec{TGBs: 10000, PodsPerService: 3, InstanceShare: 0.1, ReadinessGateShare: 0.3, NetworkingShare: 0.3, Nodes: 50}
+	spec := workload.Spec{TGBs: 10000, Namespaces: 50, PodsPerService: 3, InstanceShare: 0.1, ReadinessGateShare: 0.3, NetworkingShare: 0.3, Nodes: 50}
 	for b.Loop() {
 		workload.Plan(spec, seeded(1))
 	}

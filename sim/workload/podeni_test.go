@@ -22,7 +22,7 @@ import (
 // groups are tagged for the cluster.
 func TestPodsCarryBranchENIs(t *testing.T) {
 	k8s := cluster(t).Client
-	spec := workload.Spec{TGBs: 8, PodsPerService: 3, InstanceShare: 0.25, NetworkingShare: 0.5, Nodes: 2}
+	spec := workload.Spec{TGBs: 8, Namespaces: 1, PodsPerService: 3, InstanceShare: 0.25, NetworkingShare: 0.5, Nodes: 2}
 	tf := createFleet(t, spec, 11)
 	ctx := context.Background()
 	api := tf.aws.ec2

@@ -14,7 +14,7 @@ import (
 // TestTrimPodKeepsWhatTheRulesRead: the simulated kubelet and endpoint controller decide the same
 // on a trimmed pod as on the full one, and the trimmed pod is smaller.
 func TestTrimPodKeepsWhatTheRulesRead(t *testing.T) {
-	f := Plan(Spec{TGBs: 4, PodsPerService: 2, ReadinessGateShare: 1, Nodes: 2}, rand.New(rand.NewPCG(1, 2)))
+	f := Plan(Spec{TGBs: 4, Namespaces: 1, PodsPerService: 2, ReadinessGateShare: 1, Nodes: 2}, rand.New(rand.NewPCG(1, 2)))
 	now := metav1.NewTime(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
 	for i := range f.TGBs {
 		tp := f.TGBs[i]

@@ -102,7 +102,7 @@ func epState(ep discoveryv1.Endpoint, ok bool) string {
 
 func TestSimulatorReadinessGates(t *testing.T) {
 	k8s := cluster(t).Client
-	tf := createFleet(t, workload.Spec{TGBs: 4, PodsPerService: 2, ReadinessGateShare: 1, Nodes: 1}, 11)
+	tf := createFleet(t, workload.Spec{TGBs: 4, Namespaces: 1, PodsPerService: 2, ReadinessGateShare: 1, Nodes: 1}, 11)
 	startSimulator(t, tf.run)
 	tg := tf.TGBs[0]
 	pod := types.NamespacedName{Namespace: tg.Namespace, Name: tg.Pods[0].Name}
@@ -160,7 +160,7 @@ func TestSimulatorReadinessGates(t *testing.T) {
 }
 
 func TestContainerRestartMirrorsEndpoints(t *testing.T) {
-	tf := createFleet(t, workload.Spec{TGBs: 6, PodsPerService: 2, ReadinessGateShare: 0.5, Nodes: 1}, 12)
+	tf := createFleet(t, workload.Spec{TGBs: 6, Namespaces: 1, PodsPerService: 2, ReadinessGateShare: 0.5, Nodes: 1}, 12)
 	sim := startSimulator(t, tf.run)
 	ctx := context.Background()
 	for _, gated := range []bool{false, true} {

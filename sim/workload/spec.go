@@ -7,11 +7,13 @@ import (
 	"regexp"
 )
 
-// Spec describes the fleet to plan. Zero values take the documented defaults (see WithDefaults).
+// Spec describes the fleet to plan. Zero values take the documented defaults (see WithDefaults), except
+// Namespaces, which the caller decides (the scenario's fleet.namespaces).
 type Spec struct {
 	// TGBs is the number of TargetGroupBindings, one Service each. Required (≥ 0; 0 plans an empty fleet).
 	TGBs int
-	// Namespaces is the number of namespaces the TGBs are spread over, round-robin. Default ⌈TGBs/200⌉, at least 1.
+	// Namespaces is the number of namespaces the TGBs are spread over, round-robin. Required (≥ 1): the
+	// spread is the caller's choice, so it has no default here.
 	Namespaces int
 	// NamespacePrefix names the namespaces <prefix>-<NN>. Default "restartsim".
 	NamespacePrefix string
@@ -67,16 +69,12 @@ const (
 	DefaultPort            = 8080
 	DefaultServicePort     = 80
 	DefaultClusterName     = "restartsim"
-	tgbsPerNamespace       = 200
 	nodePortMin            = 30000
 	nodePortMax            = 32767
 )
 
-// WithDefaults returns s with every zero field set to its documented default.
+// WithDefaults returns s with every zero field but Namespaces set to its documented default.
 func (s Spec) WithDefaults() Spec {
-	if s.Namespaces == 0 {
-		s.Namespaces = max(1, (s.TGBs+tgbsPerNamespace-1)/tgbsPerNamespace)
-	}
 	if s.NamespacePrefix == "" {
 		s.NamespacePrefix = DefaultNamespacePrefix
 	}
