@@ -14,6 +14,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -25,7 +26,7 @@ type executor struct {
 	sc      *scenario.Scenario
 	fleet   *workload.Fleet
 	ctrls   controllers
-	backend awsBackend
+	backend backend.Backend
 	check   *checker
 	pods    *podWatch
 	rng     *rand.Rand
@@ -422,7 +423,7 @@ func (e *executor) fault(st scenario.Step) error {
 		if err := e.backend.SetProfile(st.Profile); err != nil {
 			return err
 		}
-		restore = func() error { return applyMeasuredLimits(e.backend, &e.sc.AWS) }
+		restore = func() error { return backend.ApplyMeasuredLimits(e.backend, &e.sc.AWS) }
 	case scenario.FaultLimit:
 		for op, l := range st.Limits {
 			if err := e.backend.SetLimit(op, l.Rate, l.Burst); err != nil {
@@ -441,10 +442,10 @@ func (e *executor) fault(st scenario.Step) error {
 		}
 	case scenario.FaultErrors:
 		detail += fmt.Sprintf(" %s %.0f%% %s", st.Operation, st.Rate*100, st.Code)
-		if err := e.backend.SetErrorRate(op(st.Operation), st.Rate, st.Code); err != nil {
+		if err := e.backend.SetErrorRate(backend.Operation(st.Operation), st.Rate, st.Code); err != nil {
 			return err
 		}
-		restore = func() error { return e.backend.SetErrorRate(op(st.Operation), 0, st.Code) }
+		restore = func() error { return e.backend.SetErrorRate(backend.Operation(st.Operation), 0, st.Code) }
 	case scenario.FaultOutage:
 		fnow, err := e.backend.Now()
 		if err != nil {
@@ -454,14 +455,14 @@ func (e *executor) fault(st scenario.Step) error {
 			return err
 		}
 	case scenario.FaultLatency:
-		if err := e.backend.SetLatency(op(st.Operation), st.Latency.Base.Duration, st.Latency.Jitter.Duration); err != nil {
+		if err := e.backend.SetLatency(backend.Operation(st.Operation), st.Latency.Base.Duration, st.Latency.Jitter.Duration); err != nil {
 			return err
 		}
 		restore = func() error {
 			if l, ok := e.sc.AWS.Latency[opOrStar(st.Operation)]; ok {
-				return e.backend.SetLatency(op(st.Operation), l.Base.Duration, l.Jitter.Duration)
+				return e.backend.SetLatency(backend.Operation(st.Operation), l.Base.Duration, l.Jitter.Duration)
 			}
-			return e.backend.SetLatency(op(st.Operation), 0, 0)
+			return e.backend.SetLatency(backend.Operation(st.Operation), 0, 0)
 		}
 	}
 	var end *time.Time
@@ -486,14 +487,6 @@ func (e *executor) fault(st scenario.Step) error {
 func opOrStar(o string) string {
 	if o == "" {
 		return "*"
-	}
-	return o
-}
-
-// op maps the scenario's "*" onto fakeaws' all-operations key.
-func op(o string) string {
-	if o == "" || o == "*" {
-		return fakeaws.AllOperations
 	}
 	return o
 }

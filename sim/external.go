@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"net"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -31,6 +33,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -119,12 +122,12 @@ type proc struct {
 	stopping atomic.Bool
 }
 
-func newExternal(x *scenario.External, e *env.Env, b awsBackend, cr creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (controllers, error) {
+func newExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend.Creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (controllers, error) {
 	vpc, _ := b.DefaultVPCID()
-	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, AWSEndpoint: b.URL(), Region: cr.region,
-		AccessKeyID: cr.accessKey, SecretAccessKey: cr.secretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
-	envv := append(os.Environ(), "AWS_ENDPOINT_URL="+b.URL(), "AWS_ACCESS_KEY_ID="+cr.accessKey,
-		"AWS_SECRET_ACCESS_KEY="+cr.secretKey, "AWS_REGION="+cr.region, "AWS_DEFAULT_REGION="+cr.region,
+	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, AWSEndpoint: b.URL(), Region: cr.Region,
+		AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
+	envv := append(os.Environ(), "AWS_ENDPOINT_URL="+b.URL(), "AWS_ACCESS_KEY_ID="+cr.AccessKey,
+		"AWS_SECRET_ACCESS_KEY="+cr.SecretKey, "AWS_REGION="+cr.Region, "AWS_DEFAULT_REGION="+cr.Region,
 		"AWS_EC2_METADATA_DISABLED=true", "KUBECONFIG="+e.ControllerKubeconfig)
 	var synced *regexp.Regexp
 	if x.CacheSyncedLog != "" {
@@ -192,7 +195,7 @@ func (x *external) start() (*proc, error) {
 		}
 	}
 	envv := append([]string(nil), x.env...)
-	for _, k := range sortedKeys(x.x.Env) {
+	for _, k := range slices.Sorted(maps.Keys(x.x.Env)) {
 		v, err := render(x.x.Env[k], d)
 		if err != nil {
 			return nil, BadInput(fmt.Errorf("controller.external.env[%s]: %w", k, err))

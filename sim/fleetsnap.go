@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -36,7 +37,7 @@ type fleetSnapshot struct {
 // bindings the registrations are minutes of API server time per strategy, and the checkpoints most of a
 // minute. A strategy's warm-up then finds its bindings converged: no-checkpoint ignores the annotations,
 // checkpoint strategies early-exit on them (compact reads the upstream form too).
-func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *workload.Simulator, backend awsBackend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
+func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *workload.Simulator, backend backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
 	if err != nil {
@@ -173,7 +174,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 
 // create creates the fleet on an API server of its own (stopped afterwards; etcd keeps the objects).
 // Create writes every pod's status and slice itself, so the simulated kubelet starts only afterwards.
-func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, backend awsBackend, labels map[string]string, workDir string) error {
+func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, backend backend.Backend, labels map[string]string, workDir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	e, err := startEnv(ctx, o, sc, workDir, snap.etcdDir, o.SetupMemoryLimit, log)
 	if err != nil {

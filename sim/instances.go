@@ -19,6 +19,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -65,7 +66,7 @@ type replica struct {
 	mgr     manager.Manager
 	cancel  context.CancelFunc
 	done    chan struct{}
-	gate    *gate
+	gate    *backend.Cutoff
 	kill    *killSwitch
 	reg     *prometheus.Registry
 	elected <-chan struct{}
@@ -76,13 +77,13 @@ type replica struct {
 // inProcess runs the reference controller as managers in this process, one per replica.
 type inProcess struct {
 	cfg        *rest.Config
-	backend    awsBackend
+	backend    backend.Backend
 	strategy   scenario.Strategy
 	scale      float64
 	replicas   int
 	namespaces []string
 	leaseNS    string
-	creds      creds
+	creds      backend.Creds
 	vpcID      string
 	seed       uint64
 	log        logr.Logger
@@ -163,7 +164,7 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 		ResumeInterval:           def(st.ResumeInterval, controller.DefaultResumeInterval),
 		VpcID:                    p.vpcID,
 		AWS: controller.AWSOptions{
-			Region: p.creds.region, Endpoint: awsEndpoint, AccessKeyID: p.creds.accessKey, SecretAccessKey: p.creds.secretKey,
+			Region: p.creds.Region, Endpoint: awsEndpoint, AccessKeyID: p.creds.AccessKey, SecretAccessKey: p.creds.SecretKey,
 			MaxAttempts: st.MaxAttempts, Throttle: thr,
 		},
 		LeaderElection:          p.leaderElection(),
@@ -189,14 +190,14 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	id := p.next
 	p.next++
 	p.mu.Unlock()
-	g, err := newGate(p.backend)
+	g, err := backend.NewCutoff(p.backend)
 	if err != nil {
 		return nil, err
 	}
 	r := &replica{id: id, gate: g, kill: &killSwitch{}, reg: prometheus.NewRegistry(), done: make(chan struct{})}
-	opts, err := p.options(id, g.url, r.reg)
+	opts, err := p.options(id, g.URL, r.reg)
 	if err != nil {
-		g.cut()
+		g.Cut()
 		return nil, err
 	}
 	cfg := rest.CopyConfig(p.cfg)
@@ -216,11 +217,11 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	}
 	mgr, err := manager.New(cfg, controller.ManagerOptions(opts, base))
 	if err != nil {
-		g.cut()
+		g.Cut()
 		return nil, fmt.Errorf("replica %d: manager: %w", id, err)
 	}
 	if _, err := controller.New(mgr, opts); err != nil {
-		g.cut()
+		g.Cut()
 		return nil, fmt.Errorf("replica %d: controller: %w", id, err)
 	}
 	r.mgr, r.elected = mgr, mgr.Elected()
@@ -303,11 +304,11 @@ func (p *inProcess) remove(r *replica) {
 func (p *inProcess) stop(r *replica, crash bool) {
 	if crash {
 		r.kill.dead.Store(true)
-		r.gate.cut()
+		r.gate.Cut()
 	}
 	r.cancel()
 	<-r.done
-	r.gate.cut()
+	r.gate.Cut()
 	p.remove(r)
 	p.mu.Lock()
 	r.mgr = nil
@@ -325,7 +326,7 @@ func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error
 	stopped := time.Now()
 	if mode == scenario.RestartCrash {
 		old.kill.dead.Store(true)
-		old.gate.cut()
+		old.gate.Cut()
 		p.remove(old)
 		go p.stop(old, true) // a crashed process does not wait for its goroutines
 	} else {

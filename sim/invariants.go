@@ -10,6 +10,7 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -23,7 +24,7 @@ const maxViolations = 200
 type checker struct {
 	// objects returns the run's objects (read-only).
 	objects func(context.Context) (workload.Objects, error)
-	backend awsBackend
+	backend backend.Backend
 	// removed are the target groups of deleted TGBs: they must end up empty.
 	removed func() map[string]string
 }

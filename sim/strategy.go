@@ -22,6 +22,7 @@ import (
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -82,11 +83,11 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 
 	// AWS.
-	backend, err := startAWS(o, sc, seed, dir, fromAWS)
+	cloud, err := startAWS(o, sc, seed, dir, fromAWS)
 	if err != nil {
 		return nil, err
 	}
-	defer backend.Close()
+	defer cloud.Close()
 
 	labels := runLabels(sc, seed)
 	if o.cluster != nil {
@@ -113,7 +114,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 			cleanupCluster(ctx, c, labels, o.cluster.controllerManager, log)
 		}()
 	}
-	fopts := fleetOptions(o, sc, c, backend, labels, log)
+	fopts := fleetOptions(o, sc, c, cloud, labels, log)
 	var fleetSetup time.Duration
 	if snap != nil {
 		if err := fleet.Adopt(ctx, snap.fleet, fopts); err != nil {
@@ -145,8 +146,8 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 			return nil, fmt.Errorf("creating the lease namespace: %w", err)
 		}
 	}
-	vpc, _ := backend.DefaultVPCID()
-	ref := &inProcess{cfg: e.ControllerConfig, backend: backend, strategy: strat, scale: sc.TimeScale, replicas: replicas,
+	vpc, _ := cloud.DefaultVPCID()
+	ref := &inProcess{cfg: e.ControllerConfig, backend: cloud, strategy: strat, scale: sc.TimeScale, replicas: replicas,
 		namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog,
 		warmupWorkers: sc.Controller.WarmupWorkers}
 	var ctrls controllers = ref
@@ -156,7 +157,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 				return nil, BadInput(fmt.Errorf("strategy %s: %w", strat.Name, err))
 			}
 		}
-		if ctrls, err = newExternal(x, e, backend, cr, sc, leaseNS, dir, log); err != nil {
+		if ctrls, err = newExternal(x, e, cloud, cr, sc, leaseNS, dir, log); err != nil {
 			return nil, err
 		}
 	}
@@ -193,7 +194,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 
 	removed := map[string]string{}
-	chk := &checker{objects: pw.objects, backend: backend}
+	chk := &checker{objects: pw.objects, backend: cloud}
 	log.Info("warming up until AWS holds every target", "profile", sc.AWS.WarmupProfile)
 	var unsettled func() int // bindings the controller still has to checkpoint
 	if external == nil && strat.Checkpoint != scenario.CheckpointNone {
@@ -232,19 +233,19 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 
 	// Measured phase.
-	if err := applyMeasuredLimits(backend, &sc.AWS); err != nil {
+	if err := backend.ApplyMeasuredLimits(cloud, &sc.AWS); err != nil {
 		return nil, fmt.Errorf("switching to the measured AWS limits: %w", err)
 	}
 	offset := 0
-	if calls, err := backend.CallsSince(0); err == nil {
+	if calls, err := cloud.CallsSince(0); err == nil {
 		offset = len(calls)
 	}
-	origin, err := backend.Now()
+	origin, err := cloud.Now()
 	if err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	ex := &executor{sc: sc, fleet: fleet, ctrls: ctrls, backend: backend, check: chk, pods: pw, t0: t0, log: log, client: c,
+	ex := &executor{sc: sc, fleet: fleet, ctrls: ctrls, backend: cloud, check: chk, pods: pw, t0: t0, log: log, client: c,
 		rng: rand.New(rand.NewPCG(uint64(seed), 3)), removed: removed, callOffset: offset, origin: origin}
 	chk.removed = func() map[string]string {
 		ex.mu.Lock()
@@ -289,13 +290,13 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		log.Info("resume fast path", "reconciles", resumeReconciles)
 	}
 
-	calls, err := backend.CallsSince(offset)
+	calls, err := cloud.CallsSince(offset)
 	if err != nil {
 		return nil, err
 	}
 	if o.AWSEndpoint != "" {
-		all, _ := backend.CallsSince(0)
-		_ = writeCallLog(filepath.Join(dir, "aws-calls.jsonl"), all)
+		all, _ := cloud.CallsSince(0)
+		_ = backend.WriteCallLog(filepath.Join(dir, "aws-calls.jsonl"), all)
 	}
 	toSec := func(t time.Time) float64 { return t.Sub(t0).Seconds() * sc.TimeScale }
 	in := &measure.Input{Calls: calls, Origin: origin, Restarts: ex.restarts, Changes: ex.changes, Drifts: ex.drifts,
@@ -493,61 +494,25 @@ func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec
 	return spec, workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1))), nil
 }
 
-func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, backend awsBackend, labels map[string]string, log logr.Logger) workload.Options {
+func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, cloud backend.Backend, labels map[string]string, log logr.Logger) workload.Options {
 	cr := runCreds(o, sc)
 	return workload.Options{
-		Client: c, AWS: newProvisioner(backend, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
+		Client: c, AWS: backend.NewProvisioner(cloud, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
 		Labels: labels, ContainerRestartDelay: time.Duration(float64(sc.Fleet.ContainerRestartDelay.Duration) / sc.TimeScale), Logger: log.WithName("fleet"),
 	}
 }
 
-// startAWS starts the scenario's AWS: the remote endpoint, or an in-process fakeaws (with a copy of
-// from's resources when set).
-func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (awsBackend, error) {
-	cr := runCreds(o, sc)
-	if o.AWSEndpoint != "" {
-		if from != nil {
-			return nil, errors.New("a fleet snapshot needs the in-process fakeaws")
-		}
-		r, err := newRemote(o.AWSEndpoint, cr)
-		if err != nil {
-			return nil, BadInput(err)
-		}
-		if err := r.SetProfile(sc.AWS.WarmupProfile); err != nil {
-			return nil, err
-		}
-		if err := r.SetHealthTiming(sc.AWS.HealthyAfter.Duration, sc.AWS.DeregistrationDelay.Duration); err != nil {
-			return nil, err
-		}
-		return r, nil
+// startAWS starts the scenario's AWS (with a copy of from's resources when set).
+func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
+	b, err := backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
+		Seed: seed, TargetGroupBindings: sc.Fleet.TargetGroupBindings, CallLog: filepath.Join(dir, "aws-calls.jsonl"),
+		From: from, Logger: o.Logger.WithName("fakeaws")})
+	var ce *backend.ConfigError
+	if errors.As(err, &ce) {
+		return nil, BadInput(err)
 	}
-	srv, err := fakeaws.New(fakeaws.Options{Region: sc.AWS.Region, AccessKeyID: cr.accessKey, SecretAccessKey: cr.secretKey,
-		Profile: sc.AWS.WarmupProfile, HealthyAfter: sc.AWS.HealthyAfter.Duration, DeregistrationDelay: sc.AWS.DeregistrationDelay.Duration,
-		TimeScale: sc.TimeScale, Seed: uint64(seed), Logger: o.Logger.WithName("fakeaws"), From: from,
-		// AWS's default quota is 3,000 target groups per region; a bigger fleet assumes a raised one.
-		MaxTargetGroups:  max(3000, 2*sc.Fleet.TargetGroupBindings),
-		MaxRecordedCalls: -1}) // the measurement reads every call
-	if err != nil {
-		return nil, BadInput(fmt.Errorf("fakeaws: %w", err))
-	}
-	if _, err := srv.Start(""); err != nil {
-		return nil, err
-	}
-	f, err := os.Create(filepath.Join(dir, "aws-calls.jsonl"))
-	if err != nil {
-		srv.Close()
-		return nil, err
-	}
-	cancel := srv.Recorder().StreamTo(f)
-	return &localWithLog{local{srv}, func() { cancel(); f.Close() }}, nil
+	return b, err
 }
-
-type localWithLog struct {
-	local
-	closeLog func()
-}
-
-func (l *localWithLog) Close() error { err := l.local.Close(); l.closeLog(); return err }
 
 // warmUp waits until AWS holds every desired target, healthy, every gate is True and (unsettled not
 // nil) no binding is unsettled.

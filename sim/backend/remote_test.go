@@ -1,4 +1,4 @@
-package sim
+package backend
 
 import (
 	"context"
@@ -21,12 +21,12 @@ func TestRemoteAdmin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	cr := creds{region: "us-west-2", accessKey: "k", secretKey: "s"}
-	r, err := newRemote(url, cr)
+	cr := Creds{Region: "us-west-2", AccessKey: "k", SecretKey: "s"}
+	r, err := NewRemote(url, cr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newProvisioner(r, cr)
+	p := NewProvisioner(r, cr)
 	ctx := context.Background()
 	arn, err := p.CreateTargetGroup(ctx, "tg-1", v1beta1.TargetTypeIP, 80, "")
 	if err != nil {

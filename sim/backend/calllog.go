@@ -1,4 +1,4 @@
-package sim
+package backend
 
 import (
 	"bufio"
@@ -8,7 +8,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
-func writeCallLog(path string, calls []fakeaws.Call) error {
+func WriteCallLog(path string, calls []fakeaws.Call) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

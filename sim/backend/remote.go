@@ -1,4 +1,4 @@
-package sim
+package backend
 
 import (
 	"bytes"
@@ -14,20 +14,20 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
-// remote drives a standalone fakeaws (restartsim fakeaws / --aws-endpoint) through its admin HTTP API.
-type remote struct {
+// Remote drives a standalone fakeaws (restartsim fakeaws / --aws-endpoint) through its admin HTTP API.
+type Remote struct {
 	base   string
-	creds  creds
+	creds  Creds
 	client *http.Client
 	vpc    string // the default VPC, read once at connect (before any bucket exists)
 }
 
-func newRemote(endpoint string, c creds) (*remote, error) {
+func NewRemote(endpoint string, c Creds) (*Remote, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("aws endpoint %q: want a URL such as http://127.0.0.1:4566", endpoint)
 	}
-	r := &remote{base: u.Scheme + "://" + u.Host, creds: c, client: &http.Client{Timeout: 60 * time.Second}}
+	r := &Remote{base: u.Scheme + "://" + u.Host, creds: c, client: &http.Client{Timeout: 60 * time.Second}}
 	if _, err := r.Now(); err != nil {
 		return nil, fmt.Errorf("aws endpoint %s: %w", endpoint, err)
 	}
@@ -37,7 +37,7 @@ func newRemote(endpoint string, c creds) (*remote, error) {
 	return r, nil
 }
 
-func (r *remote) do(method, path string, in, out any) error {
+func (r *Remote) do(method, path string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -50,8 +50,8 @@ func (r *remote) do(method, path string, in, out any) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set(fakeaws.AdminAccessKeyHeader, r.creds.accessKey)
-	req.Header.Set(fakeaws.AdminSecretKeyHeader, r.creds.secretKey)
+	req.Header.Set(fakeaws.AdminAccessKeyHeader, r.creds.AccessKey)
+	req.Header.Set(fakeaws.AdminSecretKeyHeader, r.creds.SecretKey)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := r.client.Do(req)
 	if err != nil {
@@ -71,11 +71,11 @@ func (r *remote) do(method, path string, in, out any) error {
 	return nil
 }
 
-func (r *remote) post(path string, in any) error { return r.do(http.MethodPost, path, in, nil) }
+func (r *Remote) post(path string, in any) error { return r.do(http.MethodPost, path, in, nil) }
 
-func (r *remote) URL() string           { return r.base }
-func (r *remote) Handler() http.Handler { return nil }
-func (r *remote) Close() error          { return nil }
+func (r *Remote) URL() string           { return r.base }
+func (r *Remote) Handler() http.Handler { return nil }
+func (r *Remote) Close() error          { return nil }
 
 type remoteState struct {
 	Now            time.Time               `json:"now"`
@@ -83,18 +83,18 @@ type remoteState struct {
 	VPCs           []fakeaws.VPC           `json:"vpcs"`
 }
 
-func (r *remote) state() (remoteState, error) {
+func (r *Remote) state() (remoteState, error) {
 	var s remoteState
 	err := r.do(http.MethodGet, "state", nil, &s)
 	return s, err
 }
 
-func (r *remote) Now() (time.Time, error) {
+func (r *Remote) Now() (time.Time, error) {
 	s, err := r.state()
 	return s.Now, err
 }
 
-func (r *remote) CallsSince(n int) ([]fakeaws.Call, error) {
+func (r *Remote) CallsSince(n int) ([]fakeaws.Call, error) {
 	var calls []fakeaws.Call
 	if err := r.do(http.MethodGet, "calls?since="+strconv.Itoa(n), nil, &calls); err != nil {
 		return nil, err
@@ -106,42 +106,42 @@ func (r *remote) CallsSince(n int) ([]fakeaws.Call, error) {
 	return calls, nil
 }
 
-func (r *remote) SetProfile(name string) error {
+func (r *Remote) SetProfile(name string) error {
 	return r.post("profile", map[string]any{"name": name})
 }
-func (r *remote) SetLimit(op string, rate float64, burst int) error {
+func (r *Remote) SetLimit(op string, rate float64, burst int) error {
 	return r.post("limit", map[string]any{"operation": op, "rate": rate, "burst": burst})
 }
-func (r *remote) ClearLimit(op string) error {
+func (r *Remote) ClearLimit(op string) error {
 	return r.post("limit", map[string]any{"operation": op, "clear": true})
 }
-func (r *remote) SetLatency(op string, base, jitter time.Duration) error {
+func (r *Remote) SetLatency(op string, base, jitter time.Duration) error {
 	return r.post("latency", map[string]any{"operation": op, "base": base.String(), "jitter": jitter.String()})
 }
-func (r *remote) SetErrorRate(op string, rate float64, code string) error {
+func (r *Remote) SetErrorRate(op string, rate float64, code string) error {
 	return r.post("errors", map[string]any{"operation": op, "rate": rate, "code": code})
 }
-func (r *remote) AddOutage(start time.Time, d time.Duration, svcs ...string) error {
+func (r *Remote) AddOutage(start time.Time, d time.Duration, svcs ...string) error {
 	return r.post("outage", map[string]any{"start": start, "duration": d.String(), "services": svcs})
 }
-func (r *remote) ClearOutages() error {
+func (r *Remote) ClearOutages() error {
 	return errors.New("clearing outages is not offered by the admin HTTP API; outages end with their duration")
 }
-func (r *remote) SetHealthTiming(h, d time.Duration) error {
+func (r *Remote) SetHealthTiming(h, d time.Duration) error {
 	return r.post("health-timing", map[string]any{"healthyAfter": h.String(), "deregistrationDelay": d.String()})
 }
-func (r *remote) RemoveTarget(arn string, t fakeaws.Target) error {
+func (r *Remote) RemoveTarget(arn string, t fakeaws.Target) error {
 	return r.post("drift/remove-target", map[string]any{"targetGroupArn": arn, "target": t})
 }
-func (r *remote) RevokeIngress(sg string, rule fakeaws.Rule) error {
+func (r *Remote) RevokeIngress(sg string, rule fakeaws.Rule) error {
 	return r.post("drift/revoke-ingress", map[string]any{"groupId": sg, "rule": rule})
 }
-func (r *remote) Targets(arn string) ([]fakeaws.TargetHealth, error) {
+func (r *Remote) Targets(arn string) ([]fakeaws.TargetHealth, error) {
 	var ts []fakeaws.TargetHealth
 	err := r.do(http.MethodGet, "targets?arn="+url.QueryEscape(arn), nil, &ts)
 	return ts, err
 }
-func (r *remote) SecurityGroup(id string) (fakeaws.SecurityGroup, error) {
+func (r *Remote) SecurityGroup(id string) (fakeaws.SecurityGroup, error) {
 	s, err := r.state()
 	if err != nil {
 		return fakeaws.SecurityGroup{}, err
@@ -153,11 +153,11 @@ func (r *remote) SecurityGroup(id string) (fakeaws.SecurityGroup, error) {
 	}
 	return fakeaws.SecurityGroup{}, fmt.Errorf("security group %s not found", id)
 }
-func (r *remote) SeedInstance(in fakeaws.Instance) error { return r.post("seed/instance", in) }
-func (r *remote) SeedENI(e fakeaws.ENI) error            { return r.post("seed/eni", e) }
-func (r *remote) DefaultVPCID() (string, error)          { return r.vpc, nil }
+func (r *Remote) SeedInstance(in fakeaws.Instance) error { return r.post("seed/instance", in) }
+func (r *Remote) SeedENI(e fakeaws.ENI) error            { return r.post("seed/eni", e) }
+func (r *Remote) DefaultVPCID() (string, error)          { return r.vpc, nil }
 
-func (r *remote) defaultVPC() (string, error) {
+func (r *Remote) defaultVPC() (string, error) {
 	s, err := r.state()
 	if err != nil {
 		return "", err
