@@ -25,7 +25,6 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/deferred"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
 	"github.com/restartsim/restartsim/controller/internal/networking"
-	"github.com/restartsim/restartsim/controller/internal/resume"
 	"github.com/restartsim/restartsim/controller/internal/targets"
 	"github.com/restartsim/restartsim/internal/throttlespec"
 )
@@ -168,52 +167,6 @@ func (c *Controller) setupCheckpoint(mgr manager.Manager) error {
 	}
 	return nil
 }
-
-// setupResume adds the resume watermark writer and fast path (Options.Resume) to mgr.
-func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Options) error {
-	if !c.opts.Resume {
-		close(c.resumeDone)
-		return nil
-	}
-	c.progress = newProgress()
-	ctrlOpts.NewQueue = newProgressQueue(c.progress, c.opts.PriorityQueue)
-	if err := mgr.Add(&watermarkWriter{c: c, reader: c.apiReader}); err != nil {
-		return err
-	}
-	if c.opts.LeaderElection {
-		// A standby replica keeps its caches warm, so a handover needs no fast path; and a
-		// replica may not act before it leads, which controller-runtime grants after the sync.
-		close(c.resumeDone)
-		return nil
-	}
-	watcher, err := client.NewWithWatch(mgr.GetConfig(), client.Options{
-		Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(), HTTPClient: mgr.GetHTTPClient(),
-	})
-	if err != nil {
-		return fmt.Errorf("resume: watch client: %w", err)
-	}
-	return mgr.Add(c.withSlowStart(resume.New(resume.Config{
-		Reconciler: fastPathReconciler{c},
-		Cache:      mgr.GetCache(),
-		// Held only when ManagerOptions installed the hold on this manager's cache.
-		Held:               resume.HeldCacheOf(mgr.GetCache()),
-		Reader:             c.apiReader,
-		Watcher:            watcher,
-		Namespaces:         c.opts.Namespaces,
-		Workers:            c.opts.MaxConcurrentReconciles,
-		Finalizer:          FinalizerName,
-		WatermarkNamespace: c.opts.ResumeNamespace,
-		LeaderElectionID:   c.opts.LeaderElectionID,
-		MaxWatermarkAge:    maxWatermarkAge * c.opts.ResumeInterval,
-		Clock:              c.opts.Clock,
-		Log:                c.log,
-		Done:               c.resumeDone,
-	})))
-}
-
-// maxWatermarkAge, in ResumeIntervals (5 min by default), bounds the downtime the fast path
-// replays.
-const maxWatermarkAge = 30
 
 // warmInformers creates the informers of the watched kinds now, so that all of them list and sync
 // in parallel as soon as the manager starts its caches. Otherwise the Service, Pod and Node

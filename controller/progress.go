@@ -9,7 +9,7 @@ import (
 )
 
 // progress tracks which immediate queue additions have been reconciled, so the resume watermark
-// (resume.go) can tell when every request added before a moment has been worked off. Delayed and
+// (resume.Writer) can tell when every request added before a moment has been worked off. Delayed and
 // rate-limited additions (requeues, retries) are not events and are not tracked.
 type progress struct {
 	mu       sync.Mutex
@@ -47,15 +47,15 @@ func (p *progress) done(r reconcile.Request) {
 	delete(p.inflight, r)
 }
 
-// mark returns a barrier: every addition so far has a sequence number ≤ it.
-func (p *progress) mark() uint64 {
+// Mark returns a barrier: every addition so far has a sequence number ≤ it.
+func (p *progress) Mark() uint64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.seq
 }
 
-// passed reports whether every addition up to barrier has been reconciled.
-func (p *progress) passed(barrier uint64) bool {
+// Passed reports whether every addition up to barrier has been reconciled.
+func (p *progress) Passed(barrier uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, m := range []map[reconcile.Request]uint64{p.pending, p.inflight} {

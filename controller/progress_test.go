@@ -25,20 +25,20 @@ func TestProgressBarrier(t *testing.T) {
 		q.AddWithOpts(priorityqueue.AddOpts{}, req("b"))
 		q.AddWithOpts(priorityqueue.AddOpts{After: time.Hour}, req("later"))
 		q.AddWithOpts(priorityqueue.AddOpts{RateLimited: true}, req("retry"))
-		b := p.mark()
-		if p.passed(b) {
+		b := p.Mark()
+		if p.Passed(b) {
 			t.Fatalf("pq=%v: passed with a and b queued", pq)
 		}
 		first, _, _ := q.GetWithPriority()
 		q.Add(first) // an event while it is in flight: needs another reconcile
-		after := p.mark()
+		after := p.Mark()
 		q.Done(first)
 		second, _, _ := q.GetWithPriority()
 		q.Done(second)
-		if !p.passed(b) {
+		if !p.Passed(b) {
 			t.Fatalf("pq=%v: not passed after a and b were reconciled", pq)
 		}
-		if p.passed(after) {
+		if p.Passed(after) {
 			t.Fatalf("pq=%v: passed although %v was re-added in flight", pq, first)
 		}
 		again, _, _ := q.GetWithPriority()
@@ -46,7 +46,7 @@ func TestProgressBarrier(t *testing.T) {
 			t.Fatalf("pq=%v: got %v, want the re-added %v", pq, again, first)
 		}
 		q.Done(again)
-		if !p.passed(after) {
+		if !p.Passed(after) {
 			t.Fatalf("pq=%v: not passed after the re-added request was reconciled", pq)
 		}
 		q.ShutDown()

@@ -2,8 +2,11 @@ package controller
 
 import (
 	"context"
+	"fmt"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller/internal/resume"
 )
@@ -38,69 +41,57 @@ func CurrentResourceVersion(ctx context.Context, r client.Reader, namespace stri
 	return resume.CurrentResourceVersion(ctx, r, namespace)
 }
 
-// watermarkWriter advances the watermark once per ResumeInterval, in a pipeline of three ticks:
-// sample the current resource version R (a consistent list with limit 1); one interval later,
-// when the informers have delivered the events up to R to the handlers, take a progress barrier;
-// once every request added before the barrier has been reconciled, write R.
-type watermarkWriter struct {
-	c       *Controller
-	reader  client.Reader // live
-	sampled string        // R of the previous tick
-	waiting string        // R waiting for barrier
-	barrier uint64
-	written string
-}
-
-// Start runs until ctx ends; it needs leadership (only the leader's reconciles count).
-func (w *watermarkWriter) Start(ctx context.Context) error {
-	t := w.c.opts.Clock.NewTicker(w.c.opts.ResumeInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C():
-		}
-		if err := w.tick(ctx); err != nil && ctx.Err() == nil {
-			w.c.log.V(1).Info("resume watermark", "error", err.Error())
-		}
-	}
-}
-
-func (w *watermarkWriter) tick(ctx context.Context) error {
-	if w.waiting != "" && w.c.progress.passed(w.barrier) {
-		if w.waiting != w.written {
-			if err := w.write(ctx, w.waiting); err != nil {
-				return err
-			}
-			w.written = w.waiting
-		}
-		w.waiting = ""
-	}
-	if w.waiting == "" && w.sampled != "" {
-		w.waiting, w.barrier = w.sampled, w.c.progress.mark()
-	}
-	rv, err := CurrentResourceVersion(ctx, w.reader, w.c.opts.ResumeNamespace)
-	if err != nil {
-		return err
-	}
-	w.sampled = rv
-	return nil
-}
-
-func (w *watermarkWriter) write(ctx context.Context, rv string) error {
-	wm := Watermark{ResourceVersion: rv, RecordedAt: w.c.opts.Clock.Now()}
-	if err := writeWatermark(ctx, w.c.client, w.c.opts.ResumeNamespace, w.c.opts.LeaderElectionID, wm); err != nil {
-		return err
-	}
-	w.c.log.V(1).Info("resume watermark advanced", "resourceVersion", rv)
-	return nil
-}
-
 // writeWatermark stores w in the ConfigMap ReadWatermark reads, creating it if needed.
 func writeWatermark(ctx context.Context, c client.Writer, namespace, leaderElectionID string, w Watermark) error {
 	return resume.WriteWatermark(ctx, c, namespace, leaderElectionID, w)
 }
 
-// NeedLeaderElection: only the leader reconciles, so only its progress means anything.
-func (w *watermarkWriter) NeedLeaderElection() bool { return true }
+// setupResume adds the resume watermark writer and fast path (Options.Resume) to mgr.
+func (c *Controller) setupResume(mgr manager.Manager, ctrlOpts *crcontroller.Options) error {
+	if !c.opts.Resume {
+		close(c.resumeDone)
+		return nil
+	}
+	c.progress = newProgress()
+	ctrlOpts.NewQueue = newProgressQueue(c.progress, c.opts.PriorityQueue)
+	if err := mgr.Add(resume.NewWriter(resume.WriterConfig{
+		Progress: c.progress, Reader: c.apiReader, Writer: c.client,
+		Namespace: c.opts.ResumeNamespace, LeaderElectionID: c.opts.LeaderElectionID,
+		Interval: c.opts.ResumeInterval, Clock: c.opts.Clock, Log: c.log,
+	})); err != nil {
+		return err
+	}
+	if c.opts.LeaderElection {
+		// A standby replica keeps its caches warm, so a handover needs no fast path; and a
+		// replica may not act before it leads, which controller-runtime grants after the sync.
+		close(c.resumeDone)
+		return nil
+	}
+	watcher, err := client.NewWithWatch(mgr.GetConfig(), client.Options{
+		Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(), HTTPClient: mgr.GetHTTPClient(),
+	})
+	if err != nil {
+		return fmt.Errorf("resume: watch client: %w", err)
+	}
+	return mgr.Add(c.withSlowStart(resume.New(resume.Config{
+		Reconciler: fastPathReconciler{c},
+		Cache:      mgr.GetCache(),
+		// Held only when ManagerOptions installed the hold on this manager's cache.
+		Held:               resume.HeldCacheOf(mgr.GetCache()),
+		Reader:             c.apiReader,
+		Watcher:            watcher,
+		Namespaces:         c.opts.Namespaces,
+		Workers:            c.opts.MaxConcurrentReconciles,
+		Finalizer:          FinalizerName,
+		WatermarkNamespace: c.opts.ResumeNamespace,
+		LeaderElectionID:   c.opts.LeaderElectionID,
+		MaxWatermarkAge:    maxWatermarkAge * c.opts.ResumeInterval,
+		Clock:              c.opts.Clock,
+		Log:                c.log,
+		Done:               c.resumeDone,
+	})))
+}
+
+// maxWatermarkAge, in ResumeIntervals (5 min by default), bounds the downtime the fast path
+// replays.
+const maxWatermarkAge = 30
