@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -51,7 +52,7 @@ func onKubeconfig(o Options, sc *scenario.Scenario) bool {
 func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario) (*clusterRun, error) {
 	if !onKubeconfig(o, sc) {
 		if sc.Cluster.EndpointSlices == scenario.EndpointSlicesCluster {
-			return nil, BadInput(fmt.Errorf("cluster.endpointSlices: %q needs a cluster with kube-controller-manager (--kubeconfig); envtest has none", scenario.EndpointSlicesCluster))
+			return nil, runerr.BadInput(fmt.Errorf("cluster.endpointSlices: %q needs a cluster with kube-controller-manager (--kubeconfig); envtest has none", scenario.EndpointSlicesCluster))
 		}
 		return nil, nil
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/envtestassets"
 	"github.com/restartsim/restartsim/internal/localcluster"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -90,7 +91,7 @@ thresholds:
 
 	t.Run("missing CRD is bad environment, nothing created", func(t *testing.T) {
 		_, err := run(Options{})
-		if !IsBadInput(err) || !strings.Contains(err.Error(), "targetgroupbindings.elbv2.k8s.aws") || !strings.Contains(err.Error(), "--install-crds") {
+		if !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "targetgroupbindings.elbv2.k8s.aws") || !strings.Contains(err.Error(), "--install-crds") {
 			t.Fatalf("Run without the CRD: %v, want bad environment naming the CRD and --install-crds", err)
 		}
 		if got := namespaceNames(t, c); strings.Join(got, ",") != strings.Join(namespacesBefore, ",") {
@@ -101,7 +102,7 @@ thresholds:
 	t.Run("an identity without permissions is refused by name", func(t *testing.T) {
 		kc := impersonatingKubeconfig(t, lc.Kubeconfig, "nobody")
 		_, err := Run(ctx, Options{Scenario: sc, Kubeconfig: kc, OutDir: t.TempDir(), Stdout: io.Discard, Progress: io.Discard, NoReport: true})
-		if !IsBadInput(err) || !strings.Contains(err.Error(), "lacks permissions") || !strings.Contains(err.Error(), "create namespaces") {
+		if !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "lacks permissions") || !strings.Contains(err.Error(), "create namespaces") {
 			t.Fatalf("Run as an identity without permissions: %v, want bad environment naming what is missing", err)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/restartsim/restartsim/sim"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -17,7 +18,7 @@ func ExampleRun() {
 		return
 	}
 	rep, err := sim.Run(context.Background(), sim.Options{Scenario: sc, ScenarioFile: "scenarios/quickstart.yaml"})
-	var v *sim.ViolationError
+	var v *runerr.ViolationError
 	switch {
 	case errors.As(err, &v):
 		fmt.Println("controller broke a", v.Kind, "- see", rep.Dir)

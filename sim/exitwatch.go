@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/restartsim/restartsim/sim/runerr"
 )
 
 // exitWatcher is implemented by controllers that run as child processes: Exited is closed when one
@@ -11,21 +13,6 @@ import (
 type exitWatcher interface {
 	Exited() <-chan struct{}
 	ExitErr() error
-}
-
-// ControllerExitError is an external controller process that ended on its own.
-type ControllerExitError struct {
-	Replica int
-	// Status is the process's end (e.g. "exit status 3", "signal: killed").
-	Status string
-	// Log is the path of the process's output.
-	Log string
-	// After is how long after its start it ended.
-	After string
-}
-
-func (e *ControllerExitError) Error() string {
-	return fmt.Sprintf("external controller replica %d exited on its own after %s (%s); see its log %s", e.Replica, e.After, e.Status, e.Log)
 }
 
 // watchExit returns a context cancelled, with the *ControllerExitError as its cause, as soon as one
@@ -51,9 +38,9 @@ func watchExit(ctx context.Context, ctrls controllers) (_ context.Context, stop 
 // startFailure is err, or (when the controller exited on its own before the warm-up converged) a
 // start failure: bad input or environment, exit code 2, since the run never measured anything.
 func startFailure(runCtx context.Context, err error) error {
-	var ce *ControllerExitError
+	var ce *runerr.ControllerExitError
 	if errors.As(context.Cause(runCtx), &ce) {
-		return BadInput(fmt.Errorf("the controller did not start: %w", ce))
+		return runerr.BadInput(fmt.Errorf("the controller did not start: %w", ce))
 	}
 	return err
 }
@@ -62,9 +49,9 @@ func startFailure(runCtx context.Context, err error) error {
 // finding about the controller: an invariant violation (exit code 3), as a crash-looping
 // controller leaves the fleet unreconciled.
 func measuredFailure(runCtx context.Context, err error) error {
-	var ce *ControllerExitError
+	var ce *runerr.ControllerExitError
 	if errors.As(context.Cause(runCtx), &ce) {
-		return &ViolationError{Kind: ViolationInvariant, Details: []string{"the controller exited during the measured phase: " + ce.Error()}}
+		return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{"the controller exited during the measured phase: " + ce.Error()}}
 	}
 	return err
 }

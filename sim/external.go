@@ -35,6 +35,7 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -87,7 +88,7 @@ func (x *external) exitedOnItsOwn(p *proc, err error) {
 	if err != nil {
 		status = err.Error()
 	}
-	ce := &ControllerExitError{Replica: p.id, Status: status, Log: p.logf.Name(), After: time.Since(p.started).Round(time.Millisecond).String()}
+	ce := &runerr.ControllerExitError{Replica: p.id, Status: status, Log: p.logf.Name(), After: time.Since(p.started).Round(time.Millisecond).String()}
 	x.exitOnce.Do(func() {
 		x.mu.Lock()
 		x.exitErr = ce
@@ -133,14 +134,14 @@ func newExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 	if x.CacheSyncedLog != "" {
 		var err error
 		if synced, err = regexp.Compile(x.CacheSyncedLog); err != nil {
-			return nil, BadInput(fmt.Errorf("controller.external.cacheSyncedLog: %w", err))
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.cacheSyncedLog: %w", err))
 		}
 	}
 	var lease *leaseWatch
 	if l := x.Lease; l != nil {
 		ns, err := render(l.Namespace, base)
 		if err != nil {
-			return nil, BadInput(fmt.Errorf("controller.external.lease.namespace: %w", err))
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.lease.namespace: %w", err))
 		}
 		if lease, err = newLeaseWatch(e.Config, ns, l.Name); err != nil {
 			return nil, err
@@ -191,14 +192,14 @@ func (x *external) start() (*proc, error) {
 	argv := make([]string, len(x.x.Command))
 	for i, a := range x.x.Command {
 		if argv[i], err = render(a, d); err != nil {
-			return nil, BadInput(fmt.Errorf("controller.external.command[%d]: %w", i, err))
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.command[%d]: %w", i, err))
 		}
 	}
 	envv := append([]string(nil), x.env...)
 	for _, k := range slices.Sorted(maps.Keys(x.x.Env)) {
 		v, err := render(x.x.Env[k], d)
 		if err != nil {
-			return nil, BadInput(fmt.Errorf("controller.external.env[%s]: %w", k, err))
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.env[%s]: %w", k, err))
 		}
 		envv = append(envv, k+"="+v)
 	}
@@ -215,7 +216,7 @@ func (x *external) start() (*proc, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
-		return nil, BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
+		return nil, runerr.BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
 	}
 	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf, started: time.Now(), watch: watch}
 	go watch.sample(cmd.Process.Pid, p.done)
@@ -302,7 +303,7 @@ func (x *external) awaitSettled(ctx context.Context, timeout time.Duration) erro
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return &ViolationError{Kind: ViolationInvariant, Details: []string{fmt.Sprintf(
+			return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{fmt.Sprintf(
 				"warm-up: the external controller did not settle within %s (caches synced: %v, work queue depth %g)", timeout, synced, depth)}}
 		}
 		select {
@@ -317,7 +318,7 @@ func (x *external) awaitSettled(ctx context.Context, timeout time.Duration) erro
 func (x *external) startErr(err error) error {
 	select {
 	case <-x.exited:
-		return BadInput(x.ExitErr())
+		return runerr.BadInput(x.ExitErr())
 	default:
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -33,8 +34,8 @@ func TestExternalExitAtStartIsBadInput(t *testing.T) {
 	if err == nil {
 		t.Fatal("Start succeeded for a controller that exits at once")
 	}
-	var ce *ControllerExitError
-	if !IsBadInput(err) || !errors.As(err, &ce) {
+	var ce *runerr.ControllerExitError
+	if !runerr.IsBadInput(err) || !errors.As(err, &ce) {
 		t.Fatalf("error %v (%T): want bad input wrapping a *ControllerExitError", err, err)
 	}
 	if ce.Status != "exit status 3" || ce.Log != filepath.Join(x.dir, "controller-0.log") {
@@ -62,16 +63,16 @@ func TestExternalExitLaterCancelsTheRun(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the run's context was not cancelled 10 s after the controller exited")
 	}
-	var ce *ControllerExitError
+	var ce *runerr.ControllerExitError
 	if !errors.As(context.Cause(runCtx), &ce) || ce.Status != "exit status 4" {
 		t.Fatalf("cause %v, want the controller's exit status 4", context.Cause(runCtx))
 	}
 	timeout := errors.New("warm-up timed out")
-	if err := startFailure(runCtx, timeout); !IsBadInput(err) || !strings.Contains(err.Error(), "exit status 4") {
+	if err := startFailure(runCtx, timeout); !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "exit status 4") {
 		t.Errorf("startFailure = %v, want bad input naming exit status 4", err)
 	}
-	var v *ViolationError
-	if err := measuredFailure(runCtx, timeout); !errors.As(err, &v) || v.Kind != ViolationInvariant || !strings.Contains(err.Error(), "controller-0.log") {
+	var v *runerr.ViolationError
+	if err := measuredFailure(runCtx, timeout); !errors.As(err, &v) || v.Kind != runerr.ViolationInvariant || !strings.Contains(err.Error(), "controller-0.log") {
 		t.Errorf("measuredFailure = %v, want an invariant violation naming the log", err)
 	}
 	if err := startFailure(ctx, timeout); err != timeout {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
 )
 
 // ErrInterrupted marks a run whose context ended (SIGINT, SIGTERM) before it completed; its output
@@ -51,7 +52,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
 	}
-	var v *ViolationError
+	var v *runerr.ViolationError
 	if err == nil || errors.As(err, &v) || opts.Scenario == nil {
 		return rep, err
 	}

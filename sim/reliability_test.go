@@ -21,6 +21,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -286,7 +287,7 @@ func TestSoak(t *testing.T) {
 			return err
 		}
 		refErr, mutErr := run("reference"), run("mutant")
-		var v *ViolationError
+		var v *runerr.ViolationError
 		ok := refErr == nil && errors.As(mutErr, &v)
 		if ok {
 			caught++
@@ -324,7 +325,7 @@ func TestSoak(t *testing.T) {
 }
 
 func verdictWord(err error) string {
-	var v *ViolationError
+	var v *runerr.ViolationError
 	switch {
 	case err == nil:
 		return "passed"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -28,15 +29,15 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 	o := opts.setDefaults()
 	sc := o.Scenario
 	if sc == nil {
-		return nil, BadInput(errors.New("sim: Options.Scenario is required"))
+		return nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
 	}
 	if sc.Controller.External != nil && sc.TimeScale != 1 {
-		return nil, BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
+		return nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
 	}
 	if len(o.Strategies) > 0 {
 		var err error
 		if sc, err = selectStrategies(sc, o.Strategies); err != nil {
-			return nil, BadInput(err)
+			return nil, runerr.BadInput(err)
 		}
 	}
 	var err error
@@ -47,7 +48,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 	started := o.Now()
 	dir := runDir(o.OutDir, sc.Name, started)
 	if err = os.MkdirAll(dir, 0o755); err != nil {
-		return nil, BadInput(fmt.Errorf("output folder: %w", err))
+		return nil, runerr.BadInput(fmt.Errorf("output folder: %w", err))
 	}
 	if o.ScenarioFile != "" {
 		if data, err := os.ReadFile(o.ScenarioFile); err == nil {
@@ -74,7 +75,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 	var series []results.Sample
 	arms, err := runArms(sc)
 	if err != nil {
-		return nil, BadInput(err)
+		return nil, runerr.BadInput(err)
 	}
 	res.AB = sc.ResultsAB()
 	if res.AB != nil {
@@ -319,10 +320,10 @@ func verdict(res *results.Results) error {
 		}
 	}
 	if len(inv) > 0 {
-		return &ViolationError{Kind: ViolationInvariant, Details: inv}
+		return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: inv}
 	}
 	if len(thr) > 0 {
-		return &ViolationError{Kind: ViolationThreshold, Details: thr}
+		return &runerr.ViolationError{Kind: runerr.ViolationThreshold, Details: thr}
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -25,6 +24,7 @@ import (
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/timeline"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -154,7 +154,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	if x := external; x != nil || strat.Binary != "" {
 		if x == nil {
 			if x, err = outOfProcess(ref, strat); err != nil {
-				return nil, BadInput(fmt.Errorf("strategy %s: %w", strat.Name, err))
+				return nil, runerr.BadInput(fmt.Errorf("strategy %s: %w", strat.Name, err))
 			}
 		}
 		if ctrls, err = newExternal(x, e, cloud, cr, sc, leaseNS, dir, log); err != nil {
@@ -489,7 +489,7 @@ func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec
 	}
 	spec = spec.WithDefaults()
 	if err := spec.Validate(); err != nil {
-		return spec, nil, BadInput(fmt.Errorf("fleet: %w", err))
+		return spec, nil, runerr.BadInput(fmt.Errorf("fleet: %w", err))
 	}
 	return spec, workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1))), nil
 }
@@ -504,14 +504,9 @@ func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, cloud backe
 
 // startAWS starts the scenario's AWS (with a copy of from's resources when set).
 func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
-	b, err := backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
+	return backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
 		Seed: seed, TargetGroupBindings: sc.Fleet.TargetGroupBindings, CallLog: filepath.Join(dir, "aws-calls.jsonl"),
 		From: from, Logger: o.Logger.WithName("fakeaws")})
-	var ce *backend.ConfigError
-	if errors.As(err, &ce) {
-		return nil, BadInput(err)
-	}
-	return b, err
 }
 
 // warmUp waits until AWS holds every desired target, healthy, every gate is True and (unsettled not
@@ -535,7 +530,7 @@ func warmUp(ctx context.Context, chk *checker, timeout time.Duration, unsettled 
 		last = inv
 		if time.Now().After(deadline) {
 			// The controller under test never converged the fleet: a finding about the controller.
-			return &ViolationError{Kind: ViolationInvariant, Details: []string{fmt.Sprintf(
+			return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{fmt.Sprintf(
 				"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
 				timeout, last.Missing, last.Stale, left, head(last.Violations, 5))}}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-logr/logr"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -30,7 +31,7 @@ type Config struct {
 }
 
 // Start starts the run's AWS: the remote endpoint, or an in-process fakeaws, both in the warm-up profile.
-// A bad endpoint or fakeaws option is reported as a *ConfigError.
+// A bad endpoint or fakeaws option is bad input (runerr.BadInput).
 func Start(c Config) (Backend, error) {
 	if c.Endpoint != "" {
 		return startRemote(c)
@@ -42,7 +43,7 @@ func Start(c Config) (Backend, error) {
 		MaxTargetGroups:  max(3000, 2*c.TargetGroupBindings),
 		MaxRecordedCalls: -1}) // the measurement reads every call
 	if err != nil {
-		return nil, &ConfigError{fmt.Errorf("fakeaws: %w", err)}
+		return nil, runerr.BadInput(fmt.Errorf("fakeaws: %w", err))
 	}
 	if _, err := srv.Start(""); err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func startRemote(c Config) (Backend, error) {
 	}
 	r, err := NewRemote(c.Endpoint, c.Creds)
 	if err != nil {
-		return nil, &ConfigError{err}
+		return nil, runerr.BadInput(err)
 	}
 	if err := r.SetProfile(c.AWS.WarmupProfile); err != nil {
 		return nil, err
@@ -72,12 +73,6 @@ func startRemote(c Config) (Backend, error) {
 	}
 	return r, nil
 }
-
-// ConfigError is a backend that cannot start because of its configuration: bad input, not a failure.
-type ConfigError struct{ Err error }
-
-func (e *ConfigError) Error() string { return e.Err.Error() }
-func (e *ConfigError) Unwrap() error { return e.Err }
 
 type localWithLog struct {
 	Local

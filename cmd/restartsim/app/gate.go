@@ -15,6 +15,7 @@ import (
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -243,14 +244,14 @@ func (o *gateOptions) simulate(ctx context.Context, out, stderr io.Writer) (*res
 	defer flush()
 	rep, err := sim.Run(ctx, sim.Options{Scenario: o.scenario, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
 		Stdout: out, Progress: stderr, Logger: log, Version: Version()})
-	var v *sim.ViolationError
+	var v *runerr.ViolationError
 	switch {
 	case rep != nil && (err == nil || errors.As(err, &v)):
 		return rep.Results, nil
 	case errors.As(err, &v):
 		o.writeJUnitError(o.scenario.Name, "regression", err)
 		return nil, &ExitError{Code: ExitFailure, Err: err}
-	case sim.IsBadInput(err) || err != nil:
+	case runerr.IsBadInput(err) || err != nil:
 		return nil, o.inputError(o.scenario.Name, err)
 	}
 	return nil, errors.New("gate: the run produced no results")

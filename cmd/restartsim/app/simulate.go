@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/restartsim/restartsim/sim"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -133,15 +134,15 @@ func exitFor(err error) error {
 	if err == nil {
 		return nil
 	}
-	var v *sim.ViolationError
+	var v *runerr.ViolationError
 	if errors.As(err, &v) {
 		code := ExitThresholdBreached
-		if v.Kind == sim.ViolationInvariant {
+		if v.Kind == runerr.ViolationInvariant {
 			code = ExitInvariantViolated
 		}
 		return &ExitError{Code: code, Err: err}
 	}
-	if sim.IsBadInput(err) {
+	if runerr.IsBadInput(err) {
 		return badInput(err)
 	}
 	return &ExitError{Code: ExitFailure, Err: err}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/restartsim/restartsim/sim"
+	"github.com/restartsim/restartsim/sim/runerr"
 )
 
 func TestSimulateBadScenarioExitsTwoAndCreatesNothing(t *testing.T) {
@@ -46,10 +46,10 @@ func TestSimulateExitCodes(t *testing.T) {
 		err  error
 		want int
 	}{
-		{&sim.ViolationError{Kind: sim.ViolationInvariant}, ExitInvariantViolated},
-		{&sim.ViolationError{Kind: sim.ViolationThreshold}, ExitThresholdBreached},
-		{fmt.Errorf("wrapped: %w", sim.BadInput(errors.New("x"))), ExitBadInput},
-		{fmt.Errorf("strategy a: %w", &sim.ViolationError{Kind: sim.ViolationThreshold}), ExitThresholdBreached},
+		{&runerr.ViolationError{Kind: runerr.ViolationInvariant}, ExitInvariantViolated},
+		{&runerr.ViolationError{Kind: runerr.ViolationThreshold}, ExitThresholdBreached},
+		{fmt.Errorf("wrapped: %w", runerr.BadInput(errors.New("x"))), ExitBadInput},
+		{fmt.Errorf("strategy a: %w", &runerr.ViolationError{Kind: runerr.ViolationThreshold}), ExitThresholdBreached},
 		{errors.New("boom"), ExitFailure},
 	}
 	for _, tc := range cases {

@@ -1,4 +1,7 @@
-package sim
+// Package runerr is how a simulation run ends when it does not succeed: bad input or a missing
+// environment (nothing was measured), or a finding about the controller (an invariant or threshold
+// violated, a controller process that exited on its own).
+package runerr
 
 import (
 	"errors"
@@ -38,4 +41,19 @@ func BadInput(err error) error { return &badInputError{err} }
 func IsBadInput(err error) bool {
 	var b *badInputError
 	return errors.As(err, &b) || errors.Is(err, env.ErrEnvironment)
+}
+
+// ControllerExitError is an external controller process that ended on its own.
+type ControllerExitError struct {
+	Replica int
+	// Status is the process's end (e.g. "exit status 3", "signal: killed").
+	Status string
+	// Log is the path of the process's output.
+	Log string
+	// After is how long after its start it ended.
+	After string
+}
+
+func (e *ControllerExitError) Error() string {
+	return fmt.Sprintf("external controller replica %d exited on its own after %s (%s); see its log %s", e.Replica, e.After, e.Status, e.Log)
 }
