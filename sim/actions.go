@@ -17,6 +17,7 @@ import (
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -25,7 +26,7 @@ import (
 type executor struct {
 	sc      *scenario.Scenario
 	fleet   *workload.Fleet
-	ctrls   controllers
+	ctrls   sut.Controllers
 	backend backend.Backend
 	check   *checker
 	pods    *podWatch
@@ -67,9 +68,9 @@ func (e *executor) wall(d time.Duration) time.Duration {
 }
 
 func (e *executor) event(kind, detail string, at time.Time, end *time.Time) {
-	ev := results.Event{AtSeconds: round3(e.sec(at)), Kind: kind, Detail: detail}
+	ev := results.Event{AtSeconds: measure.Round3(e.sec(at)), Kind: kind, Detail: detail}
 	if end != nil {
-		ev.EndSeconds = round3(e.sec(*end))
+		ev.EndSeconds = measure.Round3(e.sec(*end))
 	}
 	e.mu.Lock()
 	e.events = append(e.events, ev)
@@ -120,12 +121,9 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 	e.mu.Lock()
 	ri, ei := len(e.restarts), len(e.events)
 	s := e.sec(stopped)
-	elects := false
-	if le, ok := e.ctrls.(leaderElecting); ok {
-		elects = le.leaderElection()
-	}
+	elects := e.ctrls.ElectsLeader()
 	e.restarts = append(e.restarts, measure.Restart{Stopped: s, Started: s, At: s, Downtime: downtime.Seconds(), Mode: st.Mode, LeaderElection: elects})
-	e.events = append(e.events, results.Event{AtSeconds: round3(s), Kind: "restart", Detail: st.Mode, EndSeconds: round3(s)})
+	e.events = append(e.events, results.Event{AtSeconds: measure.Round3(s), Kind: "restart", Detail: st.Mode, EndSeconds: measure.Round3(s)})
 	e.mu.Unlock()
 	replace := func(ctx context.Context) error {
 		if st.StripCheckpoints {
@@ -155,7 +153,7 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 			leading := e.sec(at)
 			e.restarts[ri].Leading = &leading
 		}
-		e.events[ei].EndSeconds = round3(e.sec(at))
+		e.events[ei].EndSeconds = measure.Round3(e.sec(at))
 		e.mu.Unlock()
 		return nil
 	}
@@ -616,5 +614,3 @@ func (e *executor) pending(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
-
-func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }

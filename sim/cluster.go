@@ -90,7 +90,7 @@ func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario) (*clu
 
 // controllerManagerLeads: a kube-controller-manager holds its Lease and renewed it recently.
 func controllerManagerLeads(ctx context.Context, e *env.Env) bool {
-	c, err := client.New(e.Config, client.Options{Scheme: scheme})
+	c, err := client.New(e.Config, client.Options{Scheme: env.Scheme})
 	if err != nil {
 		return false
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/envtestassets"
 	"github.com/restartsim/restartsim/internal/localcluster"
+	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -58,7 +59,7 @@ func TestRealControlPlane(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	c, err := client.New(cfg, client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -37,20 +38,18 @@ type fleetSnapshot struct {
 // bindings the registrations are minutes of API server time per strategy, and the checkpoints most of a
 // minute. A strategy's warm-up then finds its bindings converged: no-checkpoint ignores the annotations,
 // checkpoint strategies early-exit on them (compact reads the upstream form too).
-func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *workload.Simulator, backend backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
+func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *workload.Simulator, cloud backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
 	if err != nil {
 		return err
 	}
 	defer closeLog()
-	cr := runCreds(o, sc)
-	vpc, _ := backend.DefaultVPCID()
-	throttle, rate := convergeThrottle(sc)
-	ctrls := &inProcess{cfg: e.ControllerConfig, backend: backend, scale: sc.TimeScale, replicas: 1,
-		strategy: scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: convergeWorkers(sc),
-			Throttle: throttle},
-		namespaces: fleet.Namespaces, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog}
+	throttle, rate := sut.FastestThrottle(sc)
+	workers := convergeWorkers(sc)
+	ctrls := sut.NewInProcess(sut.InProcessConfig{Kube: e.ControllerConfig, AWS: cloud, Creds: runCreds(o, sc), TimeScale: sc.TimeScale, Replicas: 1,
+		Strategy:   scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: workers, Throttle: throttle},
+		Namespaces: fleet.Namespaces, Seed: uint64(seed), Logger: ctrlLog})
 	if err := ctrls.Start(ctx); err != nil {
 		ctrls.Stop()
 		return fmt.Errorf("starting the controller: %w", err)
@@ -62,29 +61,10 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 	if err != nil {
 		return err
 	}
-	log.Info("converging the fleet once for every strategy", "workers", ctrls.strategy.MaxConcurrentReconciles)
+	log.Info("converging the fleet once for every strategy", "workers", workers)
 	converging := startPhase(o.Progress, "converging the fleet")
 	defer converging.End()
-	return warmUp(ctx, &checker{objects: pw.objects, backend: backend}, warmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.withoutCheckpoint)
-}
-
-// convergeThrottle is the client-side throttle the convergence runs with, and its registration
-// rate: the throttle of the reference strategy that registers fastest (a strategy that raised its
-// throttle converges as fast in its own warm-up), the default when none sets one.
-func convergeThrottle(sc *scenario.Scenario) (string, float64) {
-	throttle, rate := "", throttleRegistrationRate("")
-	for _, st := range sc.Controller.Strategies {
-		if st.External != nil {
-			continue
-		}
-		if r := throttleRegistrationRate(st.Throttle); r > rate {
-			throttle, rate = st.Throttle, r
-		}
-	}
-	if r := sc.Controller.RegistrationRate; r > 0 {
-		rate = r
-	}
-	return throttle, rate
+	return warmUp(ctx, &checker{objects: pw.objects, backend: cloud}, sut.WarmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.withoutCheckpoint)
 }
 
 // convergeWorkers is controller.warmupWorkers, or 16.
@@ -112,13 +92,13 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	if o.SetupMemoryLimit > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(o.SetupMemoryLimit))
 	}
-	backend, err := startAWS(o, sc, seed, dir, nil)
+	cloud, err := startAWS(o, sc, seed, dir, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer backend.Close()
+	defer cloud.Close()
 	labels := runLabels(sc, seed)
-	if err := snap.create(ctx, o, sc, seed, backend, labels, filepath.Join(dir, "env")); err != nil {
+	if err := snap.create(ctx, o, sc, seed, cloud, labels, filepath.Join(dir, "env")); err != nil {
 		return nil, err
 	}
 	// A fresh API server for the convergence: the one that created the fleet holds a creation's worth
@@ -142,16 +122,16 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 		return nil, err
 	}
 	t0 := time.Now()
-	if err := converge(ctx, o, sc, e, simulator, backend, snap.fleet, labels, seed, dir); err != nil {
+	if err := converge(ctx, o, sc, e, simulator, cloud, snap.fleet, labels, seed, dir); err != nil {
 		return nil, err
 	}
 	snap.converged = time.Since(t0)
 	stopSim()
-	src, ok := backend.(interface {
+	src, ok := cloud.(interface {
 		Snapshot() (*fakeaws.Snapshot, error)
 	})
 	if !ok {
-		return nil, fmt.Errorf("fleet snapshot: AWS backend %T cannot be copied", backend)
+		return nil, fmt.Errorf("fleet snapshot: AWS backend %T cannot be copied", cloud)
 	}
 	if snap.aws, err = src.Snapshot(); err != nil {
 		return nil, err
@@ -174,14 +154,14 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 
 // create creates the fleet on an API server of its own (stopped afterwards; etcd keeps the objects).
 // Create writes every pod's status and slice itself, so the simulated kubelet starts only afterwards.
-func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, backend backend.Backend, labels map[string]string, workDir string) error {
+func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, cloud backend.Backend, labels map[string]string, workDir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	e, err := startEnv(ctx, o, sc, workDir, snap.etcdDir, o.SetupMemoryLimit, log)
 	if err != nil {
 		return err
 	}
 	defer stopEnv(e, log)
-	c, err := client.New(e.Config, client.Options{Scheme: scheme})
+	c, err := client.New(e.Config, client.Options{Scheme: env.Scheme})
 	if err != nil {
 		return err
 	}
@@ -190,7 +170,7 @@ func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.S
 		return err
 	}
 	log.Info("creating the fleet once for every strategy", "tgbs", spec.TGBs)
-	if snap.stats, err = fleet.Create(ctx, fleetOptions(o, sc, c, backend, labels, log)); err != nil {
+	if snap.stats, err = fleet.Create(ctx, fleetOptions(o, sc, c, cloud, labels, log)); err != nil {
 		return fmt.Errorf("creating the fleet: %w", err)
 	}
 	fleet.Close()

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -51,7 +52,7 @@ type podWatch struct {
 // of its own for bindings, Services and Nodes; it returns once they have synced.
 func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator) (*podWatch, error) {
 	w := &podWatch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
-	c, err := cache.New(cfg, cache.Options{Scheme: scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
+	c, err := cache.New(cfg, cache.Options{Scheme: env.Scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
 		DefaultTransform: cache.TransformStripManagedFields()})
 	if err != nil {
 		return nil, err

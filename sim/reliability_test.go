@@ -154,7 +154,7 @@ func TestKubeconfigRunCleansUpWhenInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cluster.Stop()
-	c, err := client.New(cluster.Config, client.Options{Scheme: scheme})
+	c, err := client.New(cluster.Config, client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -100,7 +101,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 				return nil, fmt.Errorf("fleet snapshot: %w", err)
 			}
 			if snap != nil {
-				res.Scenario.FleetSetupSeconds += round3(snap.stats.Elapsed.Seconds())
+				res.Scenario.FleetSetupSeconds += measure.Round3(snap.stats.Elapsed.Seconds())
 			}
 		}
 		for k, i := range armOrder(sc, arms, round) {
@@ -121,7 +122,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 			if res.AB != nil {
 				res.AB.Order = append(res.AB.Order, a.st.Name)
 			}
-			res.Scenario.FleetSetupSeconds += round3(r.fleetSetup.Seconds())
+			res.Scenario.FleetSetupSeconds += measure.Round3(r.fleetSetup.Seconds())
 			if res.Environment.KubernetesVersion == "" {
 				res.Environment.KubernetesVersion = r.k8sVersion
 			}
@@ -139,7 +140,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 		series = append(series, ts...)
 	}
 	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.stop()
-	res.Scenario.WallSeconds = round3(time.Since(started).Seconds())
+	res.Scenario.WallSeconds = measure.Round3(time.Since(started).Seconds())
 	evaluateThresholds(sc, res)
 	if err := writeOutput(dir, res, series); err != nil {
 		return nil, err

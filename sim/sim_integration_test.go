@@ -332,7 +332,7 @@ timeline:
 	if rs.Started < rs.Origin() || rs.At < rs.Started || rs.Downtime < 4.99 {
 		t.Errorf("restart: stopped %.3f, downtime %.3f, started %.3f, led %.3f: want them in that order", rs.Stopped, rs.Downtime, rs.Started, rs.At)
 	}
-	if ev := r.events[0]; ev.Kind != "restart" || ev.EndSeconds != round3(rs.At) {
+	if ev := r.events[0]; ev.Kind != "restart" || ev.EndSeconds != measure.Round3(rs.At) {
 		t.Errorf("restart event %+v, want it to end when the new instance led (%.3f)", ev, rs.At)
 	}
 	if n := r.out.Summary.ResumeReconciles; n == nil || *n == 0 {

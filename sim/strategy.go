@@ -26,6 +26,7 @@ import (
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/timeline"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -77,7 +78,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		return nil, err
 	}
 	defer stopEnv(e, log)
-	c, err := client.New(e.Config, client.Options{Scheme: scheme})
+	c, err := client.New(e.Config, client.Options{Scheme: env.Scheme})
 	if err != nil {
 		return nil, err
 	}
@@ -146,20 +147,10 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 			return nil, fmt.Errorf("creating the lease namespace: %w", err)
 		}
 	}
-	vpc, _ := cloud.DefaultVPCID()
-	ref := &inProcess{cfg: e.ControllerConfig, backend: cloud, strategy: strat, scale: sc.TimeScale, replicas: replicas,
-		namespaces: fleet.Namespaces, leaseNS: leaseNS, creds: cr, vpcID: vpc, seed: uint64(seed), log: ctrlLog,
-		warmupWorkers: sc.Controller.WarmupWorkers}
-	var ctrls controllers = ref
-	if x := external; x != nil || strat.Binary != "" {
-		if x == nil {
-			if x, err = outOfProcess(ref, strat); err != nil {
-				return nil, runerr.BadInput(fmt.Errorf("strategy %s: %w", strat.Name, err))
-			}
-		}
-		if ctrls, err = newExternal(x, e, cloud, cr, sc, leaseNS, dir, log); err != nil {
-			return nil, err
-		}
+	ctrls, err := sut.New(sut.Config{Env: e, AWS: cloud, Creds: cr, Scenario: sc, Strategy: strat, Namespaces: fleet.Namespaces,
+		LeaseNamespace: leaseNS, Seed: seed, Dir: dir, Logger: log, ControllerLog: ctrlLog})
+	if err != nil {
+		return nil, err
 	}
 	// The harness's own watch syncs while the controller starts (each lists every object).
 	pwCtx, stopPW := context.WithCancel(ctx)
@@ -179,7 +170,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 	// From here an external controller that exits on its own ends the run at once (runCtx's
 	// cause), instead of being noticed as a warm-up or steady-state timeout.
-	runCtx, exited := watchExit(ctx, ctrls)
+	runCtx, exited := sut.WatchExit(ctx, ctrls)
 	defer exited()
 	stopped := false
 	stopAll := func() {
@@ -200,17 +191,17 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	if external == nil && strat.Checkpoint != scenario.CheckpointNone {
 		unsettled = pw.withoutCheckpoint
 	}
-	wt := warmupTimeout(spec.TGBs, registrationRate(sc, strat, external), sc.TimeScale)
+	wt := sut.WarmupTimeout(spec.TGBs, sut.RegistrationRate(sc, strat, external), sc.TimeScale)
 	warming := startPhase(o.Progress, "warming up: the controller converges the fleet")
 	defer warming.End()
 	if err := warmUp(runCtx, chk, wt, unsettled); err != nil {
-		return nil, startFailure(runCtx, err)
+		return nil, sut.StartFailure(runCtx, err)
 	}
 	if x, ok := ctrls.(interface {
 		awaitSettled(context.Context, time.Duration) error
 	}); ok {
 		if err := x.awaitSettled(runCtx, wt); err != nil {
-			return nil, startFailure(runCtx, err)
+			return nil, sut.StartFailure(runCtx, err)
 		}
 	}
 	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
@@ -218,7 +209,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	waitQuiet(runCtx, simulator, wt, log)
 	warming.End()
 	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil {
-		return nil, startFailure(runCtx, err)
+		return nil, sut.StartFailure(runCtx, err)
 	}
 	if resume {
 		// A crash right away would leave the new instance a watermark from before the warm-up's
@@ -274,9 +265,9 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	samples := sampler.stop()
 	ex.faultsWG.Wait()
 	if runErr != nil {
-		return nil, measuredFailure(runCtx, runErr)
+		return nil, sut.MeasuredFailure(runCtx, runErr)
 	}
-	log.Info("timeline done", "scenarioSeconds", round3(end.Sub(t0).Seconds()*sc.TimeScale))
+	log.Info("timeline done", "scenarioSeconds", measure.Round3(end.Sub(t0).Seconds()*sc.TimeScale))
 	inv, err := chk.check(ctx, false)
 	if err != nil {
 		return nil, fmt.Errorf("final invariants: %w", err)
@@ -284,10 +275,9 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	stopAll()
 	stopPW()
 	log.Info("controllers stopped")
-	var resumeReconciles float64
-	if p, ok := ctrls.(*inProcess); ok && resume {
-		resumeReconciles = p.resumeReconciles()
-		log.Info("resume fast path", "reconciles", resumeReconciles)
+	seen := ctrls.Observed()
+	if resume {
+		log.Info("resume fast path", "reconciles", seen.ResumeReconciles)
 	}
 
 	calls, err := cloud.CallsSince(offset)
@@ -312,27 +302,16 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		// and readiness-gate changes; status updates and events are not counted).
 		in.Audit = pw.watchedWrites(t0, toSec)
 	}
-	if x, ok := ctrls.(interface{ firstTakeover() *proc }); ok {
-		if p := x.firstTakeover(); p != nil {
-			cpu, _ := p.watch.stats()
-			for _, c := range cpu {
-				in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.at), Seconds: c.seconds})
-			}
+	for _, c := range seen.TakeoverCPU {
+		in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.At), Seconds: c.Seconds})
+	}
+	for i, at := range seen.AtStops {
+		if i < len(in.Restarts) {
+			in.Restarts[i].AtStop = at
 		}
 	}
-	if x, ok := ctrls.(interface {
-		instancesAtStops() [][]results.InstanceAtStop
-	}); ok {
-		for i, at := range x.instancesAtStops() {
-			if i < len(in.Restarts) {
-				in.Restarts[i].AtStop = at
-			}
-		}
-	}
-	if x, ok := ctrls.(interface{ cachesSynced() []time.Time }); ok {
-		for _, t := range x.cachesSynced() {
-			in.CachesSynced = append(in.CachesSynced, toSec(t))
-		}
+	for _, t := range seen.CachesSynced {
+		in.CachesSynced = append(in.CachesSynced, toSec(t))
 	}
 	for _, g := range ex.gated {
 		f := measure.GateFlip{Pod: g.pod, Pending: toSec(g.at)}
@@ -345,7 +324,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	pw.release() // the run keeps only the records
 	out := measure.Run(in)
 	if resume {
-		out.Summary.ResumeReconciles = ptr.To(int(resumeReconciles))
+		out.Summary.ResumeReconciles = ptr.To(int(seen.ResumeReconciles))
 	}
 	pods := spec.TGBs * spec.PodsPerService
 	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
@@ -571,7 +550,7 @@ type sampler struct {
 	samples []measure.Sample
 }
 
-func startSampler(ctrls controllers, t0 time.Time, scale float64) *sampler {
+func startSampler(ctrls sut.Controllers, t0 time.Time, scale float64) *sampler {
 	s := &sampler{stopCh: make(chan struct{}), done: make(chan struct{})}
 	period := time.Duration(float64(time.Second) / scale)
 	go func() {

@@ -58,8 +58,8 @@ func (restartPhases) Name() string { return "restart-phases" }
 func (restartPhases) Measure(in *Input, out *Output) {
 	for i, r := range in.Restarts {
 		end := in.restartEnd(i)
-		ph := results.RestartPhases{Mode: r.Mode, StoppedSeconds: round(r.Stopped), OriginSeconds: round(r.Origin()),
-			StartedSeconds: round(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.restartFirstMeaningful[i],
+		ph := results.RestartPhases{Mode: r.Mode, StoppedSeconds: Round3(r.Stopped), OriginSeconds: Round3(r.Origin()),
+			StartedSeconds: Round3(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.restartFirstMeaningful[i],
 			BlindWindowEndSeconds: blindWindowEnd(in, r), CachesSyncedSeconds: in.cachesSynced(i)}
 		if i == 0 {
 			ph.FirstMeaningfulSeconds = out.firstMeaningful

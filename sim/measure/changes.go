@@ -122,7 +122,7 @@ func (changeLatency) Measure(in *Input, out *Output) {
 	for i := range in.Changes {
 		ch := &in.Changes[i]
 		all := a.applied(ch)
-		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, AtSeconds: round(ch.At), AppliedSeconds: all}
+		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, AtSeconds: Round3(ch.At), AppliedSeconds: all}
 		if all != nil {
 			rc.LatencySeconds = ptr(*all - reference(in, ch.At))
 			lats = append(lats, *rc.LatencySeconds)
@@ -208,7 +208,7 @@ func (driftRepair) Measure(in *Input, out *Output) {
 	for i := range in.Drifts {
 		d := &in.Drifts[i]
 		rep := a.repaired(d)
-		rc := results.Change{ID: d.ID, Kind: KindDrift, TGB: d.TGB, AtSeconds: round(d.At), AppliedSeconds: rep}
+		rc := results.Change{ID: d.ID, Kind: KindDrift, TGB: d.TGB, AtSeconds: Round3(d.At), AppliedSeconds: rep}
 		if rep != nil {
 			rc.LatencySeconds = ptr(*rep - d.At)
 			lats = append(lats, *rc.LatencySeconds)

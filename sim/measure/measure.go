@@ -57,12 +57,13 @@ func Quantiles(vals []float64) results.Quantiles {
 	sort.Float64s(s)
 	q := func(p float64) float64 {
 		i := int(math.Ceil(p*float64(len(s)))) - 1
-		return round(s[max(0, min(i, len(s)-1))])
+		return Round3(s[max(0, min(i, len(s)-1))])
 	}
-	return results.Quantiles{Count: len(s), P50: q(0.50), P95: q(0.95), P99: q(0.99), Max: round(s[len(s)-1])}
+	return results.Quantiles{Count: len(s), P50: q(0.50), P95: q(0.95), P99: q(0.99), Max: Round3(s[len(s)-1])}
 }
 
 // round keeps results readable: millisecond precision.
-func round(v float64) float64 { return math.Round(v*1000) / 1000 }
+// Round3 rounds seconds to the millisecond, the precision every reported figure has.
+func Round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
-func ptr(v float64) *float64 { r := round(v); return &r }
+func ptr(v float64) *float64 { r := Round3(v); return &r }

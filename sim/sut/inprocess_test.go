@@ -1,8 +1,7 @@
-package sim
+package sut
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/go-logr/logr"
 
+	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -44,26 +45,35 @@ func TestWarmupWorkersOnlyBeforeTheFirstRestart(t *testing.T) {
 // bindings the crashed instance's caches had stayed in the heap until the end of the phase.
 func TestCrashedReplicaIsCollected(t *testing.T) {
 	requireEnvtest(t)
-	sc, err := scenario.Parse("it.yaml", []byte(header+oneStrategy+"timeline: []\n"))
+	sc, err := scenario.Parse("it.yaml", []byte(`apiVersion: restartsim/v1
+kind: Scenario
+name: it
+timeScale: 10
+aws: {warmupProfile: unlimited}
+fleet: {targetGroupBindings: 8}
+controller:
+  strategies: [{name: ckpt, checkpoint: annotation}]
+timeline: []
+`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Scenario: sc, Progress: io.Discard, Stdout: io.Discard}.setDefaults()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env"), "", 0, logr.Discard())
+	e, err := env.Start(ctx, env.Options{WorkDir: filepath.Join(dir, "env")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stopEnv(e, logr.Discard())
-	backend, err := startAWS(o, sc, sc.Seed, dir, nil)
+	defer e.Stop()
+	cr := backend.Creds{Region: sc.AWS.Region, AccessKey: "test", SecretKey: "test"}
+	cloud, err := backend.Start(backend.Config{Creds: cr, AWS: &sc.AWS, TimeScale: sc.TimeScale, CallLog: filepath.Join(dir, "aws-calls.jsonl")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer backend.Close()
-	p := &inProcess{cfg: e.ControllerConfig, backend: backend, strategy: sc.Controller.Strategies[0], scale: sc.TimeScale,
-		replicas: 1, namespaces: []string{"default"}, creds: runCreds(o, sc), log: logr.Discard()}
+	defer cloud.Close()
+	p := newInProcess(InProcessConfig{Kube: e.ControllerConfig, AWS: cloud, Creds: cr, Strategy: sc.Controller.Strategies[0],
+		TimeScale: sc.TimeScale, Replicas: 1, Namespaces: []string{"default"}, Logger: logr.Discard()})
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

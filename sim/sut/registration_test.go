@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func TestRegistrationRateAndWarmupTimeout(t *testing.T) {
 		{"scenario field wins", ref("Elastic Load Balancing v2:^RegisterTargets=40:100"), nil, 2, 2},
 	} {
 		sc.Controller.RegistrationRate = tc.set
-		if got := registrationRate(sc, tc.st, tc.ext); got != tc.want {
+		if got := RegistrationRate(sc, tc.st, tc.ext); got != tc.want {
 			t.Errorf("%s: rate %g, want %g", tc.name, got, tc.want)
 		}
 	}
@@ -37,23 +37,13 @@ func TestRegistrationRateAndWarmupTimeout(t *testing.T) {
 		{1000, 4, 1, 1.5*250*time.Second + time.Minute}, // LBC at 1,000: 250 s of registrations
 		{10000, 4, 20, 1000 * time.Second},              // 125 s of registrations: 100 ms per binding
 	} {
-		if got := warmupTimeout(tc.tgbs, tc.rate, tc.scale); got != tc.want {
+		if got := WarmupTimeout(tc.tgbs, tc.rate, tc.scale); got != tc.want {
 			t.Errorf("warmupTimeout(%d, %g, %g) = %s, want %s", tc.tgbs, tc.rate, tc.scale, got, tc.want)
 		}
 	}
 	sc.Controller.RegistrationRate = 0
 	sc.Controller.Strategies = []scenario.Strategy{ref(""), ref("Elastic Load Balancing v2:^RegisterTargets=40:100"), {Name: "x", External: &scenario.External{}}}
-	if th, r := convergeThrottle(sc); r != 40 || th != sc.Controller.Strategies[1].Throttle {
-		t.Errorf("convergeThrottle = %q %g, want the raised throttle at 40/s", th, r)
-	}
-}
-
-func TestLoggedVersion(t *testing.T) {
-	line := `{"level":"info","ts":"2026-12-01T10:29:26Z","msg":"version","GitVersion":"v3.5.0-8-g225f44568","GitCommit":"225f445","BuildDate":""}`
-	if got := loggedVersion(line); got != "v3.5.0-8-g225f44568 225f445" {
-		t.Errorf("loggedVersion = %q", got)
-	}
-	if got := loggedVersion("Usage of :"); got != "" {
-		t.Errorf("loggedVersion of a usage line = %q, want empty", got)
+	if th, r := FastestThrottle(sc); r != 40 || th != sc.Controller.Strategies[1].Throttle {
+		t.Errorf("FastestThrottle = %q %g, want the raised throttle at 40/s", th, r)
 	}
 }

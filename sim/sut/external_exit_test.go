@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func TestExternalExitLaterCancelsTheRun(t *testing.T) {
 	if err := x.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	runCtx, stop := watchExit(ctx, x)
+	runCtx, stop := WatchExit(ctx, x)
 	defer stop()
 	select {
 	case <-runCtx.Done():
@@ -68,14 +68,14 @@ func TestExternalExitLaterCancelsTheRun(t *testing.T) {
 		t.Fatalf("cause %v, want the controller's exit status 4", context.Cause(runCtx))
 	}
 	timeout := errors.New("warm-up timed out")
-	if err := startFailure(runCtx, timeout); !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "exit status 4") {
+	if err := StartFailure(runCtx, timeout); !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "exit status 4") {
 		t.Errorf("startFailure = %v, want bad input naming exit status 4", err)
 	}
 	var v *runerr.ViolationError
-	if err := measuredFailure(runCtx, timeout); !errors.As(err, &v) || v.Kind != runerr.ViolationInvariant || !strings.Contains(err.Error(), "controller-0.log") {
+	if err := MeasuredFailure(runCtx, timeout); !errors.As(err, &v) || v.Kind != runerr.ViolationInvariant || !strings.Contains(err.Error(), "controller-0.log") {
 		t.Errorf("measuredFailure = %v, want an invariant violation naming the log", err)
 	}
-	if err := startFailure(ctx, timeout); err != timeout {
+	if err := StartFailure(ctx, timeout); err != timeout {
 		t.Errorf("startFailure without an exit = %v, want the error unchanged", err)
 	}
 

@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import (
 	"strconv"
@@ -81,7 +81,7 @@ func literal(s string) string {
 // outOfProcess returns the external-controller definition that runs strategy st out of process: a
 // reference strategy with a binary through referenceCommand, an external one as defined. Nil when
 // st runs in process.
-func outOfProcess(p *inProcess, st scenario.Strategy) (*scenario.External, error) {
+func OutOfProcess(p *inProcess, st scenario.Strategy) (*scenario.External, error) {
 	if st.Binary == "" {
 		return nil, nil
 	}

@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import (
 	"bytes"
@@ -27,14 +27,8 @@ type procWatch struct {
 	mu       sync.Mutex
 	line     []byte
 	syncedAt time.Time
-	cpu      []cpuPoint
+	cpu      []CPUPoint
 	rss      int64 // bytes, at the last sample
-}
-
-// cpuPoint is a process's cumulative CPU time (user + system, seconds) at a wall time.
-type cpuPoint struct {
-	at      time.Time
-	seconds float64
 }
 
 func newProcWatch(out io.Writer, synced *regexp.Regexp) *procWatch {
@@ -77,7 +71,7 @@ func (w *procWatch) sample(pid int, done <-chan struct{}) {
 	for {
 		if st, err := p.Stat(); err == nil {
 			w.mu.Lock()
-			w.cpu = append(w.cpu, cpuPoint{at: time.Now(), seconds: st.CPUTime()})
+			w.cpu = append(w.cpu, CPUPoint{At: time.Now(), Seconds: st.CPUTime()})
 			w.rss = int64(st.ResidentMemory())
 			w.mu.Unlock()
 		}
@@ -94,14 +88,14 @@ func (w *procWatch) now() (cpuSeconds float64, rssBytes int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if n := len(w.cpu); n > 0 {
-		cpuSeconds = w.cpu[n-1].seconds
+		cpuSeconds = w.cpu[n-1].Seconds
 	}
 	return cpuSeconds, w.rss
 }
 
 // stats returns the CPU samples so far and when the caches synced (zero: not yet, or no pattern).
-func (w *procWatch) stats() ([]cpuPoint, time.Time) {
+func (w *procWatch) stats() ([]CPUPoint, time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]cpuPoint(nil), w.cpu...), w.syncedAt
+	return append([]CPUPoint(nil), w.cpu...), w.syncedAt
 }

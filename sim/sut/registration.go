@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import (
 	"time"
@@ -10,7 +10,7 @@ import (
 // registrationRate is how many RegisterTargets calls per scenario second an arm's controller makes
 // at most: controller.registrationRate, else the reference strategy's client-side throttle, else
 // LBC's default for an external controller.
-func registrationRate(sc *scenario.Scenario, st scenario.Strategy, ext *scenario.External) float64 {
+func RegistrationRate(sc *scenario.Scenario, st scenario.Strategy, ext *scenario.External) float64 {
 	if r := sc.Controller.RegistrationRate; r > 0 {
 		return r
 	}
@@ -38,11 +38,30 @@ func throttleRegistrationRate(spec string) float64 {
 // binding needs one RegisterTargets call, so the registrations alone take tgbs ÷ rate; half as
 // much again and a minute cover the describes, retries and gates. At least the fixed bound it
 // replaces (3 minutes, 100 ms per binding).
-func warmupTimeout(tgbs int, rate, scale float64) time.Duration {
+func WarmupTimeout(tgbs int, rate, scale float64) time.Duration {
 	fixed := max(3*time.Minute, time.Duration(tgbs)*100*time.Millisecond)
 	if rate <= 0 || scale <= 0 {
 		return fixed
 	}
 	reg := time.Duration(1.5*float64(tgbs)/(rate*scale)*float64(time.Second)) + time.Minute
 	return max(fixed, reg)
+}
+
+// FastestThrottle is the client-side throttle a fleet's one-off convergence runs with, and its
+// registration rate: the throttle of the reference strategy that registers fastest (a strategy that raised its
+// throttle converges as fast in its own warm-up), the default when none sets one.
+func FastestThrottle(sc *scenario.Scenario) (string, float64) {
+	throttle, rate := "", throttleRegistrationRate("")
+	for _, st := range sc.Controller.Strategies {
+		if st.External != nil {
+			continue
+		}
+		if r := throttleRegistrationRate(st.Throttle); r > rate {
+			throttle, rate = st.Throttle, r
+		}
+	}
+	if r := sc.Controller.RegistrationRate; r > 0 {
+		rate = r
+	}
+	return throttle, rate
 }

@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import "github.com/restartsim/restartsim/internal/throttlespec"
 

@@ -1,4 +1,4 @@
-package sim
+package env
 
 import (
 	"k8s.io/apimachinery/pkg/runtime"
@@ -8,8 +8,8 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 )
 
-// scheme knows the built-in types and the TargetGroupBinding.
-var scheme = func() *runtime.Scheme {
+// Scheme knows the built-in types and the TargetGroupBinding.
+var Scheme = func() *runtime.Scheme {
 	s := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(s))
 	utilruntime.Must(v1beta1.AddToScheme(s))

@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import (
 	"context"
@@ -20,26 +20,9 @@ import (
 
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
-
-// controllers is the controller under test: in-process replicas of the reference controller, or
-// external processes.
-type controllers interface {
-	// Start starts every replica and returns once one of them leads.
-	Start(ctx context.Context) error
-	// StopLeader stops the leader (crash: no graceful shutdown; graceful/leaderHandover: graceful)
-	// and returns when it stopped.
-	StopLeader(ctx context.Context, mode string) (time.Time, error)
-	// StartReplacement starts an instance in place of the one StopLeader stopped, without waiting
-	// for a new leader: it returns when the replacement was started, and leads, which waits until
-	// an instance other than the stopped one leads and returns when.
-	StartReplacement(ctx context.Context) (started time.Time, leads func(context.Context) (time.Time, error), err error)
-	// Stop stops every replica gracefully.
-	Stop()
-	// QueueDepth samples the leader's queue depths by series name (nil when unavailable).
-	QueueDepth() map[string]float64
-}
 
 // killSwitch cuts an in-process replica's Kubernetes access at once, as a process crash would.
 type killSwitch struct{ dead atomic.Bool }
@@ -167,7 +150,7 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 			Region: p.creds.Region, Endpoint: awsEndpoint, AccessKeyID: p.creds.AccessKey, SecretAccessKey: p.creds.SecretKey,
 			MaxAttempts: st.MaxAttempts, Throttle: thr,
 		},
-		LeaderElection:          p.leaderElection(),
+		LeaderElection:          p.ElectsLeader(),
 		LeaderElectionNamespace: p.leaseNS,
 		LeaseDuration:           lease(st.LeaseDuration),
 		RenewDeadline:           lease(st.RenewDeadline),
@@ -208,7 +191,7 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	var mgrLog logr.Logger
 	mgrLog, r.synced = withLogMatch(p.log.WithValues("replica", id), cacheSyncedMessage)
 	base := manager.Options{
-		Scheme:                  scheme,
+		Scheme:                  env.Scheme,
 		Logger:                  mgrLog,
 		GracefulShutdownTimeout: ptr.To(5 * time.Second),
 		LeaseDuration:           lease(15 * time.Second),
@@ -435,4 +418,48 @@ func labelsMatch(m *dto.Metric, want map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// InProcessConfig is what in-process replicas of the reference controller run with.
+type InProcessConfig struct {
+	Kube       *rest.Config
+	AWS        backend.Backend
+	Creds      backend.Creds
+	Strategy   scenario.Strategy
+	TimeScale  float64
+	Replicas   int
+	Namespaces []string
+	// LeaseNamespace holds the leader-election Lease and the resume watermark.
+	LeaseNamespace string
+	Seed           uint64
+	Logger         logr.Logger
+	// WarmupWorkers replaces the strategy's worker count until the first restart (0: never).
+	WarmupWorkers int
+}
+
+// NewInProcess returns (not yet started) in-process replicas of the reference controller.
+func NewInProcess(c InProcessConfig) Controllers { return newInProcess(c) }
+
+func newInProcess(c InProcessConfig) *inProcess {
+	vpc, _ := c.AWS.DefaultVPCID()
+	return &inProcess{cfg: c.Kube, backend: c.AWS, strategy: c.Strategy, scale: c.TimeScale, replicas: c.Replicas,
+		namespaces: c.Namespaces, leaseNS: c.LeaseNamespace, creds: c.Creds, vpcID: vpc, seed: c.Seed, log: c.Logger,
+		warmupWorkers: c.WarmupWorkers}
+}
+
+// AwaitSettled implements Controllers: in-process replicas have settled once the fleet converged.
+func (p *inProcess) AwaitSettled(context.Context, time.Duration) error { return nil }
+
+// ElectsLeader implements Controllers.
+func (p *inProcess) ElectsLeader() bool { return p.strategy.ElectsLeader(p.replicas) }
+
+// Exited implements Controllers: an in-process replica never ends on its own.
+func (p *inProcess) Exited() <-chan struct{} { return nil }
+
+// ExitErr implements Controllers.
+func (p *inProcess) ExitErr() error { return nil }
+
+// Observed implements Controllers.
+func (p *inProcess) Observed() Observations {
+	return Observations{CachesSynced: p.cachesSynced(), ResumeReconciles: p.resumeReconciles()}
 }

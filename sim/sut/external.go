@@ -1,4 +1,4 @@
-package sim
+package sut
 
 import (
 	"bytes"
@@ -35,6 +35,7 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -123,7 +124,7 @@ type proc struct {
 	stopping atomic.Bool
 }
 
-func newExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend.Creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (controllers, error) {
+func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend.Creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (Controllers, error) {
 	vpc, _ := b.DefaultVPCID()
 	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, AWSEndpoint: b.URL(), Region: cr.Region,
 		AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
@@ -282,7 +283,7 @@ const settlePolls = 3
 // work queue is empty (when its metrics tell): on a fleet already converged (a snapshot) AWS holds
 // every target before the controller has reconciled anything, and its start-up reconcile must not
 // spill into the measured phase.
-func (x *external) awaitSettled(ctx context.Context, timeout time.Duration) error {
+func (x *external) AwaitSettled(ctx context.Context, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	empty := 0
 	for {
@@ -437,8 +438,8 @@ func (x *external) noteAtStop(leader *proc) {
 		if q == leader {
 			role = results.RoleLeader
 		}
-		at = append(at, results.InstanceAtStop{Replica: q.id, Role: role, RSSBytes: rss, CPUSeconds: round3(cpu),
-			UpSeconds: round3(time.Since(q.started).Seconds())})
+		at = append(at, results.InstanceAtStop{Replica: q.id, Role: role, RSSBytes: rss, CPUSeconds: measure.Round3(cpu),
+			UpSeconds: measure.Round3(time.Since(q.started).Seconds())})
 	}
 	x.atStops = append(x.atStops, at)
 }
@@ -449,6 +450,18 @@ func (x *external) instancesAtStops() [][]results.InstanceAtStop {
 	defer x.mu.Unlock()
 	return append([][]results.InstanceAtStop(nil), x.atStops...)
 }
+
+// Observed implements Controllers.
+func (x *external) Observed() Observations {
+	o := Observations{CachesSynced: x.cachesSynced(), AtStops: x.instancesAtStops()}
+	if p := x.firstTakeover(); p != nil {
+		o.TakeoverCPU, _ = p.watch.stats()
+	}
+	return o
+}
+
+// ElectsLeader implements Controllers: the harness knows of a Lease only when the scenario names it.
+func (x *external) ElectsLeader() bool { return x.lease != nil }
 
 // cachesSynced is when each process that logged so synced its caches (see inProcess.cachesSynced).
 func (x *external) cachesSynced() []time.Time {

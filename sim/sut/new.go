@@ -1,0 +1,51 @@
+package sut
+
+import (
+	"fmt"
+
+	"github.com/go-logr/logr"
+
+	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// Config is one strategy run's controller under test.
+type Config struct {
+	Env      *env.Env
+	AWS      backend.Backend
+	Creds    backend.Creds
+	Scenario *scenario.Scenario
+	Strategy scenario.Strategy
+	// Namespaces are the fleet's; LeaseNamespace holds the Lease and the resume watermark.
+	Namespaces     []string
+	LeaseNamespace string
+	Seed           int64
+	// Dir receives an external controller's logs and files.
+	Dir string
+	// Logger is the harness's; ControllerLog receives the in-process replicas' own logs.
+	Logger        logr.Logger
+	ControllerLog logr.Logger
+}
+
+// New returns the controller under test, not yet started: the scenario's external controller,
+// the reference controller's binary run out of process (a strategy's binary), or in-process
+// replicas of the reference controller.
+func New(c Config) (Controllers, error) {
+	sc := c.Scenario
+	ref := newInProcess(InProcessConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
+		TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
+		Seed: uint64(c.Seed), Logger: c.ControllerLog, WarmupWorkers: sc.Controller.WarmupWorkers})
+	x := sc.Controller.External
+	if x == nil && c.Strategy.Binary == "" {
+		return ref, nil
+	}
+	if x == nil {
+		var err error
+		if x, err = OutOfProcess(ref, c.Strategy); err != nil {
+			return nil, runerr.BadInput(fmt.Errorf("strategy %s: %w", c.Strategy.Name, err))
+		}
+	}
+	return NewExternal(x, c.Env, c.AWS, c.Creds, sc, c.LeaseNamespace, c.Dir, c.Logger)
+}
