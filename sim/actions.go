@@ -16,6 +16,7 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -28,8 +29,8 @@ type executor struct {
 	fleet   *workload.Fleet
 	ctrls   sut.Controllers
 	backend backend.Backend
-	check   *checker
-	pods    *podWatch
+	check   *observe.Checker
+	pods    *observe.Watch
 	rng     *rand.Rand
 	t0      time.Time
 	log     logr.Logger
@@ -42,7 +43,7 @@ type executor struct {
 	gated    []gatedPod
 	drifts   []measure.Drift
 	events   []results.Event
-	removed  map[string]string
+	removed  *observe.Removed
 	steadyAt *float64
 	// callOffset and origin locate the measured phase in the fakeaws call log.
 	callOffset int
@@ -216,7 +217,7 @@ func (e *executor) record(ch workload.Change, at time.Time) {
 		e.gated = append(e.gated, gatedPod{pod: p.String(), at: at})
 	}
 	if ch.Kind == "remove-tgb" || len(mc.Deregister) > 0 && len(mc.Register) == 0 && ch.Kind == churnKindRemove {
-		e.removed[ch.TargetGroupARN] = ch.TGB.String()
+		e.removed.Add(ch.TargetGroupARN, ch.TGB.String())
 	}
 }
 
@@ -511,7 +512,7 @@ func (e *executor) drift(ctx context.Context, st scenario.Step) error {
 			e.mu.Unlock()
 		}
 	case scenario.DriftRevokeIngress:
-		objs, err := e.check.objects(ctx)
+		objs, err := e.pods.Objects(ctx)
 		if err != nil {
 			return err
 		}
@@ -567,7 +568,7 @@ func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 			busy = pending > 0
 		}
 		if !busy {
-			inv, err := e.check.check(ctx, false)
+			inv, err := e.check.Check(ctx, false)
 			if err != nil {
 				return false, err
 			}
@@ -588,7 +589,7 @@ func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
-		case <-time.After(pollAfter(poll, time.Since(at))):
+		case <-time.After(observe.PollAfter(poll, time.Since(at))):
 		}
 	}
 }
@@ -608,7 +609,7 @@ func (e *executor) pending(ctx context.Context) (int, error) {
 	e.mu.Unlock()
 	n := measure.Pending(in)
 	for _, g := range gated {
-		if _, flipped := e.pods.flip(g.pod, g.at); !flipped && e.pods.exists(g.pod) {
+		if _, flipped := e.pods.Flip(g.pod, g.at); !flipped && e.pods.Exists(g.pod) {
 			n++ // a pod deleted since (scaled down) has no gate left to flip
 		}
 	}

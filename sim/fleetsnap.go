@@ -13,6 +13,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -57,14 +58,14 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 	defer ctrls.Stop()
 	pwCtx, stopPW := context.WithCancel(ctx)
 	defer stopPW()
-	pw, err := startPodWatch(pwCtx, e.Config, labels, simulator)
+	pw, err := observe.StartWatch(pwCtx, e.Config, labels, simulator)
 	if err != nil {
 		return err
 	}
 	log.Info("converging the fleet once for every strategy", "workers", workers)
 	converging := startPhase(o.Progress, "converging the fleet")
 	defer converging.End()
-	return warmUp(ctx, &checker{objects: pw.objects, backend: cloud}, sut.WarmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.withoutCheckpoint)
+	return observe.WarmUp(ctx, observe.NewChecker(pw, cloud, nil), sut.WarmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.WithoutCheckpoint)
 }
 
 // convergeWorkers is controller.warmupWorkers, or 16.

@@ -21,6 +21,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -195,7 +196,7 @@ func TestKubeconfigRunCleansUpWhenInterrupted(t *testing.T) {
 		}
 		saved := 0
 		for _, tgb := range tgbs.Items {
-			if tgb.Annotations[checkpointAnnotation] != "" {
+			if tgb.Annotations[observe.CheckpointAnnotation] != "" {
 				saved++
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -85,7 +86,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 		res.AB.CandidateBuild.Binary, res.AB.CandidateBuild.Version = cand.binary(), cand.version(ctx)
 		res.Scenario.Repeats = rounds(sc)
 	}
-	peak := startRSSWatch(o.HeapPeakProfile)
+	peak := observe.StartRSSWatch(o.HeapPeakProfile)
 	runs := make([][]*strategyRun, len(arms))
 	var snap *fleetSnapshot
 	dropSnapshot := func() {
@@ -139,7 +140,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 		res.Strategies = append(res.Strategies, rs)
 		series = append(series, ts...)
 	}
-	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.stop()
+	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.Stop()
 	res.Scenario.WallSeconds = measure.Round3(time.Since(started).Seconds())
 	evaluateThresholds(sc, res)
 	if err := writeOutput(dir, res, series); err != nil {
@@ -309,7 +310,7 @@ func verdict(res *results.Results) error {
 	for _, st := range res.Strategies {
 		if !st.Invariants.Passed {
 			names := []string{}
-			for _, v := range head(st.Invariants.Violations, 5) {
+			for _, v := range st.Invariants.Violations[:min(5, len(st.Invariants.Violations))] {
 				names = append(names, v.TGB+" ("+v.Kind+")")
 			}
 			inv = append(inv, fmt.Sprintf("%s: %d missing, %d stale targets; %v", st.Name, st.Invariants.Missing, st.Invariants.Stale, names))

@@ -150,7 +150,7 @@ func TestContainerRestartFlipsGates(t *testing.T) {
 	q := r.out.Summary.ReadinessGateFlip
 	if q.Count != len(r.input.GateFlips) || q.Count == 0 {
 		for _, g := range r.input.GateFlips {
-			t.Logf("gated pod %s pending at %.2f: gate history %+v", g.Pod, g.Pending, r.pods.gates[g.Pod])
+			t.Logf("gated pod %s pending at %.2f: gate history %+v", g.Pod, g.Pending, r.pods.GateHistory(g.Pod))
 		}
 		t.Fatalf("gate flips %+v of %d gated pods", q, len(r.input.GateFlips))
 	}

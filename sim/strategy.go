@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -24,6 +23,7 @@ import (
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
@@ -44,7 +44,7 @@ type strategyRun struct {
 	k8sVersion string
 	// input is what the measurements saw (tests recompute figures from it).
 	input *measure.Input
-	pods  *podWatch
+	pods  *observe.Watch
 	// fleetSetup is the wall time of this run's own fleet creation (zero with a snapshot).
 	fleetSetup time.Duration
 }
@@ -155,11 +155,11 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	// The harness's own watch syncs while the controller starts (each lists every object).
 	pwCtx, stopPW := context.WithCancel(ctx)
 	defer stopPW()
-	var pw *podWatch
+	var pw *observe.Watch
 	pwErr := make(chan error, 1)
 	go func() {
 		var err error
-		pw, err = startPodWatch(pwCtx, e.Config, labels, simulator)
+		pw, err = observe.StartWatch(pwCtx, e.Config, labels, simulator)
 		pwErr <- err
 	}()
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
@@ -184,17 +184,17 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		return nil, err
 	}
 
-	removed := map[string]string{}
-	chk := &checker{objects: pw.objects, backend: cloud}
+	removed := &observe.Removed{}
+	chk := observe.NewChecker(pw, cloud, removed)
 	log.Info("warming up until AWS holds every target", "profile", sc.AWS.WarmupProfile)
 	var unsettled func() int // bindings the controller still has to checkpoint
 	if external == nil && strat.Checkpoint != scenario.CheckpointNone {
-		unsettled = pw.withoutCheckpoint
+		unsettled = pw.WithoutCheckpoint
 	}
 	wt := sut.WarmupTimeout(spec.TGBs, sut.RegistrationRate(sc, strat, external), sc.TimeScale)
 	warming := startPhase(o.Progress, "warming up: the controller converges the fleet")
 	defer warming.End()
-	if err := warmUp(runCtx, chk, wt, unsettled); err != nil {
+	if err := observe.WarmUp(runCtx, chk, wt, unsettled); err != nil {
 		return nil, sut.StartFailure(runCtx, err)
 	}
 	if x, ok := ctrls.(interface {
@@ -206,7 +206,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
 	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
-	waitQuiet(runCtx, simulator, wt, log)
+	observe.WaitQuiet(runCtx, simulator, wt, log)
 	warming.End()
 	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil {
 		return nil, sut.StartFailure(runCtx, err)
@@ -218,7 +218,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 		if err != nil {
 			return nil, fmt.Errorf("warm-up: %w", err)
 		}
-		if err := waitWatermark(ctx, c, leaseNS, time.Now(), rv, wt); err != nil {
+		if err := observe.WaitWatermark(ctx, c, leaseNS, time.Now(), rv, wt); err != nil {
 			return nil, err
 		}
 	}
@@ -238,16 +238,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	t0 := time.Now()
 	ex := &executor{sc: sc, fleet: fleet, ctrls: ctrls, backend: cloud, check: chk, pods: pw, t0: t0, log: log, client: c,
 		rng: rand.New(rand.NewPCG(uint64(seed), 3)), removed: removed, callOffset: offset, origin: origin}
-	chk.removed = func() map[string]string {
-		ex.mu.Lock()
-		defer ex.mu.Unlock()
-		out := make(map[string]string, len(ex.removed))
-		for k, v := range ex.removed {
-			out[k] = v
-		}
-		return out
-	}
-	sampler := startSampler(ctrls, t0, sc.TimeScale)
+	sampler := observe.StartSampler(ctrls, t0, sc.TimeScale)
 	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: ex, Logger: log}
 	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(seed), 2)))
 	log.Info("running the timeline", "steps", len(plan))
@@ -262,13 +253,13 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 	end := time.Now()
 	running.End()
-	samples := sampler.stop()
+	samples := sampler.Stop()
 	ex.faultsWG.Wait()
 	if runErr != nil {
 		return nil, sut.MeasuredFailure(runCtx, runErr)
 	}
 	log.Info("timeline done", "scenarioSeconds", measure.Round3(end.Sub(t0).Seconds()*sc.TimeScale))
-	inv, err := chk.check(ctx, false)
+	inv, err := chk.Check(ctx, false)
 	if err != nil {
 		return nil, fmt.Errorf("final invariants: %w", err)
 	}
@@ -300,7 +291,7 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	} else {
 		// No audit log on a kubeconfig cluster: count the writes the watch saw (checkpoint annotation
 		// and readiness-gate changes; status updates and events are not counted).
-		in.Audit = pw.watchedWrites(t0, toSec)
+		in.Audit = pw.WatchedWrites(t0, toSec)
 	}
 	for _, c := range seen.TakeoverCPU {
 		in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.At), Seconds: c.Seconds})
@@ -315,13 +306,13 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	}
 	for _, g := range ex.gated {
 		f := measure.GateFlip{Pod: g.pod, Pending: toSec(g.at)}
-		if t, ok := pw.flip(g.pod, g.at); ok {
+		if t, ok := pw.Flip(g.pod, g.at); ok {
 			v := toSec(t)
 			f.True = &v
 		}
 		in.GateFlips = append(in.GateFlips, f)
 	}
-	pw.release() // the run keeps only the records
+	pw.Release() // the run keeps only the records
 	out := measure.Run(in)
 	if resume {
 		out.Summary.ResumeReconciles = ptr.To(int(seen.ResumeReconciles))
@@ -330,73 +321,6 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat sc
 	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
 		Pods: pods, Nodes: spec.Nodes, TargetGroups: fleet.TGBCount()}
 	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup}, nil
-}
-
-// waitWatermark waits until the controller's resume watermark was recorded at or after since
-// and covers the resource version rv.
-func waitWatermark(ctx context.Context, c client.Reader, namespace string, since time.Time, rv string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	var last controller.Watermark
-	for {
-		at := time.Now()
-		w, ok, err := controller.ReadWatermark(ctx, c, namespace, controller.DefaultLeaderElectionID)
-		if err != nil {
-			return fmt.Errorf("warm-up: reading the resume watermark: %w", err)
-		}
-		if ok && !w.RecordedAt.Before(since) && covers(w.ResourceVersion, rv) {
-			return nil
-		}
-		if ok {
-			last = w
-		}
-		if time.Now().After(deadline) {
-			recorded := "none recorded"
-			if !last.RecordedAt.IsZero() {
-				recorded = "last recorded at " + last.RecordedAt.Format(time.RFC3339Nano)
-			}
-			return fmt.Errorf("warm-up: the controller recorded no resume watermark (ConfigMap %s/%s) covering resource version %s within %s after the fleet converged at %s: %s",
-				namespace, controller.WatermarkName(controller.DefaultLeaderElectionID), rv, timeout, since.UTC().Format(time.RFC3339Nano), recorded)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(pollAfter(100*time.Millisecond, time.Since(at))):
-		}
-	}
-}
-
-// covers reports whether the watermark w is at or after the resource version rv. Resource versions
-// are opaque to clients in general; an etcd-backed API server's are its revisions, which the
-// harness compares. When either is not a number it cannot tell, and the time decides alone.
-func covers(w, rv string) bool {
-	a, errA := strconv.ParseUint(w, 10, 64)
-	b, errB := strconv.ParseUint(rv, 10, 64)
-	return errA != nil || errB != nil || a >= b
-}
-
-// quietFor is how long the simulated kubelet and endpoint controller must stay idle for the fleet
-// to count as settled.
-const quietFor = 250 * time.Millisecond
-
-// waitQuiet waits until the simulated kubelet and endpoint controller have nothing queued and made
-// no write for quietFor. A fleet that never settles is logged, not failed: the controller may keep
-// it busy, and the timeline runs all the same.
-func waitQuiet(ctx context.Context, s *workload.Simulator, timeout time.Duration, log logr.Logger) {
-	deadline := time.Now().Add(timeout)
-	writes, since := s.Writes(), time.Now()
-	for time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(25 * time.Millisecond):
-		}
-		if w := s.Writes(); w != writes || s.Pending() > 0 {
-			writes, since = w, time.Now()
-		} else if time.Since(since) >= quietFor {
-			return
-		}
-	}
-	log.Info("warm-up: the simulated kubelet and endpoint controller never went idle; starting the timeline anyway", "waited", timeout)
 }
 
 // startSimulator runs the simulated kubelet and endpoint controller for the run's objects until stop.
@@ -488,41 +412,6 @@ func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fa
 		From: from, Logger: o.Logger.WithName("fakeaws")})
 }
 
-// warmUp waits until AWS holds every desired target, healthy, every gate is True and (unsettled not
-// nil) no binding is unsettled.
-func warmUp(ctx context.Context, chk *checker, timeout time.Duration, unsettled func() int) error {
-	deadline := time.Now().Add(timeout)
-	var last results.Invariants
-	left := 0
-	for {
-		at := time.Now()
-		inv, err := chk.check(ctx, true)
-		if err != nil {
-			return err
-		}
-		if unsettled != nil {
-			left = unsettled()
-		}
-		if inv.Passed && left == 0 {
-			return nil
-		}
-		last = inv
-		if time.Now().After(deadline) {
-			// The controller under test never converged the fleet: a finding about the controller.
-			return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{fmt.Sprintf(
-				"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
-				timeout, last.Missing, last.Stale, left, head(last.Violations, 5))}}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(pollAfter(200*time.Millisecond, time.Since(at))):
-		}
-	}
-}
-
-func head[T any](s []T, n int) []T { return s[:min(n, len(s))] }
-
 func trunc(s string, n int) string {
 	if len(s) > n {
 		return s[:n]
@@ -541,39 +430,4 @@ func fileLogger(path string) (logr.Logger, func(), error) {
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(f), zapcore.InfoLevel)
 	zl := zap.New(core)
 	return zapr.NewLogger(zl), func() { _ = zl.Sync(); f.Close() }, nil
-}
-
-// sampler polls queue depths once per scenario second.
-type sampler struct {
-	stopCh  chan struct{}
-	done    chan struct{}
-	samples []measure.Sample
-}
-
-func startSampler(ctrls sut.Controllers, t0 time.Time, scale float64) *sampler {
-	s := &sampler{stopCh: make(chan struct{}), done: make(chan struct{})}
-	period := time.Duration(float64(time.Second) / scale)
-	go func() {
-		defer close(s.done)
-		tk := time.NewTicker(period)
-		defer tk.Stop()
-		for {
-			select {
-			case <-s.stopCh:
-				return
-			case now := <-tk.C:
-				at := now.Sub(t0).Seconds() * scale
-				for series, v := range ctrls.QueueDepth() {
-					s.samples = append(s.samples, measure.Sample{At: at, Series: series, Value: v})
-				}
-			}
-		}
-	}()
-	return s
-}
-
-func (s *sampler) stop() []measure.Sample {
-	close(s.stopCh)
-	<-s.done
-	return s.samples
 }

@@ -10,15 +10,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/observe"
 )
 
 // checkpointTimestampAnnotation is upstream LBC's second checkpoint annotation (the compact form
-// keeps only checkpointAnnotation).
+// keeps only observe.CheckpointAnnotation).
 const checkpointTimestampAnnotation = "elbv2.k8s.aws/checkpoint-timestamp"
 
 // stripPatch removes both checkpoint annotations (a JSON merge patch's null deletes a key).
 var stripPatch = client.RawPatch(types.MergePatchType,
-	[]byte(`{"metadata":{"annotations":{"`+checkpointAnnotation+`":null,"`+checkpointTimestampAnnotation+`":null}}}`))
+	[]byte(`{"metadata":{"annotations":{"`+observe.CheckpointAnnotation+`":null,"`+checkpointTimestampAnnotation+`":null}}}`))
 
 // stripCheckpoints removes the checkpoint annotations from every binding of the fleet that has
 // one, with the harness's identity, and records a stripCheckpoints event spanning the writes.
@@ -33,7 +34,7 @@ func (e *executor) stripCheckpoints(ctx context.Context) error {
 		}
 		for _, m := range list.Items {
 			a := m.GetAnnotations()
-			if _, ok := a[checkpointAnnotation]; ok {
+			if _, ok := a[observe.CheckpointAnnotation]; ok {
 				keys = append(keys, types.NamespacedName{Namespace: m.Namespace, Name: m.Name})
 			} else if _, ok := a[checkpointTimestampAnnotation]; ok {
 				keys = append(keys, types.NamespacedName{Namespace: m.Namespace, Name: m.Name})

@@ -279,7 +279,7 @@ func (x *external) Start(ctx context.Context) error {
 // settlePolls is how many consecutive samples of an empty work queue count as settled.
 const settlePolls = 3
 
-// awaitSettled waits until the leader has synced its caches (when cacheSyncedLog tells) and its
+// AwaitSettled waits until the leader has synced its caches (when cacheSyncedLog tells) and its
 // work queue is empty (when its metrics tell): on a fleet already converged (a snapshot) AWS holds
 // every target before the controller has reconciled anything, and its start-up reconcile must not
 // spill into the measured phase.

@@ -78,7 +78,7 @@ func literal(s string) string {
 	return `{{"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"}}`
 }
 
-// outOfProcess returns the external-controller definition that runs strategy st out of process: a
+// OutOfProcess returns the external-controller definition that runs strategy st out of process: a
 // reference strategy with a binary through referenceCommand, an external one as defined. Nil when
 // st runs in process.
 func OutOfProcess(p *inProcess, st scenario.Strategy) (*scenario.External, error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
-// registrationRate is how many RegisterTargets calls per scenario second an arm's controller makes
+// RegistrationRate is how many RegisterTargets calls per scenario second an arm's controller makes
 // at most: controller.registrationRate, else the reference strategy's client-side throttle, else
 // LBC's default for an external controller.
 func RegistrationRate(sc *scenario.Scenario, st scenario.Strategy, ext *scenario.External) float64 {
@@ -33,7 +33,7 @@ func throttleRegistrationRate(spec string) float64 {
 	return scenario.DefaultRegistrationRate
 }
 
-// warmupTimeout bounds a warm-up (or the fleet snapshot's convergence) of tgbs bindings by a
+// WarmupTimeout bounds a warm-up (or the fleet snapshot's convergence) of tgbs bindings by a
 // controller registering at most rate targets calls per scenario second, at time scale scale: each
 // binding needs one RegisterTargets call, so the registrations alone take tgbs ÷ rate; half as
 // much again and a minute cover the describes, retries and gates. At least the fixed bound it

@@ -1,4 +1,4 @@
-package sim
+package observe
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // rssWatch samples the resident memory of this process and its children (apiserver, etcd,
 // external controllers) from /proc, keeping the peak and how it split between the processes.
 // Elsewhere it reports 0.
-type rssWatch struct {
+type RSSWatch struct {
 	stopCh chan struct{}
 	wg     sync.WaitGroup
 	peak   int64
@@ -23,10 +23,10 @@ type rssWatch struct {
 	heapWritten int64  // the harness RSS when heapFile was last written
 }
 
-// startRSSWatch samples every second; with heapFile set it also keeps a heap profile of the
+// StartRSSWatch samples every second; with heapFile set it also keeps a heap profile of the
 // harness's own highest resident memory.
-func startRSSWatch(heapFile string) *rssWatch {
-	w := &rssWatch{stopCh: make(chan struct{}), heapFile: heapFile}
+func StartRSSWatch(heapFile string) *RSSWatch {
+	w := &RSSWatch{stopCh: make(chan struct{}), heapFile: heapFile}
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
@@ -50,7 +50,7 @@ func startRSSWatch(heapFile string) *rssWatch {
 
 // keepHeapProfile rewrites the heap profile once the harness's RSS is 10 % above the RSS of the
 // last one written; the profile shows the live heap as of the latest GC.
-func (w *rssWatch) keepHeapProfile(own int64) {
+func (w *RSSWatch) keepHeapProfile(own int64) {
 	if w.heapFile == "" || own*10 < w.heapWritten*11 {
 		return
 	}
@@ -70,8 +70,8 @@ func (w *rssWatch) keepHeapProfile(own int64) {
 	_ = os.Remove(tmp)
 }
 
-// stop ends the sampling and returns the peak and its split.
-func (w *rssWatch) stop() (int64, map[string]int64) {
+// Stop ends the sampling and returns the peak and its split.
+func (w *RSSWatch) Stop() (int64, map[string]int64) {
 	close(w.stopCh)
 	w.wg.Wait()
 	return w.peak, w.split

@@ -1,4 +1,4 @@
-package sim
+package observe
 
 import (
 	"os"
@@ -22,7 +22,7 @@ func TestTreeRSSCountsThisProcess(t *testing.T) {
 
 func TestHeapProfileFollowsNewHighs(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "prof", "heap-peak.pprof")
-	w := &rssWatch{heapFile: file}
+	w := &RSSWatch{heapFile: file}
 	written := func() bool {
 		_, err := os.Stat(file)
 		return err == nil
@@ -45,5 +45,5 @@ func TestHeapProfileFollowsNewHighs(t *testing.T) {
 	if data, err := os.ReadFile(file); err != nil || len(data) == 0 {
 		t.Fatalf("profile: %d bytes, %v", len(data), err)
 	}
-	(&rssWatch{}).keepHeapProfile(1 << 40) // no file configured: nothing to do
+	(&RSSWatch{}).keepHeapProfile(1 << 40) // no file configured: nothing to do
 }

@@ -1,9 +1,11 @@
-package sim
+package observe
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -14,31 +16,61 @@ import (
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
-// checkpointAnnotation is where the controller keeps its checkpoint (every checkpoint strategy).
-const checkpointAnnotation = "elbv2.k8s.aws/checkpoint"
+// CheckpointAnnotation is where the controller keeps its checkpoint (every checkpoint strategy).
+const CheckpointAnnotation = "elbv2.k8s.aws/checkpoint"
 
 // maxViolations bounds the violations listed per run (the counts stay exact).
 const maxViolations = 200
 
-// checker compares AWS state with the desired state derived from the cluster.
-type checker struct {
-	// objects returns the run's objects (read-only).
-	objects func(context.Context) (workload.Objects, error)
+// Checker compares AWS state with the desired state derived from the cluster.
+type Checker struct {
+	watch   *Watch
 	backend backend.Backend
-	// removed are the target groups of deleted TGBs: they must end up empty.
-	removed func() map[string]string
+	removed *Removed
 }
 
-// pollAfter is how long a polling loop waits after a check that took took: at least every, and long
+// NewChecker checks the objects w sees against b; the target groups in removed (nil: none) must
+// end up empty.
+func NewChecker(w *Watch, b backend.Backend, removed *Removed) *Checker {
+	return &Checker{watch: w, backend: b, removed: removed}
+}
+
+// Removed are the target groups of TGBs the run deleted, by ARN, with the TGB's name: safe for
+// concurrent use by the actions that delete and the checks that read.
+type Removed struct {
+	mu  sync.Mutex
+	tgs map[string]string
+}
+
+// Add records that the TGB name, bound to the target group arn, was deleted.
+func (r *Removed) Add(arn, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tgs == nil {
+		r.tgs = map[string]string{}
+	}
+	r.tgs[arn] = name
+}
+
+func (r *Removed) snapshot() map[string]string {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.tgs)
+}
+
+// PollAfter is how long a polling loop waits after a check that took took: at least every, and long
 // enough that the checks use at most a quarter of one core (a check reads every binding, pod and
 // target group; at 10,000 bindings it costs a good fraction of a second, and polling it back to back
 // would starve the controller under test).
-func pollAfter(every, took time.Duration) time.Duration { return max(every, 3*took) }
+func PollAfter(every, took time.Duration) time.Duration { return max(every, 3*took) }
 
-// check returns the invariants now. healthy additionally requires every desired target to be
+// Check returns the invariants now. healthy additionally requires every desired target to be
 // healthy (the warm-up's convergence criterion).
-func (k *checker) check(ctx context.Context, healthy bool) (results.Invariants, error) {
-	objs, err := k.objects(ctx)
+func (k *Checker) Check(ctx context.Context, healthy bool) (results.Invariants, error) {
+	objs, err := k.watch.Objects(ctx)
 	if err != nil {
 		return results.Invariants{}, err
 	}
@@ -128,13 +160,13 @@ func (k *checker) check(ctx context.Context, healthy bool) (results.Invariants, 
 		// any saved checkpoint over wrong AWS state is suspect).
 		for _, t := range objs.TGBs {
 			name := t.Namespace + "/" + t.Name
-			if cp := t.Annotations[checkpointAnnotation]; bad[name] && cp != "" {
+			if cp := t.Annotations[CheckpointAnnotation]; bad[name] && cp != "" {
 				add(name, "stale-checkpoint", "checkpoint "+cp+" saved while AWS differs from the desired state")
 			}
 		}
 	}
-	if k.removed != nil {
-		for arn, name := range k.removed() {
+	{
+		for arn, name := range k.removed.snapshot() {
 			have, err := k.backend.Targets(arn)
 			if err != nil {
 				continue

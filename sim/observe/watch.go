@@ -1,4 +1,4 @@
-package sim
+package observe
 
 import (
 	"context"
@@ -25,9 +25,10 @@ import (
 
 const gatePrefix = "target-health.elbv2.k8s.aws/"
 
-type transition struct {
-	at   time.Time
-	true bool
+// Transition is a readiness-gate value seen from a moment on.
+type Transition struct {
+	At   time.Time
+	True bool
 }
 
 // podWatch records, from the API server's watch, every change of every readiness-gate condition
@@ -36,9 +37,9 @@ type transition struct {
 // It also records every change of a TGB's checkpoint annotations, so that a run without an audit
 // log (a --kubeconfig cluster) can still count the controller's checkpoint writes from the API
 // server's side.
-type podWatch struct {
+type Watch struct {
 	mu    sync.Mutex
-	gates map[string][]transition // pod/gate → value changes in order
+	gates map[string][]Transition // pod/gate → value changes in order
 	// ckpt is the time of each observed checkpoint annotation change.
 	ckpt     []time.Time
 	lastCkpt map[string]string
@@ -50,8 +51,8 @@ type podWatch struct {
 
 // startPodWatch starts the watch on the simulator's pod and slice informers (synced) and informers
 // of its own for bindings, Services and Nodes; it returns once they have synced.
-func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator) (*podWatch, error) {
-	w := &podWatch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
+func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator) (*Watch, error) {
+	w := &Watch{gates: map[string][]Transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
 	c, err := cache.New(cfg, cache.Options{Scheme: env.Scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
 		DefaultTransform: cache.TransformStripManagedFields()})
 	if err != nil {
@@ -93,10 +94,10 @@ func startPodWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]s
 	return w, nil
 }
 
-// release drops the watch's informers (every object of the fleet); the records stay.
-func (w *podWatch) release() { w.pods, w.slices, w.informers = nil, nil, nil }
+// Release drops the watch's informers (every object of the fleet); the records stay.
+func (w *Watch) Release() { w.pods, w.slices, w.informers = nil, nil, nil }
 
-func (w *podWatch) observe(p *corev1.Pod, now time.Time) {
+func (w *Watch) observe(p *corev1.Pod, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, g := range p.Spec.ReadinessGates {
@@ -107,13 +108,13 @@ func (w *podWatch) observe(p *corev1.Pod, now time.Time) {
 		val := gateTrue(p, ct)
 		key := p.Namespace + "/" + p.Name
 		hist := w.gates[key]
-		if len(hist) == 0 || hist[len(hist)-1].true != val {
-			w.gates[key] = append(hist, transition{now, val})
+		if len(hist) == 0 || hist[len(hist)-1].True != val {
+			w.gates[key] = append(hist, Transition{now, val})
 		}
 	}
 }
 
-func (w *podWatch) observeTGB(t *v1beta1.TargetGroupBinding, now time.Time) {
+func (w *Watch) observeTGB(t *v1beta1.TargetGroupBinding, now time.Time) {
 	var parts []string
 	for k, v := range t.Annotations {
 		if strings.HasPrefix(k, "elbv2.k8s.aws/checkpoint") {
@@ -131,16 +132,16 @@ func (w *podWatch) observeTGB(t *v1beta1.TargetGroupBinding, now time.Time) {
 	w.lastCkpt[key] = val
 }
 
-// withoutCheckpoint counts the watched bindings that carry no checkpoint (a real value always
+// WithoutCheckpoint counts the watched bindings that carry no checkpoint (a real value always
 // contains "/"; the reset value is empty).
-func (w *podWatch) withoutCheckpoint() int {
+func (w *Watch) WithoutCheckpoint() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n := 0
 	for _, v := range w.lastCkpt {
 		has := false
 		for _, part := range strings.Split(v, ",") {
-			if val, ok := strings.CutPrefix(part, checkpointAnnotation+"="); ok && strings.Contains(val, "/") {
+			if val, ok := strings.CutPrefix(part, CheckpointAnnotation+"="); ok && strings.Contains(val, "/") {
 				has = true
 			}
 		}
@@ -151,9 +152,9 @@ func (w *podWatch) withoutCheckpoint() int {
 	return n
 }
 
-// watchedWrites derives the controller's checkpoint patches and gate patches after t0 from the
+// WatchedWrites derives the controller's checkpoint patches and gate patches after t0 from the
 // watch: the fallback when the API server keeps no audit log for the simulation.
-func (w *podWatch) watchedWrites(t0 time.Time, toSec func(time.Time) float64) []measure.AuditEvent {
+func (w *Watch) WatchedWrites(t0 time.Time, toSec func(time.Time) float64) []measure.AuditEvent {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var out []measure.AuditEvent
@@ -164,45 +165,54 @@ func (w *podWatch) watchedWrites(t0 time.Time, toSec func(time.Time) float64) []
 	}
 	for _, hist := range w.gates {
 		for _, tr := range hist {
-			if !tr.at.Before(t0) {
-				out = append(out, measure.AuditEvent{At: toSec(tr.at), Verb: "patch", Resource: "pods", Subresource: "status", Code: 200})
+			if !tr.At.Before(t0) {
+				out = append(out, measure.AuditEvent{At: toSec(tr.At), Verb: "patch", Resource: "pods", Subresource: "status", Code: 200})
 			}
 		}
 	}
 	return out
 }
 
-// exists reports whether the watch cache holds the pod named namespace/name.
-func (w *podWatch) exists(pod string) bool {
+// Exists reports whether the watch cache holds the pod named namespace/name.
+// GateHistory is every change of the pod's (namespace/name) readiness-gate value the watch saw,
+// for diagnostics.
+func (w *Watch) GateHistory(pod string) []Transition {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]Transition(nil), w.gates[pod]...)
+}
+
+// Exists reports whether the pod (namespace/name) is still in the cluster.
+func (w *Watch) Exists(pod string) bool {
 	_, ok, err := w.pods.GetStore().GetByKey(pod)
 	return ok || err != nil
 }
 
-// flip returns when pod's gate turned True after it was (or became) not True at or after from;
+// Flip returns when pod's gate turned True after it was (or became) not True at or after from;
 // ok false when it never flipped.
-func (w *podWatch) flip(pod string, from time.Time) (time.Time, bool) {
+func (w *Watch) Flip(pod string, from time.Time) (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	hist := w.gates[pod]
 	falseSeen := len(hist) == 0 // unobserved so far: a new pod starts without the condition
 	for _, t := range hist {
-		if !t.at.After(from) {
-			falseSeen = !t.true
+		if !t.At.After(from) {
+			falseSeen = !t.True
 			continue
 		}
-		if !t.true {
+		if !t.True {
 			falseSeen = true
 		} else if falseSeen {
-			return t.at, true
+			return t.At, true
 		}
 	}
 	return time.Time{}, false
 }
 
-// objects returns the run's objects as the informers hold them, without copying: the invariant
+// Objects returns the run's objects as the informers hold them, without copying: the invariant
 // checks poll this, and a list of the 30,000 pods at 10k bindings would copy 37 MB of structs
 // each time. The objects are only read.
-func (w *podWatch) objects(ctx context.Context) (workload.Objects, error) {
+func (w *Watch) Objects(ctx context.Context) (workload.Objects, error) {
 	o := workload.Objects{Pods: fromStore[*corev1.Pod](w.pods.GetStore()), Slices: fromStore[*discoveryv1.EndpointSlice](w.slices.GetStore())}
 	var err error
 	if o.TGBs, err = stored[*v1beta1.TargetGroupBinding](ctx, w.informers); err != nil {

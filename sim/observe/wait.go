@@ -1,0 +1,115 @@
+package observe
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/runerr"
+	"github.com/restartsim/restartsim/sim/workload"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// WaitWatermark waits until the controller's resume watermark was recorded at or after since
+// and covers the resource version rv.
+func WaitWatermark(ctx context.Context, c client.Reader, namespace string, since time.Time, rv string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var last controller.Watermark
+	for {
+		at := time.Now()
+		w, ok, err := controller.ReadWatermark(ctx, c, namespace, controller.DefaultLeaderElectionID)
+		if err != nil {
+			return fmt.Errorf("warm-up: reading the resume watermark: %w", err)
+		}
+		if ok && !w.RecordedAt.Before(since) && covers(w.ResourceVersion, rv) {
+			return nil
+		}
+		if ok {
+			last = w
+		}
+		if time.Now().After(deadline) {
+			recorded := "none recorded"
+			if !last.RecordedAt.IsZero() {
+				recorded = "last recorded at " + last.RecordedAt.Format(time.RFC3339Nano)
+			}
+			return fmt.Errorf("warm-up: the controller recorded no resume watermark (ConfigMap %s/%s) covering resource version %s within %s after the fleet converged at %s: %s",
+				namespace, controller.WatermarkName(controller.DefaultLeaderElectionID), rv, timeout, since.UTC().Format(time.RFC3339Nano), recorded)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(PollAfter(100*time.Millisecond, time.Since(at))):
+		}
+	}
+}
+
+// covers reports whether the watermark w is at or after the resource version rv. Resource versions
+// are opaque to clients in general; an etcd-backed API server's are its revisions, which the
+// harness compares. When either is not a number it cannot tell, and the time decides alone.
+func covers(w, rv string) bool {
+	a, errA := strconv.ParseUint(w, 10, 64)
+	b, errB := strconv.ParseUint(rv, 10, 64)
+	return errA != nil || errB != nil || a >= b
+}
+
+// quietFor is how long the simulated kubelet and endpoint controller must stay idle for the fleet
+// to count as settled.
+const quietFor = 250 * time.Millisecond
+
+// WaitQuiet waits until the simulated kubelet and endpoint controller have nothing queued and made
+// no write for quietFor. A fleet that never settles is logged, not failed: the controller may keep
+// it busy, and the timeline runs all the same.
+func WaitQuiet(ctx context.Context, s *workload.Simulator, timeout time.Duration, log logr.Logger) {
+	deadline := time.Now().Add(timeout)
+	writes, since := s.Writes(), time.Now()
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(25 * time.Millisecond):
+		}
+		if w := s.Writes(); w != writes || s.Pending() > 0 {
+			writes, since = w, time.Now()
+		} else if time.Since(since) >= quietFor {
+			return
+		}
+	}
+	log.Info("warm-up: the simulated kubelet and endpoint controller never went idle; starting the timeline anyway", "waited", timeout)
+}
+
+// WarmUp waits until AWS holds every desired target, healthy, every gate is True and (unsettled not
+// nil) no binding is unsettled.
+func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled func() int) error {
+	deadline := time.Now().Add(timeout)
+	var last results.Invariants
+	left := 0
+	for {
+		at := time.Now()
+		inv, err := chk.Check(ctx, true)
+		if err != nil {
+			return err
+		}
+		if unsettled != nil {
+			left = unsettled()
+		}
+		if inv.Passed && left == 0 {
+			return nil
+		}
+		last = inv
+		if time.Now().After(deadline) {
+			// The controller under test never converged the fleet: a finding about the controller.
+			return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{fmt.Sprintf(
+				"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
+				timeout, last.Missing, last.Stale, left, last.Violations[:min(5, len(last.Violations))])}}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(PollAfter(200*time.Millisecond, time.Since(at))):
+		}
+	}
+}
