@@ -87,7 +87,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 		res.Scenario.Repeats = rounds(sc)
 	}
 	peak := observe.StartRSSWatch(o.HeapPeakProfile)
-	runs := make([][]*strategyRun, len(arms))
+	runs := make([][]*strategyOutcome, len(arms))
 	var snap *fleetSnapshot
 	dropSnapshot := func() {
 		if snap != nil {
@@ -169,7 +169,7 @@ func seedSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, strateg
 // combine turns the repeats of a strategy into its entry: the summary of the median run by blind
 // time, else by TTFMR (so every figure comes from one consistent run), every run's summary when
 // there are several.
-func combine(st scenario.Strategy, runs []*strategyRun) (results.Strategy, []results.Sample) {
+func combine(st scenario.Strategy, runs []*strategyOutcome) (results.Strategy, []results.Sample) {
 	order := make([]int, len(runs))
 	for i := range order {
 		order[i] = i

@@ -47,7 +47,7 @@ func requireEnvtest(t *testing.T) {
 
 // runTiny parses the scenario and runs its first strategy, returning the run (with what the
 // measurements saw) and the strategy's output folder.
-func runTiny(t *testing.T, yaml string) (*strategyRun, string) {
+func runTiny(t *testing.T, yaml string) (*strategyOutcome, string) {
 	t.Helper()
 	requireEnvtest(t)
 	sc, err := scenario.Parse("it.yaml", []byte(yaml))
@@ -150,7 +150,7 @@ func TestContainerRestartFlipsGates(t *testing.T) {
 	q := r.out.Summary.ReadinessGateFlip
 	if q.Count != len(r.input.GateFlips) || q.Count == 0 {
 		for _, g := range r.input.GateFlips {
-			t.Logf("gated pod %s pending at %.2f: gate history %+v", g.Pod, g.Pending, r.pods.GateHistory(g.Pod))
+			t.Logf("gated pod %s pending at %.2f, gate True at %v", g.Pod, g.Pending, g.True)
 		}
 		t.Fatalf("gate flips %+v of %d gated pods", q, len(r.input.GateFlips))
 	}

@@ -3,15 +3,12 @@ package sim
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/go-logr/zapr"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -24,410 +21,279 @@ import (
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
-	"github.com/restartsim/restartsim/sim/timeline"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
-// RunLabel marks every object of a run.
-const RunLabel = "restartsim.io/run"
-
-// strategyRun is one strategy's (one repeat's) outcome.
-type strategyRun struct {
+// strategyOutcome is what one strategy's (one repeat's) run measured.
+type strategyOutcome struct {
 	name       string
 	out        *measure.Output
 	invariants results.Invariants
 	events     []results.Event
-	objects    results.Objects
 	k8sVersion string
-	// input is what the measurements saw (tests recompute figures from it).
-	input *measure.Input
-	pods  *observe.Watch
 	// fleetSetup is the wall time of this run's own fleet creation (zero with a snapshot).
 	fleetSetup time.Duration
+	// input is what the measurements read.
+	input *measure.Input
 }
 
-// runStrategy runs one strategy on a fresh environment, fakeaws and fleet; with snap, the environment
-// and fakeaws start from copies of the snapshot's fleet instead of creating one.
-func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat scenario.Strategy, external *scenario.External, seed int64, dir string, snap *fleetSnapshot) (*strategyRun, error) {
-	log := o.Logger.WithValues("strategy", strat.Name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	cr := runCreds(o, sc)
-	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
-	if err != nil {
-		return nil, err
-	}
-	defer closeLog()
+// strategyRun is one strategy's run on a fresh environment, fakeaws and fleet. Each step starts
+// what the next needs and registers how to stop it; the lifecycle stops everything, last started
+// first, however far the run got.
+type strategyRun struct {
+	o     Options
+	sc    *scenario.Scenario
+	strat scenario.Strategy
+	ext   *scenario.External // the arm's external controller; nil runs the reference controller
+	seed  int64
+	dir   string
+	snap  *fleetSnapshot // with a snapshot, the environment and fakeaws start from copies of its fleet
+	log   logr.Logger
+	stops lifecycle
 
-	// Kubernetes.
-	etcdDir := ""
-	var fromAWS *fakeaws.Snapshot
-	if snap != nil {
-		etcdDir, fromAWS = filepath.Join(dir, "etcd"), snap.aws
-		if err := env.CopyDataDir(snap.etcdDir, etcdDir); err != nil {
+	env        *env.Env
+	client     client.Client
+	cloud      backend.Backend
+	labels     map[string]string
+	spec       workload.Spec
+	fleet      *workload.Fleet
+	simulator  *workload.Simulator
+	fleetSetup time.Duration
+	ctrlLog    logr.Logger
+	leaseNS    string
+	ctrls      sut.Controllers
+	// runCtx ends, with the exit as its cause, when an external controller exits on its own.
+	runCtx          context.Context
+	stopControllers func()
+	watch           *observe.Watch
+	stopWatch       func()
+	checker         *observe.Checker
+	removed         *observe.Removed
+	// warmup bounds the warm-up's waits.
+	warmup time.Duration
+}
+
+// lifecycle stops what a run started, last started first.
+type lifecycle []func()
+
+func (l *lifecycle) add(stop func()) { *l = append(*l, stop) }
+
+func (l *lifecycle) stop() {
+	for i := len(*l) - 1; i >= 0; i-- {
+		(*l)[i]()
+	}
+	*l = nil
+}
+
+// runStrategy runs one strategy, ext its external controller (nil: the reference controller); with
+// snap, the environment and fakeaws start from copies of the snapshot's fleet instead of creating one.
+func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat scenario.Strategy, ext *scenario.External, seed int64, dir string, snap *fleetSnapshot) (*strategyOutcome, error) {
+	r := &strategyRun{o: o, sc: sc, strat: strat, ext: ext, seed: seed, dir: dir, snap: snap, log: o.Logger.WithValues("strategy", strat.Name)}
+	defer r.stops.stop()
+	for _, step := range []func(context.Context) error{r.startCluster, r.startAWS, r.startFleet, r.startController, r.warmUp} {
+		if err := step(ctx); err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(etcdDir) // runs after the API server has stopped
 	}
-	e, err := startEnv(ctx, o, sc, filepath.Join(dir, "env"), etcdDir, 0, log)
+	m, err := r.measure(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer stopEnv(e, log)
-	c, err := client.New(e.Config, client.Options{Scheme: env.Scheme})
-	if err != nil {
-		return nil, err
-	}
+	return r.collect(m)
+}
 
-	// AWS.
-	cloud, err := startAWS(o, sc, seed, dir, fromAWS)
-	if err != nil {
-		return nil, err
-	}
-	defer cloud.Close()
+// resumes reports whether the reference controller runs with the resume fast path.
+func (r *strategyRun) resumes() bool { return r.ext == nil && ptr.Deref(r.strat.Resume, false) }
 
-	labels := runLabels(sc, seed)
+// startCluster starts the Kubernetes side: the controller's log file, the API server (on a copy
+// of the snapshot's etcd) and the harness's client.
+func (r *strategyRun) startCluster(ctx context.Context) error {
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return err
+	}
+	ctrlLog, closeLog, err := fileLogger(filepath.Join(r.dir, "controller.log"))
+	if err != nil {
+		return err
+	}
+	r.ctrlLog = ctrlLog
+	r.stops.add(closeLog)
+	etcdDir := ""
+	if r.snap != nil {
+		etcdDir = filepath.Join(r.dir, "etcd")
+		if err := env.CopyDataDir(r.snap.etcdDir, etcdDir); err != nil {
+			return err
+		}
+		r.stops.add(func() { _ = os.RemoveAll(etcdDir) }) // once the API server has stopped
+	}
+	e, err := startEnv(ctx, r.o, r.sc, filepath.Join(r.dir, "env"), etcdDir, 0, r.log)
+	if err != nil {
+		return err
+	}
+	r.env = e
+	r.stops.add(func() { stopEnv(e, r.log) })
+	r.client, err = client.New(e.Config, client.Options{Scheme: env.Scheme})
+	return err
+}
+
+// startAWS starts fakeaws (or connects to the remote one), from the snapshot's resources when set.
+func (r *strategyRun) startAWS(context.Context) error {
+	var from *fakeaws.Snapshot
+	if r.snap != nil {
+		from = r.snap.aws
+	}
+	cloud, err := startAWS(r.o, r.sc, r.seed, r.dir, from)
+	if err != nil {
+		return err
+	}
+	r.cloud = cloud
+	r.stops.add(func() { _ = cloud.Close() })
+	return nil
+}
+
+// startFleet starts the simulated kubelet and endpoint controller, and creates (or adopts) the fleet.
+func (r *strategyRun) startFleet(ctx context.Context) error {
+	o := r.o
+	r.labels = runLabels(r.sc, r.seed)
 	if o.cluster != nil {
-		labels = o.cluster.labels(sc)
+		r.labels = o.cluster.labels(r.sc)
 	}
-	spec, fleet, err := planFleet(sc, seed, o.cluster)
+	var err error
+	if r.spec, r.fleet, err = planFleet(r.sc, r.seed, o.cluster); err != nil {
+		return err
+	}
+	simulator, stopSim, err := startSimulator(ctx, r.env, r.labels, o.cluster != nil && o.cluster.clusterSlices, r.log)
 	if err != nil {
-		return nil, err
+		return err
 	}
-
-	simulator, stopSim, err := startSimulator(ctx, e, labels, o.cluster != nil && o.cluster.clusterSlices, log)
-	if err != nil {
-		return nil, err
-	}
-	defer stopSim()
-
+	r.simulator = simulator
+	r.stops.add(stopSim)
 	if o.cluster != nil {
 		// Registered before the fleet exists, so an interrupted creation (SIGINT) is cleaned up too;
-		// it runs after the controllers are stopped (defers run last-in first-out), and stops the
-		// simulated kubelet first, whose heartbeats would otherwise renew the deleted node Leases.
-		defer func() {
-			fleet.Close()
+		// it runs after the controllers are stopped, and stops the simulated kubelet first, whose
+		// heartbeats would otherwise renew the deleted node Leases.
+		r.stops.add(func() {
+			r.fleet.Close()
 			stopSim()
-			cleanupCluster(ctx, c, labels, o.cluster.controllerManager, log)
-		}()
+			cleanupCluster(ctx, r.client, r.labels, o.cluster.controllerManager, r.log)
+		})
 	}
-	fopts := fleetOptions(o, sc, c, cloud, labels, log)
-	var fleetSetup time.Duration
-	if snap != nil {
-		if err := fleet.Adopt(ctx, snap.fleet, fopts); err != nil {
-			return nil, fmt.Errorf("adopting the snapshot's fleet: %w", err)
-		}
-		log.Info("fleet restored from the snapshot", "tgbs", spec.TGBs)
-	} else {
-		log.Info("creating the fleet", "tgbs", spec.TGBs)
-		stats, err := fleet.Create(ctx, fopts)
-		if err != nil {
-			return nil, fmt.Errorf("creating the fleet: %w", err)
-		}
-		fleetSetup = stats.Elapsed
-		log.Info("fleet created", "objects", stats.Objects, "elapsed", stats.Elapsed.Round(time.Millisecond))
+	if err := r.createFleet(ctx); err != nil {
+		return err
 	}
-	defer fleet.Close()
-	if err := waitSynced(ctx, simulator); err != nil {
-		return nil, err
-	}
+	r.stops.add(r.fleet.Close)
+	return waitSynced(ctx, simulator)
+}
 
-	leaseNS := ""
-	replicas := sc.Controller.Replicas
-	resume := external == nil && ptr.Deref(strat.Resume, false)
-	// The resume watermark lives in the lease namespace (controller.Options.ResumeNamespace default).
-	if strat.ElectsLeader(replicas) || external != nil || strat.Binary != "" || resume {
-		leaseNS = trunc(fleet.Namespaces[0], 50) + "-leader"
-		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS, Labels: labels}}
-		if err := c.Create(ctx, ns); err != nil {
-			return nil, fmt.Errorf("creating the lease namespace: %w", err)
+func (r *strategyRun) createFleet(ctx context.Context) error {
+	fopts := fleetOptions(r.o, r.sc, r.client, r.cloud, r.labels, r.log)
+	if r.snap != nil {
+		if err := r.fleet.Adopt(ctx, r.snap.fleet, fopts); err != nil {
+			return fmt.Errorf("adopting the snapshot's fleet: %w", err)
 		}
+		r.log.Info("fleet restored from the snapshot", "tgbs", r.spec.TGBs)
+		return nil
 	}
-	ctrls, err := sut.New(sut.Config{Env: e, AWS: cloud, Creds: cr, Scenario: sc, Strategy: strat, Namespaces: fleet.Namespaces,
-		LeaseNamespace: leaseNS, Seed: seed, Dir: dir, Logger: log, ControllerLog: ctrlLog})
+	r.log.Info("creating the fleet", "tgbs", r.spec.TGBs)
+	stats, err := r.fleet.Create(ctx, fopts)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("creating the fleet: %w", err)
 	}
-	// The harness's own watch syncs while the controller starts (each lists every object).
-	pwCtx, stopPW := context.WithCancel(ctx)
-	defer stopPW()
-	var pw *observe.Watch
-	pwErr := make(chan error, 1)
+	r.fleetSetup = stats.Elapsed
+	r.log.Info("fleet created", "objects", stats.Objects, "elapsed", stats.Elapsed.Round(time.Millisecond))
+	return nil
+}
+
+// startController starts the controller under test and, while it starts, the harness's own watch
+// of the run's objects (each lists every object).
+func (r *strategyRun) startController(ctx context.Context) error {
+	if err := r.createLeaseNamespace(ctx); err != nil {
+		return err
+	}
+	ctrls, err := sut.New(sut.Config{Env: r.env, AWS: r.cloud, Creds: runCreds(r.o, r.sc), Scenario: r.sc, Strategy: r.strat,
+		External: r.ext, Namespaces: r.fleet.Namespaces, LeaseNamespace: r.leaseNS, Seed: r.seed, Dir: r.dir,
+		Logger: r.log, ControllerLog: r.ctrlLog})
+	if err != nil {
+		return err
+	}
+	r.ctrls = ctrls
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	r.stopWatch = stopWatch
+	r.stops.add(stopWatch)
+	watched := make(chan error, 1)
 	go func() {
 		var err error
-		pw, err = observe.StartWatch(pwCtx, e.Config, labels, simulator)
-		pwErr <- err
+		r.watch, err = observe.StartWatch(watchCtx, r.env.Config, r.labels, r.simulator)
+		watched <- err
 	}()
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
-	defer stopCtrls()
+	r.stops.add(stopCtrls)
 	if err := ctrls.Start(ctrlCtx); err != nil {
 		ctrls.Stop()
-		return nil, fmt.Errorf("starting the controller: %w", err)
+		return fmt.Errorf("starting the controller: %w", err)
 	}
 	// From here an external controller that exits on its own ends the run at once (runCtx's
 	// cause), instead of being noticed as a warm-up or steady-state timeout.
 	runCtx, exited := sut.WatchExit(ctx, ctrls)
-	defer exited()
-	stopped := false
-	stopAll := func() {
-		if !stopped {
-			stopped = true
-			ctrls.Stop()
-		}
+	r.runCtx = runCtx
+	r.stops.add(exited)
+	r.stopControllers = sync.OnceFunc(ctrls.Stop)
+	r.stops.add(r.stopControllers)
+	if err := <-watched; err != nil {
+		return err
 	}
-	defer stopAll()
-	if err := <-pwErr; err != nil {
-		return nil, err
-	}
+	r.removed = &observe.Removed{}
+	r.checker = observe.NewChecker(r.watch, r.cloud, r.removed)
+	return nil
+}
 
-	removed := &observe.Removed{}
-	chk := observe.NewChecker(pw, cloud, removed)
-	log.Info("warming up until AWS holds every target", "profile", sc.AWS.WarmupProfile)
+// createLeaseNamespace creates the namespace of the leader-election Lease and of the resume
+// watermark (controller.Options.ResumeNamespace's default), when the controller uses either.
+func (r *strategyRun) createLeaseNamespace(ctx context.Context) error {
+	if !r.strat.ElectsLeader(r.sc.Controller.Replicas) && r.ext == nil && r.strat.Binary == "" && !r.resumes() {
+		return nil
+	}
+	r.leaseNS = trunc(r.fleet.Namespaces[0], 50) + "-leader"
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: r.leaseNS, Labels: r.labels}}
+	if err := r.client.Create(ctx, ns); err != nil {
+		return fmt.Errorf("creating the lease namespace: %w", err)
+	}
+	return nil
+}
+
+// warmUp waits until the controller has converged the fleet and settled, so the measured phase
+// starts from a steady state.
+func (r *strategyRun) warmUp(ctx context.Context) error {
+	r.log.Info("warming up until AWS holds every target", "profile", r.sc.AWS.WarmupProfile)
 	var unsettled func() int // bindings the controller still has to checkpoint
-	if external == nil && strat.Checkpoint != scenario.CheckpointNone {
-		unsettled = pw.WithoutCheckpoint
+	if r.ext == nil && r.strat.Checkpoint != scenario.CheckpointNone {
+		unsettled = r.watch.WithoutCheckpoint
 	}
-	wt := sut.WarmupTimeout(spec.TGBs, sut.RegistrationRate(sc, strat, external), sc.TimeScale)
-	warming := startPhase(o.Progress, "warming up: the controller converges the fleet")
+	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, r.strat, r.ext), r.sc.TimeScale)
+	warming := startPhase(r.o.Progress, "warming up: the controller converges the fleet")
 	defer warming.End()
-	if err := observe.WarmUp(runCtx, chk, wt, unsettled); err != nil {
-		return nil, sut.StartFailure(runCtx, err)
+	if err := observe.WarmUp(r.runCtx, r.checker, r.warmup, unsettled); err != nil {
+		return sut.StartFailure(r.runCtx, err)
 	}
-	if x, ok := ctrls.(interface {
-		awaitSettled(context.Context, time.Duration) error
-	}); ok {
-		if err := x.awaitSettled(runCtx, wt); err != nil {
-			return nil, sut.StartFailure(runCtx, err)
-		}
+	if err := r.ctrls.AwaitSettled(r.runCtx, r.warmup); err != nil {
+		return sut.StartFailure(r.runCtx, err)
 	}
 	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
 	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
-	observe.WaitQuiet(runCtx, simulator, wt, log)
+	observe.WaitQuiet(r.runCtx, r.simulator, r.warmup, r.log)
 	warming.End()
-	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil {
-		return nil, sut.StartFailure(runCtx, err)
+	if err := context.Cause(r.runCtx); err != nil && ctx.Err() == nil {
+		return sut.StartFailure(r.runCtx, err)
 	}
-	if resume {
-		// A crash right away would leave the new instance a watermark from before the warm-up's
-		// last reconciles, and its fast path would redo them: wait for one that covers them.
-		rv, err := controller.CurrentResourceVersion(ctx, c, leaseNS)
-		if err != nil {
-			return nil, fmt.Errorf("warm-up: %w", err)
-		}
-		if err := observe.WaitWatermark(ctx, c, leaseNS, time.Now(), rv, wt); err != nil {
-			return nil, err
-		}
-	}
-
-	// Measured phase.
-	if err := backend.ApplyMeasuredLimits(cloud, &sc.AWS); err != nil {
-		return nil, fmt.Errorf("switching to the measured AWS limits: %w", err)
-	}
-	offset := 0
-	if calls, err := cloud.CallsSince(0); err == nil {
-		offset = len(calls)
-	}
-	origin, err := cloud.Now()
-	if err != nil {
-		return nil, err
-	}
-	t0 := time.Now()
-	ex := &executor{sc: sc, fleet: fleet, ctrls: ctrls, backend: cloud, check: chk, pods: pw, t0: t0, log: log, client: c,
-		rng: rand.New(rand.NewPCG(uint64(seed), 3)), removed: removed, callOffset: offset, origin: origin}
-	sampler := observe.StartSampler(ctrls, t0, sc.TimeScale)
-	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: ex, Logger: log}
-	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(seed), 2)))
-	log.Info("running the timeline", "steps", len(plan))
-	// Ends the waits for new leaders (restarts with await none) should the run fail.
-	tlCtx, stopTL := context.WithCancel(runCtx)
-	defer stopTL()
-	running := startPhase(o.Progress, fmt.Sprintf("running the timeline (%d steps)", len(plan)))
-	_, runErr := eng.Run(tlCtx, t0, plan)
-	if runErr == nil {
-		// The measurements need every restart's leading time.
-		runErr = ex.awaitLeaders(tlCtx)
-	}
-	end := time.Now()
-	running.End()
-	samples := sampler.Stop()
-	ex.faultsWG.Wait()
-	if runErr != nil {
-		return nil, sut.MeasuredFailure(runCtx, runErr)
-	}
-	log.Info("timeline done", "scenarioSeconds", measure.Round3(end.Sub(t0).Seconds()*sc.TimeScale))
-	inv, err := chk.Check(ctx, false)
-	if err != nil {
-		return nil, fmt.Errorf("final invariants: %w", err)
-	}
-	stopAll()
-	stopPW()
-	log.Info("controllers stopped")
-	seen := ctrls.Observed()
-	if resume {
-		log.Info("resume fast path", "reconciles", seen.ResumeReconciles)
-	}
-
-	calls, err := cloud.CallsSince(offset)
-	if err != nil {
-		return nil, err
-	}
-	if o.AWSEndpoint != "" {
-		all, _ := cloud.CallsSince(0)
-		_ = backend.WriteCallLog(filepath.Join(dir, "aws-calls.jsonl"), all)
-	}
-	toSec := func(t time.Time) float64 { return t.Sub(t0).Seconds() * sc.TimeScale }
-	in := &measure.Input{Calls: calls, Origin: origin, Restarts: ex.restarts, Changes: ex.changes, Drifts: ex.drifts,
-		Samples: samples, SteadyAt: ex.steadyAt, End: toSec(end), ChurnAt: churnTimes(ex.events)}
-	if e.AuditLog != "" {
-		if in.Audit, err = measure.ReadAudit(e.AuditLog, env.ControllerUser, toSec); err != nil {
-			log.Error(err, "reading the audit log")
-		} else {
-			in.HasAudit = true
-		}
-	} else {
-		// No audit log on a kubeconfig cluster: count the writes the watch saw (checkpoint annotation
-		// and readiness-gate changes; status updates and events are not counted).
-		in.Audit = pw.WatchedWrites(t0, toSec)
-	}
-	for _, c := range seen.TakeoverCPU {
-		in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.At), Seconds: c.Seconds})
-	}
-	for i, at := range seen.AtStops {
-		if i < len(in.Restarts) {
-			in.Restarts[i].AtStop = at
-		}
-	}
-	for _, t := range seen.CachesSynced {
-		in.CachesSynced = append(in.CachesSynced, toSec(t))
-	}
-	for _, g := range ex.gated {
-		f := measure.GateFlip{Pod: g.pod, Pending: toSec(g.at)}
-		if t, ok := pw.Flip(g.pod, g.at); ok {
-			v := toSec(t)
-			f.True = &v
-		}
-		in.GateFlips = append(in.GateFlips, f)
-	}
-	pw.Release() // the run keeps only the records
-	out := measure.Run(in)
-	if resume {
-		out.Summary.ResumeReconciles = ptr.To(int(seen.ResumeReconciles))
-	}
-	pods := spec.TGBs * spec.PodsPerService
-	out.Summary.Objects = results.Objects{TGBs: fleet.TGBCount(), Services: fleet.TGBCount(), EndpointSlices: fleet.TGBCount(),
-		Pods: pods, Nodes: spec.Nodes, TargetGroups: fleet.TGBCount()}
-	return &strategyRun{name: strat.Name, out: out, invariants: inv, events: ex.events, objects: out.Summary.Objects, k8sVersion: e.KubernetesVersion, input: in, pods: pw, fleetSetup: fleetSetup}, nil
-}
-
-// startSimulator runs the simulated kubelet and endpoint controller for the run's objects until stop.
-func startSimulator(ctx context.Context, e *env.Env, labels map[string]string, clusterSlices bool, log logr.Logger) (*workload.Simulator, func(), error) {
-	simulator, err := workload.NewSimulator(e.Config, workload.SimulatorOptions{Labels: labels, ClusterEndpointSlices: clusterSlices, Logger: log.WithName("kubelet")})
-	if err != nil {
-		return nil, nil, err
-	}
-	simCtx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = simulator.Start(simCtx) }()
-	return simulator, func() { cancel(); <-done }, nil
-}
-
-func waitSynced(ctx context.Context, s *workload.Simulator) error {
-	select {
-	case <-s.Synced():
+	if !r.resumes() {
 		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
-}
-
-// startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set, with
-// GOMEMLIMIT when goMemLimit > 0).
-func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, etcdDir string, goMemLimit int64, log logr.Logger) (*env.Env, error) {
-	kc := o.Kubeconfig
-	kctx := o.KubeContext
-	if kc == "" && sc.Cluster.Kubeconfig != nil {
-		kc, kctx = sc.Cluster.Kubeconfig.Path, sc.Cluster.Kubeconfig.Context
-	}
-	assets := o.AssetsDir
-	if assets == "" && sc.Cluster.Envtest != nil {
-		assets = sc.Cluster.Envtest.AssetsDir
-	}
-	if kc == "" {
-		log.Info("starting the API server (envtest)")
-	}
-	starting := startPhase(o.Progress, "starting the API server")
-	defer starting.End()
-	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, CRDPaths: sc.Cluster.CRDs, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit, Logger: log})
-}
-
-func stopEnv(e *env.Env, log logr.Logger) {
-	if e.Kind != "envtest" {
-		return // an existing cluster keeps running
-	}
-	t := time.Now()
-	_ = e.Stop()
-	log.Info("API server stopped", "took", time.Since(t).Round(time.Millisecond))
-}
-
-// runLabels mark every object of a seed's fleet (the same for all strategies, which may share it).
-func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
-	return map[string]string{RunLabel: fmt.Sprintf("%s-%d", trunc(sc.Name, 50), seed)}
-}
-
-// planFleet plans the scenario's fleet for seed (deterministic: the same plan every call; on a
-// kubeconfig cluster, cr names the namespaces after the strategy run).
-func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec, *workload.Fleet, error) {
-	spec := workload.Spec{
-		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
-		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
-		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes,
-	}
-	if cr != nil {
-		spec.NamespacePrefix = "rs-" + cr.name()
-		spec.ClusterEndpointSlices = cr.clusterSlices
-	}
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
-		return spec, nil, runerr.BadInput(fmt.Errorf("fleet: %w", err))
-	}
-	return spec, workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1))), nil
-}
-
-func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, cloud backend.Backend, labels map[string]string, log logr.Logger) workload.Options {
-	cr := runCreds(o, sc)
-	return workload.Options{
-		Client: c, AWS: backend.NewProvisioner(cloud, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
-		Labels: labels, ContainerRestartDelay: time.Duration(float64(sc.Fleet.ContainerRestartDelay.Duration) / sc.TimeScale), Logger: log.WithName("fleet"),
-	}
-}
-
-// startAWS starts the scenario's AWS (with a copy of from's resources when set).
-func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
-	return backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
-		Seed: seed, TargetGroupBindings: sc.Fleet.TargetGroupBindings, CallLog: filepath.Join(dir, "aws-calls.jsonl"),
-		From: from, Logger: o.Logger.WithName("fakeaws")})
-}
-
-func trunc(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
-}
-
-// fileLogger logs JSON lines into path.
-func fileLogger(path string) (logr.Logger, func(), error) {
-	f, err := os.Create(path)
+	// A crash right away would leave the new instance a watermark from before the warm-up's
+	// last reconciles, and its fast path would redo them: wait for one that covers them.
+	rv, err := controller.CurrentResourceVersion(ctx, r.client, r.leaseNS)
 	if err != nil {
-		return logr.Discard(), nil, err
+		return fmt.Errorf("warm-up: %w", err)
 	}
-	enc := zap.NewProductionEncoderConfig()
-	enc.EncodeTime = zapcore.ISO8601TimeEncoder
-	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(f), zapcore.InfoLevel)
-	zl := zap.New(core)
-	return zapr.NewLogger(zl), func() { _ = zl.Sync(); f.Close() }, nil
+	return observe.WaitWatermark(ctx, r.client, r.leaseNS, time.Now(), rv, r.warmup)
 }

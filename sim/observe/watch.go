@@ -25,8 +25,8 @@ import (
 
 const gatePrefix = "target-health.elbv2.k8s.aws/"
 
-// Transition is a readiness-gate value seen from a moment on.
-type Transition struct {
+// transition is a readiness-gate value seen from a moment on.
+type transition struct {
 	At   time.Time
 	True bool
 }
@@ -39,7 +39,7 @@ type Transition struct {
 // server's side.
 type Watch struct {
 	mu    sync.Mutex
-	gates map[string][]Transition // pod/gate → value changes in order
+	gates map[string][]transition // pod/gate → value changes in order
 	// ckpt is the time of each observed checkpoint annotation change.
 	ckpt     []time.Time
 	lastCkpt map[string]string
@@ -52,7 +52,7 @@ type Watch struct {
 // startPodWatch starts the watch on the simulator's pod and slice informers (synced) and informers
 // of its own for bindings, Services and Nodes; it returns once they have synced.
 func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator) (*Watch, error) {
-	w := &Watch{gates: map[string][]Transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
+	w := &Watch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
 	c, err := cache.New(cfg, cache.Options{Scheme: env.Scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
 		DefaultTransform: cache.TransformStripManagedFields()})
 	if err != nil {
@@ -109,7 +109,7 @@ func (w *Watch) observe(p *corev1.Pod, now time.Time) {
 		key := p.Namespace + "/" + p.Name
 		hist := w.gates[key]
 		if len(hist) == 0 || hist[len(hist)-1].True != val {
-			w.gates[key] = append(hist, Transition{now, val})
+			w.gates[key] = append(hist, transition{now, val})
 		}
 	}
 }
@@ -174,12 +174,13 @@ func (w *Watch) WatchedWrites(t0 time.Time, toSec func(time.Time) float64) []mea
 }
 
 // Exists reports whether the watch cache holds the pod named namespace/name.
+// Exists reports whether the watch cache holds the pod named namespace/name.
 // GateHistory is every change of the pod's (namespace/name) readiness-gate value the watch saw,
 // for diagnostics.
-func (w *Watch) GateHistory(pod string) []Transition {
+func (w *Watch) GateHistory(pod string) []transition {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]Transition(nil), w.gates[pod]...)
+	return append([]transition(nil), w.gates[pod]...)
 }
 
 // Exists reports whether the pod (namespace/name) is still in the cluster.

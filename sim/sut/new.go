@@ -18,6 +18,8 @@ type Config struct {
 	Creds    backend.Creds
 	Scenario *scenario.Scenario
 	Strategy scenario.Strategy
+	// External is the arm's external controller (nil: the reference controller).
+	External *scenario.External
 	// Namespaces are the fleet's; LeaseNamespace holds the Lease and the resume watermark.
 	Namespaces     []string
 	LeaseNamespace string
@@ -37,7 +39,7 @@ func New(c Config) (Controllers, error) {
 	ref := newInProcess(InProcessConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
 		TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
 		Seed: uint64(c.Seed), Logger: c.ControllerLog, WarmupWorkers: sc.Controller.WarmupWorkers})
-	x := sc.Controller.External
+	x := c.External
 	if x == nil && c.Strategy.Binary == "" {
 		return ref, nil
 	}

@@ -1,4 +1,4 @@
-package sim
+package actions
 
 import (
 	"context"
@@ -23,7 +23,7 @@ var stripPatch = client.RawPatch(types.MergePatchType,
 
 // stripCheckpoints removes the checkpoint annotations from every binding of the fleet that has
 // one, with the harness's identity, and records a stripCheckpoints event spanning the writes.
-func (e *executor) stripCheckpoints(ctx context.Context) error {
+func (e *Executor) stripCheckpoints(ctx context.Context) error {
 	start := time.Now()
 	var keys []types.NamespacedName
 	for _, ns := range e.fleet.Namespaces {

@@ -1,4 +1,4 @@
-package sim
+package actions
 
 import "github.com/restartsim/restartsim/reports/results"
 

@@ -1,4 +1,4 @@
-package sim
+package actions
 
 import (
 	"context"
@@ -22,9 +22,9 @@ import (
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
-// executor performs timeline actions against the fleet, the controllers and fakeaws, and records
+// Executor performs timeline actions against the fleet, the controllers and fakeaws, and records
 // what it did in scenario seconds.
-type executor struct {
+type Executor struct {
 	sc      *scenario.Scenario
 	fleet   *workload.Fleet
 	ctrls   sut.Controllers
@@ -62,13 +62,75 @@ type gatedPod struct {
 	at  time.Time
 }
 
-func (e *executor) sec(t time.Time) float64 { return t.Sub(e.t0).Seconds() * e.sc.TimeScale }
+// Deps are what the actions act on and observe with.
+type Deps struct {
+	Scenario    *scenario.Scenario
+	Fleet       *workload.Fleet
+	Controllers sut.Controllers
+	AWS         backend.Backend
+	Checker     *observe.Checker
+	Watch       *observe.Watch
+	// Removed receives the target groups of the TGBs the actions delete (the checker reads it).
+	Removed *observe.Removed
+	// Client is the harness's own identity (not the controller's, whose writes are counted).
+	Client client.Client
+	Logger logr.Logger
+	Seed   int64
+	// T0 is when the measured phase began; CallOffset and Origin locate it in the AWS call log.
+	T0         time.Time
+	CallOffset int
+	Origin     time.Time
+}
 
-func (e *executor) wall(d time.Duration) time.Duration {
+// New returns an executor for one measured phase.
+func New(d Deps) *Executor {
+	return &Executor{sc: d.Scenario, fleet: d.Fleet, ctrls: d.Controllers, backend: d.AWS, check: d.Checker, pods: d.Watch,
+		t0: d.T0, log: d.Logger, client: d.Client, rng: rand.New(rand.NewPCG(uint64(d.Seed), 3)), removed: d.Removed,
+		callOffset: d.CallOffset, origin: d.Origin}
+}
+
+// Recorded is what the actions did so far and the AWS calls since the measured phase began, as
+// the measurements read them (gate flips as the watch saw them).
+func (e *Executor) Recorded() (*measure.Input, error) {
+	calls, err := e.backend.CallsSince(e.callOffset)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	in := &measure.Input{Calls: calls, Origin: e.origin, Restarts: append([]measure.Restart(nil), e.restarts...),
+		Changes: append([]measure.Change(nil), e.changes...), Drifts: append([]measure.Drift(nil), e.drifts...),
+		ChurnAt: churnTimes(e.events)}
+	if e.steadyAt != nil {
+		in.SteadyAt = new(*e.steadyAt)
+	}
+	for _, g := range e.gated {
+		f := measure.GateFlip{Pod: g.pod, Pending: e.sec(g.at)}
+		if t, ok := e.pods.Flip(g.pod, g.at); ok {
+			f.True = new(e.sec(t))
+		}
+		in.GateFlips = append(in.GateFlips, f)
+	}
+	return in, nil
+}
+
+// Events are the actions' events so far (restarts, churn, faults), in scenario seconds.
+func (e *Executor) Events() []results.Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]results.Event(nil), e.events...)
+}
+
+// Wait waits for the faults still running in the background to end.
+func (e *Executor) Wait() { e.faultsWG.Wait() }
+
+func (e *Executor) sec(t time.Time) float64 { return t.Sub(e.t0).Seconds() * e.sc.TimeScale }
+
+func (e *Executor) wall(d time.Duration) time.Duration {
 	return time.Duration(float64(d) / e.sc.TimeScale)
 }
 
-func (e *executor) event(kind, detail string, at time.Time, end *time.Time) {
+func (e *Executor) event(kind, detail string, at time.Time, end *time.Time) {
 	ev := results.Event{AtSeconds: measure.Round3(e.sec(at)), Kind: kind, Detail: detail}
 	if end != nil {
 		ev.EndSeconds = measure.Round3(e.sec(*end))
@@ -78,7 +140,7 @@ func (e *executor) event(kind, detail string, at time.Time, end *time.Time) {
 	e.mu.Unlock()
 }
 
-func (e *executor) Do(ctx context.Context, _ int, st scenario.Step) error {
+func (e *Executor) Do(ctx context.Context, _ int, st scenario.Step) error {
 	switch st.Action {
 	case scenario.ActionRestart:
 		return e.restart(ctx, st)
@@ -105,9 +167,9 @@ func (e *executor) Do(ctx context.Context, _ int, st scenario.Step) error {
 // restart stops the leader and starts a replacement after the step's downtime. With await none
 // it returns once the leader stopped: the replacement starts, and is recorded when it leads, in
 // the background (awaitLeaders waits for that).
-func (e *executor) restart(ctx context.Context, st scenario.Step) error {
+func (e *Executor) restart(ctx context.Context, st scenario.Step) error {
 	// Only a leader can be restarted: a previous restart's new instance must lead first.
-	if err := e.awaitLeaders(ctx); err != nil {
+	if err := e.AwaitLeaders(ctx); err != nil {
 		return err
 	}
 	stopped, err := e.ctrls.StopLeader(ctx, st.Mode)
@@ -176,10 +238,10 @@ func (e *executor) restart(ctx context.Context, st scenario.Step) error {
 }
 
 // WaitLeader is waitFor: leader: it waits until the new instance of every restart leads.
-func (e *executor) WaitLeader(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
+func (e *Executor) WaitLeader(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	err := e.awaitLeaders(wctx)
+	err := e.AwaitLeaders(wctx)
 	if err != nil && ctx.Err() == nil && wctx.Err() != nil {
 		return false, nil
 	}
@@ -187,7 +249,7 @@ func (e *executor) WaitLeader(ctx context.Context, _ int, timeout time.Duration)
 }
 
 // awaitLeaders waits until the new instance of every restart with await none leads.
-func (e *executor) awaitLeaders(ctx context.Context) error {
+func (e *Executor) AwaitLeaders(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { e.leadsWG.Wait(); close(done) }()
 	select {
@@ -200,7 +262,7 @@ func (e *executor) awaitLeaders(ctx context.Context) error {
 	return e.leadErr
 }
 
-func (e *executor) record(ch workload.Change, at time.Time) {
+func (e *Executor) record(ch workload.Change, at time.Time) {
 	mc := measure.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB.String(), TargetGroupARN: ch.TargetGroupARN, At: e.sec(at)}
 	for _, t := range ch.Register {
 		mc.Register = append(mc.Register, measure.Target{ID: t.ID, Port: t.Port})
@@ -225,7 +287,7 @@ const churnKindRemove = "remove-tgb"
 
 func ipTGB(t workload.TGBInfo) bool { return t.TargetType == v1beta1.TargetTypeIP }
 
-func (e *executor) churn(ctx context.Context, st scenario.Step) error {
+func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	kind := st.Kind
 	if kind == scenario.ChurnReplaceNode {
 		return e.replaceNodes(ctx, st)
@@ -301,7 +363,7 @@ func (e *executor) churn(ctx context.Context, st scenario.Step) error {
 // replaceNodes replaces st.Count nodes one after another (each replaces the oldest node still Ready,
 // so they cannot run concurrently) and records every instance TGB's register and deregister
 // changes, timed from the start of the node's replacement.
-func (e *executor) replaceNodes(ctx context.Context, st scenario.Step) error {
+func (e *Executor) replaceNodes(ctx context.Context, st scenario.Step) error {
 	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, st.Count), time.Now(), nil)
 	for range st.Count {
 		at := time.Now()
@@ -351,7 +413,7 @@ func parallel(n, workers int, fn func(i int) error) error {
 	return firstErr
 }
 
-func (e *executor) containerRestart(ctx context.Context, st scenario.Step) error {
+func (e *Executor) containerRestart(ctx context.Context, st scenario.Step) error {
 	// Prefer pods of gated TGBs; the filters also note each candidate's IP and target group.
 	infos := map[types.NamespacedName]workload.PodInfo{}
 	pick := func(gated bool) func(workload.PodInfo) bool {
@@ -399,7 +461,7 @@ func (e *executor) containerRestart(ctx context.Context, st scenario.Step) error
 }
 
 // registered reports whether AWS holds the target in the group now (draining ones excluded).
-func (e *executor) registered(arn string, t workload.Target) bool {
+func (e *Executor) registered(arn string, t workload.Target) bool {
 	ths, err := e.backend.Targets(arn)
 	if err != nil {
 		return true
@@ -412,7 +474,7 @@ func (e *executor) registered(arn string, t workload.Target) bool {
 	return false
 }
 
-func (e *executor) fault(st scenario.Step) error {
+func (e *Executor) fault(st scenario.Step) error {
 	now := time.Now()
 	var restore func() error
 	detail := st.Fault
@@ -490,7 +552,7 @@ func opOrStar(o string) string {
 	return o
 }
 
-func (e *executor) drift(ctx context.Context, st scenario.Step) error {
+func (e *Executor) drift(ctx context.Context, st scenario.Step) error {
 	now := time.Now()
 	switch st.Kind {
 	case scenario.DriftRemoveTarget:
@@ -552,7 +614,7 @@ func (e *executor) drift(ctx context.Context, st scenario.Step) error {
 // recorded gate has not turned True, the run cannot be steady, and the invariant check (every
 // binding, pod and target group: a good fraction of a core at 10,000 bindings) is not run, so it
 // does not compete with the controller under test for the CPU while that works through a restart.
-func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
+func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
 	deadline := time.Now().Add(timeout)
 	poll := max(20*time.Millisecond, min(500*time.Millisecond, e.wall(time.Second)))
 	for {
@@ -597,19 +659,14 @@ func (e *executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 // pending counts the recorded changes and drifts that AWS does not reflect yet, and the recorded
 // readiness gates not yet seen turning True. The latter also keeps a check that polls the watch
 // cache from passing before the cache has seen the run's own writes (a gate set back to False).
-func (e *executor) pending(ctx context.Context) (int, error) {
-	calls, err := e.backend.CallsSince(e.callOffset)
+func (e *Executor) pending(ctx context.Context) (int, error) {
+	in, err := e.Recorded()
 	if err != nil {
 		return 0, err
 	}
-	e.mu.Lock()
-	in := &measure.Input{Calls: calls, Origin: e.origin, Restarts: append([]measure.Restart(nil), e.restarts...),
-		Changes: append([]measure.Change(nil), e.changes...), Drifts: append([]measure.Drift(nil), e.drifts...)}
-	gated := append([]gatedPod(nil), e.gated...)
-	e.mu.Unlock()
 	n := measure.Pending(in)
-	for _, g := range gated {
-		if _, flipped := e.pods.Flip(g.pod, g.at); !flipped && e.pods.Exists(g.pod) {
+	for _, g := range in.GateFlips {
+		if g.True == nil && e.pods.Exists(g.Pod) {
 			n++ // a pod deleted since (scaled down) has no gate left to flip
 		}
 	}

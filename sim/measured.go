@@ -1,0 +1,145 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"time"
+
+	"k8s.io/utils/ptr"
+
+	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/actions"
+	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/sut"
+	"github.com/restartsim/restartsim/sim/timeline"
+)
+
+// measuredPhase is the record of a run's measured phase.
+type measuredPhase struct {
+	ex         *actions.Executor
+	t0, end    time.Time
+	samples    []measure.Sample
+	invariants results.Invariants
+}
+
+// measure switches AWS to the measured limits, runs the timeline, checks the final invariants and
+// stops the controller and the watch.
+func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
+	if err := backend.ApplyMeasuredLimits(r.cloud, &r.sc.AWS); err != nil {
+		return nil, fmt.Errorf("switching to the measured AWS limits: %w", err)
+	}
+	offset := 0
+	if calls, err := r.cloud.CallsSince(0); err == nil {
+		offset = len(calls)
+	}
+	origin, err := r.cloud.Now()
+	if err != nil {
+		return nil, err
+	}
+	m := &measuredPhase{t0: time.Now()}
+	m.ex = actions.New(actions.Deps{Scenario: r.sc, Fleet: r.fleet, Controllers: r.ctrls, AWS: r.cloud, Checker: r.checker,
+		Watch: r.watch, Removed: r.removed, Client: r.client, Logger: r.log, Seed: r.seed, T0: m.t0, CallOffset: offset, Origin: origin})
+	if err := r.runTimeline(m); err != nil {
+		return nil, err
+	}
+	r.log.Info("timeline done", "scenarioSeconds", measure.Round3(m.end.Sub(m.t0).Seconds()*r.sc.TimeScale))
+	if m.invariants, err = r.checker.Check(ctx, false); err != nil {
+		return nil, fmt.Errorf("final invariants: %w", err)
+	}
+	r.stopControllers()
+	r.stopWatch()
+	r.log.Info("controllers stopped")
+	return m, nil
+}
+
+func (r *strategyRun) runTimeline(m *measuredPhase) error {
+	sc := r.sc
+	sampler := observe.StartSampler(r.ctrls, m.t0, sc.TimeScale)
+	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: m.ex, Logger: r.log}
+	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(r.seed), 2)))
+	r.log.Info("running the timeline", "steps", len(plan))
+	// Ends the waits for new leaders (restarts with await none) should the run fail.
+	tlCtx, stopTL := context.WithCancel(r.runCtx)
+	defer stopTL()
+	running := startPhase(r.o.Progress, fmt.Sprintf("running the timeline (%d steps)", len(plan)))
+	_, err := eng.Run(tlCtx, m.t0, plan)
+	if err == nil {
+		// The measurements need every restart's leading time.
+		err = m.ex.AwaitLeaders(tlCtx)
+	}
+	m.end = time.Now()
+	running.End()
+	m.samples = sampler.Stop()
+	m.ex.Wait()
+	if err != nil {
+		return sut.MeasuredFailure(r.runCtx, err)
+	}
+	return nil
+}
+
+// collect turns what the actions, AWS, the API server and the controller instances recorded into
+// the run's measurements.
+func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
+	seen := r.ctrls.Observed()
+	if r.resumes() {
+		r.log.Info("resume fast path", "reconciles", seen.ResumeReconciles)
+	}
+	in, err := m.ex.Recorded()
+	if err != nil {
+		return nil, err
+	}
+	if r.o.AWSEndpoint != "" {
+		all, _ := r.cloud.CallsSince(0)
+		_ = backend.WriteCallLog(filepath.Join(r.dir, "aws-calls.jsonl"), all)
+	}
+	toSec := func(t time.Time) float64 { return t.Sub(m.t0).Seconds() * r.sc.TimeScale }
+	in.Samples, in.End = m.samples, toSec(m.end)
+	r.addAudit(in, m.t0, toSec)
+	addObserved(in, seen, toSec)
+	r.watch.Release() // the run keeps only the records
+	out := measure.Run(in)
+	if r.resumes() {
+		out.Summary.ResumeReconciles = ptr.To(int(seen.ResumeReconciles))
+	}
+	n := r.fleet.TGBCount()
+	out.Summary.Objects = results.Objects{TGBs: n, Services: n, EndpointSlices: n, Pods: r.spec.TGBs * r.spec.PodsPerService,
+		Nodes: r.spec.Nodes, TargetGroups: n}
+	return &strategyOutcome{name: r.strat.Name, out: out, invariants: m.invariants, events: m.ex.Events(),
+		k8sVersion: r.env.KubernetesVersion, input: in, fleetSetup: r.fleetSetup}, nil
+}
+
+// addAudit adds the controller's Kubernetes requests: from the audit log, or on a kubeconfig
+// cluster without one, the writes the watch saw (checkpoint annotation and readiness-gate changes;
+// status updates and events are not counted).
+func (r *strategyRun) addAudit(in *measure.Input, t0 time.Time, toSec func(time.Time) float64) {
+	if r.env.AuditLog == "" {
+		in.Audit = r.watch.WatchedWrites(t0, toSec)
+		return
+	}
+	var err error
+	if in.Audit, err = measure.ReadAudit(r.env.AuditLog, env.ControllerUser, toSec); err != nil {
+		r.log.Error(err, "reading the audit log")
+		return
+	}
+	in.HasAudit = true
+}
+
+// addObserved adds what the controller instances showed of themselves.
+func addObserved(in *measure.Input, seen sut.Observations, toSec func(time.Time) float64) {
+	for _, c := range seen.TakeoverCPU {
+		in.ReplacementCPU = append(in.ReplacementCPU, measure.CPUSample{At: toSec(c.At), Seconds: c.Seconds})
+	}
+	for i, at := range seen.AtStops {
+		if i < len(in.Restarts) {
+			in.Restarts[i].AtStop = at
+		}
+	}
+	for _, t := range seen.CachesSynced {
+		in.CachesSynced = append(in.CachesSynced, toSec(t))
+	}
+}
