@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -82,90 +80,6 @@ type inProcess struct {
 	regs []*prometheus.Registry
 	// synced notes, for every replica started (stopped ones included), when it synced its caches.
 	synced []*firstSeen
-}
-
-func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
-	if d == nil {
-		return 0
-	}
-	return time.Duration(float64(d.Duration) / p.scale)
-}
-
-// options maps the strategy onto controller.Options, every duration divided by the time scale.
-func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registerer) (controller.Options, error) {
-	st := p.strategy
-	thr, err := scaleThrottle(st.Throttle, p.scale)
-	if err != nil {
-		return controller.Options{}, err
-	}
-	def := func(d *scenario.Duration, fallback time.Duration) time.Duration {
-		if d == nil {
-			return time.Duration(float64(fallback) / p.scale)
-		}
-		if d.Duration == 0 {
-			return 0
-		}
-		return max(time.Millisecond, p.scaled(d))
-	}
-	// Unset lease timings stay controller-runtime's, in wall time.
-	lease := func(d *scenario.Duration) time.Duration {
-		if d == nil {
-			return 0
-		}
-		return max(time.Millisecond, p.scaled(d))
-	}
-	jitter := def(st.DeferralJitter, controller.DefaultDeferralJitter)
-	if st.DeferralJitter != nil && st.DeferralJitter.Duration == 0 {
-		jitter = -1 // no jitter
-	}
-	// The drift check interval is scaled like every other duration (unset: the controller's
-	// default in scenario time; 0: off).
-	drift := def(st.DriftCheckInterval, controller.DefaultDriftCheckInterval)
-	if st.DriftCheckInterval != nil && st.DriftCheckInterval.Duration == 0 {
-		drift = -1
-	}
-	workers := st.MaxConcurrentReconciles
-	p.mu.Lock()
-	if p.warmupWorkers > 0 && !p.restarted {
-		workers = p.warmupWorkers
-	}
-	p.mu.Unlock()
-	seed := p.seed + uint64(id)*7919
-	o := controller.Options{
-		Checkpoint:               controller.CheckpointMode(st.Checkpoint),
-		PriorityQueue:            ptr.Deref(st.PriorityQueue, false),
-		LowPriorityInitialEvents: ptr.Deref(st.LowPriorityInitialEvents, false),
-		DeferralDelay:            def(st.DeferralDelay, controller.DefaultDeferralDelay),
-		DeferralJitter:           jitter,
-		RequeueDuration:          def(st.RequeueDuration, controller.DefaultRequeueDuration),
-		TargetHealthCacheTTL:     def(st.TargetHealthCacheTTL, controller.DefaultTargetHealthCacheTTL),
-		SecurityGroupCacheTTL:    def(st.SecurityGroupCacheTTL, controller.DefaultSecurityGroupCacheTTL),
-		SyncPeriod:               def(st.SyncPeriod, controller.DefaultSyncPeriod),
-		MaxConcurrentReconciles:  workers,
-		DriftCheckInterval:       drift,
-		Resume:                   ptr.Deref(st.Resume, false),
-		ResumeInterval:           def(st.ResumeInterval, controller.DefaultResumeInterval),
-		VpcID:                    p.vpcID,
-		AWS: controller.AWSOptions{
-			Region: p.creds.Region, Endpoint: awsEndpoint, AccessKeyID: p.creds.AccessKey, SecretAccessKey: p.creds.SecretKey,
-			MaxAttempts: st.MaxAttempts, Throttle: thr,
-		},
-		LeaderElection:          p.ElectsLeader(),
-		LeaderElectionNamespace: p.leaseNS,
-		LeaseDuration:           lease(st.LeaseDuration),
-		RenewDeadline:           lease(st.RenewDeadline),
-		RetryPeriod:             lease(st.RetryPeriod),
-		KeepLeaseOnStop:         !ptr.Deref(st.ReleaseOnCancel, true),
-		Warmup:                  ptr.Deref(st.Warmup, false),
-		Namespaces:              p.namespaces,
-		Rand:                    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		Logger:                  p.log.WithValues("replica", id),
-		MetricsRegistry:         reg,
-		Mutant:                  st.Mutant,
-		AllowMutants:            st.Mutant != "", // the scenario asked for it explicitly
-		MutantDelay:             def(st.MutantDelay, controller.DefaultMutantDelay(st.Mutant)),
-	}
-	return o, nil
 }
 
 func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
@@ -355,69 +269,6 @@ func (p *inProcess) QueueDepth() map[string]float64 {
 		}
 	}
 	return out
-}
-
-// resumeReconciles sums tgb_resume_reconciles_total over every replica and result: only an
-// instance started without leader election and with a watermark has any.
-func (p *inProcess) resumeReconciles() float64 {
-	p.mu.Lock()
-	regs := append([]*prometheus.Registry(nil), p.regs...)
-	p.mu.Unlock()
-	sum := 0.0
-	for _, reg := range regs {
-		mfs, err := reg.Gather()
-		if err != nil {
-			continue
-		}
-		for _, mf := range mfs {
-			if mf.GetName() == "tgb_resume_reconciles_total" {
-				for _, m := range mf.Metric {
-					sum += m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return sum
-}
-
-// gaugeSum sums the gauge series of name whose labels include want.
-func gaugeSum(g prometheus.Gatherer, name string, want map[string]string) (float64, bool) {
-	mfs, err := g.Gather()
-	if err != nil {
-		return 0, false
-	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		sum, found := 0.0, false
-		for _, m := range mf.Metric {
-			if !labelsMatch(m, want) {
-				continue
-			}
-			found = true
-			if m.Gauge != nil {
-				sum += m.Gauge.GetValue()
-			}
-		}
-		return sum, found
-	}
-	return 0, false
-}
-
-func labelsMatch(m *dto.Metric, want map[string]string) bool {
-	for k, v := range want {
-		ok := false
-		for _, l := range m.Label {
-			if l.GetName() == k && l.GetValue() == v {
-				ok = true
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // InProcessConfig is what in-process replicas of the reference controller run with.

@@ -1,0 +1,73 @@
+package actions
+
+import (
+	"context"
+	"time"
+
+	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/observe"
+)
+
+// WaitSteady polls until the run is steady: nothing recorded is pending and the invariants hold.
+// The cheap test comes first: while a recorded change or drift is not applied in the call log, or a
+// recorded gate has not turned True, the run cannot be steady, and the invariant check (every
+// binding, pod and target group: a good fraction of a core at 10,000 bindings) is not run, so it
+// does not compete with the controller under test for the CPU while that works through a restart.
+func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
+	deadline := time.Now().Add(timeout)
+	poll := max(20*time.Millisecond, min(500*time.Millisecond, e.wall(time.Second)))
+	for {
+		at := time.Now()
+		e.mu.Lock()
+		busy := at.Before(e.busyUntil)
+		e.mu.Unlock()
+		if !busy {
+			pending, err := e.pending(ctx)
+			if err != nil {
+				return false, err
+			}
+			busy = pending > 0
+		}
+		if !busy {
+			inv, err := e.check.Check(ctx, false)
+			if err != nil {
+				return false, err
+			}
+			if inv.Passed {
+				s := e.sec(at)
+				e.mu.Lock()
+				e.steadyAt = &s
+				e.mu.Unlock()
+				return true, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			e.mu.Lock()
+			e.steadyAt = nil
+			e.mu.Unlock()
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(observe.PollAfter(poll, time.Since(at))):
+		}
+	}
+}
+
+// pending counts the recorded changes and drifts that AWS does not reflect yet, and the recorded
+// readiness gates not yet seen turning True. The latter also keeps a check that polls the watch
+// cache from passing before the cache has seen the run's own writes (a gate set back to False).
+func (e *Executor) pending(ctx context.Context) (int, error) {
+	in, err := e.Recorded()
+	if err != nil {
+		return 0, err
+	}
+	n := measure.Pending(in)
+	for _, g := range in.GateFlips {
+		if g.True == nil && e.pods.Exists(g.Pod) {
+			n++ // a pod deleted since (scaled down) has no gate left to flip
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,179 @@
+package sut
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"maps"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"syscall"
+	"text/template"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// NewExternal returns the scenario's external controller x (not yet started): sc.Controller.Replicas
+// processes of its command, rendered per process, with AWS and kubeconfig settings in their
+// environment.
+func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend.Creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (Controllers, error) {
+	vpc, _ := b.DefaultVPCID()
+	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, AWSEndpoint: b.URL(), Region: cr.Region,
+		AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
+	envv := append(os.Environ(), "AWS_ENDPOINT_URL="+b.URL(), "AWS_ACCESS_KEY_ID="+cr.AccessKey,
+		"AWS_SECRET_ACCESS_KEY="+cr.SecretKey, "AWS_REGION="+cr.Region, "AWS_DEFAULT_REGION="+cr.Region,
+		"AWS_EC2_METADATA_DISABLED=true", "KUBECONFIG="+e.ControllerKubeconfig)
+	var synced *regexp.Regexp
+	if x.CacheSyncedLog != "" {
+		var err error
+		if synced, err = regexp.Compile(x.CacheSyncedLog); err != nil {
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.cacheSyncedLog: %w", err))
+		}
+	}
+	var lease *leaseWatch
+	if l := x.Lease; l != nil {
+		ns, err := render(l.Namespace, base)
+		if err != nil {
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.lease.namespace: %w", err))
+		}
+		if lease, err = newLeaseWatch(e.Config, ns, l.Name); err != nil {
+			return nil, err
+		}
+	}
+	return &external{x: x, base: base, env: envv, dir: dir, log: log, reps: sc.Controller.Replicas,
+		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{})}, nil
+}
+
+func render(text string, data scenario.TemplateData) (string, error) {
+	t, err := template.New("").Option("missingkey=error").Parse(text)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (x *external) start() (*proc, error) {
+	x.mu.Lock()
+	id := x.next
+	x.next++
+	x.mu.Unlock()
+	d := x.base
+	d.Replica = id
+	var err error
+	for _, p := range []*int{&d.Port, &d.MetricsPort, &d.HealthPort} {
+		if *p, err = freePort(); err != nil {
+			return nil, err
+		}
+	}
+	d.CertDir = filepath.Join(x.dir, fmt.Sprintf("certs-%d", id))
+	if err := writeSelfSignedCert(d.CertDir); err != nil {
+		return nil, err
+	}
+	argv := make([]string, len(x.x.Command))
+	for i, a := range x.x.Command {
+		if argv[i], err = render(a, d); err != nil {
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.command[%d]: %w", i, err))
+		}
+	}
+	envv := append([]string(nil), x.env...)
+	for _, k := range slices.Sorted(maps.Keys(x.x.Env)) {
+		v, err := render(x.x.Env[k], d)
+		if err != nil {
+			return nil, runerr.BadInput(fmt.Errorf("controller.external.env[%s]: %w", k, err))
+		}
+		envv = append(envv, k+"="+v)
+	}
+	logf, err := os.Create(filepath.Join(x.dir, fmt.Sprintf("controller-%d.log", id)))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	watch := newProcWatch(logf, x.synced)
+	cmd.Env, cmd.Stdout, cmd.Stderr = envv, watch, watch
+	// Its own process group, so a stop reaches whatever the controller starts; and SIGKILL when this
+	// process dies without stopping it (a killed test binary, SIGINT to a `go test`, a panic): the
+	// child's group is not the terminal's, so nothing else would end it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, runerr.BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
+	}
+	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf, started: time.Now(), watch: watch}
+	go watch.sample(cmd.Process.Pid, p.done)
+	go func() {
+		err := cmd.Wait() // returns once the output is copied into watch
+		fmt.Fprintf(logf, "\n[restartsim] controller exited: %v\n", err)
+		logf.Close()
+		close(p.done)
+		if !p.stopping.Load() {
+			x.exitedOnItsOwn(p, err)
+		}
+	}()
+	x.mu.Lock()
+	x.procs = append(x.procs, p)
+	x.all = append(x.all, p)
+	cancelled := x.ctx != nil && x.ctx.Err() != nil
+	x.mu.Unlock()
+	if cancelled { // started while the run was being cancelled: killAll may have missed it
+		x.stop(p, true)
+		return nil, x.ctx.Err()
+	}
+	x.log.Info("external controller started", "replica", id, "pid", cmd.Process.Pid)
+	return p, nil
+}
+
+// writeSelfSignedCert writes tls.crt and tls.key for a webhook server that must start.
+func writeSelfSignedCert(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: "restartsim-webhook"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour), DNSNames: []string{"localhost"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return err
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+}
