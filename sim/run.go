@@ -28,23 +28,8 @@ type Report struct {
 
 // runScenario is Run without its handling of interrupted and failed runs.
 func runScenario(ctx context.Context, opts Options) (*Report, error) {
-	o := opts.setDefaults()
-	sc := o.Scenario
-	if sc == nil {
-		return nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
-	}
-	if sc.Controller.External != nil && sc.TimeScale != 1 {
-		return nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
-	}
-	if len(o.Strategies) > 0 {
-		var err error
-		if sc, err = selectStrategies(sc, o.Strategies); err != nil {
-			return nil, runerr.BadInput(err)
-		}
-	}
-	var err error
-	// Before the output folder: a cluster that is not fit for the run leaves nothing behind.
-	if o.cluster, err = prepareCluster(ctx, o, sc); err != nil {
+	o, sc, err := prepare(ctx, opts)
+	if err != nil {
 		return nil, err
 	}
 	started := o.Now()
@@ -57,6 +42,72 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 			_ = os.WriteFile(filepath.Join(dir, "scenario.yaml"), data, 0o644)
 		}
 	}
+	res := newResults(o, sc, started)
+	arms, err := runArms(sc)
+	if err != nil {
+		return nil, runerr.BadInput(err)
+	}
+	res.AB = sc.ResultsAB()
+	if res.AB != nil {
+		base, cand := arms[abArm(arms, res.AB.Baseline)], arms[abArm(arms, res.AB.Candidate)]
+		res.AB.BaselineBuild.Binary, res.AB.BaselineBuild.Version = base.binary(), base.version(ctx)
+		res.AB.CandidateBuild.Binary, res.AB.CandidateBuild.Version = cand.binary(), cand.version(ctx)
+		res.Scenario.Repeats = rounds(sc)
+	}
+	peak := observe.StartRSSWatch(o.HeapPeakProfile)
+	runs, err := runRounds(ctx, o, sc, arms, dir, res)
+	if err != nil {
+		return nil, err
+	}
+	var series []results.Sample
+	for i, a := range arms {
+		rs, ts := combine(a.st, runs[i])
+		a.describe(ctx, rs.Config)
+		res.Strategies = append(res.Strategies, rs)
+		series = append(series, ts...)
+	}
+	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.Stop()
+	res.Scenario.WallSeconds = measure.Round3(time.Since(started).Seconds())
+	evaluateThresholds(sc, res)
+	if err := writeOutput(dir, res, series); err != nil {
+		return nil, err
+	}
+	last := filepath.Join(dir, "results.json")
+	if !o.NoReport {
+		if files, err := reports.Render(res, series, dir); err != nil {
+			o.Logger.Error(err, "rendering the report")
+		} else {
+			last = files.HTML
+		}
+	}
+	printSummary(o.Stdout, res, last)
+	return &Report{Results: res, Dir: dir}, verdict(res)
+}
+
+// prepare checks what a run needs before it writes anything: the scenario, the strategies asked
+// for and, on a kubeconfig cluster, that the cluster is fit for the run.
+func prepare(ctx context.Context, opts Options) (Options, *scenario.Scenario, error) {
+	o := opts.setDefaults()
+	sc := o.Scenario
+	if sc == nil {
+		return o, nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
+	}
+	if sc.Controller.External != nil && sc.TimeScale != 1 {
+		return o, nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
+	}
+	if len(o.Strategies) > 0 {
+		var err error
+		if sc, err = selectStrategies(sc, o.Strategies); err != nil {
+			return o, nil, runerr.BadInput(err)
+		}
+	}
+	var err error
+	o.cluster, err = prepareCluster(ctx, o, sc)
+	return o, sc, err
+}
+
+// newResults describes the run and its environment, before anything was measured.
+func newResults(o Options, sc *scenario.Scenario, started time.Time) *results.Results {
 	res := &results.Results{
 		Scenario: results.Scenario{Name: sc.Name, File: o.ScenarioFile, Seed: sc.Seed, TimeScale: sc.TimeScale,
 			TGBs: sc.Fleet.TargetGroupBindings, StartedAt: started.UTC(), Repeats: sc.Repeats},
@@ -74,19 +125,12 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 	if o.AWSEndpoint != "" {
 		res.Environment.AWSEndpoint = o.AWSEndpoint
 	}
-	var series []results.Sample
-	arms, err := runArms(sc)
-	if err != nil {
-		return nil, runerr.BadInput(err)
-	}
-	res.AB = sc.ResultsAB()
-	if res.AB != nil {
-		base, cand := arms[abArm(arms, res.AB.Baseline)], arms[abArm(arms, res.AB.Candidate)]
-		res.AB.BaselineBuild.Binary, res.AB.BaselineBuild.Version = base.binary(), base.version(ctx)
-		res.AB.CandidateBuild.Binary, res.AB.CandidateBuild.Version = cand.binary(), cand.version(ctx)
-		res.Scenario.Repeats = rounds(sc)
-	}
-	peak := observe.StartRSSWatch(o.HeapPeakProfile)
+	return res
+}
+
+// runRounds runs every arm once per round (repeat), each round's seed on a fleet snapshot shared
+// by its arms when the scenario allows one, and returns every arm's runs.
+func runRounds(ctx context.Context, o Options, sc *scenario.Scenario, arms []arm, dir string, res *results.Results) ([][]*strategyOutcome, error) {
 	runs := make([][]*strategyOutcome, len(arms))
 	var snap *fleetSnapshot
 	dropSnapshot := func() {
@@ -94,10 +138,12 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 			_ = os.RemoveAll(snap.etcdDir) // large; the logs beside it stay
 		}
 	}
+	defer dropSnapshot()
 	for round := 0; round < rounds(sc); round++ {
 		seed := roundSeed(sc, round)
 		if round == 0 || seed != roundSeed(sc, round-1) {
 			dropSnapshot()
+			var err error
 			if snap, err = seedSnapshot(ctx, o, sc, len(arms), seed, filepath.Join(dir, "fleet-"+strconv.FormatInt(seed, 10))); err != nil {
 				return nil, fmt.Errorf("fleet snapshot: %w", err)
 			}
@@ -129,33 +175,7 @@ func runScenario(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 	}
-	dropSnapshot()
-	strategies := make([]scenario.Strategy, len(arms))
-	for i, a := range arms {
-		strategies[i] = a.st
-	}
-	for i, st := range strategies {
-		rs, ts := combine(st, runs[i])
-		arms[i].describe(ctx, rs.Config)
-		res.Strategies = append(res.Strategies, rs)
-		series = append(series, ts...)
-	}
-	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.Stop()
-	res.Scenario.WallSeconds = measure.Round3(time.Since(started).Seconds())
-	evaluateThresholds(sc, res)
-	if err := writeOutput(dir, res, series); err != nil {
-		return nil, err
-	}
-	last := filepath.Join(dir, "results.json")
-	if !o.NoReport {
-		if files, err := reports.Render(res, series, dir); err != nil {
-			o.Logger.Error(err, "rendering the report")
-		} else {
-			last = files.HTML
-		}
-	}
-	printSummary(o.Stdout, res, last)
-	return &Report{Results: res, Dir: dir}, verdict(res)
+	return runs, nil
 }
 
 // seedSnapshot builds seed's fleet snapshot when the strategies can share one (nil otherwise).

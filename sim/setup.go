@@ -132,3 +132,8 @@ func fileLogger(path string) (logr.Logger, func(), error) {
 	zl := zap.New(core)
 	return zapr.NewLogger(zl), func() { _ = zl.Sync(); f.Close() }, nil
 }
+
+// runCreds are the credentials and region every AWS client of a run uses.
+func runCreds(o Options, sc *scenario.Scenario) backend.Creds {
+	return backend.Creds{Region: sc.AWS.Region, AccessKey: o.AccessKeyID, SecretKey: o.SecretAccessKey}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
@@ -137,9 +138,21 @@ func (c *Cluster) start(ctx context.Context, o Options) error {
 	if err := c.writeKubeconfig(p, kcmKubeconfig, "kube-controller-manager", controllerUser); err != nil {
 		return err
 	}
-
 	etcdURL := "http://127.0.0.1:" + strconv.Itoa(etcdClient)
-	peerURL := "http://127.0.0.1:" + strconv.Itoa(etcdPeer)
+	if err := c.startEtcd(ctx, o, etcdURL, "http://127.0.0.1:"+strconv.Itoa(etcdPeer)); err != nil {
+		return err
+	}
+	admin, err := c.startAPIServer(ctx, o, p, etcdURL, apiPort)
+	if err != nil {
+		return err
+	}
+	if err := c.startControllerManager(ctx, o, p, admin, kcmKubeconfig); err != nil {
+		return err
+	}
+	return c.save()
+}
+
+func (c *Cluster) startEtcd(ctx context.Context, o Options, etcdURL, peerURL string) error {
 	o.Logger.Info("starting etcd", "url", etcdURL)
 	if err := c.spawn(o, "etcd",
 		"--name=local",
@@ -153,17 +166,18 @@ func (c *Cluster) start(ctx context.Context, o Options) error {
 	); err != nil {
 		return err
 	}
-	if err := c.waitReady(ctx, o, func(ctx context.Context) error { return etcdHealthy(ctx, etcdURL) }); err != nil {
-		return err
-	}
+	return c.waitReady(ctx, o, func(ctx context.Context) error { return etcdHealthy(ctx, etcdURL) })
+}
 
+// startAPIServer starts kube-apiserver and returns an admin client once it is ready.
+func (c *Cluster) startAPIServer(ctx context.Context, o Options, p *pki, etcdURL string, port int) (kubernetes.Interface, error) {
 	o.Logger.Info("starting kube-apiserver", "server", c.Server)
 	if err := c.spawn(o, "kube-apiserver",
 		"--etcd-servers="+etcdURL,
 		// No --advertise-address: the kubernetes Service's endpoint may not be a loopback address, so
 		// it takes the host's, as envtest's does; nothing in this cluster dials it.
 		"--bind-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(apiPort),
+		"--secure-port="+strconv.Itoa(port),
 		"--tls-cert-file="+p.path(servingCertFile), "--tls-private-key-file="+p.path(servingKeyFile),
 		"--client-ca-file="+p.path(caCertFile),
 		"--authorization-mode=Node,RBAC",
@@ -175,20 +189,20 @@ func (c *Cluster) start(ctx context.Context, o Options) error {
 		// Room for the harness's writers; a production API server would be sized for its clients too.
 		"--max-requests-inflight=2000", "--max-mutating-requests-inflight=1000",
 	); err != nil {
-		return err
+		return nil, err
 	}
 	admin, err := clientset(c.Kubeconfig)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := c.waitReady(ctx, o, func(ctx context.Context) error { return apiserverReady(ctx, admin) }); err != nil {
-		return err
-	}
+	return admin, c.waitReady(ctx, o, func(ctx context.Context) error { return apiserverReady(ctx, admin) })
+}
 
+func (c *Cluster) startControllerManager(ctx context.Context, o Options, p *pki, admin kubernetes.Interface, kubeconfig string) error {
 	o.Logger.Info("starting kube-controller-manager")
 	if err := c.spawn(o, "kube-controller-manager",
-		"--kubeconfig="+kcmKubeconfig,
-		"--authentication-kubeconfig="+kcmKubeconfig, "--authorization-kubeconfig="+kcmKubeconfig,
+		"--kubeconfig="+kubeconfig,
+		"--authentication-kubeconfig="+kubeconfig, "--authorization-kubeconfig="+kubeconfig,
 		"--bind-address=127.0.0.1", "--secure-port=0",
 		"--service-account-private-key-file="+p.path(saKeyFile),
 		"--root-ca-file="+p.path(caCertFile),
@@ -198,10 +212,7 @@ func (c *Cluster) start(ctx context.Context, o Options) error {
 	); err != nil {
 		return err
 	}
-	if err := c.waitReady(ctx, o, func(ctx context.Context) error { return controllerManagerRunning(ctx, admin) }); err != nil {
-		return err
-	}
-	return c.save()
+	return c.waitReady(ctx, o, func(ctx context.Context) error { return controllerManagerRunning(ctx, admin) })
 }
 
 // waitReady waits for the component started last to pass ready, and fails at once when it exits;

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -78,109 +78,135 @@ func (k *Checker) Check(ctx context.Context, healthy bool) (results.Invariants, 
 	if err != nil {
 		return results.Invariants{}, err
 	}
-	podByKey := make(map[string]*corev1.Pod, len(objs.Pods))
+	f := &findings{bad: map[string]bool{}, pods: make(map[string]*corev1.Pod, len(objs.Pods)), sgs: map[string]fakeaws.SecurityGroup{}}
 	for _, p := range objs.Pods {
-		podByKey[p.Namespace+"/"+p.Name] = p
+		f.pods[p.Namespace+"/"+p.Name] = p
 	}
-	inv := results.Invariants{}
-	bad := map[string]bool{}
-	add := func(tgb, kind, detail string) {
-		bad[tgb] = true
-		if len(inv.Violations) < maxViolations {
-			inv.Violations = append(inv.Violations, results.Violation{TGB: tgb, Kind: kind, Detail: detail})
-		}
-	}
-	keys := make([]string, 0, len(want))
-	byName := map[string]workload.DesiredTGB{}
+	byName := make(map[string]workload.DesiredTGB, len(want))
 	for key, d := range want {
-		keys = append(keys, key.String())
 		byName[key.String()] = d
 	}
-	sort.Strings(keys)
-	sgCache := map[string]fakeaws.SecurityGroup{}
-	for _, name := range keys {
-		d := byName[name]
-		have, err := k.backend.Targets(d.TargetGroupARN)
-		if err != nil {
-			return inv, fmt.Errorf("targets of %s: %w", name, err)
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		if err := k.checkTargets(f, name, byName[name], healthy); err != nil {
+			return f.inv, err
 		}
-		live := map[string]fakeaws.TargetHealth{}
-		for _, th := range have {
-			if th.State != fakeaws.HealthDraining {
-				live[targetKey(th.Target.ID, th.Target.Port)] = th
-			}
-		}
-		wantSet := map[string]bool{}
-		for _, t := range d.Targets {
-			tk := targetKey(t.ID, t.Port)
-			wantSet[tk] = true
-			th, ok := live[tk]
-			switch {
-			case !ok:
-				inv.Missing++
-				add(name, "missing-target", tk)
-			case healthy && th.State != fakeaws.HealthHealthy:
-				inv.Missing++
-				add(name, "unhealthy-target", tk+" is "+th.State)
-			}
-		}
-		for tk := range live {
-			if !wantSet[tk] {
-				inv.Stale++
-				add(name, "stale-target", tk)
-			}
-		}
-		for _, pk := range d.GatedPods {
-			if p := podByKey[pk.String()]; p != nil && !gateTrue(p, gateType(name)) {
-				add(name, "readiness-gate", pk.String()+" gate not True")
-			}
-		}
-		for _, r := range d.Rules {
-			sg, ok := sgCache[r.SecurityGroupID]
-			if !ok {
-				if sg, err = k.backend.SecurityGroup(r.SecurityGroupID); err != nil {
-					if k.backend.Handler() == nil {
-						// A standalone fakeaws whose /state cannot be read (it fails to encode unlimited
-						// buckets): security group rules cannot be checked on this endpoint.
-						continue
-					}
-					return inv, err
-				}
-				sgCache[r.SecurityGroupID] = sg
-			}
-			if !hasRule(sg, r) {
-				add(name, "sg-rule", fmt.Sprintf("%s lacks %s %d-%d from %s%s", r.SecurityGroupID, r.Protocol, r.FromPort, r.ToPort, r.CIDR, r.SourceSecurityGroupID))
-			}
+		f.checkGates(name, byName[name])
+		if err := k.checkRules(f, name, byName[name]); err != nil {
+			return f.inv, err
 		}
 	}
-	if len(bad) > 0 {
+	if len(f.bad) > 0 {
 		// A TGB whose AWS state differs from the desired one is a violation whatever its checkpoint
 		// says; one with a saved checkpoint is also named as such, since nothing short of a drift check
 		// or the deferred full reconcile will look at it again (the sim does not recompute the hash:
 		// any saved checkpoint over wrong AWS state is suspect).
 		for _, t := range objs.TGBs {
 			name := t.Namespace + "/" + t.Name
-			if cp := t.Annotations[CheckpointAnnotation]; bad[name] && cp != "" {
-				add(name, "stale-checkpoint", "checkpoint "+cp+" saved while AWS differs from the desired state")
+			if cp := t.Annotations[CheckpointAnnotation]; f.bad[name] && cp != "" {
+				f.add(name, "stale-checkpoint", "checkpoint "+cp+" saved while AWS differs from the desired state")
 			}
 		}
 	}
-	{
-		for arn, name := range k.removed.snapshot() {
-			have, err := k.backend.Targets(arn)
-			if err != nil {
-				continue
-			}
-			for _, th := range have {
-				if th.State != fakeaws.HealthDraining {
-					inv.Stale++
-					add(name, "stale-target", targetKey(th.Target.ID, th.Target.Port)+" (TGB deleted)")
+	k.checkRemoved(f)
+	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && len(f.inv.Violations) == 0
+	return f.inv, nil
+}
+
+// findings accumulate one check's invariants.
+type findings struct {
+	inv  results.Invariants
+	bad  map[string]bool // TGBs with a violation
+	pods map[string]*corev1.Pod
+	sgs  map[string]fakeaws.SecurityGroup // security groups read so far
+}
+
+func (f *findings) add(tgb, kind, detail string) {
+	f.bad[tgb] = true
+	if len(f.inv.Violations) < maxViolations {
+		f.inv.Violations = append(f.inv.Violations, results.Violation{TGB: tgb, Kind: kind, Detail: detail})
+	}
+}
+
+// checkTargets compares a binding's registered targets (draining ones aside) with the desired ones.
+func (k *Checker) checkTargets(f *findings, name string, d workload.DesiredTGB, healthy bool) error {
+	have, err := k.backend.Targets(d.TargetGroupARN)
+	if err != nil {
+		return fmt.Errorf("targets of %s: %w", name, err)
+	}
+	live := map[string]fakeaws.TargetHealth{}
+	for _, th := range have {
+		if th.State != fakeaws.HealthDraining {
+			live[targetKey(th.Target.ID, th.Target.Port)] = th
+		}
+	}
+	wantSet := map[string]bool{}
+	for _, t := range d.Targets {
+		tk := targetKey(t.ID, t.Port)
+		wantSet[tk] = true
+		th, ok := live[tk]
+		switch {
+		case !ok:
+			f.inv.Missing++
+			f.add(name, "missing-target", tk)
+		case healthy && th.State != fakeaws.HealthHealthy:
+			f.inv.Missing++
+			f.add(name, "unhealthy-target", tk+" is "+th.State)
+		}
+	}
+	for tk := range live {
+		if !wantSet[tk] {
+			f.inv.Stale++
+			f.add(name, "stale-target", tk)
+		}
+	}
+	return nil
+}
+
+func (f *findings) checkGates(name string, d workload.DesiredTGB) {
+	for _, pk := range d.GatedPods {
+		if p := f.pods[pk.String()]; p != nil && !gateTrue(p, gateType(name)) {
+			f.add(name, "readiness-gate", pk.String()+" gate not True")
+		}
+	}
+}
+
+// checkRules checks that the binding's security group rules are in place.
+func (k *Checker) checkRules(f *findings, name string, d workload.DesiredTGB) error {
+	for _, r := range d.Rules {
+		sg, ok := f.sgs[r.SecurityGroupID]
+		if !ok {
+			var err error
+			if sg, err = k.backend.SecurityGroup(r.SecurityGroupID); err != nil {
+				if k.backend.Handler() == nil {
+					// A standalone fakeaws whose /state cannot be read (it fails to encode unlimited
+					// buckets): security group rules cannot be checked on this endpoint.
+					continue
 				}
+				return err
+			}
+			f.sgs[r.SecurityGroupID] = sg
+		}
+		if !hasRule(sg, r) {
+			f.add(name, "sg-rule", fmt.Sprintf("%s lacks %s %d-%d from %s%s", r.SecurityGroupID, r.Protocol, r.FromPort, r.ToPort, r.CIDR, r.SourceSecurityGroupID))
+		}
+	}
+	return nil
+}
+
+// checkRemoved requires the target groups of deleted TGBs to end up empty.
+func (k *Checker) checkRemoved(f *findings) {
+	for arn, name := range k.removed.snapshot() {
+		have, err := k.backend.Targets(arn)
+		if err != nil {
+			continue
+		}
+		for _, th := range have {
+			if th.State != fakeaws.HealthDraining {
+				f.inv.Stale++
+				f.add(name, "stale-target", targetKey(th.Target.ID, th.Target.Port)+" (TGB deleted)")
 			}
 		}
 	}
-	inv.Passed = inv.Missing == 0 && inv.Stale == 0 && len(inv.Violations) == 0
-	return inv, nil
 }
 
 func targetKey(id string, port int32) string { return fmt.Sprintf("%s:%d", id, port) }
