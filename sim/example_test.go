@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim"
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -18,7 +18,7 @@ func ExampleRun() {
 		return
 	}
 	rep, err := sim.Run(context.Background(), sim.Options{Scenario: sc, ScenarioFile: "scenarios/quickstart.yaml"})
-	var v *runerr.ViolationError
+	var v *results.ViolationError
 	switch {
 	case errors.As(err, &v):
 		fmt.Println("controller broke a", v.Kind, "- see", rep.Dir)

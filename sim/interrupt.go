@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
-	"github.com/restartsim/restartsim/sim/runerr"
 )
 
 // ErrInterrupted marks a run whose context ended (SIGINT, SIGTERM) before it completed; its output
@@ -52,7 +52,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
 	}
-	var v *runerr.ViolationError
+	var v *results.ViolationError
 	if err == nil || errors.As(err, &v) || opts.Scenario == nil {
 		return rep, err
 	}

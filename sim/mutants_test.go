@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/controller"
-	"github.com/restartsim/restartsim/sim/runerr"
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -106,7 +106,7 @@ func TestMutationScore(t *testing.T) {
 				t.Fatalf("reference: %v", err)
 			}
 			_, err := run("mutant")
-			var v *runerr.ViolationError
+			var v *results.ViolationError
 			if !errors.As(err, &v) {
 				t.Fatalf("mutant %s not caught: err = %v", m, err)
 			}

@@ -22,7 +22,6 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/observe"
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -288,7 +287,7 @@ func TestSoak(t *testing.T) {
 			return err
 		}
 		refErr, mutErr := run("reference"), run("mutant")
-		var v *runerr.ViolationError
+		var v *results.ViolationError
 		ok := refErr == nil && errors.As(mutErr, &v)
 		if ok {
 			caught++
@@ -326,7 +325,7 @@ func TestSoak(t *testing.T) {
 }
 
 func verdictWord(err error) string {
-	var v *runerr.ViolationError
+	var v *results.ViolationError
 	switch {
 	case err == nil:
 		return "passed"

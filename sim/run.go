@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/reports"
+	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
@@ -278,18 +279,20 @@ func strategyConfig(st scenario.Strategy) map[string]string {
 	return m
 }
 
+// evaluateThresholds judges the scenario's thresholds with the gate's limit check: a threshold is
+// a gate rule with an absolute limit only.
 func evaluateThresholds(sc *scenario.Scenario, res *results.Results) {
 	for i := range res.Strategies {
 		st := &res.Strategies[i]
 		st.Thresholds = []results.ThresholdResult{}
-		m := st.Metrics() // invariant_violations included
 		for _, t := range sc.Thresholds {
 			if len(t.Strategies) > 0 && !contains(t.Strategies, st.Name) {
 				continue
 			}
-			v, ok := m[t.Metric]
+			c, err := gate.CheckRule(res, nil, results.GateRule{Strategy: st.Name, Metric: t.Metric, Max: &t.Max.Value})
 			// A metric of an event that never happened (e.g. no meaningful mutation at all) fails.
-			st.Thresholds = append(st.Thresholds, results.ThresholdResult{Metric: t.Metric, Limit: t.Max.Value, Value: v, Passed: ok && v <= t.Max.Value})
+			st.Thresholds = append(st.Thresholds, results.ThresholdResult{Metric: t.Metric, Limit: t.Max.Value, Value: c.Current,
+				Passed: err == nil && c.Verdict != gate.Fail})
 		}
 	}
 }
@@ -342,10 +345,10 @@ func verdict(res *results.Results) error {
 		}
 	}
 	if len(inv) > 0 {
-		return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: inv}
+		return &results.ViolationError{Kind: results.ViolationInvariant, Details: inv}
 	}
 	if len(thr) > 0 {
-		return &runerr.ViolationError{Kind: runerr.ViolationThreshold, Details: thr}
+		return &results.ViolationError{Kind: results.ViolationThreshold, Details: thr}
 	}
 	return nil
 }

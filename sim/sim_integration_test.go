@@ -16,7 +16,6 @@ import (
 	"github.com/restartsim/restartsim/internal/envtestassets"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/measure"
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -196,8 +195,8 @@ func TestInvariantsCatchARemovedTarget(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep, err := Run(context.Background(), Options{Scenario: sc, OutDir: t.TempDir(), Stdout: &out, Progress: io.Discard, NoReport: true})
-	var v *runerr.ViolationError
-	if !errors.As(err, &v) || v.Kind != runerr.ViolationInvariant {
+	var v *results.ViolationError
+	if !errors.As(err, &v) || v.Kind != results.ViolationInvariant {
 		t.Fatalf("err = %v, want an invariant violation", err)
 	}
 	inv := rep.Results.Strategies[0].Invariants

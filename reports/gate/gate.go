@@ -74,34 +74,25 @@ func (r *Report) Failed() []Check {
 	return out
 }
 
-// ViolationError reports checks that failed: a regression or a value over an absolute limit.
-// It is not returned for bad input.
-type ViolationError struct {
-	Failed   []Check
-	FailedAB []ABCheck
-	Total    int
-}
+// IsViolation reports whether err is or wraps a *results.ViolationError.
+func IsViolation(err error) bool { return results.IsViolation(err) }
 
-func (e *ViolationError) Error() string {
+// violation is the error of a gate whose checks failed: a regression or a value over an absolute limit.
+func violation(failed []Check, failedAB []ABCheck, total int) error {
 	var parts []string
-	for _, c := range e.FailedAB {
+	for _, c := range failedAB {
 		parts = append(parts, fmt.Sprintf("%s: candidate median %s vs baseline %s (%s)", c.Name(), format(c.CandidateMedian.Center), format(c.BaselineMedian.Center), c.Reason))
 	}
-	for _, c := range e.Failed {
+	for _, c := range failed {
 		parts = append(parts, fmt.Sprintf("%s = %s > limit %s (%s)", c.Name(), format(c.Current), format(c.Limit), c.Reason))
 	}
-	return fmt.Sprintf("gate: %d of %d checks failed: %s", len(e.Failed)+len(e.FailedAB), e.Total, strings.Join(parts, "; "))
-}
-
-// IsViolation reports whether err is or wraps a *ViolationError.
-func IsViolation(err error) bool {
-	var v *ViolationError
-	return errors.As(err, &v)
+	return &results.ViolationError{Kind: results.ViolationGate, Details: parts,
+		Summary: fmt.Sprintf("gate: %d of %d checks failed", len(failed)+len(failedAB), total)}
 }
 
 // Evaluate checks current against its own gate rules (current.Gate) and the baseline, and judges
 // its A/B comparison (current.AB) when it has one. With a nil baseline only absolute limits are
-// checked (used when recording a new baseline). It returns the report and a *ViolationError when
+// checked (used when recording a new baseline). It returns the report and a *results.ViolationError when
 // a check fails; any other error is bad input: no rules, an invalid rule, a strategy or metric
 // missing from either run, or an A/B comparison with too few runs.
 func Evaluate(current, baseline *results.Results) (*Report, error) {
@@ -122,30 +113,42 @@ func Evaluate(current, baseline *results.Results) (*Report, error) {
 		if err := validateRule(rule); err != nil {
 			return nil, fmt.Errorf("gate: rule %d: %w", i+1, err)
 		}
-		c := Check{Rule: rule, Limit: math.Inf(1), Verdict: Pass}
-		var err error
-		if c.Current, err = value(current, rule); err != nil {
-			return nil, fmt.Errorf("gate: current results: %w", err)
+		c, err := CheckRule(current, baseline, rule)
+		if err != nil {
+			return nil, fmt.Errorf("gate: %w", err)
 		}
-		if rule.Max != nil {
-			c.Limit = *rule.Max
-		}
-		if baseline != nil && rule.MaxRegression != nil {
-			b, err := value(baseline, rule)
-			if err != nil {
-				return nil, fmt.Errorf("gate: baseline: %w (record a new baseline with --update-baseline)", err)
-			}
-			c.Baseline = &b
-			c.Limit = math.Min(c.Limit, b*(1+*rule.MaxRegression)+rule.Slack)
-		}
-		judge(&c)
 		rep.Checks = append(rep.Checks, c)
 	}
 	failed, failedAB := rep.Failed(), rep.FailedAB()
 	if len(failed)+len(failedAB) > 0 {
-		return rep, &ViolationError{Failed: failed, FailedAB: failedAB, Total: len(rep.Checks) + len(rep.AB)}
+		return rep, violation(failed, failedAB, len(rep.Checks)+len(rep.AB))
 	}
 	return rep, nil
+}
+
+// CheckRule judges one valid rule: current's figure against the rule's absolute limit and, with a
+// baseline and a maxRegression, against the baseline's figure. It is the one place limits are
+// evaluated, for gate rules and for a scenario's thresholds alike. An error means a figure is
+// missing from current or the baseline.
+func CheckRule(current, baseline *results.Results, rule results.GateRule) (Check, error) {
+	c := Check{Rule: rule, Limit: math.Inf(1), Verdict: Pass}
+	var err error
+	if c.Current, err = value(current, rule); err != nil {
+		return c, fmt.Errorf("current results: %w", err)
+	}
+	if rule.Max != nil {
+		c.Limit = *rule.Max
+	}
+	if baseline != nil && rule.MaxRegression != nil {
+		b, err := value(baseline, rule)
+		if err != nil {
+			return c, fmt.Errorf("baseline: %w (record a new baseline with --update-baseline)", err)
+		}
+		c.Baseline = &b
+		c.Limit = math.Min(c.Limit, b*(1+*rule.MaxRegression)+rule.Slack)
+	}
+	judge(&c)
+	return c, nil
 }
 
 // judge sets the verdict and reason; a relative tolerance absorbs float noise.

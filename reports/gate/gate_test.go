@@ -128,11 +128,10 @@ func TestEvaluate(t *testing.T) {
 			}
 			var failed []string
 			if err != nil {
-				var v *gate.ViolationError
-				if !errors.As(err, &v) {
+				if !gate.IsViolation(err) {
 					t.Fatalf("err = %v, want nil or a violation", err)
 				}
-				for _, c := range v.Failed {
+				for _, c := range rep.Failed() {
 					failed = append(failed, c.Name())
 				}
 			}

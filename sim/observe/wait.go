@@ -9,7 +9,6 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/reports/results"
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/workload"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -102,7 +101,7 @@ func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled 
 		last = inv
 		if time.Now().After(deadline) {
 			// The controller under test never converged the fleet: a finding about the controller.
-			return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{fmt.Sprintf(
+			return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
 				"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
 				timeout, last.Missing, last.Stale, left, last.Violations[:min(5, len(last.Violations))])}}
 		}

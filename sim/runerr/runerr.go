@@ -1,32 +1,14 @@
-// Package runerr is how a simulation run ends when it does not succeed: bad input or a missing
-// environment (nothing was measured), or a finding about the controller (an invariant or threshold
-// violated, a controller process that exited on its own).
+// Package runerr is how a simulation run ends when it measured nothing: bad input or a missing
+// environment, or a controller process that exited on its own. A run that completed and found the
+// controller at fault ends with a *results.ViolationError.
 package runerr
 
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/restartsim/restartsim/sim/env"
 )
-
-// Violation kinds.
-const (
-	ViolationInvariant = "invariant"
-	ViolationThreshold = "threshold"
-)
-
-// ViolationError reports that the run completed but the controller broke an invariant or a threshold:
-// a finding about the controller, distinct from a failure of the run.
-type ViolationError struct {
-	Kind    string // ViolationInvariant or ViolationThreshold
-	Details []string
-}
-
-func (e *ViolationError) Error() string {
-	return fmt.Sprintf("%s violated: %s", e.Kind, strings.Join(e.Details, "; "))
-}
 
 // badInputError marks bad input or environment.
 type badInputError struct{ err error }

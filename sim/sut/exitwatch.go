@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/runerr"
 )
 
@@ -44,7 +45,7 @@ func StartFailure(runCtx context.Context, err error) error {
 func MeasuredFailure(runCtx context.Context, err error) error {
 	var ce *runerr.ControllerExitError
 	if errors.As(context.Cause(runCtx), &ce) {
-		return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{"the controller exited during the measured phase: " + ce.Error()}}
+		return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{"the controller exited during the measured phase: " + ce.Error()}}
 	}
 	return err
 }

@@ -165,7 +165,7 @@ func (x *external) AwaitSettled(ctx context.Context, timeout time.Duration) erro
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return &runerr.ViolationError{Kind: runerr.ViolationInvariant, Details: []string{fmt.Sprintf(
+			return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
 				"warm-up: the external controller did not settle within %s (caches synced: %v, work queue depth %g)", timeout, synced, depth)}}
 		}
 		select {

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -71,8 +72,8 @@ func TestExternalExitLaterCancelsTheRun(t *testing.T) {
 	if err := StartFailure(runCtx, timeout); !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "exit status 4") {
 		t.Errorf("startFailure = %v, want bad input naming exit status 4", err)
 	}
-	var v *runerr.ViolationError
-	if err := MeasuredFailure(runCtx, timeout); !errors.As(err, &v) || v.Kind != runerr.ViolationInvariant || !strings.Contains(err.Error(), "controller-0.log") {
+	var v *results.ViolationError
+	if err := MeasuredFailure(runCtx, timeout); !errors.As(err, &v) || v.Kind != results.ViolationInvariant || !strings.Contains(err.Error(), "controller-0.log") {
 		t.Errorf("measuredFailure = %v, want an invariant violation naming the log", err)
 	}
 	if err := StartFailure(ctx, timeout); err != timeout {

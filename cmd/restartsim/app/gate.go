@@ -244,7 +244,7 @@ func (o *gateOptions) simulate(ctx context.Context, out, stderr io.Writer) (*res
 	defer flush()
 	rep, err := sim.Run(ctx, sim.Options{Scenario: o.scenario, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
 		Stdout: out, Progress: stderr, Logger: log, Version: Version()})
-	var v *runerr.ViolationError
+	var v *results.ViolationError
 	switch {
 	case rep != nil && (err == nil || errors.As(err, &v)):
 		return rep.Results, nil

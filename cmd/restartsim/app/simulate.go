@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -134,10 +135,10 @@ func exitFor(err error) error {
 	if err == nil {
 		return nil
 	}
-	var v *runerr.ViolationError
+	var v *results.ViolationError
 	if errors.As(err, &v) {
 		code := ExitThresholdBreached
-		if v.Kind == runerr.ViolationInvariant {
+		if v.Kind == results.ViolationInvariant {
 			code = ExitInvariantViolated
 		}
 		return &ExitError{Code: code, Err: err}

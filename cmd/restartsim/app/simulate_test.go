@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/runerr"
 )
 
@@ -46,10 +47,10 @@ func TestSimulateExitCodes(t *testing.T) {
 		err  error
 		want int
 	}{
-		{&runerr.ViolationError{Kind: runerr.ViolationInvariant}, ExitInvariantViolated},
-		{&runerr.ViolationError{Kind: runerr.ViolationThreshold}, ExitThresholdBreached},
+		{&results.ViolationError{Kind: results.ViolationInvariant}, ExitInvariantViolated},
+		{&results.ViolationError{Kind: results.ViolationThreshold}, ExitThresholdBreached},
 		{fmt.Errorf("wrapped: %w", runerr.BadInput(errors.New("x"))), ExitBadInput},
-		{fmt.Errorf("strategy a: %w", &runerr.ViolationError{Kind: runerr.ViolationThreshold}), ExitThresholdBreached},
+		{fmt.Errorf("strategy a: %w", &results.ViolationError{Kind: results.ViolationThreshold}), ExitThresholdBreached},
 		{errors.New("boom"), ExitFailure},
 	}
 	for _, tc := range cases {
