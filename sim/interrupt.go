@@ -30,11 +30,7 @@ const IncompleteMarker = "INCOMPLETE"
 // failure leave IncompleteMarker in the folder and remove its etcd data, as a watcher process does
 // should this process be killed outright.
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	started := time.Now()
-	if opts.Now != nil {
-		started = opts.Now()
-	}
-	opts.Now = func() time.Time { return started }
+	started := opts.setDefaults().Clock.Now() // names the output folder
 	if opts.Scenario != nil {
 		// Should this process be killed outright, the folder is marked and its etcd copies go all the same.
 		dir := runDir(opts.setDefaults().OutDir, opts.Scenario.Name, started)
@@ -45,7 +41,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		w.NoteOnCrash(filepath.Join(dir, IncompleteMarker))
 		defer w.Release(true)
 	}
-	rep, err := runScenario(ctx, opts)
+	rep, err := runScenario(ctx, opts, started)
 	if ctx.Err() != nil && !IsInterrupted(err) {
 		if err == nil {
 			err = errors.New("the run's context ended before the run completed")

@@ -3,9 +3,9 @@ package sim
 import (
 	"io"
 	"os"
-	"time"
 
 	"github.com/go-logr/logr"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -36,8 +36,8 @@ type Options struct {
 	Logger logr.Logger
 	// Version is recorded in results.json. Default "(devel)".
 	Version string
-	// Now names the output folder. Default time.Now.
-	Now func() time.Time
+	// Clock names the output folder (the run's start). Default the real clock.
+	Clock clock.PassiveClock
 	// Strategies runs only the named strategies of the scenario (all when empty); thresholds naming
 	// others are ignored. An unknown name is bad input.
 	Strategies []string
@@ -92,8 +92,8 @@ func (o Options) setDefaults() Options {
 	if o.Version == "" {
 		o.Version = "(devel)"
 	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
 	}
 	switch {
 	case os.Getenv("GOMEMLIMIT") != "":

@@ -28,12 +28,11 @@ type Report struct {
 }
 
 // runScenario is Run without its handling of interrupted and failed runs.
-func runScenario(ctx context.Context, opts Options) (*Report, error) {
+func runScenario(ctx context.Context, opts Options, started time.Time) (*Report, error) {
 	o, sc, err := prepare(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	started := o.Now()
 	dir := runDir(o.OutDir, sc.Name, started)
 	if err = os.MkdirAll(dir, 0o755); err != nil {
 		return nil, runerr.BadInput(fmt.Errorf("output folder: %w", err))

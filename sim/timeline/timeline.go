@@ -7,24 +7,10 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/sim/scenario"
 )
-
-// Clock is the wall-clock time source.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-// RealClock is the wall clock.
-type RealClock struct{}
-
-// Now implements Clock.
-func (RealClock) Now() time.Time { return time.Now() }
-
-// After implements Clock.
-func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // Executor performs the steps. Implementations do the work; the engine decides when.
 type Executor interface {
@@ -90,9 +76,10 @@ type Record struct {
 type Engine struct {
 	// TimeScale divides scenario delays into wall delays. Default 1.
 	TimeScale float64
-	Clock     Clock
-	Exec      Executor
-	Logger    logr.Logger
+	// Clock is the wall clock the delays run on. Default the real clock.
+	Clock  clock.Clock
+	Exec   Executor
+	Logger logr.Logger
 }
 
 // Run executes plan from start (wall time, the beginning of the measured phase). It stops at the
@@ -104,7 +91,7 @@ func (e *Engine) Run(ctx context.Context, start time.Time, plan []Planned) ([]Re
 	}
 	clk := e.Clock
 	if clk == nil {
-		clk = RealClock{}
+		clk = clock.RealClock{}
 	}
 	log := e.Logger
 	if log.GetSink() == nil {

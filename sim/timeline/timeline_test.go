@@ -3,26 +3,21 @@ package timeline
 import (
 	"context"
 	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
+
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // fakeClock advances instantly to whatever After asks for.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+type fakeClock struct{ *clocktesting.FakeClock }
 
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
+func (c fakeClock) After(d time.Duration) <-chan time.Time {
+	c.Step(d)
 	ch := make(chan time.Time, 1)
-	ch <- c.now
-	c.mu.Unlock()
+	ch <- c.Now()
 	return ch
 }
 
@@ -48,7 +43,7 @@ func (e *exec) WaitSteady(_ context.Context, _ int, timeout time.Duration) (bool
 
 func TestEngineSchedulesInScenarioTime(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	clk := &fakeClock{now: t0}
+	clk := &fakeClock{clocktesting.NewFakeClock(t0)}
 	ex := &exec{clk: clk}
 	steps := []scenario.Step{
 		{Action: scenario.ActionRestart, At: &scenario.At{Offset: 10 * time.Second}},
