@@ -21,8 +21,9 @@ var ErrMissing = errors.New("envtest assets missing")
 var binaries = []string{"kube-apiserver", "etcd"}
 
 // Dir returns the directory holding kube-apiserver and etcd. It looks, in order, at explicit
-// (a flag value), $KUBEBUILDER_ASSETS, and bin/k8s/<Version>/ in the enclosing repository
-// (found by walking up from the working directory to the directory holding go.mod).
+// (a flag value), $KUBEBUILDER_ASSETS, bin/k8s/<Version>/ in the enclosing repository (found by
+// walking up from the working directory to the directory holding go.mod), and k8s/<Version>/
+// beside the running executable (bin/restartsim finds bin/k8s/<Version> from any directory).
 // A missing directory yields one line telling the user how to build the assets.
 func Dir(explicit string) (string, error) {
 	if explicit != "" {
@@ -32,10 +33,26 @@ func Dir(explicit string) (string, error) {
 		return checked(env, "$"+EnvVar)
 	}
 	root, err := repoRoot()
-	if err != nil {
-		return "", fmt.Errorf("%w: %v; run `make envtest-assets` or set %s", ErrMissing, err, EnvVar)
+	if err == nil {
+		return checked(filepath.Join(root, "bin", "k8s", Version), "default location")
 	}
-	return checked(filepath.Join(root, "bin", "k8s", Version), "default location")
+	if dir, ok := besideExecutable(); ok {
+		return dir, nil
+	}
+	return "", fmt.Errorf("%w: %v; run `make envtest-assets` or set %s", ErrMissing, err, EnvVar)
+}
+
+// besideExecutable is k8s/<Version> in the running executable's directory, when it holds the assets.
+func besideExecutable() (string, bool) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	dir, err := checked(filepath.Join(filepath.Dir(exe), "k8s", Version), "beside the executable")
+	return dir, err == nil
 }
 
 func checked(dir, source string) (string, error) {

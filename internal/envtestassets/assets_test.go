@@ -37,3 +37,33 @@ func TestDirExplicitAndEnv(t *testing.T) {
 		t.Fatalf("Dir(\"\") with empty %s: err = %v; want ErrMissing", EnvVar, err)
 	}
 }
+
+// Outside any repository, the assets beside the executable (bin/k8s/<Version> for bin/restartsim)
+// are found, so the CLI runs from any directory.
+func TestDirBesideTheExecutable(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := filepath.Join(filepath.Dir(exe), "k8s", Version)
+	if _, err := os.Stat(dir); err == nil {
+		t.Skipf("%s exists already", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Skip(err) // a read-only test binary directory
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(filepath.Join(filepath.Dir(exe), "k8s")) })
+	t.Setenv(EnvVar, "")
+	t.Chdir(t.TempDir())
+	if _, err := Dir(""); !errors.Is(err, ErrMissing) {
+		t.Fatalf("Dir(\"\") beside an empty k8s/%s: err = %v; want ErrMissing", Version, err)
+	}
+	for _, b := range binaries {
+		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/true\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := Dir(""); err != nil || got != dir {
+		t.Fatalf("Dir(\"\") outside a repository = %q, %v; want %q", got, err, dir)
+	}
+}
