@@ -3,6 +3,8 @@ package scenario
 import (
 	"fmt"
 	"time"
+
+	"github.com/restartsim/restartsim/sim/workload"
 )
 
 // Defaults used when a field is unset.
@@ -14,8 +16,8 @@ const (
 	DefaultRecreateDown          = 10 * time.Second
 	DefaultDeregistrationDelay   = 300 * time.Second
 	DefaultErrorCode             = "ServiceUnavailable"
-	DefaultPodsPerService        = 3
-	DefaultConcurrency           = 32
+	DefaultPodsPerService        = workload.DefaultPodsPerService
+	DefaultConcurrency           = workload.DefaultConcurrency
 	DefaultContainerRestartDelay = 10 * time.Second
 	DefaultWithin                = 10 * time.Second
 	DefaultWaitTimeout           = 10 * time.Minute
@@ -134,7 +136,7 @@ func setFleetDefaults(f *Fleet, unset func(string, bool) bool) {
 		f.PodsPerService = DefaultPodsPerService
 	}
 	if unset("fleet.nodes", f.Nodes == 0) {
-		f.Nodes = max(3, f.TargetGroupBindings/100)
+		f.Nodes = max(workload.DefaultNodes, f.TargetGroupBindings/100)
 	}
 	if unset("fleet.concurrency", f.Concurrency == 0) {
 		f.Concurrency = DefaultConcurrency
