@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -233,47 +234,25 @@ func combine(st scenario.Strategy, runs []*strategyOutcome) (results.Strategy, [
 	return rs, ts
 }
 
+// strategyConfig is the strategy's knobs as the results record them: every field the scenario set,
+// as its JSON form writes it, but the name and what runs it (binary, args and external, which
+// arm.describe records). Deriving it from the type keeps a new knob from needing an edit here.
 func strategyConfig(st scenario.Strategy) map[string]string {
-	m := map[string]string{"checkpoint": st.Checkpoint}
-	b := func(k string, v *bool) {
-		if v != nil {
-			m[k] = strconv.FormatBool(*v)
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return map[string]string{"error": err.Error()}
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return map[string]string{"error": err.Error()}
+	}
+	m := make(map[string]string, len(fields))
+	for k, v := range fields {
+		switch k {
+		case "name", "binary", "args", "external":
+			continue
 		}
-	}
-	d := func(k string, v *scenario.Duration) {
-		if v != nil {
-			m[k] = v.String()
-		}
-	}
-	b("priorityQueue", st.PriorityQueue)
-	b("lowPriorityInitialEvents", st.LowPriorityInitialEvents)
-	d("deferralDelay", st.DeferralDelay)
-	d("deferralJitter", st.DeferralJitter)
-	d("requeueDuration", st.RequeueDuration)
-	d("targetHealthCacheTTL", st.TargetHealthCacheTTL)
-	d("securityGroupCacheTTL", st.SecurityGroupCacheTTL)
-	d("syncPeriod", st.SyncPeriod)
-	d("driftCheckInterval", st.DriftCheckInterval)
-	b("resume", st.Resume)
-	d("resumeInterval", st.ResumeInterval)
-	d("mutantDelay", st.MutantDelay)
-	b("leaderElection", st.LeaderElection)
-	d("leaseDuration", st.LeaseDuration)
-	d("renewDeadline", st.RenewDeadline)
-	d("retryPeriod", st.RetryPeriod)
-	b("releaseOnCancel", st.ReleaseOnCancel)
-	b("warmup", st.Warmup)
-	if st.MaxConcurrentReconciles > 0 {
-		m["maxConcurrentReconciles"] = strconv.Itoa(st.MaxConcurrentReconciles)
-	}
-	if st.Throttle != "" {
-		m["throttle"] = st.Throttle
-	}
-	if st.Mutant != "" {
-		m["mutant"] = st.Mutant
-	}
-	if st.Checkpoint == "" {
-		delete(m, "checkpoint")
+		m[k] = fmt.Sprint(v)
 	}
 	return m
 }
