@@ -137,6 +137,7 @@ func (e *Executor) event(kind, detail string, at time.Time, end *time.Time) {
 	e.mu.Unlock()
 }
 
+// Do performs one action step (timeline.Executor).
 func (e *Executor) Do(ctx context.Context, _ int, st scenario.Step) error {
 	switch st.Action {
 	case scenario.ActionRestart:

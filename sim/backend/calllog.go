@@ -8,6 +8,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
+// WriteCallLog writes calls to path as JSON lines, the format of the in-process call log.
 func WriteCallLog(path string, calls []fakeaws.Call) error {
 	f, err := os.Create(path)
 	if err != nil {

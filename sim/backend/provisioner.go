@@ -29,6 +29,7 @@ type Provisioner struct {
 	vpcErr  error
 }
 
+// NewProvisioner provisions through b with the run's credentials c.
 func NewProvisioner(b Backend, c Creds) *Provisioner {
 	cfg := SDKConfig(b.URL(), c, 30)
 	return &Provisioner{elb: elbv2.NewFromConfig(cfg), ec2: ec2.NewFromConfig(cfg), backend: b}

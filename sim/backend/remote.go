@@ -22,6 +22,7 @@ type Remote struct {
 	vpc    string // the default VPC, read once at connect (before any bucket exists)
 }
 
+// NewRemote connects to the standalone fakeaws at endpoint (its admin API) with credentials c.
 func NewRemote(endpoint string, c Creds) (*Remote, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Scheme == "" || u.Host == "" {

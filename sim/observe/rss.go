@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// rssWatch samples the resident memory of this process and its children (apiserver, etcd,
+// RSSWatch samples the resident memory of this process and its children (apiserver, etcd,
 // external controllers) from /proc, keeping the peak and how it split between the processes.
 // Elsewhere it reports 0.
 type RSSWatch struct {

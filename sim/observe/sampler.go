@@ -16,6 +16,7 @@ type Sampler struct {
 	samples []measure.Sample
 }
 
+// StartSampler samples ctrls' queue depths every scenario second from t0, at time scale scale.
 func StartSampler(ctrls QueueDepther, t0 time.Time, scale float64) *Sampler {
 	s := &Sampler{stopCh: make(chan struct{}), done: make(chan struct{})}
 	period := time.Duration(float64(time.Second) / scale)
@@ -38,6 +39,7 @@ func StartSampler(ctrls QueueDepther, t0 time.Time, scale float64) *Sampler {
 	return s
 }
 
+// Stop ends the sampling and returns the samples.
 func (s *Sampler) Stop() []measure.Sample {
 	close(s.stopCh)
 	<-s.done

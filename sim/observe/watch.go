@@ -31,7 +31,7 @@ type transition struct {
 	True bool
 }
 
-// podWatch records, from the API server's watch, every change of every readiness-gate condition
+// Watch records, from the API server's watch, every change of every readiness-gate condition
 // of the run's pods: the source of the readiness-gate flip latency.
 //
 // It also records every change of a TGB's checkpoint annotations, so that a run without an audit
@@ -49,7 +49,7 @@ type Watch struct {
 	informers    cache.Cache
 }
 
-// startPodWatch starts the watch on the simulator's pod and slice informers (synced) and informers
+// StartWatch starts the watch on the simulator's pod and slice informers (synced) and informers
 // of its own for bindings, Services and Nodes; it returns once they have synced.
 func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator) (*Watch, error) {
 	w := &Watch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
@@ -174,16 +174,6 @@ func (w *Watch) WatchedWrites(t0 time.Time, toSec func(time.Time) float64) []mea
 }
 
 // Exists reports whether the watch cache holds the pod named namespace/name.
-// Exists reports whether the watch cache holds the pod named namespace/name.
-// GateHistory is every change of the pod's (namespace/name) readiness-gate value the watch saw,
-// for diagnostics.
-func (w *Watch) GateHistory(pod string) []transition {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]transition(nil), w.gates[pod]...)
-}
-
-// Exists reports whether the pod (namespace/name) is still in the cluster.
 func (w *Watch) Exists(pod string) bool {
 	_, ok, err := w.pods.GetStore().GetByKey(pod)
 	return ok || err != nil
