@@ -162,7 +162,7 @@ func runRounds(ctx context.Context, o Options, sc *scenario.Scenario, arms []arm
 			if o.cluster != nil {
 				o.cluster.seq++
 			}
-			r, err := runStrategy(ctx, o, sc, a.st, a.ext, seed, sdir, snap)
+			r, err := runStrategy(ctx, o, sc, a, seed, sdir, snap)
 			if err != nil {
 				return nil, fmt.Errorf("strategy %s: %w", a.st.Name, err)
 			}

@@ -61,7 +61,7 @@ func runTiny(t *testing.T, yaml string) (*strategyOutcome, string) {
 	if len(sc.Controller.Strategies) > 0 {
 		strat = sc.Controller.Strategies[0]
 	}
-	r, err := runStrategy(ctx, o, sc, strat, sc.Controller.External, sc.Seed, dir, nil)
+	r, err := runStrategy(ctx, o, sc, arm{st: strat, ext: sc.Controller.External}, sc.Seed, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,10 +87,11 @@ func (l *lifecycle) stop() {
 	*l = nil
 }
 
-// runStrategy runs one strategy, ext its external controller (nil: the reference controller); with
-// snap, the environment and fakeaws start from copies of the snapshot's fleet instead of creating one.
-func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, strat scenario.Strategy, ext *scenario.External, seed int64, dir string, snap *fleetSnapshot) (*strategyOutcome, error) {
-	r := &strategyRun{o: o, sc: sc, strat: strat, ext: ext, seed: seed, dir: dir, snap: snap, log: o.Logger.WithValues("strategy", strat.Name)}
+// runStrategy runs one arm (a strategy, and its external controller if any) with seed into dir;
+// with snap, the environment and fakeaws start from copies of the snapshot's fleet instead of
+// creating one.
+func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, a arm, seed int64, dir string, snap *fleetSnapshot) (*strategyOutcome, error) {
+	r := &strategyRun{o: o, sc: sc, strat: a.st, ext: a.ext, seed: seed, dir: dir, snap: snap, log: o.Logger.WithValues("strategy", a.st.Name)}
 	defer r.stops.stop()
 	for _, step := range []func(context.Context) error{r.startCluster, r.startAWS, r.startFleet, r.startController, r.warmUp} {
 		if err := step(ctx); err != nil {

@@ -67,7 +67,7 @@ func (f *Fleet) totalSteps() int64 {
 	}
 	kube := len(f.Namespaces) + 2*len(f.Nodes) + perTGB*len(f.TGBs) + 2*pods
 	aws := len(f.SecurityGroupNames) + 1 + 2*len(f.Nodes) + len(f.TGBs) + pods // +1: the groups' tags; 2: instance, trunk
-	return int64(kube + aws)
+	return int64(kube+aws) + f.ingressSteps()
 }
 
 // Create creates the planned fleet: security groups, namespaces, nodes (with their instances and trunk
@@ -97,7 +97,11 @@ func (f *Fleet) Create(ctx context.Context, opts Options) (Stats, error) {
 		return Stats{}, err
 	}
 	f.live = live // tgbObject reads the load balancer's group
-	if err := f.createAll(ctx, live, cnt); err != nil {
+	err := f.createAll(ctx, live, cnt)
+	if err == nil {
+		err = f.createIngressSide(ctx, live, cnt)
+	}
+	if err != nil {
 		f.live = nil
 		cancel()
 		return Stats{}, err

@@ -88,14 +88,18 @@ func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPla
 
 // startPod creates a pod and gives it the status of a started pod (two writes).
 func (f *Fleet) startPod(ctx context.Context, live *liveState, t *TGBPlan, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
+	return f.startPodObject(ctx, live, f.podObject(t, p, live.sgIDs[p.SecurityGroup], live.opts.Labels), p, now)
+}
+
+// startPodObject creates pod (planned as p) and gives it the status of a started pod (two writes).
+func (f *Fleet) startPodObject(ctx context.Context, live *liveState, pod *corev1.Pod, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
 	c := live.opts.Client
-	pod := f.podObject(t, p, live.sgIDs[p.SecurityGroup], live.opts.Labels)
 	if err := createObject(ctx, c, pod); err != nil {
-		return nil, fmt.Errorf("creating pod %s/%s: %w", t.Namespace, p.Name, err)
+		return nil, fmt.Errorf("creating pod %s/%s: %w", pod.Namespace, p.Name, err)
 	}
 	pod.Status = f.runningStatus(pod, p, now)
 	if err := retryTransient(ctx, func() error { return c.Status().Update(ctx, pod) }); err != nil {
-		return nil, fmt.Errorf("setting status of pod %s/%s: %w", t.Namespace, p.Name, err)
+		return nil, fmt.Errorf("setting status of pod %s/%s: %w", pod.Namespace, p.Name, err)
 	}
 	return pod, nil
 }

@@ -96,10 +96,19 @@ func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service
 }
 
 func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]string) *corev1.Pod {
-	pod := &corev1.Pod{
+	pod := f.servicePodObject(t.Namespace, t.Name, p, sgID, run)
+	if t.ReadinessGate {
+		pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: corev1.PodConditionType(t.GateType())}}
+	}
+	return pod
+}
+
+// servicePodObject is a pod of the Service namespace/service, without readiness gates.
+func (f *Fleet) servicePodObject(namespace, service string, p PodPlan, sgID string, run map[string]string) *corev1.Pod {
+	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: p.Name, Namespace: t.Namespace,
-			Labels:      withLabels(run, map[string]string{ServiceLabel: t.Name}),
+			Name: p.Name, Namespace: namespace,
+			Labels:      withLabels(run, map[string]string{ServiceLabel: service}),
 			Annotations: map[string]string{SecurityGroupsAnnotation: sgID, PodENIAnnotation: f.podENIAnnotation(p)},
 		},
 		Spec: corev1.PodSpec{
@@ -113,10 +122,6 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 			}},
 		},
 	}
-	if t.ReadinessGate {
-		pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: corev1.PodConditionType(t.GateType())}}
-	}
-	return pod
 }
 
 // runningStatus is the status a kubelet reports for a started pod: Running, containers ready, Ready
@@ -153,17 +158,22 @@ func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev
 func sliceName(service string) string { return service + "-sim" }
 
 func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
+	return serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
+}
+
+// serviceSliceObject is the EndpointSlice of the Service namespace/service, its pods on port.
+func serviceSliceObject(namespace, service string, port int32, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
 	return &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: sliceName(t.Name), Namespace: t.Namespace,
+			Name: sliceName(service), Namespace: namespace,
 			Labels: withLabels(run, map[string]string{
-				discoveryv1.LabelServiceName: t.Name,
+				discoveryv1.LabelServiceName: service,
 				discoveryv1.LabelManagedBy:   ManagedBy,
 			}),
 		},
 		AddressType: discoveryv1.AddressTypeIPv4,
 		Ports: []discoveryv1.EndpointPort{{
-			Name: ptr.To(PortName), Port: ptr.To(f.Spec.Port), Protocol: ptr.To(corev1.ProtocolTCP),
+			Name: ptr.To(PortName), Port: ptr.To(port), Protocol: ptr.To(corev1.ProtocolTCP),
 		}},
 		Endpoints: Endpoints(pods),
 	}

@@ -41,6 +41,14 @@ type Fleet struct {
 	nextTGB   int
 	byKey     map[types.NamespacedName]*TGBPlan
 	live      *liveState // set by Create
+
+	// The Ingress side (ingressplan.go), empty unless Spec.Ingresses asks for it.
+	IngressGroups        []*IngressGroupPlan
+	IngressPlans         []*IngressPlan
+	BackendServices      []*ServicePlan
+	LoadBalancerServices []*ServicePlan
+	ingressByKey         map[types.NamespacedName]*IngressPlan
+	serviceByKey         map[types.NamespacedName]*ServicePlan
 }
 
 // NodePlan is one Node and its EC2 instance, with the trunk ENI the VPC resource controller attaches
@@ -204,6 +212,8 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 		t, _ := f.planTGB(rng, kind, gate, src)
 		f.addTGB(t)
 	}
+	// Last, so that a fleet without Ingresses draws exactly what it drew before they existed.
+	f.planIngresses(rng)
 	return f
 }
 
@@ -258,19 +268,25 @@ func (f *Fleet) planTGB(rng *rand.Rand, kind v1beta1.TargetType, gate bool, src 
 
 // planPod plans the next pod of t (not yet appended).
 func (f *Fleet) planPod(rng *rand.Rand, t *TGBPlan) (PodPlan, error) {
+	return f.planServicePod(rng, t.Name, &t.NextPod)
+}
+
+// planServicePod plans the next pod of the Service named service, whose next ordinal *next takes (and
+// advances).
+func (f *Fleet) planServicePod(rng *rand.Rand, service string, next *int) (PodPlan, error) {
 	ip, err := f.podIPs.Next()
 	if err != nil {
 		return PodPlan{}, err
 	}
 	p := PodPlan{
-		Name:          fmt.Sprintf("%s-%d", t.Name, t.NextPod),
+		Name:          fmt.Sprintf("%s-%d", service, *next),
 		IP:            ip,
 		Node:          f.placePod(rng),
 		ENIID:         "eni-" + randHex(rng, 17),
 		SecurityGroup: rng.IntN(f.Spec.SecurityGroups),
 	}
 	p.VLANID = f.nextVLAN(p.Node)
-	t.NextPod++
+	*next++
 	return p, nil
 }
 

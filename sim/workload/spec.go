@@ -56,6 +56,9 @@ type Spec struct {
 	// false: Services are selectorless and the fleet and the Simulator write their slices, as envtest
 	// has no controller manager.
 	ClusterEndpointSlices bool
+	// Ingresses is the Ingress side of the fleet (ALB Ingresses, their backends, NLB Services). Its
+	// zero value plans none of it, so a TGB-only fleet is planned exactly as without it.
+	Ingresses IngressSpec
 }
 
 // Defaults of Spec.
@@ -105,12 +108,15 @@ func (s Spec) WithDefaults() Spec {
 	if s.ClusterName == "" {
 		s.ClusterName = DefaultClusterName
 	}
+	s.Ingresses = s.Ingresses.withDefaults()
 	return s
 }
 
 var (
 	dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 	vpcIDRE  = regexp.MustCompile(`^vpc-[0-9a-f]+$`)
+	// accountIDRE is an AWS account ID, as ARNs carry it.
+	accountIDRE = regexp.MustCompile(`^[0-9]{12}$`)
 )
 
 // Validate reports every problem of a defaulted Spec, each naming its field.
@@ -168,9 +174,12 @@ func (s Spec) Validate() error {
 		if free := 1<<(32-nodes.Bits()) - 2; 2*s.Nodes > free {
 			bad("nodes", "%d nodes (two addresses each, the node's and its trunk ENI's) do not fit in nodeCIDR %s", s.Nodes, s.NodeCIDR)
 		}
-		if pods := s.TGBs * s.PodsPerService; pods > 1<<(32-vpc.Bits())-1<<(32-nodes.Bits()) {
+		if pods := s.TGBs*s.PodsPerService + s.Ingresses.pods(s.PodsPerService); pods > 1<<(32-vpc.Bits())-1<<(32-nodes.Bits()) {
 			bad("podsPerService", "%d pods do not fit in vpcCIDR %s outside nodeCIDR", pods, s.VPCCIDR)
 		}
+	}
+	if err := s.Ingresses.validate(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
