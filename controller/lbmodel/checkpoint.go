@@ -67,9 +67,18 @@ type canonicalDocument struct {
 	ClassDefaults *ClassDefaults     `json:"classDefaults,omitempty"`
 }
 
-// checkpoint builds the canonical document: encoding/json sorts map keys, and the inputs are sorted by
-// namespace/name here, so equal inputs in any order give the same bytes.
 func checkpoint(stack Stack, in Inputs, withSecrets bool) (string, error) {
+	raw, err := canonicalBytes(stack, in, withSecrets)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(raw)
+	return base64.RawURLEncoding.EncodeToString(sum[:]), nil
+}
+
+// canonicalBytes is the hashed document: encoding/json sorts map keys, and the inputs are sorted by
+// namespace/name here, so equal inputs in any order give the same bytes.
+func canonicalBytes(stack Stack, in Inputs, withSecrets bool) ([]byte, error) {
 	doc := canonicalDocument{Stack: stack, ClassDefaults: in.ClassDefaults}
 	for _, ing := range in.Ingresses {
 		doc.Ingresses = append(doc.Ingresses, canonicalIngress{
@@ -99,10 +108,9 @@ func checkpoint(stack Stack, in Inputs, withSecrets bool) (string, error) {
 	})
 	raw, err := json.Marshal(doc)
 	if err != nil {
-		return "", fmt.Errorf("marshal checkpoint document: %w", err)
+		return nil, fmt.Errorf("marshal checkpoint document: %w", err)
 	}
-	sum := sha256.Sum256(raw)
-	return base64.RawURLEncoding.EncodeToString(sum[:]), nil
+	return raw, nil
 }
 
 func key(ns, name string) string { return ns + "/" + name }
