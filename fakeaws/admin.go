@@ -98,6 +98,21 @@ func (s *Server) SecurityGroup(id string) (SecurityGroup, error) {
 	return s.st.FindSecurityGroup(id, "")
 }
 
+// SeedSubnet adds (or replaces) a subnet (an empty VPCID means the default VPC).
+func (s *Server) SeedSubnet(sn Subnet) (Subnet, error) { return s.st.SeedSubnet(sn) }
+
+// Subnets returns all subnets sorted by ID.
+func (s *Server) Subnets() []Subnet { return s.st.Subnets() }
+
+// LoadBalancers returns all load balancers in name order.
+func (s *Server) LoadBalancers() []LoadBalancer { return s.st.LoadBalancers() }
+
+// Listeners returns a load balancer's listeners by port.
+func (s *Server) Listeners(lbARN string) ([]Listener, error) { return s.st.ListenersOf(lbARN) }
+
+// Rules returns a listener's rules by priority, the default rule last.
+func (s *Server) Rules(listenerARN string) ([]ListenerRule, error) { return s.st.RulesOf(listenerARN) }
+
 // SecurityGroups returns every security group.
 func (s *Server) SecurityGroups() []SecurityGroup { return s.st.SecurityGroups() }
 

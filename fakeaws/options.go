@@ -100,6 +100,16 @@ type Options struct {
 	MaxTargetsPerGroup int
 	// MaxTargetGroups is the TooManyTargetGroups quota. Default 3000.
 	MaxTargetGroups int
+	// LoadBalancerActiveAfter is how long (scenario time) a new load balancer reports State "provisioning" before
+	// "active". AWS takes minutes; the default is 5s so that a deployer's wait is exercised without dominating
+	// a run. Negative makes load balancers active at once.
+	LoadBalancerActiveAfter time.Duration
+	// MaxLoadBalancers is the TooManyLoadBalancers quota, per type (application, network). Default 50.
+	MaxLoadBalancers int
+	// MaxListenersPerLoadBalancer is the TooManyListeners quota. Default 50.
+	MaxListenersPerLoadBalancer int
+	// MaxRulesPerListener is the TooManyRules quota, not counting the default rule. Default 100.
+	MaxRulesPerListener int
 	// MaxRulesPerSecurityGroup is the RulesPerSecurityGroupLimitExceeded quota (ingress). Default 60.
 	MaxRulesPerSecurityGroup int
 	// From starts the server with a copy of a snapshot's resources instead of a fresh account. Its account
@@ -158,6 +168,15 @@ func (o *Options) setDefaults() {
 	if o.MaxTargetGroups == 0 {
 		o.MaxTargetGroups = 3000
 	}
+	switch {
+	case o.LoadBalancerActiveAfter == 0:
+		o.LoadBalancerActiveAfter = 5 * time.Second
+	case o.LoadBalancerActiveAfter < 0:
+		o.LoadBalancerActiveAfter = 0
+	}
+	defaultTo(&o.MaxLoadBalancers, 50)
+	defaultTo(&o.MaxListenersPerLoadBalancer, 50)
+	defaultTo(&o.MaxRulesPerListener, 100)
 	if o.MaxRulesPerSecurityGroup == 0 {
 		o.MaxRulesPerSecurityGroup = 60
 	}

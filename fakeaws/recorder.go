@@ -28,6 +28,8 @@ type Call struct {
 	Service         string    `json:"service"` // "elbv2" | "ec2" | "s3" | "admin" ("" when unroutable)
 	Operation       string    `json:"operation"`
 	TargetGroupARN  string    `json:"targetGroupArn,omitempty"`
+	LoadBalancerARN string    `json:"loadBalancerArn,omitempty"`
+	ListenerARN     string    `json:"listenerArn,omitempty"`
 	SecurityGroupID string    `json:"securityGroupId,omitempty"`
 	Targets         []Target  `json:"targets,omitempty"`
 	// Filters are an EC2 call's filter names in request order; ResourceIDs is how many resources it names
@@ -86,6 +88,7 @@ func (r *Recorder) compact(c *Call) {
 	c.Service, c.Operation, c.Outcome = r.names.get(c.Service), r.names.get(c.Operation), r.names.get(c.Outcome)
 	c.ErrorCode, c.Bucket = r.names.get(c.ErrorCode), r.names.get(c.Bucket)
 	c.TargetGroupARN, c.SecurityGroupID = strings.Clone(c.TargetGroupARN), strings.Clone(c.SecurityGroupID)
+	c.LoadBalancerARN, c.ListenerARN = strings.Clone(c.LoadBalancerARN), strings.Clone(c.ListenerARN)
 	c.Targets = slices.Clone(c.Targets)
 	for i := range c.Targets {
 		c.Targets[i].ID, c.Targets[i].AvailabilityZone = strings.Clone(c.Targets[i].ID), r.names.get(c.Targets[i].AvailabilityZone)

@@ -71,6 +71,8 @@ func New(opts Options) (*Server, error) {
 		AccountID: opts.AccountID, Region: opts.Region, HealthyAfter: opts.HealthyAfter,
 		DeregistrationDelay: opts.DeregistrationDelay, MaxTargetsPerGroup: opts.MaxTargetsPerGroup,
 		MaxTargetGroups: opts.MaxTargetGroups, MaxRulesPerGroup: opts.MaxRulesPerSecurityGroup, MaxTags: 50, Seed: opts.Seed,
+		LoadBalancerActiveAfter: opts.LoadBalancerActiveAfter, MaxLoadBalancers: opts.MaxLoadBalancers,
+		MaxListenersPerLB: opts.MaxListenersPerLoadBalancer, MaxRulesPerListener: opts.MaxRulesPerListener,
 	}
 	if opts.From == nil {
 		s.st = state.New(cfg)
@@ -121,8 +123,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveQuery(w, r)
 }
 
-// Snapshot is a copy of a server's AWS resources (VPCs, instances, ENIs, security groups, target groups
-// and their targets) at one moment; calls, faults, limits and metrics are not part of it.
+// Snapshot is a copy of a server's AWS resources (VPCs, subnets, instances, ENIs, security groups, target
+// groups and their targets, load balancers with their listeners and rules) at one moment; calls, faults, limits and metrics are not part of it.
 type Snapshot struct {
 	st        *state.Store
 	accountID string

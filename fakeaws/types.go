@@ -27,8 +27,24 @@ type (
 	Target = state.Target
 	// TargetHealth is a target's health at the time of the query: State is "initial", "healthy" or "draining".
 	TargetHealth = state.TargetHealth
+	// Subnet is a VPC subnet; the default VPC has one per zone a, b and c, tagged for load balancers.
+	Subnet = state.Subnet
+	// LoadBalancer is an ELBv2 application or network load balancer.
+	LoadBalancer = state.LoadBalancer
+	// Listener is a load balancer listener.
+	Listener = state.Listener
+	// ListenerRule is a listener rule (IsDefault for the listener's default rule).
+	ListenerRule = state.ListenerRule
 	// BucketState is a token bucket's fill level.
 	BucketState = throttle.BucketState
+)
+
+// Load balancer states and the subnet tags by which controllers discover subnets for each scheme.
+const (
+	LoadBalancerProvisioning = state.LBStateProvisioning
+	LoadBalancerActive       = state.LBStateActive
+	TagRoleELB               = state.TagRoleELB
+	TagRoleInternalELB       = state.TagRoleInternalELB
 )
 
 // Target health states.

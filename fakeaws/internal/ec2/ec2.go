@@ -36,6 +36,7 @@ func New(st *state.Store) *Service {
 		"DescribeInstances":             s.describeInstances,
 		"DescribeNetworkInterfaces":     s.describeNetworkInterfaces,
 		"DescribeVpcs":                  s.describeVpcs,
+		"DescribeSubnets":               s.describeSubnets,
 		"CreateTags":                    s.createTags,
 	}
 	return s
@@ -61,7 +62,7 @@ func (s *Service) Lookup(action string) (Handler, bool) {
 func (s *Service) Operations() []string { return query.Operations(s.ops) }
 
 // idLists are the parameters by which describe calls name resources.
-var idLists = []string{"InstanceId", "NetworkInterfaceId", "GroupId", "GroupName", "VpcId"}
+var idLists = []string{"InstanceId", "NetworkInterfaceId", "GroupId", "GroupName", "VpcId", "SubnetId"}
 
 // Unfiltered reports whether a describe call carries no filter, no ID list and no MaxResults (AWS charges those
 // to a smaller bucket).

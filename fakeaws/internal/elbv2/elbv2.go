@@ -25,6 +25,7 @@ type Service struct {
 // New returns the service.
 func New(st *state.Store) *Service {
 	s := &Service{st: st}
+	lbAttrs, tgAttrs, listenerAttrs := s.attributeOwners()
 	s.ops = map[string]Handler{
 		"CreateTargetGroup":    s.createTargetGroup,
 		"DeleteTargetGroup":    s.deleteTargetGroup,
@@ -36,6 +37,28 @@ func New(st *state.Store) *Service {
 		"AddTags":              s.addTags,
 		"RemoveTags":           s.removeTags,
 		"DescribeTags":         s.describeTags,
+
+		"DescribeTargetGroupAttributes": describeAttributes(tgAttrs),
+		"ModifyTargetGroupAttributes":   modifyAttributes(tgAttrs),
+
+		"CreateLoadBalancer":             s.createLoadBalancer,
+		"DescribeLoadBalancers":          s.describeLoadBalancers,
+		"DeleteLoadBalancer":             s.deleteLoadBalancer,
+		"DescribeLoadBalancerAttributes": describeAttributes(lbAttrs),
+		"ModifyLoadBalancerAttributes":   modifyAttributes(lbAttrs),
+
+		"CreateListener":             s.createListener,
+		"DescribeListeners":          s.describeListeners,
+		"ModifyListener":             s.modifyListener,
+		"DeleteListener":             s.deleteListener,
+		"DescribeListenerAttributes": describeAttributes(listenerAttrs),
+		"ModifyListenerAttributes":   modifyAttributes(listenerAttrs),
+
+		"CreateRule":        s.createRule,
+		"DescribeRules":     s.describeRules,
+		"ModifyRule":        s.modifyRule,
+		"DeleteRule":        s.deleteRule,
+		"SetRulePriorities": s.setRulePriorities,
 	}
 	return s
 }

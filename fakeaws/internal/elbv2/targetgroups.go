@@ -135,8 +135,7 @@ func (s *Service) deleteTargetGroup(_ time.Time, f *query.Form) (any, error) {
 	if err := validARN(arn); err != nil {
 		return nil, err
 	}
-	s.st.DeleteTargetGroup(arn)
-	return nil, nil
+	return nil, s.st.DeleteTargetGroup(arn)
 }
 
 func validARN(arn string) error {
@@ -152,8 +151,9 @@ func (s *Service) describeTargetGroups(_ time.Time, f *query.Form) (any, error) 
 	if len(arns) > 0 && len(names) > 0 {
 		return nil, query.Errorf("ValidationError", "Target group names and target group ARNs cannot be specified at the same time")
 	}
-	if lb := f.Get("LoadBalancerArn"); lb != "" {
-		return nil, query.Errorf("LoadBalancerNotFound", "Load balancers '[%s]' not found", lb)
+	lb := f.Get("LoadBalancerArn")
+	if lb != "" && (len(arns) > 0 || len(names) > 0) {
+		return nil, query.Errorf("ValidationError", "A load balancer ARN cannot be specified together with target group names or ARNs")
 	}
 	pageSize, ok, err := intParam(f, "PageSize", 1, 400)
 	if err != nil {
@@ -168,6 +168,8 @@ func (s *Service) describeTargetGroups(_ time.Time, f *query.Form) (any, error) 
 		sel, err = s.byARN(arns)
 	case len(names) > 0:
 		sel, err = s.byName(names)
+	case lb != "":
+		sel, err = s.st.TargetGroupsOf(lb)
 	}
 	if err != nil {
 		return nil, err
@@ -180,7 +182,7 @@ func (s *Service) describeTargetGroups(_ time.Time, f *query.Form) (any, error) 
 	}
 	var page []state.TargetGroup
 	total := len(sel)
-	if len(arns) > 0 || len(names) > 0 {
+	if len(arns) > 0 || len(names) > 0 || lb != "" {
 		start = min(start, total)
 		page = sel[start:min(start+int(pageSize), total)]
 	} else { // copy only the page, not every group

@@ -21,7 +21,7 @@ type xTargetGroup struct {
 	UnhealthyThresholdCount    int32     `xml:"UnhealthyThresholdCount"`
 	HealthCheckPath            string    `xml:"HealthCheckPath,omitempty"`
 	Matcher                    *xMatcher `xml:"Matcher,omitempty"`
-	LoadBalancerArns           struct{}  `xml:"LoadBalancerArns"`
+	LoadBalancerArns           []string  `xml:"LoadBalancerArns>member"`
 	TargetType                 string    `xml:"TargetType"`
 	IpAddressType              string    `xml:"IpAddressType,omitempty"`
 }
@@ -33,7 +33,7 @@ func toWire(tg state.TargetGroup) xTargetGroup {
 		HealthCheckEnabled: tg.HealthCheck.Enabled, HealthCheckIntervalSeconds: tg.HealthCheck.IntervalSeconds,
 		HealthCheckTimeoutSeconds: tg.HealthCheck.TimeoutSeconds, HealthyThresholdCount: tg.HealthCheck.HealthyThreshold,
 		UnhealthyThresholdCount: tg.HealthCheck.UnhealthyThreshold, HealthCheckPath: tg.HealthCheck.Path,
-		TargetType: tg.TargetType, IpAddressType: tg.IPAddressType,
+		TargetType: tg.TargetType, IpAddressType: tg.IPAddressType, LoadBalancerArns: tg.LoadBalancerARNs,
 	}
 	if tg.HealthCheck.Matcher != "" {
 		x.Matcher = &xMatcher{HttpCode: tg.HealthCheck.Matcher}

@@ -70,6 +70,22 @@ var statusByCode = map[string]int{
 	"DuplicateTargetGroupName":    http.StatusBadRequest,
 	"ResourceInUse":               http.StatusBadRequest,
 	"InvalidConfigurationRequest": http.StatusBadRequest,
+	"DuplicateLoadBalancerName":   http.StatusBadRequest,
+	"TooManyLoadBalancers":        http.StatusBadRequest,
+	"SubnetNotFound":              http.StatusBadRequest,
+	"InvalidSubnet":               http.StatusBadRequest,
+	"InvalidSecurityGroup":        http.StatusBadRequest,
+	"InvalidScheme":               http.StatusBadRequest,
+	"DuplicateListener":           http.StatusBadRequest,
+	"ListenerNotFound":            http.StatusBadRequest,
+	"TooManyListeners":            http.StatusBadRequest,
+	"CertificateNotFound":         http.StatusBadRequest,
+	"IncompatibleProtocols":       http.StatusBadRequest,
+	"InvalidLoadBalancerAction":   http.StatusBadRequest,
+	"TargetGroupAssociationLimit": http.StatusBadRequest,
+	"RuleNotFound":                http.StatusBadRequest,
+	"PriorityInUse":               http.StatusBadRequest,
+	"TooManyRules":                http.StatusBadRequest,
 	// EC2.
 	"InvalidGroup.NotFound":               http.StatusBadRequest,
 	"InvalidGroup.Duplicate":              http.StatusBadRequest,
@@ -87,6 +103,8 @@ var statusByCode = map[string]int{
 	"InvalidNetworkInterface.InUse":       http.StatusBadRequest,
 	"InvalidFilter":                       http.StatusBadRequest,
 	"TagLimitExceeded":                    http.StatusBadRequest,
+	"InvalidSubnetID.NotFound":            http.StatusBadRequest,
+	"InvalidSubnet.Range":                 http.StatusBadRequest,
 }
 
 // StatusOf returns the HTTP status for an error code (400 when the code is not in the table).

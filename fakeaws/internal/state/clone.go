@@ -23,7 +23,9 @@ func (s *Store) Clone(cfg Config) (*Store, error) {
 	cfg.Seed = s.cfg.Seed
 	c := &Store{cfg: cfg, src: src, rng: rand.New(src), defaultVPC: s.defaultVPC,
 		vpcs: cloneMap(s.vpcs, cloneVPC), instances: cloneMap(s.instances, cloneInstance),
-		enis: cloneMap(s.enis, cloneENI), sgs: cloneMap(s.sgs, cloneSG), tgs: cloneMap(s.tgs, cloneEntry)}
+		enis: cloneMap(s.enis, cloneENI), sgs: cloneMap(s.sgs, cloneSG), tgs: cloneMap(s.tgs, cloneEntry),
+		subnets: cloneMap(s.subnets, cloneSubnet), lbs: cloneMap(s.lbs, cloneLB), listeners: cloneMap(s.listeners, cloneListener),
+		rules: cloneMap(s.rules, cloneRule)}
 	c.reindex() // rebuilt, not copied: the copy's indexes must point at the copy's resources
 	return c, nil
 }

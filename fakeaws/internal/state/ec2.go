@@ -146,7 +146,7 @@ func (s *Store) InstancesByID(ids []string) (found []Instance, missing []string)
 	return found, missing
 }
 
-// CreateTags tags EC2 resources (vpc-, i-, eni-, sg-). All IDs must exist; nothing changes otherwise.
+// CreateTags tags EC2 resources (vpc-, i-, eni-, subnet-, sg-). All IDs must exist; nothing changes otherwise.
 func (s *Store) CreateTags(ids []string, tags []Tag) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -171,6 +171,12 @@ func (s *Store) CreateTags(ids []string, tags []Tag) error {
 				p = &v.Tags
 			} else {
 				return notFound("InvalidNetworkInterfaceID.NotFound", "networkInterface ID", id)
+			}
+		case strings.HasPrefix(id, "subnet-"):
+			if v, ok := s.subnets[id]; ok {
+				p = &v.Tags
+			} else {
+				return notFound("InvalidSubnetID.NotFound", "subnet ID", id)
 			}
 		case strings.HasPrefix(id, "sg-"):
 			if v, ok := s.sgs[id]; ok {

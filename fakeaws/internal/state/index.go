@@ -45,7 +45,7 @@ func (o *order[K]) keys(live func(K) bool) []K {
 	return o.sorted
 }
 
-// tgKey orders target groups as DescribeTargetGroups lists them: by name, then ARN.
+// tgKey orders target groups (and load balancers) as their Describe calls list them: by name, then ARN.
 type tgKey struct{ name, arn string }
 
 func cmpTGKey(a, b tgKey) int {
@@ -75,6 +75,37 @@ func (s *Store) reindex() {
 	s.instOrder = order[string]{cmp: cmp.Compare[string]}
 	for id := range s.instances {
 		s.instOrder.add(id)
+	}
+	s.reindexLoadBalancers()
+}
+
+// reindexLoadBalancers rebuilds the load balancer indexes (after sgUsers, which it adds to).
+func (s *Store) reindexLoadBalancers() {
+	s.lbByName = make(map[string]string, len(s.lbs))
+	s.lbOrder = order[tgKey]{cmp: cmpTGKey}
+	for arn, lb := range s.lbs {
+		s.lbByName[lb.Name] = arn
+		s.lbOrder.add(tgKey{lb.Name, arn})
+		for _, g := range lb.SecurityGroupIDs {
+			s.sgUsers[g]++
+		}
+	}
+	s.listenersByLB = map[string][]string{}
+	s.tgLBs = map[string]map[string]int{}
+	for _, arn := range sortedKeys(s.listeners) {
+		l := s.listeners[arn]
+		s.listenersByLB[l.LoadBalancerARN] = append(s.listenersByLB[l.LoadBalancerARN], arn)
+		s.indexActions(l.LoadBalancerARN, l.DefaultActions, 1)
+	}
+	s.rulesByListener = map[string][]string{}
+	for _, arn := range sortedKeys(s.rules) {
+		r := s.rules[arn]
+		if r.IsDefault { // the default rule comes first
+			s.rulesByListener[r.ListenerARN] = append([]string{arn}, s.rulesByListener[r.ListenerARN]...)
+		} else {
+			s.rulesByListener[r.ListenerARN] = append(s.rulesByListener[r.ListenerARN], arn)
+			s.indexActions(s.listeners[r.ListenerARN].LoadBalancerARN, r.Actions, 1)
+		}
 	}
 }
 

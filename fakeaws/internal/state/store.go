@@ -22,6 +22,11 @@ type Config struct {
 	MaxRulesPerGroup    int
 	MaxTags             int
 	Seed                uint64
+	// LoadBalancerActiveAfter is how long a new load balancer stays "provisioning" (scenario time).
+	LoadBalancerActiveAfter time.Duration
+	MaxLoadBalancers        int // per type (application, network), like AWS's regional quotas
+	MaxListenersPerLB       int
+	MaxRulesPerListener     int // not counting the default rule
 }
 
 // Store is the account state.
@@ -37,16 +42,25 @@ type Store struct {
 	enis       map[string]*ENI
 	sgs        map[string]*SecurityGroup
 	tgs        map[string]*tgEntry
+	subnets    map[string]*Subnet
+	lbs        map[string]*LoadBalancer
+	listeners  map[string]*Listener
+	rules      map[string]*ListenerRule
 
 	// Indexes (index.go), so that a call naming resources costs O(result), not O(account). Every write keeps
 	// them in step; New and Clone build them with reindex.
-	tgByName      map[string]string   // name → ARN (names are unique in an account)
-	tgOrder       order[tgKey]        // DescribeTargetGroups' order
-	eniByIP       map[string][]string // private IP → IDs of the ENIs holding it
-	eniByInstance map[string][]string // instance ID → IDs of the ENIs attached to it
-	eniOrder      order[string]       // ENI IDs
-	instOrder     order[string]       // instance IDs
-	sgUsers       map[string]int      // security group ID → uses by ENIs (DeleteSecurityGroup's dependency check)
+	tgByName        map[string]string         // name → ARN (names are unique in an account)
+	tgOrder         order[tgKey]              // DescribeTargetGroups' order
+	eniByIP         map[string][]string       // private IP → IDs of the ENIs holding it
+	eniByInstance   map[string][]string       // instance ID → IDs of the ENIs attached to it
+	eniOrder        order[string]             // ENI IDs
+	instOrder       order[string]             // instance IDs
+	sgUsers         map[string]int            // security group ID → uses by ENIs and load balancers (DeleteSecurityGroup's check)
+	lbByName        map[string]string         // name → ARN (names are unique in a region)
+	lbOrder         order[tgKey]              // DescribeLoadBalancers' order: name, then ARN
+	listenersByLB   map[string][]string       // load balancer ARN → its listener ARNs
+	rulesByListener map[string][]string       // listener ARN → its rule ARNs, the default rule first
+	tgLBs           map[string]map[string]int // target group ARN → load balancer ARN → actions forwarding to it
 }
 
 type targetKey struct {
@@ -77,10 +91,15 @@ func New(cfg Config) *Store {
 		enis:      map[string]*ENI{},
 		sgs:       map[string]*SecurityGroup{},
 		tgs:       map[string]*tgEntry{},
+		subnets:   map[string]*Subnet{},
+		lbs:       map[string]*LoadBalancer{},
+		listeners: map[string]*Listener{},
+		rules:     map[string]*ListenerRule{},
 	}
 	id := s.newID("vpc-", 17)
 	s.vpcs[id] = &VPC{ID: id, CIDRs: []string{"10.0.0.0/16"}, IsDefault: true}
 	s.defaultVPC = id
+	s.seedDefaultSubnets(id)
 	s.reindex()
 	sg := s.newSecurityGroup("default", "default VPC security group", id)
 	// The default group allows all traffic from itself.
@@ -102,6 +121,9 @@ func (s *Store) SetHealthTiming(healthyAfter, deregistrationDelay time.Duration)
 
 // AccountID returns the owning account.
 func (s *Store) AccountID() string { return s.cfg.AccountID }
+
+// Region returns the account's region.
+func (s *Store) Region() string { return s.cfg.Region }
 
 // DefaultVPCID returns the ID of the default VPC.
 func (s *Store) DefaultVPCID() string { return s.defaultVPC }

@@ -6,7 +6,8 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 )
 
-// AddTags tags target groups.
+// AddTags tags ELBv2 resources (load balancers, listeners, rules, target groups). All must exist; nothing
+// changes otherwise.
 func (s *Store) AddTags(arns []string, tags []Tag) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -15,17 +16,17 @@ func (s *Store) AddTags(arns []string, tags []Tag) error {
 		return err
 	}
 	for _, e := range es {
-		if err := s.tagLimit(len(mergeTags(cloneTags(e.Tags), tags))); err != nil {
+		if err := s.tagLimit(len(mergeTags(cloneTags(*e), tags))); err != nil {
 			return err
 		}
 	}
 	for _, e := range es {
-		e.Tags = mergeTags(e.Tags, tags)
+		*e = mergeTags(*e, tags)
 	}
 	return nil
 }
 
-// RemoveTags removes tag keys from target groups.
+// RemoveTags removes tag keys from ELBv2 resources.
 func (s *Store) RemoveTags(arns []string, keys []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -34,8 +35,8 @@ func (s *Store) RemoveTags(arns []string, keys []string) error {
 		return err
 	}
 	for _, e := range es {
-		kept := e.Tags[:0]
-		for _, t := range e.Tags {
+		kept := (*e)[:0]
+		for _, t := range *e {
 			drop := false
 			for _, k := range keys {
 				if t.Key == k {
@@ -46,7 +47,7 @@ func (s *Store) RemoveTags(arns []string, keys []string) error {
 				kept = append(kept, t)
 			}
 		}
-		e.Tags = kept
+		*e = kept
 	}
 	return nil
 }
@@ -61,22 +62,45 @@ func (s *Store) Tags(arns []string) ([][]Tag, error) {
 	}
 	out := make([][]Tag, len(es))
 	for i, e := range es {
-		out[i] = cloneTags(e.Tags)
+		out[i] = cloneTags(*e)
 	}
 	return out, nil
 }
 
-func (s *Store) tagTargets(arns []string) ([]*tgEntry, error) {
-	out := make([]*tgEntry, 0, len(arns))
+// tagTargets resolves ELBv2 ARNs to their tag lists; the first unknown ARN decides the error.
+func (s *Store) tagTargets(arns []string) ([]*[]Tag, error) {
+	out := make([]*[]Tag, 0, len(arns))
 	for _, a := range arns {
-		if strings.Contains(a, ":loadbalancer/") {
-			return nil, query.Errorf("LoadBalancerNotFound", "Load balancer '%s' not found", a)
+		var err error
+		var p *[]Tag
+		switch {
+		case strings.Contains(a, ":loadbalancer/"):
+			var lb *LoadBalancer
+			if lb, err = s.lb(a); err == nil {
+				p = &lb.Tags
+			}
+		case strings.Contains(a, ":listener/"):
+			var l *Listener
+			if l, err = s.listener(a); err == nil {
+				p = &l.Tags
+			}
+		case strings.Contains(a, ":listener-rule/"):
+			var r *ListenerRule
+			if r, err = s.rule(a); err == nil {
+				p = &r.Tags
+			}
+		case strings.Contains(a, ":targetgroup/"):
+			var e *tgEntry
+			if e, err = s.tg(a); err == nil {
+				p = &e.Tags
+			}
+		default:
+			err = query.Errorf("ValidationError", "'%s' is not a valid Elastic Load Balancing resource ARN", a)
 		}
-		e, err := s.tg(a)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		out = append(out, p)
 	}
 	return out, nil
 }

@@ -1,7 +1,9 @@
 package state
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +15,15 @@ var tgName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$
 func cloneTG(tg *tgEntry) TargetGroup {
 	c := tg.TargetGroup
 	c.Tags = cloneTags(tg.Tags)
+	c.Attributes = maps.Clone(tg.Attributes)
+	c.LoadBalancerARNs = nil // derived, see tgOut
+	return c
+}
+
+// tgOut is a copy of a group as described, with the load balancers that forward to it.
+func (s *Store) tgOut(tg *tgEntry) TargetGroup {
+	c := cloneTG(tg)
+	c.LoadBalancerARNs = s.tgLoadBalancers(tg.ARN)
 	return c
 }
 
@@ -35,7 +46,7 @@ func (s *Store) CreateTargetGroup(tg TargetGroup, now time.Time) (TargetGroup, e
 	if arn, ok := s.tgByName[tg.Name]; ok {
 		o := s.tgs[arn]
 		if o.Protocol == tg.Protocol && o.Port == tg.Port && o.VPCID == tg.VPCID && o.TargetType == tg.TargetType {
-			return cloneTG(o), nil
+			return s.tgOut(o), nil
 		}
 		return TargetGroup{}, query.Errorf("DuplicateTargetGroupName", "A target group with the same name '%s' exists, but with different settings", tg.Name)
 	}
@@ -52,7 +63,7 @@ func (s *Store) CreateTargetGroup(tg TargetGroup, now time.Time) (TargetGroup, e
 	s.tgs[tg.ARN] = e
 	s.tgByName[tg.Name] = tg.ARN
 	s.tgOrder.add(tgKey{tg.Name, tg.ARN})
-	return cloneTG(e), nil
+	return s.tgOut(e), nil
 }
 
 func (s *Store) tg(arn string) (*tgEntry, error) {
@@ -62,17 +73,22 @@ func (s *Store) tg(arn string) (*tgEntry, error) {
 	return nil, query.Errorf("TargetGroupNotFound", "Target groups '%s' not found", arn)
 }
 
-// DeleteTargetGroup deletes a group; deleting an unknown group succeeds, as in AWS.
-func (s *Store) DeleteTargetGroup(arn string) {
+// DeleteTargetGroup deletes a group; deleting an unknown group succeeds, as in AWS, and one a listener or rule
+// forwards to is ResourceInUse.
+func (s *Store) DeleteTargetGroup(arn string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.tgs[arn]
 	if !ok {
-		return
+		return nil
+	}
+	if len(s.tgLBs[arn]) > 0 {
+		return query.Errorf("ResourceInUse", "Target group '%s' is currently in use by a listener or a rule", arn)
 	}
 	delete(s.tgs, arn)
 	delete(s.tgByName, e.Name)
 	s.tgOrder.remove()
+	return nil
 }
 
 // TargetGroups returns all target groups sorted by name, then ARN.
@@ -94,7 +110,7 @@ func (s *Store) TargetGroupPage(start, size int) ([]TargetGroup, int) {
 	}
 	out := make([]TargetGroup, 0, end-start)
 	for _, k := range keys[start:end] {
-		out = append(out, cloneTG(s.tgs[k.arn]))
+		out = append(out, s.tgOut(s.tgs[k.arn]))
 	}
 	return out, len(keys)
 }
@@ -104,7 +120,7 @@ func (s *Store) TargetGroupPage(start, size int) ([]TargetGroup, int) {
 func (s *Store) TargetGroupsByARN(arns []string) ([]TargetGroup, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return lookup(s.tgs, arns, cloneTG)
+	return lookup(s.tgs, arns, s.tgOut)
 }
 
 // TargetGroupsByName returns the groups of names in order and -1, or nil and the index of the first name no
@@ -118,7 +134,7 @@ func (s *Store) TargetGroupsByName(names []string) ([]TargetGroup, int) {
 		if !ok {
 			return nil, i
 		}
-		out = append(out, cloneTG(s.tgs[arn]))
+		out = append(out, s.tgOut(s.tgs[arn]))
 	}
 	return out, -1
 }
@@ -131,7 +147,7 @@ func (s *Store) TargetGroup(arn string) (TargetGroup, error) {
 	if err != nil {
 		return TargetGroup{}, err
 	}
-	return cloneTG(e), nil
+	return s.tgOut(e), nil
 }
 
 // ModifyTargetGroup applies fn to the group's settings under the lock.
@@ -147,5 +163,34 @@ func (s *Store) ModifyTargetGroup(arn string, fn func(*TargetGroup) error) (Targ
 		return TargetGroup{}, err
 	}
 	e.HealthCheck = c.HealthCheck
-	return cloneTG(e), nil
+	return s.tgOut(e), nil
+}
+
+// SetTargetGroupAttributes records attribute values (validated by the caller) and returns the group.
+func (s *Store) SetTargetGroupAttributes(arn string, attrs map[string]string) (TargetGroup, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, err := s.tg(arn)
+	if err != nil {
+		return TargetGroup{}, err
+	}
+	e.Attributes = setAttributes(e.Attributes, attrs)
+	return s.tgOut(e), nil
+}
+
+// TargetGroupsOf returns the groups a load balancer's listeners and rules forward to, in name order.
+func (s *Store) TargetGroupsOf(lbARN string) ([]TargetGroup, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.lb(lbARN); err != nil {
+		return nil, err
+	}
+	var out []TargetGroup
+	for arn, lbs := range s.tgLBs {
+		if lbs[lbARN] > 0 {
+			out = append(out, s.tgOut(s.tgs[arn]))
+		}
+	}
+	slices.SortFunc(out, func(a, b TargetGroup) int { return cmpTGKey(tgKey{a.Name, a.ARN}, tgKey{b.Name, b.ARN}) })
+	return out, nil
 }

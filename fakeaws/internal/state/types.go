@@ -136,6 +136,10 @@ type TargetGroup struct {
 	HealthCheck   HealthCheck `json:"healthCheck"`
 	Tags          []Tag       `json:"tags,omitempty"`
 	CreatedAt     time.Time   `json:"createdAt"`
+	// Attributes are the attributes set by ModifyTargetGroupAttributes; defaults are implied.
+	Attributes map[string]string `json:"attributes,omitempty"`
+	// LoadBalancerARNs are the load balancers whose listeners or rules forward to the group (derived).
+	LoadBalancerARNs []string `json:"loadBalancerArns,omitempty"`
 }
 
 // Target identifies a registered target.
