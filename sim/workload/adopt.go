@@ -53,7 +53,40 @@ func (f *Fleet) Adopt(ctx context.Context, from *Fleet, opts Options) error {
 		}
 		t.TargetGroupARN, t.NodePort = s.TargetGroupARN, s.NodePort
 	}
+	if err := f.sameIngressSide(from); err != nil {
+		return err
+	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	f.live = &liveState{opts: opts, sgIDs: append([]string(nil), src.sgIDs...), lbSG: src.lbSG, bg: bg, cancel: cancel}
+	return nil
+}
+
+// sameIngressSide checks that from's Ingress side is the one f planned: the same Ingresses and
+// Services with the same pods. It learns nothing from AWS (its load balancers are the controllers'),
+// so there is nothing to take over. from.mu is held by no one else: Adopt runs before from's
+// mutations or after them, never during.
+func (f *Fleet) sameIngressSide(from *Fleet) error {
+	from.mu.Lock()
+	defer from.mu.Unlock()
+	if len(from.IngressPlans) != len(f.IngressPlans) {
+		return fmt.Errorf("workload: adopting a different fleet: %d Ingresses, planned %d", len(from.IngressPlans), len(f.IngressPlans))
+	}
+	for i, ing := range f.IngressPlans {
+		s := from.IngressPlans[i]
+		if s.Key() != ing.Key() || !slices.Equal(s.Paths, ing.Paths) || s.HealthCheckPath != ing.HealthCheckPath {
+			return fmt.Errorf("workload: adopting a different fleet: Ingress %d is %s with paths %v, planned %s with %v (Ingress changes after Create cannot be adopted)",
+				i, s.Key(), s.Paths, ing.Key(), ing.Paths)
+		}
+	}
+	have, want := from.ingressSideServices(), f.ingressSideServices()
+	if len(have) != len(want) {
+		return fmt.Errorf("workload: adopting a different fleet: %d Ingress-side Services, planned %d", len(have), len(want))
+	}
+	for i, s := range want {
+		o := have[i]
+		if o.Key() != s.Key() || o.Port != s.Port || o.TargetPort != s.TargetPort || !slices.Equal(o.Pods, s.Pods) {
+			return fmt.Errorf("workload: adopting a different fleet: Service %d is %s, planned %s", i, o.Key(), s.Key())
+		}
+	}
 	return nil
 }

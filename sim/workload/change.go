@@ -40,6 +40,10 @@ type Change struct {
 	// Pods are the pods whose readiness gate for this TGB must (again) turn True before the change is
 	// complete: new gated pods, or the restarted pod of a gated TGB.
 	Pods []types.NamespacedName
+	// Ingress is the Ingress an Ingress-side change made (TGB is then zero), and Expect what AWS must
+	// end up showing for it to be applied.
+	Ingress types.NamespacedName
+	Expect  []Expectation
 }
 
 // ErrUnknownTGB is returned for a TGB or pod the fleet does not hold.

@@ -10,6 +10,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
@@ -75,6 +76,10 @@ func DeleteLabelled(ctx context.Context, c client.Client, labels map[string]stri
 		if err := c.Delete(ctx, &nss.Items[i]); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("deleting namespace %s: %w", nss.Items[i].Name, err))
 		}
+	}
+	// A labelled IngressClass is the run's own (an existing one is left unlabelled).
+	if err := c.DeleteAllOf(ctx, &networkingv1.IngressClass{}, client.MatchingLabels(labels)); err != nil {
+		errs = append(errs, fmt.Errorf("deleting run ingress classes: %w", err))
 	}
 	if err := c.DeleteAllOf(ctx, &corev1.Node{}, client.MatchingLabels(labels)); err != nil {
 		errs = append(errs, fmt.Errorf("deleting run nodes: %w", err))

@@ -21,7 +21,7 @@ func (f *Fleet) ingressSteps() int64 {
 	if f.Spec.ClusterEndpointSlices {
 		perService = 1
 	}
-	for _, s := range append(f.BackendServices[:len(f.BackendServices):len(f.BackendServices)], f.LoadBalancerServices...) {
+	for _, s := range f.ingressSideServices() {
 		n += perService + 3*len(s.Pods) // per pod: create, status, branch ENI
 	}
 	for _, ing := range f.IngressPlans {
@@ -53,7 +53,7 @@ func (f *Fleet) createIngressSide(ctx context.Context, live *liveState, cnt *cou
 		cnt.wrote(true)
 	}
 	now := metav1.NewTime(live.opts.Clock.Now())
-	services := append(f.BackendServices[:len(f.BackendServices):len(f.BackendServices)], f.LoadBalancerServices...)
+	services := f.ingressSideServices()
 	runPool(ctx, live.opts.Concurrency, len(services), func(i int) {
 		if err := f.createServiceObjects(ctx, live, services[i], now, cnt); err != nil {
 			cancel(err)

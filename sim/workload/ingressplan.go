@@ -3,6 +3,7 @@ package workload
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -37,6 +38,8 @@ type IngressPlan struct {
 	TLS *TLSPlan
 	// OIDC is set for an Ingress that authenticates with OIDC (TLS ones only).
 	OIDC *OIDCPlan
+
+	lock sync.Mutex // serialises mutations of this Ingress and its backends
 }
 
 // Key is the Ingress's namespaced name.
