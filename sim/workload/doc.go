@@ -16,6 +16,16 @@
 // readiness gates or networking, which pod a mutation picks) is drawn from seeded RNGs; IPs are
 // allocated sequentially from the pod range, so a replayed run produces the same objects.
 //
+// # The Ingress side
+//
+// Spec.Ingresses adds ALB Ingresses (IngressClass alb) in IngressGroups that share one load balancer,
+// their backend Services, TLS and OIDC client Secrets, and NLB Services of type LoadBalancer, all with
+// pods and EndpointSlices like the TGBs' but with no TargetGroupBinding or target group: the
+// controllers under test build those from the Ingresses and Services. It is planned after the TGB
+// fleet, so a fleet without it is the same as before it existed. Its changes (AddIngressRule,
+// ChangeBackendPort, ChangeBackendTargetPort, RotateOIDCSecret, ChangeHealthCheckPath) each change one
+// input of an Ingress's model and record, as Change.Expect, what AWS must end up showing.
+//
 // # AWS networking
 //
 // Pods use security groups for pods: each has a branch ENI with its IP and security group, on its
