@@ -203,3 +203,25 @@ func TestUseAnnotationActions(t *testing.T) {
 		t.Fatalf("prefix path patterns = %v", r.Conditions[1].Values)
 	}
 }
+
+func TestExplicitGroupLoadBalancerName(t *testing.T) {
+	ing := testIngress("a", "one", "", "/", "svc", 80, map[string]string{AnnotationGroupName: "Payments.Team"})
+	st, _, err := BuildIngress(IngressInput{ClusterName: testCluster, Group: IngressGroup{ID: GroupID(&ing), Members: []networkingv1.Ingress{ing}},
+		Services: []corev1.Service{testService("a", "svc", 80, 80, 30000)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.LoadBalancer.Name; !strings.HasPrefix(n, "k8s-payments-") || strings.Contains(n, "--") || len(n) > MaxNameLength {
+		t.Fatalf("group load balancer name = %q, want k8s-payments-<hash>", n)
+	}
+}
+
+func TestBelongsToClass(t *testing.T) {
+	alb, nginx := "alb", "nginx"
+	byField := testIngress("a", "x", "", "/", "svc", 80, map[string]string{IngressClassAnnotation: nginx})
+	byField.Spec.IngressClassName = &alb
+	byAnnotation := testIngress("a", "y", "", "/", "svc", 80, map[string]string{IngressClassAnnotation: alb})
+	if !BelongsToClass(&byField, alb) || BelongsToClass(&byField, nginx) || !BelongsToClass(&byAnnotation, alb) {
+		t.Fatal("class membership: the field must win over the annotation, the annotation count when the field is unset")
+	}
+}

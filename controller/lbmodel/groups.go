@@ -63,3 +63,12 @@ func sortMembers(members []networkingv1.Ingress) error {
 	})
 	return nil
 }
+
+// BelongsToClass reports whether an Ingress is of the IngressClass className: by spec.ingressClassName, or,
+// when that is unset, by the legacy kubernetes.io/ingress.class annotation, as LBC accepts both.
+func BelongsToClass(ing *networkingv1.Ingress, className string) bool {
+	if ing.Spec.IngressClassName != nil {
+		return *ing.Spec.IngressClassName == className
+	}
+	return ing.Annotations[IngressClassAnnotation] == className
+}

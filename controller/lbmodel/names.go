@@ -19,7 +19,11 @@ func resourceName(a, b string, unique ...string) string {
 		h.Write([]byte{0}) // separator: ("ab","c") and ("a","bc") must differ
 	}
 	sum := hex.EncodeToString(h.Sum(nil))[:10]
-	return "k8s-" + namePart(a) + "-" + namePart(b) + "-" + sum
+	name := "k8s-" + namePart(a) + "-"
+	if p := namePart(b); p != "" {
+		name += p + "-"
+	}
+	return name + sum
 }
 
 func namePart(s string) string {

@@ -115,9 +115,11 @@ func serviceTargetGroup(in ServiceInput, id StackID, sp corev1.ServicePort, targ
 	if err != nil {
 		return TargetGroup{}, err
 	}
-	hc := HealthCheck{Protocol: "TCP", Port: "traffic-port", IntervalSeconds: 10, TimeoutSeconds: 10, HealthyThreshold: 3, UnhealthyThreshold: 3}
+	// Interval and thresholds are LBC's NLB defaults; LBC's timeout equals the interval (10 s), which an ELBv2
+	// validation that wants the timeout below the interval refuses, so the timeout is AWS's 6 s for NLB checks.
+	hc := HealthCheck{Protocol: "TCP", Port: "traffic-port", IntervalSeconds: 10, TimeoutSeconds: 6, HealthyThreshold: 3, UnhealthyThreshold: 3}
 	if hp := firstSet(svc.Annotations[AnnotationServiceHealthProtocol], "TCP"); strings.EqualFold(hp, "HTTP") || strings.EqualFold(hp, "HTTPS") {
-		hc.Protocol, hc.Path, hc.Matcher, hc.TimeoutSeconds = strings.ToUpper(hp), firstSet(svc.Annotations[AnnotationServiceHealthPath], "/"), "200-399", 6
+		hc.Protocol, hc.Path, hc.Matcher = strings.ToUpper(hp), firstSet(svc.Annotations[AnnotationServiceHealthPath], "/"), "200-399"
 	}
 	tgID := svc.Namespace + "/" + svc.Name + ":" + strconv.Itoa(int(sp.Port))
 	return TargetGroup{

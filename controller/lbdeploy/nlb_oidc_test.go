@@ -1,0 +1,106 @@
+package lbdeploy_test
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/restartsim/restartsim/controller/lbmodel"
+)
+
+func nlbService() corev1.Service {
+	return corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "games", Name: "echo", Annotations: map[string]string{
+			lbmodel.AnnotationLBType: "external", lbmodel.AnnotationNLBTargetType: "ip",
+			lbmodel.AnnotationServiceTGAttributes: "deregistration_delay.timeout_seconds=30",
+		}},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, Ports: []corev1.ServicePort{
+			{Name: "tcp", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP},
+			{Name: "udp", Port: 53, TargetPort: intstr.FromInt32(5353), Protocol: corev1.ProtocolUDP},
+		}},
+	}
+}
+
+func TestDeployServiceNLB(t *testing.T) {
+	e := newEnv(t)
+	st, _, err := lbmodel.BuildService(lbmodel.ServiceInput{ClusterName: cluster, Service: nlbService()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.deploy(t, st)
+	lbs := e.srv.LoadBalancers()
+	if len(lbs) != 1 || lbs[0].Type != lbmodel.TypeNetwork || lbs[0].Scheme != lbmodel.SchemeInternal || tagMap(lbs[0].Tags)["service.k8s.aws/stack"] != "games/echo" {
+		t.Fatalf("load balancers = %+v", lbs)
+	}
+	ls, err := e.srv.Listeners(res.LoadBalancerARN)
+	if err != nil || len(ls) != 2 {
+		t.Fatalf("listeners = %+v (%v)", ls, err)
+	}
+	byPort := map[int32]string{}
+	for _, l := range ls {
+		byPort[l.Port] = l.Protocol + "->" + l.DefaultActions[0].TargetGroupARN
+	}
+	want := map[int32]string{80: "TCP->" + res.TargetGroupARNs["games/echo:80"], 53: "UDP->" + res.TargetGroupARNs["games/echo:53"]}
+	if !reflect.DeepEqual(byPort, want) {
+		t.Fatalf("listeners = %v, want %v", byPort, want)
+	}
+	for _, tg := range e.srv.TargetGroups() {
+		if tg.Attributes["deregistration_delay.timeout_seconds"] != "30" || tg.HealthCheck.Protocol != "TCP" {
+			t.Fatalf("target group %s: attributes %v, health check %+v", tg.Name, tg.Attributes, tg.HealthCheck)
+		}
+	}
+	n := e.srv.Recorder().Len()
+	e.deploy(t, st)
+	if ops := mutations(e.operations(n)); len(ops) > 0 {
+		t.Fatalf("second deploy of the NLB called %v", ops)
+	}
+	if err := e.dep.Delete(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.srv.LoadBalancers()) != 0 || len(e.srv.TargetGroups()) != 0 {
+		t.Fatal("delete left resources of the NLB stack")
+	}
+}
+
+// oidcShop is the shop behind HTTPS with OIDC authentication.
+func oidcShop(secret string) *shop {
+	s := newShop()
+	s.ing.Annotations[lbmodel.AnnotationListenPorts] = `[{"HTTP":80},{"HTTPS":443}]`
+	s.ing.Annotations[lbmodel.AnnotationCertificateARN] = "arn:aws:acm:us-west-2:123456789012:certificate/one,arn:aws:acm:us-west-2:123456789012:certificate/two"
+	s.ing.Annotations[lbmodel.AnnotationAuthType] = "oidc"
+	s.ing.Annotations[lbmodel.AnnotationAuthIDPOIDC] = `{"issuer":"https://idp.example.com","authorizationEndpoint":"https://idp.example.com/auth",` +
+		`"tokenEndpoint":"https://idp.example.com/token","userInfoEndpoint":"https://idp.example.com/userinfo","secretName":"oidc"}`
+	s.secrets = []corev1.Secret{{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "oidc"},
+		Data: map[string][]byte{"clientID": []byte("client-1"), "clientSecret": []byte(secret)}}}
+	return s
+}
+
+func TestDeployHTTPSWithOIDC(t *testing.T) {
+	e := newEnv(t)
+	e.requireOperations(t, "DescribeListenerCertificates")
+	res := e.deploy(t, oidcShop("first").stack(t))
+	ls, _ := e.srv.Listeners(res.LoadBalancerARN)
+	if len(ls) != 2 {
+		t.Fatalf("listeners = %+v, want HTTP:80 and HTTPS:443", ls)
+	}
+	for _, l := range ls {
+		rules := nonDefaultRules(t, e, l.ARN)
+		wantAuth := l.Port == 443 // LBC authenticates on HTTPS listeners only
+		if len(rules) != 2 || (rules[0].Actions[0].Type == lbmodel.ActionAuthenticateOIDC) != wantAuth {
+			t.Fatalf("listener %d rules = %+v, authenticate %v", l.Port, rules, wantAuth)
+		}
+		if wantAuth && rules[0].Actions[0].OIDC.ClientID != "client-1" {
+			t.Fatalf("oidc config = %+v", rules[0].Actions[0].OIDC)
+		}
+	}
+	n := e.srv.Recorder().Len()
+	e.deploy(t, oidcShop("rotated").stack(t))
+	ops := mutations(e.operations(n))
+	// AWS never describes the client secret, so the two authenticated rules are written again; nothing else.
+	if !reflect.DeepEqual(ops, []string{"ModifyRule", "ModifyRule"}) {
+		t.Fatalf("redeploy with a rotated secret called %v, want ModifyRule on the two authenticated rules", ops)
+	}
+}
