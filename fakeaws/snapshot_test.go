@@ -146,3 +146,43 @@ func TestSnapshotClockContinues(t *testing.T) {
 		t.Fatalf("restored clock moved %v for 1s", got)
 	}
 }
+
+// TestSnapshotLoadBalancers: load balancers, listeners, rules, subnets and the target group associations come
+// along in a snapshot, and the copy's changes stay in the copy.
+func TestSnapshotLoadBalancers(t *testing.T) {
+	a := newEnv(t, fakeaws.Options{})
+	lb := aws.ToString(a.createLB(t, "web", elbtypes.LoadBalancerTypeEnumApplication).LoadBalancerArn)
+	tg := a.createTG(t, "web-tg", "ip", 80)
+	l := a.createListener(t, lb, 80, forwardTo(tg))
+	rule := must[*elb.CreateRuleOutput](t)(a.elb.CreateRule(ctx, &elb.CreateRuleInput{ListenerArn: l.ListenerArn, Priority: aws.Int32(3),
+		Conditions: hostRule("a.example.com"), Actions: forwardTo(tg)})).Rules[0]
+	snap := must[*fakeaws.Snapshot](t)(a.srv.Snapshot())
+
+	b := newEnv(t, fakeaws.Options{From: snap})
+	rules := must[*elb.DescribeRulesOutput](t)(b.elb.DescribeRules(ctx, &elb.DescribeRulesInput{ListenerArn: l.ListenerArn}))
+	if len(rules.Rules) != 2 || aws.ToString(rules.Rules[0].RuleArn) != aws.ToString(rule.RuleArn) || rules.Rules[0].Conditions[0].Values[0] != "a.example.com" {
+		t.Fatalf("restored rules %+v", rules.Rules)
+	}
+	tgs := must[*elb.DescribeTargetGroupsOutput](t)(b.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{tg}}))
+	if len(tgs.TargetGroups[0].LoadBalancerArns) != 1 {
+		t.Fatal("restored target group lost its load balancer")
+	}
+	if got := len(b.defaultSubnets(t)); got != 3 {
+		t.Fatalf("restored subnets %d", got)
+	}
+	// The restored load balancer is as old as the original: active, since its provisioning delay has passed.
+	a.clock.Step(time.Minute)
+	snap2 := must[*fakeaws.Snapshot](t)(a.srv.Snapshot())
+	c := newEnv(t, fakeaws.Options{From: snap2})
+	d := must[*elb.DescribeLoadBalancersOutput](t)(c.elb.DescribeLoadBalancers(ctx, &elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{lb}}))
+	if d.LoadBalancers[0].State.Code != elbtypes.LoadBalancerStateEnumActive {
+		t.Fatalf("restored state %s", d.LoadBalancers[0].State.Code)
+	}
+	must[*elb.DeleteLoadBalancerOutput](t)(b.elb.DeleteLoadBalancer(ctx, &elb.DeleteLoadBalancerInput{LoadBalancerArn: aws.String(lb)}))
+	if len(b.srv.LoadBalancers()) != 0 || len(a.srv.LoadBalancers()) != 1 {
+		t.Fatal("deleting in the copy changed the original")
+	}
+	if _, err := a.elb.DeleteRule(ctx, &elb.DeleteRuleInput{RuleArn: rule.RuleArn}); err != nil {
+		t.Fatalf("the original lost its rule: %v", err)
+	}
+}
