@@ -161,3 +161,27 @@ func nonDefaultRules(t *testing.T, e *env, listenerARN string) []fakeaws.Listene
 	sort.Slice(out, func(i, j int) bool { return out[i].Priority < out[j].Priority })
 	return out
 }
+
+func TestLoadBalancerAttributesAreSetOnceThenLeftAlone(t *testing.T) {
+	e := newEnv(t)
+	s := newShop()
+	s.ing.Annotations[lbmodel.AnnotationLBAttributes] = "idle_timeout.timeout_seconds=120"
+	res := e.deploy(t, s.stack(t))
+	if got := e.srv.LoadBalancers()[0].Attributes["idle_timeout.timeout_seconds"]; got != "120" {
+		t.Fatalf("idle timeout = %q, want 120", got)
+	}
+	n := e.srv.Recorder().Len()
+	e.deploy(t, s.stack(t))
+	if ops := e.operations(n); len(mutations(ops)) > 0 || count(ops, "DescribeLoadBalancerAttributes") != 1 {
+		t.Fatalf("redeploy called %v; want one DescribeLoadBalancerAttributes and no write", ops)
+	}
+	s.ing.Annotations[lbmodel.AnnotationLBAttributes] = "idle_timeout.timeout_seconds=300"
+	n = e.srv.Recorder().Len()
+	e.deploy(t, s.stack(t))
+	if ops := mutations(e.operations(n)); !reflect.DeepEqual(ops, []string{"ModifyLoadBalancerAttributes"}) {
+		t.Fatalf("attribute change called %v", ops)
+	}
+	if got := e.srv.LoadBalancers()[0].Attributes["idle_timeout.timeout_seconds"]; got != "300" || e.srv.LoadBalancers()[0].ARN != res.LoadBalancerARN {
+		t.Fatalf("idle timeout = %q after the change, want 300 on the same load balancer", got)
+	}
+}

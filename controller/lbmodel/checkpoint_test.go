@@ -103,3 +103,26 @@ func canonicalJSON(st Stack, in Inputs) (string, error) {
 	raw, err := canonicalBytes(st, in, true)
 	return string(raw), err
 }
+
+func TestCheckpointIgnoresObjectsTheGroupDoesNotUse(t *testing.T) {
+	build := func(unrelated string) string {
+		f := newFixture()
+		other := oidcSecret("shop", "unrelated", unrelated)
+		otherSvc := testService("shop", "unused", 80, 80, 30001)
+		otherSvc.Spec.Ports[0].TargetPort.IntVal = int32(len(unrelated))
+		st, in, err := BuildIngress(IngressInput{ClusterName: testCluster,
+			Group:    IngressGroup{ID: GroupID(&f.ing), Members: []networkingv1.Ingress{f.ing}},
+			Services: []corev1.Service{f.svc, otherSvc}, Secrets: []corev1.Secret{other, f.secret}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := Checkpoint(st, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	if build("a") != build("something else") {
+		t.Fatal("a Secret and a Service the group does not reference changed its checkpoint")
+	}
+}
