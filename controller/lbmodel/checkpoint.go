@@ -25,7 +25,8 @@ import (
 //
 // Only the parts of an object the builders read are hashed: an Ingress's spec and its alb.ingress.kubernetes.io/
 // and class annotations, a Service's type, class, ports and service.beta.kubernetes.io/ annotations. So the
-// controller writing its own annotations or status does not change the checkpoint it just saved.
+// controller writing its own annotations or status does not change the checkpoint it just saved, as long as
+// the annotation it stores the checkpoint in has neither prefix.
 func Checkpoint(stack Stack, in Inputs) (string, error) {
 	return checkpoint(stack, in, true)
 }

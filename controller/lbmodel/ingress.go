@@ -140,9 +140,11 @@ func (b *ingressBuilder) loadBalancer(members []networkingv1.Ingress) error {
 		lb.Subnets.Tags = subnetDiscoveryTags(scheme)
 	}
 	lb.SecurityGroups = parseList(sgs)
-	first := members[0]
-	lb.Name = resourceName(first.Namespace, first.Name, b.in.ClusterName, b.stack.ID.Name, scheme)
-	if b.stack.ID.Name != first.Namespace+"/"+first.Name {
+	// An Ingress of its own is named after its namespace and name, an explicit group after the group. The
+	// scheme is in the hash because a scheme change replaces the load balancer: the new one gets its own name.
+	if first := members[0]; b.stack.ID.Name == first.Namespace+"/"+first.Name {
+		lb.Name = resourceName(first.Namespace, first.Name, b.in.ClusterName, b.stack.ID.Name, scheme)
+	} else {
 		lb.Name = resourceName(b.stack.ID.Name, "", b.in.ClusterName, b.stack.ID.Name, scheme)
 	}
 	lb.Tags = b.tags(lb.Tags, TagLoadBalancerResource)
