@@ -113,6 +113,32 @@ func (s *Server) Listeners(lbARN string) ([]Listener, error) { return s.st.Liste
 // Rules returns a listener's rules by priority, the default rule last.
 func (s *Server) Rules(listenerARN string) ([]ListenerRule, error) { return s.st.RulesOf(listenerARN) }
 
+// loadBalancerState is a load balancer with its listeners and their rules, as the admin state dump shows it.
+type loadBalancerState struct {
+	LoadBalancer
+	Listeners []listenerState `json:"listeners"`
+}
+
+type listenerState struct {
+	Listener
+	Rules []ListenerRule `json:"rules"`
+}
+
+func (s *Server) loadBalancerTree() []loadBalancerState {
+	lbs := s.LoadBalancers()
+	out := make([]loadBalancerState, 0, len(lbs))
+	for _, lb := range lbs {
+		ls, _ := s.Listeners(lb.ARN) // a load balancer deleted meanwhile shows without listeners
+		st := loadBalancerState{LoadBalancer: lb, Listeners: make([]listenerState, 0, len(ls))}
+		for _, l := range ls {
+			rules, _ := s.Rules(l.ARN)
+			st.Listeners = append(st.Listeners, listenerState{Listener: l, Rules: rules})
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
 // SecurityGroups returns every security group.
 func (s *Server) SecurityGroups() []SecurityGroup { return s.st.SecurityGroups() }
 

@@ -43,7 +43,8 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveState(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"now": s.Now(), "profile": s.Profile(), "buckets": s.Buckets(), "vpcs": s.VPCs(), "instances": s.Instances(),
-		"enis": s.ENIs(), "securityGroups": s.SecurityGroups(), "targetGroups": s.TargetGroups(),
+		"enis": s.ENIs(), "securityGroups": s.SecurityGroups(), "targetGroups": s.TargetGroups(), "subnets": s.Subnets(),
+		"loadBalancers": s.loadBalancerTree(),
 	})
 }
 

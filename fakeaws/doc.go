@@ -22,6 +22,19 @@
 // every attached ENI by device index; DescribeNetworkInterfaces answers the address, attachment, type and tag
 // filters. Seeding refuses what EC2 would (a taken device index, a second trunk, an attached branch).
 //
+// # Load balancers
+//
+// Load balancers (application and network), listeners and rules follow ELBv2's rules as a controller meets
+// them: names unique per region (the same name and settings returns the existing load balancer), subnets in
+// distinct zones of one VPC, an application load balancer without groups gets its VPC's default group, a target
+// group serves one load balancer and lists it in LoadBalancerArns, the default rule (Priority "default") carries
+// the listener's default actions and cannot be deleted, and Describe never returns an OIDC ClientSecret. A new
+// load balancer is "provisioning" for Options.LoadBalancerActiveAfter of scenario time, then "active". The
+// default VPC has one subnet per zone a, b and c, tagged kubernetes.io/role/elb and
+// kubernetes.io/role/internal-elb, so subnet discovery by tag works as in an EKS cluster. A security group a
+// load balancer uses cannot be deleted (DependencyViolation), nor can a target group a listener or rule
+// forwards to (ResourceInUse).
+//
 // # Authentication
 //
 // AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the

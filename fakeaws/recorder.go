@@ -23,15 +23,16 @@ const ServiceAdmin = "admin"
 // and DescribeTargetHealth, Targets are exactly the targets the request carried (Port 0 when the request left it
 // out), whatever the outcome. A call's state change (if any) takes effect at Time + Latency.
 type Call struct {
-	Seq             uint64    `json:"seq"`
-	Time            time.Time `json:"time"`
-	Service         string    `json:"service"` // "elbv2" | "ec2" | "s3" | "admin" ("" when unroutable)
-	Operation       string    `json:"operation"`
-	TargetGroupARN  string    `json:"targetGroupArn,omitempty"`
-	LoadBalancerARN string    `json:"loadBalancerArn,omitempty"`
-	ListenerARN     string    `json:"listenerArn,omitempty"`
-	SecurityGroupID string    `json:"securityGroupId,omitempty"`
-	Targets         []Target  `json:"targets,omitempty"`
+	Seq            uint64    `json:"seq"`
+	Time           time.Time `json:"time"`
+	Service        string    `json:"service"` // "elbv2" | "ec2" | "s3" | "admin" ("" when unroutable)
+	Operation      string    `json:"operation"`
+	TargetGroupARN string    `json:"targetGroupArn,omitempty"`
+	// LoadBalancerARN and ListenerARN are the request's LoadBalancerArn and ListenerArn parameters, if any.
+	LoadBalancerARN string   `json:"loadBalancerArn,omitempty"`
+	ListenerARN     string   `json:"listenerArn,omitempty"`
+	SecurityGroupID string   `json:"securityGroupId,omitempty"`
+	Targets         []Target `json:"targets,omitempty"`
 	// Filters are an EC2 call's filter names in request order; ResourceIDs is how many resources it names
 	// by ID list (InstanceId.N, NetworkInterfaceId.N, GroupId.N, ...).
 	Filters     []string      `json:"filters,omitempty"`

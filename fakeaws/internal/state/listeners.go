@@ -162,7 +162,11 @@ func (s *Store) DeleteListener(arn string) error {
 		return err
 	}
 	s.deleteListener(arn)
-	s.listenersByLB[l.LoadBalancerARN] = slices.DeleteFunc(s.listenersByLB[l.LoadBalancerARN], func(a string) bool { return a == arn })
+	if rest := slices.DeleteFunc(s.listenersByLB[l.LoadBalancerARN], func(a string) bool { return a == arn }); len(rest) > 0 {
+		s.listenersByLB[l.LoadBalancerARN] = rest
+	} else {
+		delete(s.listenersByLB, l.LoadBalancerARN)
+	}
 	return nil
 }
 
