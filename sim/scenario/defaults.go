@@ -31,7 +31,10 @@ const (
 	// DefaultRegistrationRate is LBC's client-side RegisterTargets throttle (4/s), which the
 	// reference controller shares.
 	DefaultRegistrationRate = 4.0
-	tgbsPerNamespace        = 500
+	// DefaultIngressGroupSize and DefaultServicesPerIngress are fleet.ingresses' defaults.
+	DefaultIngressGroupSize   = workload.DefaultIngressGroupSize
+	DefaultServicesPerIngress = workload.DefaultServicesPerIngress
+	tgbsPerNamespace          = 500
 )
 
 // SetDefaults fills every unset field with its documented default. Parse calls it after decoding
@@ -143,6 +146,14 @@ func setFleetDefaults(f *Fleet, unset func(string, bool) bool) {
 	}
 	if f.ContainerRestartDelay == nil {
 		f.ContainerRestartDelay = D(DefaultContainerRestartDelay)
+	}
+	if in := f.Ingresses; in != nil {
+		if unset("fleet.ingresses.groupSize", in.GroupSize == 0) {
+			in.GroupSize = DefaultIngressGroupSize
+		}
+		if unset("fleet.ingresses.servicesPerIngress", in.ServicesPerIngress == 0) {
+			in.ServicesPerIngress = DefaultServicesPerIngress
+		}
 	}
 }
 

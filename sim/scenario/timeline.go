@@ -36,7 +36,9 @@ type Step struct {
 	StripCheckpoints bool `json:"stripCheckpoints,omitempty"`
 
 	// churn: Kind scale, rotate, addTGB, removeTGB, recreateService, staleGate, replaceNode or mixed
-	// (default); Services is how many (default 10; not for replaceNode); Duration is how long
+	// (default), or an Ingress kind (ingressRule, backendPort, backendTargetPort, secretContent,
+	// ingressAnnotation; needs fleet.ingresses); Services is how many TGBs, or Ingresses for the
+	// Ingress kinds (default 10; not for replaceNode); Duration is how long
 	// recreateService keeps a Service deleted (default 10s); Count is how many nodes replaceNode
 	// replaces, one after another (default 1, at most fleet.nodes).
 	// awsDrift: Kind removeTarget (default) or revokeIngress; Count is how many.

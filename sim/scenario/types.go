@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/restartsim/restartsim/sim/workload"
+
 // APIVersion and Kind identify a scenario file.
 const (
 	APIVersion = "restartsim/v1"
@@ -151,6 +153,44 @@ type Fleet struct {
 	Concurrency int `json:"concurrency,omitempty"`
 	// ContainerRestartDelay is how long a containerRestart keeps the container down. Default 10s.
 	ContainerRestartDelay *Duration `json:"containerRestartDelay,omitempty"`
+	// Ingresses adds the Ingress side: ALB Ingresses in groups, their backend Services, TLS and OIDC
+	// Secrets, and NLB Services of type LoadBalancer, none with a TargetGroupBinding or target group
+	// of its own (the controllers under test make them). Default: none.
+	Ingresses *Ingresses `json:"ingresses,omitempty"`
+}
+
+// Ingresses is the Ingress side of the fleet. Its Services have fleet.podsPerService pods each and
+// are spread over fleet.namespaces like the TGBs.
+type Ingresses struct {
+	// Count is the number of ALB Ingresses (IngressClass alb, target-type ip, scheme internet-facing).
+	// Required (0 with loadBalancerServices above 0: NLB Services only).
+	Count int `json:"count"`
+	// GroupSize is the number of Ingresses that share one ALB (alb.ingress.kubernetes.io/group.name,
+	// in group.order); the last group takes the remainder. Default 5.
+	GroupSize int `json:"groupSize,omitempty"`
+	// TLSShare is the fraction of Ingresses with an HTTPS listener: a kubernetes.io/tls Secret with a
+	// self-signed certificate made from the seed, and an ACM ARN in certificate-arn. Default 0.
+	TLSShare float64 `json:"tlsShare,omitempty"`
+	// OIDCShare is the fraction of Ingresses that authenticate with OIDC (auth-type oidc, a client
+	// Secret with clientID and clientSecret named in auth-idp-oidc). ALB authenticates on HTTPS
+	// listeners only, so they are drawn among the TLS ones: at most tlsShare. Default 0.
+	OIDCShare float64 `json:"oidcShare,omitempty"`
+	// ServicesPerIngress is the number of backend Services of each Ingress, one path each. Default 2.
+	ServicesPerIngress int `json:"servicesPerIngress,omitempty"`
+	// LoadBalancerServices is the number of Services of type LoadBalancer (loadBalancerClass
+	// service.k8s.aws/nlb, aws-load-balancer-type external, nlb-target-type ip). Default 0.
+	LoadBalancerServices int `json:"loadBalancerServices,omitempty"`
+}
+
+// WorkloadIngresses is the workload spec of the fleet's Ingress side (the zero spec, which plans
+// nothing, without fleet.ingresses).
+func (f *Fleet) WorkloadIngresses() workload.IngressSpec {
+	if f.Ingresses == nil {
+		return workload.IngressSpec{}
+	}
+	in := f.Ingresses
+	return workload.IngressSpec{Count: in.Count, GroupSize: in.GroupSize, TLSShare: in.TLSShare, OIDCShare: in.OIDCShare,
+		ServicesPerIngress: in.ServicesPerIngress, LoadBalancerServices: in.LoadBalancerServices}
 }
 
 // Threshold is a limit on one summary metric (see results.MetricNames) for the named strategies

@@ -16,9 +16,10 @@ var (
 	Actions      = []string{ActionAWSDrift, ActionAWSFault, ActionChurn, ActionContainerRestart, ActionRestart, ActionWait}
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
 	Awaits       = []string{AwaitLeader, AwaitNone}
-	ChurnKinds   = []string{ChurnAddTGB, ChurnMixed, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnStaleGate}
-	DriftKinds   = []string{DriftRemoveTarget, DriftRevokeIngress}
-	FaultKinds   = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
+	ChurnKinds   = []string{ChurnAddTGB, ChurnBackendPort, ChurnBackendTargetPort, ChurnIngressAnnotation, ChurnIngressRule, ChurnMixed,
+		ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
+	DriftKinds = []string{DriftRemoveTarget, DriftRevokeIngress}
+	FaultKinds = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced bugs and slowdowns; a test in package
 	// sim keeps the list equal to controller.KnownMutants (the parser does not import the controller).
 	Mutants = []string{"defer-drift", "no-clear-on-register", "no-gate-holdback", "no-reset-before-mutation", "save-before-register", "skip-after-cleanup", "slow-early-exit", "slow-start", "stale-gate-read"}
@@ -171,6 +172,7 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.instanceShare", f.InstanceShare)
 	v.share("fleet.readinessGateShare", f.ReadinessGateShare)
 	v.share("fleet.networkingShare", f.NetworkingShare)
+	v.validateIngresses(f)
 }
 
 // validateCRDs checks that every extra CRD path exists.

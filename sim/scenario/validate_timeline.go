@@ -101,7 +101,11 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 		}
 	case ActionChurn:
 		v.oneOf(p+".kind", st.Kind, ChurnKinds)
-		v.count(p+".services", st.Services, 1, s.Fleet.TargetGroupBindings)
+		if isIngressChurn(st.Kind) {
+			v.validateIngressChurn(s, st, p)
+		} else {
+			v.count(p+".services", st.Services, 1, s.Fleet.TargetGroupBindings)
+		}
 		if st.Duration != nil && st.Kind != ChurnRecreateService {
 			v.add(p+".duration", "applies to churn kind %s only", ChurnRecreateService)
 		}
@@ -144,7 +148,7 @@ func (v *validator) validateReplaceNode(s *Scenario, st *Step, p string) {
 	switch tgbs := s.Fleet.TargetGroupBindings; {
 	case s.Fleet.InstanceShare == 0:
 		v.add(p+".kind", "replaceNode needs TGBs with instance targets: set fleet.instanceShare above 0")
-	case int(float64(tgbs)*s.Fleet.InstanceShare+0.5) == 0:
+	case planned(tgbs, s.Fleet.InstanceShare) == 0:
 		v.add(p+".kind", "replaceNode needs TGBs with instance targets: fleet.instanceShare %g of %d TGBs plans none", s.Fleet.InstanceShare, tgbs)
 	}
 }

@@ -32,14 +32,14 @@ type IngressSpec struct {
 
 // Defaults of IngressSpec.
 const (
-	DefaultIngressGroupSize          = 5
-	DefaultServicesPerIngress        = 2
-	DefaultAccountID                 = "123456789012"
-	maxIngressGroupSize              = 100 // LBC's group.order is limited to [-1000, 1000]; an ALB to 100 rules per listener
-	maxServicesPerIngress            = 50
-	ingressShareTolerance            = 1e-9
-	defaultIngressHealthCheckPath    = "/"
-	ingressHealthCheckPathAnnotation = "alb.ingress.kubernetes.io/healthcheck-path"
+	DefaultIngressGroupSize   = 5
+	DefaultServicesPerIngress = 2
+	DefaultAccountID          = "123456789012"
+	// MaxIngressGroupSize bounds GroupSize: an ALB listener holds at most 100 rules by default.
+	MaxIngressGroupSize = 100
+	// MaxServicesPerIngress bounds ServicesPerIngress, for the same listener rule quota.
+	MaxServicesPerIngress = 50
+	ingressShareTolerance = 1e-9
 )
 
 // withDefaults returns s with every zero field set to its documented default.
@@ -65,11 +65,11 @@ func (s IngressSpec) validate() error {
 	if s.Count < 0 {
 		bad("count", "must be ≥ 0, got %d", s.Count)
 	}
-	if s.GroupSize < 1 || s.GroupSize > maxIngressGroupSize {
-		bad("groupSize", "must be in 1-%d, got %d", maxIngressGroupSize, s.GroupSize)
+	if s.GroupSize < 1 || s.GroupSize > MaxIngressGroupSize {
+		bad("groupSize", "must be in 1-%d, got %d", MaxIngressGroupSize, s.GroupSize)
 	}
-	if s.ServicesPerIngress < 1 || s.ServicesPerIngress > maxServicesPerIngress {
-		bad("servicesPerIngress", "must be in 1-%d, got %d", maxServicesPerIngress, s.ServicesPerIngress)
+	if s.ServicesPerIngress < 1 || s.ServicesPerIngress > MaxServicesPerIngress {
+		bad("servicesPerIngress", "must be in 1-%d, got %d", MaxServicesPerIngress, s.ServicesPerIngress)
 	}
 	if s.LoadBalancerServices < 0 {
 		bad("loadBalancerServices", "must be ≥ 0, got %d", s.LoadBalancerServices)
