@@ -15,13 +15,13 @@ import (
 // new operation fails this test until it is classified here.
 var bucketOf = map[string]string{
 	"elbv2/RegisterTargets": fakeaws.CategoryELBRegistration, "elbv2/DeregisterTargets": fakeaws.CategoryELBRegistration,
-	"elbv2/CreateLoadBalancer": fakeaws.CategoryELBResourceIntensive,
+	"elbv2/CreateLoadBalancer": fakeaws.CategoryELBResourceIntensive, "elbv2/SetSubnets": fakeaws.CategoryELBResourceIntensive,
 
 	"elbv2/DescribeTargetGroups": fakeaws.CategoryELBDescribe, "elbv2/DescribeTargetHealth": fakeaws.CategoryELBDescribe,
 	"elbv2/DescribeTags": fakeaws.CategoryELBDescribe, "elbv2/DescribeTargetGroupAttributes": fakeaws.CategoryELBDescribe,
 	"elbv2/DescribeLoadBalancers": fakeaws.CategoryELBDescribe, "elbv2/DescribeLoadBalancerAttributes": fakeaws.CategoryELBDescribe,
 	"elbv2/DescribeListeners": fakeaws.CategoryELBDescribe, "elbv2/DescribeListenerAttributes": fakeaws.CategoryELBDescribe,
-	"elbv2/DescribeRules": fakeaws.CategoryELBDescribe,
+	"elbv2/DescribeRules": fakeaws.CategoryELBDescribe, "elbv2/DescribeListenerCertificates": fakeaws.CategoryELBDescribe,
 
 	"elbv2/CreateTargetGroup": fakeaws.CategoryELBMutating, "elbv2/DeleteTargetGroup": fakeaws.CategoryELBMutating,
 	"elbv2/ModifyTargetGroup": fakeaws.CategoryELBMutating, "elbv2/ModifyTargetGroupAttributes": fakeaws.CategoryELBMutating,
@@ -31,6 +31,8 @@ var bucketOf = map[string]string{
 	"elbv2/DeleteListener": fakeaws.CategoryELBMutating, "elbv2/ModifyListenerAttributes": fakeaws.CategoryELBMutating,
 	"elbv2/CreateRule": fakeaws.CategoryELBMutating, "elbv2/ModifyRule": fakeaws.CategoryELBMutating,
 	"elbv2/DeleteRule": fakeaws.CategoryELBMutating, "elbv2/SetRulePriorities": fakeaws.CategoryELBMutating,
+	"elbv2/SetSecurityGroups": fakeaws.CategoryELBMutating, "elbv2/SetIpAddressType": fakeaws.CategoryELBMutating,
+	"elbv2/AddListenerCertificates": fakeaws.CategoryELBMutating, "elbv2/RemoveListenerCertificates": fakeaws.CategoryELBMutating,
 
 	"ec2/DescribeInstances": fakeaws.CategoryEC2Describe, "ec2/DescribeNetworkInterfaces": fakeaws.CategoryEC2Describe,
 	"ec2/DescribeSecurityGroups": fakeaws.CategoryEC2Describe, "ec2/DescribeVpcs": fakeaws.CategoryEC2Describe,

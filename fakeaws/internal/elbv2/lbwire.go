@@ -164,9 +164,37 @@ func listenerToWire(l state.Listener) xListener {
 	x := xListener{ListenerArn: l.ARN, LoadBalancerArn: l.LoadBalancerARN, Port: l.Port, Protocol: l.Protocol,
 		SslPolicy: l.SSLPolicy, DefaultActions: actionsToWire(l.DefaultActions), AlpnPolicy: l.AlpnPolicy}
 	for _, c := range l.Certificates {
-		x.Certificates = append(x.Certificates, xCertificate{CertificateArn: c.ARN, IsDefault: c.IsDefault})
+		if c.IsDefault { // DescribeListeners shows the default certificate only, without IsDefault
+			x.Certificates = append(x.Certificates, xCertificate{CertificateArn: c.ARN})
+		}
 	}
 	return x
+}
+
+type certificatesResult struct {
+	Certificates []xCertificate `xml:"Certificates>member"`
+	NextMarker   string         `xml:"NextMarker,omitempty"`
+}
+
+func certificatesToWire(cs []state.Certificate) []xCertificate {
+	out := make([]xCertificate, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, xCertificate{CertificateArn: c.ARN, IsDefault: c.IsDefault})
+	}
+	return out
+}
+
+type setSubnetsResult struct {
+	AvailabilityZones []xAZ  `xml:"AvailabilityZones>member"`
+	IpAddressType     string `xml:"IpAddressType"`
+}
+
+type setSecurityGroupsResult struct {
+	SecurityGroupIds []string `xml:"SecurityGroupIds>member"`
+}
+
+type setIPAddressTypeResult struct {
+	IpAddressType string `xml:"IpAddressType"`
 }
 
 type listenersResult struct {

@@ -31,14 +31,16 @@ func listenerSettings(f *query.Form, l *state.Listener, create bool) error {
 		return validationf("1 validation error detected: Value null at 'port' failed to satisfy constraint: Member must not be null")
 	}
 	if certs := f.Members("Certificates.member"); len(certs) > 0 {
-		l.Certificates = nil
-		for i, p := range certs {
-			arn := f.Get(p + ".CertificateArn")
-			if arn == "" {
-				return query.Errorf("CertificateNotFound", "Certificate '' not found")
-			}
-			l.Certificates = append(l.Certificates, state.Certificate{ARN: arn, IsDefault: i == 0})
+		// Create and Modify name the default certificate only; AddListenerCertificates adds the others.
+		if len(certs) > 1 {
+			return validationf("You must provide exactly one certificate")
 		}
+		arn := f.Get(certs[0] + ".CertificateArn")
+		if arn == "" {
+			return query.Errorf("CertificateNotFound", "Certificate '' not found")
+		}
+		rest := slices.DeleteFunc(slices.Clone(l.Certificates), func(c state.Certificate) bool { return c.IsDefault || c.ARN == arn })
+		l.Certificates = append([]state.Certificate{{ARN: arn, IsDefault: true}}, rest...)
 	}
 	if v := f.Get("SslPolicy"); v != "" {
 		l.SSLPolicy = v

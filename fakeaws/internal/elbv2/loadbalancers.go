@@ -42,22 +42,8 @@ func (s *Service) createLoadBalancer(now time.Time, f *query.Form) (any, error) 
 	if lb.IPAddressType == "dualstack-without-public-ipv4" && (lb.Type != state.LBTypeApplication || lb.Scheme != state.SchemeInternetFacing) {
 		return nil, validationf("IP address type 'dualstack-without-public-ipv4' is only supported by internet-facing application load balancers")
 	}
-	subnets, mappings := f.Strings("Subnets.member"), f.Members("SubnetMappings.member")
-	if len(subnets) > 0 && len(mappings) > 0 {
-		return nil, validationf("You can specify subnets or subnet mappings, not both")
-	}
-	for _, id := range subnets {
-		lb.Subnets = append(lb.Subnets, state.SubnetMapping{SubnetID: id})
-	}
-	for _, p := range mappings {
-		m := state.SubnetMapping{SubnetID: f.Get(p + ".SubnetId"), AllocationID: f.Get(p + ".AllocationId"), PrivateIPv4Address: f.Get(p + ".PrivateIPv4Address")}
-		if m.SubnetID == "" {
-			return nil, validationf("A subnet ID must be specified for each subnet mapping")
-		}
-		if (m.AllocationID != "" || m.PrivateIPv4Address != "") && lb.Type != state.LBTypeNetwork {
-			return nil, query.Errorf("InvalidConfigurationRequest", "Elastic IP addresses and private IPv4 addresses are only supported by network load balancers")
-		}
-		lb.Subnets = append(lb.Subnets, m)
+	if lb.Subnets, err = subnetMappings(f, lb.Type); err != nil {
+		return nil, err
 	}
 	if lb.Tags, err = tags(f, "Tags.member"); err != nil {
 		return nil, err
@@ -67,6 +53,30 @@ func (s *Service) createLoadBalancer(now time.Time, f *query.Form) (any, error) 
 		return nil, err
 	}
 	return loadBalancersResult{LoadBalancers: []xLoadBalancer{lbToWire(created, now)}}, nil
+}
+
+// subnetMappings reads Subnets.member.N or SubnetMappings.member.N (not both); addresses are for network load
+// balancers only.
+func subnetMappings(f *query.Form, lbType string) ([]state.SubnetMapping, error) {
+	subnets, mappings := f.Strings("Subnets.member"), f.Members("SubnetMappings.member")
+	if len(subnets) > 0 && len(mappings) > 0 {
+		return nil, validationf("You can specify subnets or subnet mappings, not both")
+	}
+	var out []state.SubnetMapping
+	for _, id := range subnets {
+		out = append(out, state.SubnetMapping{SubnetID: id})
+	}
+	for _, p := range mappings {
+		m := state.SubnetMapping{SubnetID: f.Get(p + ".SubnetId"), AllocationID: f.Get(p + ".AllocationId"), PrivateIPv4Address: f.Get(p + ".PrivateIPv4Address")}
+		if m.SubnetID == "" {
+			return nil, validationf("A subnet ID must be specified for each subnet mapping")
+		}
+		if (m.AllocationID != "" || m.PrivateIPv4Address != "") && lbType != state.LBTypeNetwork {
+			return nil, query.Errorf("InvalidConfigurationRequest", "Elastic IP addresses and private IPv4 addresses are only supported by network load balancers")
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 func validLBARN(arn string) error {

@@ -80,6 +80,7 @@ var statusByCode = map[string]int{
 	"ListenerNotFound":            http.StatusBadRequest,
 	"TooManyListeners":            http.StatusBadRequest,
 	"CertificateNotFound":         http.StatusBadRequest,
+	"TooManyCertificates":         http.StatusBadRequest,
 	"IncompatibleProtocols":       http.StatusBadRequest,
 	"InvalidLoadBalancerAction":   http.StatusBadRequest,
 	"TargetGroupAssociationLimit": http.StatusBadRequest,
