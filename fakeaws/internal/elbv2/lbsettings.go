@@ -64,7 +64,12 @@ func (s *Service) setIPAddressType(_ time.Time, f *query.Form) (any, error) {
 	return setIPAddressTypeResult{IpAddressType: lb.IPAddressType}, nil
 }
 
-func certificateARNs(f *query.Form) ([]string, error) {
+// certificatesRequest reads ListenerArn and Certificates.member.N.CertificateArn.
+func certificatesRequest(f *query.Form) (string, []string, error) {
+	arn, err := required(f, "ListenerArn")
+	if err != nil {
+		return "", nil, err
+	}
 	var out []string
 	for _, p := range f.Members("Certificates.member") {
 		if arn := f.Get(p + ".CertificateArn"); arn != "" {
@@ -72,17 +77,13 @@ func certificateARNs(f *query.Form) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, validationf("1 validation error detected: Value null at 'certificates' failed to satisfy constraint: Member must not be null")
+		return "", nil, validationf("1 validation error detected: Value null at 'certificates' failed to satisfy constraint: Member must not be null")
 	}
-	return out, nil
+	return arn, out, nil
 }
 
 func (s *Service) addListenerCertificates(_ time.Time, f *query.Form) (any, error) {
-	arn, err := required(f, "ListenerArn")
-	if err != nil {
-		return nil, err
-	}
-	certs, err := certificateARNs(f)
+	arn, certs, err := certificatesRequest(f)
 	if err != nil {
 		return nil, err
 	}
@@ -102,11 +103,7 @@ func (s *Service) addListenerCertificates(_ time.Time, f *query.Form) (any, erro
 }
 
 func (s *Service) removeListenerCertificates(_ time.Time, f *query.Form) (any, error) {
-	arn, err := required(f, "ListenerArn")
-	if err != nil {
-		return nil, err
-	}
-	certs, err := certificateARNs(f)
+	arn, certs, err := certificatesRequest(f)
 	if err != nil {
 		return nil, err
 	}
