@@ -71,6 +71,31 @@ func TestLoadBalancerCreateDescribe(t *testing.T) {
 	}
 }
 
+// TestLoadBalancerProvisioningScaled: the provisioning delay is scenario time, so TimeScale shortens it in clock
+// time like every other delay.
+func TestLoadBalancerProvisioningScaled(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{TimeScale: 10, LoadBalancerActiveAfter: 30 * time.Second})
+	arn := aws.ToString(e.createLB(t, "web", elbtypes.LoadBalancerTypeEnumApplication).LoadBalancerArn)
+	state := func() elbtypes.LoadBalancerStateEnum {
+		d := must[*elb.DescribeLoadBalancersOutput](t)(e.elb.DescribeLoadBalancers(ctx, &elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{arn}}))
+		return d.LoadBalancers[0].State.Code
+	}
+	e.clock.Step(2900 * time.Millisecond) // 29 s of scenario time
+	if got := state(); got != elbtypes.LoadBalancerStateEnumProvisioning {
+		t.Fatalf("after 2.9 s at ×10: %s", got)
+	}
+	e.clock.Step(100 * time.Millisecond)
+	if got := state(); got != elbtypes.LoadBalancerStateEnumActive {
+		t.Fatalf("after 3 s at ×10: %s, want active", got)
+	}
+	if got := e.srv.Options().LoadBalancerActiveAfter; got != 30*time.Second {
+		t.Fatalf("option %v", got)
+	}
+	if def := must[*fakeaws.Server](t)(fakeaws.New(fakeaws.Options{})).Options().LoadBalancerActiveAfter; def != 5*time.Second {
+		t.Fatalf("default provisioning delay %v, want 5s", def)
+	}
+}
+
 func TestLoadBalancerErrors(t *testing.T) {
 	e := newEnv(t, fakeaws.Options{MaxLoadBalancers: 2})
 	subnets := e.defaultSubnets(t)
