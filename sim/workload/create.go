@@ -112,7 +112,8 @@ func (f *Fleet) Create(ctx context.Context, opts Options) (Stats, error) {
 		AWSCalls: int(cnt.aws.Load()),
 		Elapsed:  opts.Clock.Since(start),
 	}
-	opts.Logger.Info("fleet created", "tgbs", len(f.TGBs), "objects", st.Objects, "writes", st.Writes,
+	opts.Logger.Info("fleet created", "tgbs", len(f.TGBs), "ingresses", len(f.IngressPlans),
+		"loadBalancerServices", len(f.LoadBalancerServices), "objects", st.Objects, "writes", st.Writes,
 		"awsCalls", st.AWSCalls, "elapsed", st.Elapsed, "writesPerSecond", st.WriteRate())
 	return st, nil
 }

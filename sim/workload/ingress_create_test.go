@@ -5,7 +5,9 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -48,6 +50,16 @@ func TestCreateIngressFleet(t *testing.T) {
 	}
 	if tgs := tf.aws.srv.TargetGroups(); len(tgs) != 2 {
 		t.Fatalf("target groups beyond the TGBs': %d", len(tgs))
+	}
+	// TGB side: 2 namespaces, 2 nodes × 2, 2 TGBs × 3, 4 pods × 2; Ingress side: the IngressClass,
+	// 16 Services × (Service, slice), 32 pods × 2, 7 Ingresses, 4 TLS and 2 OIDC Secrets.
+	if want := (2 + 4 + 6 + 8) + (1 + 32 + 64 + 7 + 4 + 2); tf.stats.Writes != want {
+		t.Errorf("%d writes, want %d", tf.stats.Writes, want)
+	}
+	// Every step is counted against the progress total: the last line reads total/total.
+	if lines := strings.Split(strings.TrimSpace(tf.progress.String()), "\n"); !regexp.MustCompile(`: (\d+)/(\d+) steps`).MatchString(lines[len(lines)-1]) ||
+		!sameNumbers(regexp.MustCompile(`: (\d+)/(\d+) steps`).FindStringSubmatch(lines[len(lines)-1])) {
+		t.Errorf("last progress line %q", lines[len(lines)-1])
 	}
 	for i := range ings.Items {
 		checkIngress(t, k8s, &ings.Items[i], tf.Fleet)
@@ -144,3 +156,6 @@ func hasAddress(eps []discoveryv1.Endpoint, ip string) bool {
 	}
 	return false
 }
+
+// sameNumbers reports whether a done/total match has done == total.
+func sameNumbers(m []string) bool { return len(m) == 3 && m[1] == m[2] }
