@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/restartsim/restartsim/sim/workload"
@@ -156,5 +157,56 @@ func TestAdoptIngressFleet(t *testing.T) {
 	key := again.ChooseIngresses(seeded(2), 1, nil)[0]
 	if _, err := again.AddIngressRule(ctx, key); err != nil {
 		t.Fatalf("a change on the adopted Ingress side: %v", err)
+	}
+}
+
+// TestChangeIngressByKind: every kind the scenario can name reaches its mutation, on the Ingresses
+// IngressChangeApplies allows, and an unknown kind is refused.
+func TestChangeIngressByKind(t *testing.T) {
+	tf := createFleet(t, ingressFleetSpec(), 14)
+	ctx := context.Background()
+	for _, kind := range []string{workload.ChangeIngressRule, workload.ChangeBackendPort, workload.ChangeBackendTargetPort,
+		workload.ChangeSecretContent, workload.ChangeIngressAnnotation} {
+		keys := tf.ChooseIngresses(seeded(3), 2, func(i workload.IngressInfo) bool { return workload.IngressChangeApplies(kind, i) })
+		if len(keys) == 0 {
+			t.Fatalf("%s: no Ingress to change", kind)
+		}
+		for _, key := range keys {
+			ch, err := tf.ChangeIngress(ctx, kind, key)
+			if err != nil || ch.Kind != kind || ch.Ingress != key || len(ch.Expect) == 0 {
+				t.Fatalf("%s on %s: %+v, %v", kind, key, ch, err)
+			}
+		}
+	}
+	key := tf.ChooseIngresses(seeded(3), 1, nil)[0]
+	if _, err := tf.ChangeIngress(ctx, "scale", key); err == nil {
+		t.Fatal("a TGB change kind was taken for an Ingress change")
+	}
+	if workload.IngressChangeApplies("scale", workload.IngressInfo{}) {
+		t.Fatal("a TGB change kind applies to Ingresses")
+	}
+}
+
+// TestCleanupDeletesTheRunsIngressClass: the IngressClass the run created carries its labels and goes
+// with the run's other objects.
+func TestCleanupDeletesTheRunsIngressClass(t *testing.T) {
+	k8s := cluster(t).Client
+	ctx := context.Background()
+	var class networkingv1.IngressClass
+	key := types.NamespacedName{Name: workload.IngressClassName}
+	if err := k8s.Get(ctx, key, &class); err == nil { // an earlier test's: start from none
+		if err := k8s.Delete(ctx, &class); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tf := createFleet(t, ingressFleetSpec(), 15)
+	if err := k8s.Get(ctx, key, &class); err != nil || class.Labels["restartsim.io/run"] != tf.run["restartsim.io/run"] {
+		t.Fatalf("ingressclass %v, labels %v", err, class.Labels)
+	}
+	if err := tf.Cleanup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := k8s.Get(ctx, key, &class); !apierrors.IsNotFound(err) {
+		t.Fatalf("ingressclass after cleanup: %v", err)
 	}
 }

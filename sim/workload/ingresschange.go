@@ -291,3 +291,21 @@ func updateLatest[T client.Object](ctx context.Context, c client.Client, obj T, 
 		return c.Update(ctx, obj)
 	})
 }
+
+// ChangeIngress makes the Ingress-side change of kind (ChangeIngressRule, ...) on the Ingress named key,
+// so that a caller driven by a kind name needs no switch of its own.
+func (f *Fleet) ChangeIngress(ctx context.Context, kind string, key types.NamespacedName) (Change, error) {
+	switch kind {
+	case ChangeIngressRule:
+		return f.AddIngressRule(ctx, key)
+	case ChangeBackendPort:
+		return f.ChangeBackendPort(ctx, key)
+	case ChangeBackendTargetPort:
+		return f.ChangeBackendTargetPort(ctx, key)
+	case ChangeSecretContent:
+		return f.RotateOIDCSecret(ctx, key)
+	case ChangeIngressAnnotation:
+		return f.ChangeHealthCheckPath(ctx, key)
+	}
+	return Change{}, fmt.Errorf("workload: %q is not an Ingress change kind", kind)
+}

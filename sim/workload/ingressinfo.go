@@ -169,3 +169,15 @@ func (f *Fleet) ChooseIngresses(rng *rand.Rand, n int, filter func(IngressInfo) 
 func (f *Fleet) ingressSideServices() []*ServicePlan {
 	return slices.Concat(f.BackendServices, f.LoadBalancerServices)
 }
+
+// IngressChangeApplies reports whether the Ingress-side change kind can be made on the Ingress in
+// (secret-content needs an OIDC Ingress), for ChooseIngresses' filter.
+func IngressChangeApplies(kind string, in IngressInfo) bool {
+	switch kind {
+	case ChangeSecretContent:
+		return in.OIDCClientSecret != ""
+	case ChangeIngressRule, ChangeBackendPort, ChangeBackendTargetPort, ChangeIngressAnnotation:
+		return true
+	}
+	return false
+}
