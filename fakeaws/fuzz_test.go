@@ -31,6 +31,11 @@ func FuzzQueryRequest(f *testing.F) {
 		{"elasticloadbalancing", "Action=RegisterTargets&Version=2015-12-01&TargetGroupArn=arn%3Aaws%3Ax&Targets.member.1.Id=10.0.0.1&Targets.member.1.Port=80"},
 		{"ec2", "Action=AuthorizeSecurityGroupIngress&Version=2016-11-15&GroupId=sg-1&IpPermissions.1.IpProtocol=tcp&IpPermissions.1.FromPort=1&IpPermissions.1.ToPort=2&IpPermissions.1.IpRanges.1.CidrIp=10.0.0.0%2F8"},
 		{"ec2", "Action=DescribeInstances&Version=2016-11-15&Filter.1.Name=tag%3Ax&Filter.1.Value.1=%2A&MaxResults=5"},
+		{"ec2", "Action=DescribeSubnets&Version=2016-11-15&Filter.1.Name=tag-key&Filter.1.Value.1=kubernetes.io%2Frole%2Felb"},
+		{"elasticloadbalancing", "Action=CreateLoadBalancer&Version=2015-12-01&Name=a&Type=network&SubnetMappings.member.1.SubnetId=subnet-1"},
+		{"elasticloadbalancing", "Action=CreateListener&Version=2015-12-01&LoadBalancerArn=arn%3Aaws%3Ax&Protocol=HTTP&Port=80&DefaultActions.member.1.Type=forward&DefaultActions.member.1.ForwardConfig.TargetGroups.member.1.TargetGroupArn=x&DefaultActions.member.1.ForwardConfig.TargetGroups.member.1.Weight=2"},
+		{"elasticloadbalancing", "Action=CreateRule&Version=2015-12-01&ListenerArn=x&Priority=1&Conditions.member.1.Field=http-header&Conditions.member.1.HttpHeaderConfig.HttpHeaderName=h&Conditions.member.1.HttpHeaderConfig.Values.member.1=v&Actions.member.1.Type=authenticate-oidc&Actions.member.1.AuthenticateOidcConfig.AuthenticationRequestExtraParams.entry.1.key=k&Actions.member.2.Type=fixed-response&Actions.member.2.FixedResponseConfig.StatusCode=200"},
+		{"elasticloadbalancing", "Action=SetRulePriorities&Version=2015-12-01&RulePriorities.member.1.RuleArn=x&RulePriorities.member.1.Priority=3"},
 	} {
 		f.Add(s.svc, s.body)
 	}
