@@ -126,3 +126,32 @@ func TestIngressSpecValidation(t *testing.T) {
 		t.Fatalf("defaults not applied: %+v", ok.Ingresses)
 	}
 }
+
+// TestPlanIngressesAtScale plans the Ingress side of LBC issue #3540's size: groups, shares and
+// unique names hold at 500 Ingresses.
+func TestPlanIngressesAtScale(t *testing.T) {
+	spec := workload.Spec{TGBs: 100, Namespaces: 4, Ingresses: workload.IngressSpec{Count: 500, GroupSize: 5, OIDCShare: 0.2,
+		TLSShare: 0.5, ServicesPerIngress: 2, LoadBalancerServices: 50}}
+	f := workload.Plan(spec, seeded(3))
+	var tls, oidc int
+	names := map[string]bool{}
+	for _, ing := range f.IngressPlans {
+		if ing.TLS != nil {
+			tls++
+		}
+		if ing.OIDC != nil {
+			oidc++
+		}
+		names[ing.Namespace+"/"+ing.Name] = true
+	}
+	if len(f.IngressGroups) != 100 || tls != 250 || oidc != 100 || len(names) != 500 ||
+		len(f.BackendServices) != 1000 || len(f.LoadBalancerServices) != 50 {
+		t.Fatalf("%d groups, %d TLS, %d OIDC, %d names, %d backends, %d NLB services",
+			len(f.IngressGroups), tls, oidc, len(names), len(f.BackendServices), len(f.LoadBalancerServices))
+	}
+	for i, g := range f.IngressGroups {
+		if len(g.Members) != 5 || g.Namespace != f.Namespaces[i%4] {
+			t.Fatalf("group %d: %+v", i, g)
+		}
+	}
+}
