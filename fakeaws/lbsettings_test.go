@@ -2,6 +2,7 @@ package fakeaws_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -102,4 +103,23 @@ func TestListenerCertificates(t *testing.T) {
 	wantCode(t, err, "InvalidConfigurationRequest")
 	_, err = e.elb.DescribeListenerCertificates(ctx, &elb.DescribeListenerCertificatesInput{ListenerArn: aws.String(*l + "0")})
 	wantCode(t, err, "ListenerNotFound")
+}
+
+// TestAdminStateShowsLoadBalancers: the admin state dump nests listeners and rules under their load balancer
+// and, like Describe, never carries an OIDC client secret.
+func TestAdminStateShowsLoadBalancers(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	lb := e.createLB(t, "web", elbtypes.LoadBalancerTypeEnumApplication).LoadBalancerArn
+	tg := e.createTG(t, "web-tg", "ip", 80)
+	must[*elb.CreateListenerOutput](t)(e.elb.CreateListener(ctx, &elb.CreateListenerInput{LoadBalancerArn: lb, Protocol: elbtypes.ProtocolEnumHttps,
+		Port: aws.Int32(443), Certificates: []elbtypes.Certificate{{CertificateArn: aws.String(certARN)}},
+		DefaultActions: []elbtypes.Action{oidcAction("very-secret-value", false), {Type: elbtypes.ActionTypeEnumForward, Order: aws.Int32(2), TargetGroupArn: aws.String(tg)}}}))
+	code, body := adminDo(t, e, "GET", "/_restartsim/state", "", true)
+	if code != 200 || !strings.Contains(body, `"loadBalancers":[{"arn":"`+*lb) || !strings.Contains(body, `"listeners":[{`) ||
+		!strings.Contains(body, `"isDefault":true`) || !strings.Contains(body, `"subnets":[{`) {
+		t.Fatalf("state %d: %.600s", code, body)
+	}
+	if strings.Contains(body, "very-secret-value") {
+		t.Fatal("the admin state leaks the OIDC client secret")
+	}
 }

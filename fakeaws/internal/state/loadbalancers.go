@@ -15,6 +15,7 @@ const AttrDeletionProtection = "deletion_protection.enabled"
 var lbName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$`)
 
 // hostedZones are the Route 53 zones of ELB DNS names per region: application, then network load balancers.
+// A region not listed gets us-west-2's.
 var hostedZones = map[string][2]string{
 	"us-east-1": {"Z35SXDOTRQ7X7K", "Z26RNL4JYFTOTI"},
 	"us-east-2": {"Z3AADJGX6KTTL2", "ZLMOA37VPKANP"},
