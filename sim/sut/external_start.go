@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	mrand "math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"syscall"
 	"text/template"
 	"time"
@@ -73,7 +75,25 @@ func render(text string, data scenario.TemplateData) (string, error) {
 	return b.String(), nil
 }
 
+// Ports handed to a child process are drawn below Linux's default ephemeral range (32768–60999):
+// between freePort closing its probe and the child binding the port, any process may bind port 0,
+// and the kernel hands those out of the ephemeral range only. A port the kernel picked for the probe
+// could be given to someone else (an API server, a client's outgoing connection) in that window.
+const (
+	childPortMin = 20000
+	childPortMax = 32000
+)
+
+// freePort returns a loopback port that was free a moment ago, outside the ephemeral range when
+// one is free there.
 func freePort() (int, error) {
+	for range 50 {
+		port := childPortMin + mrand.IntN(childPortMax-childPortMin)
+		if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+			_ = ln.Close()
+			return port, nil
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err

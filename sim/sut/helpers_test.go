@@ -1,7 +1,9 @@
 package sut
 
 import (
+	"net"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/go-logr/logr"
@@ -24,5 +26,24 @@ func requireEnvtest(t *testing.T) {
 	}
 	if _, err := envtestassets.Dir(""); err != nil {
 		t.Skip(err)
+	}
+}
+
+// A child's port comes from below the ephemeral range, where no other process's bind to port 0
+// can take it between the probe and the child's own bind, and it can be bound.
+func TestFreePortAvoidsTheEphemeralRange(t *testing.T) {
+	for range 20 {
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if port < childPortMin || port >= childPortMax {
+			t.Fatalf("port %d outside [%d, %d)", port, childPortMin, childPortMax)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			t.Fatalf("port %d cannot be bound: %v", port, err)
+		}
+		_ = ln.Close()
 	}
 }
