@@ -85,7 +85,7 @@ func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec
 	spec := workload.Spec{
 		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
 		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
-		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes,
+		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes, Ingresses: sc.Fleet.WorkloadIngresses(),
 	}
 	if cr != nil {
 		spec.NamespacePrefix = "rs-" + cr.name()

@@ -45,6 +45,9 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	if kind == scenario.ChurnReplaceNode {
 		return e.replaceNodes(ctx, st)
 	}
+	if wk, ok := scenario.IngressChurnKinds[kind]; ok {
+		return e.ingressChurn(ctx, st, wk)
+	}
 	var filter func(workload.TGBInfo) bool
 	switch kind {
 	case scenario.ChurnAddTGB, scenario.ChurnRemoveTGB:
@@ -225,4 +228,20 @@ func (e *Executor) registered(arn string, t workload.Target) bool {
 		}
 	}
 	return false
+}
+
+// ingressChurn changes one input of st.Services Ingresses' models each (the Ingresses the change
+// applies to), drawn first and applied together like the other churn kinds.
+func (e *Executor) ingressChurn(ctx context.Context, st scenario.Step, kind string) error {
+	keys := e.fleet.ChooseIngresses(e.rng, st.Services, func(i workload.IngressInfo) bool { return workload.IngressChangeApplies(kind, i) })
+	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, len(keys)), time.Now(), nil)
+	return parallel(len(keys), mutationWorkers, func(i int) error {
+		at := time.Now()
+		ch, err := e.fleet.ChangeIngress(ctx, kind, keys[i])
+		if err != nil {
+			return fmt.Errorf("churn %s %s: %w", st.Kind, keys[i], err)
+		}
+		e.record(ch, at)
+		return nil
+	})
 }
