@@ -163,3 +163,34 @@ func TestTagsOnLoadBalancerResources(t *testing.T) {
 	_, err := e.elb.DescribeTags(ctx, &elb.DescribeTagsInput{ResourceArns: many})
 	wantCode(t, err, "ValidationError")
 }
+
+// TestRuleConditionShapes: every condition field reads back in its config, and what a request left out reads
+// back as nil (a client comparing its model with AWS's answer must not see "" for nothing).
+func TestRuleConditionShapes(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	lb := aws.ToString(e.createLB(t, "web", elbtypes.LoadBalancerTypeEnumApplication).LoadBalancerArn)
+	l := e.createListener(t, lb, 80, fixed("404")).ListenerArn
+	cs := []elbtypes.RuleCondition{
+		{Field: aws.String("http-header"), HttpHeaderConfig: &elbtypes.HttpHeaderConditionConfig{HttpHeaderName: aws.String("X-Env"), Values: []string{"prod"}}},
+		{Field: aws.String("query-string"), QueryStringConfig: &elbtypes.QueryStringConditionConfig{Values: []elbtypes.QueryStringKeyValuePair{{Value: aws.String("on")}, {Key: aws.String("v"), Value: aws.String("2")}}}},
+		{Field: aws.String("source-ip"), SourceIpConfig: &elbtypes.SourceIpConditionConfig{Values: []string{"10.0.0.0/8"}}},
+		{Field: aws.String("http-request-method"), HttpRequestMethodConfig: &elbtypes.HttpRequestMethodConditionConfig{Values: []string{"GET"}}},
+	}
+	r := must[*elb.CreateRuleOutput](t)(e.elb.CreateRule(ctx, &elb.CreateRuleInput{ListenerArn: l, Priority: aws.Int32(1), Conditions: cs, Actions: fixed("200")})).Rules[0]
+	got := r.Conditions
+	if len(got) != 4 || aws.ToString(got[0].HttpHeaderConfig.HttpHeaderName) != "X-Env" || got[0].HttpHeaderConfig.Values[0] != "prod" || len(got[0].Values) != 0 {
+		t.Fatalf("http-header %+v", got[0])
+	}
+	if q := got[1].QueryStringConfig.Values; len(q) != 2 || q[0].Key != nil || aws.ToString(q[0].Value) != "on" || aws.ToString(q[1].Key) != "v" {
+		t.Fatalf("query-string %+v", q)
+	}
+	if got[2].SourceIpConfig.Values[0] != "10.0.0.0/8" || got[3].HttpRequestMethodConfig.Values[0] != "GET" {
+		t.Fatalf("source-ip / method %+v %+v", got[2], got[3])
+	}
+	if fr := r.Actions[0].FixedResponseConfig; fr.ContentType != nil || fr.MessageBody != nil || aws.ToString(fr.StatusCode) != "200" {
+		t.Fatalf("fixed response %+v", fr)
+	}
+	_, err := e.elb.CreateRule(ctx, &elb.CreateRuleInput{ListenerArn: l, Priority: aws.Int32(2), Actions: fixed("200"),
+		Conditions: []elbtypes.RuleCondition{{Field: aws.String("source-ip"), SourceIpConfig: &elbtypes.SourceIpConditionConfig{Values: []string{"not-a-cidr"}}}}})
+	wantCode(t, err, "ValidationError")
+}

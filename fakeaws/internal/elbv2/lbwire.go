@@ -86,14 +86,30 @@ type xOIDC struct {
 	AuthenticationRequestExtraParams []xEntry `xml:"AuthenticationRequestExtraParams>entry,omitempty"`
 }
 
+// xFixedResponse leaves out what the request left out, so a client reads back nil, not "".
+type xFixedResponse struct {
+	StatusCode  string `xml:"StatusCode"`
+	ContentType string `xml:"ContentType,omitempty"`
+	MessageBody string `xml:"MessageBody,omitempty"`
+}
+
+type xRedirect struct {
+	Protocol   string `xml:"Protocol"`
+	Port       string `xml:"Port"`
+	Host       string `xml:"Host"`
+	Path       string `xml:"Path"`
+	Query      string `xml:"Query"`
+	StatusCode string `xml:"StatusCode"`
+}
+
 type xAction struct {
-	Type                   string               `xml:"Type"`
-	Order                  int32                `xml:"Order"`
-	TargetGroupArn         string               `xml:"TargetGroupArn,omitempty"`
-	ForwardConfig          *xForward            `xml:"ForwardConfig,omitempty"`
-	FixedResponseConfig    *state.FixedResponse `xml:"FixedResponseConfig,omitempty"`
-	RedirectConfig         *state.Redirect      `xml:"RedirectConfig,omitempty"`
-	AuthenticateOidcConfig *xOIDC               `xml:"AuthenticateOidcConfig,omitempty"`
+	Type                   string          `xml:"Type"`
+	Order                  int32           `xml:"Order"`
+	TargetGroupArn         string          `xml:"TargetGroupArn,omitempty"`
+	ForwardConfig          *xForward       `xml:"ForwardConfig,omitempty"`
+	FixedResponseConfig    *xFixedResponse `xml:"FixedResponseConfig,omitempty"`
+	RedirectConfig         *xRedirect      `xml:"RedirectConfig,omitempty"`
+	AuthenticateOidcConfig *xOIDC          `xml:"AuthenticateOidcConfig,omitempty"`
 }
 
 // actionsToWire writes actions as AWS describes them: a forward always carries a ForwardConfig (weight 1 for
@@ -101,7 +117,13 @@ type xAction struct {
 func actionsToWire(as []state.Action) []xAction {
 	out := make([]xAction, 0, len(as))
 	for _, a := range as {
-		x := xAction{Type: a.Type, Order: a.Order, FixedResponseConfig: a.FixedResponse, RedirectConfig: a.Redirect}
+		x := xAction{Type: a.Type, Order: a.Order}
+		if fr := a.FixedResponse; fr != nil {
+			x.FixedResponseConfig = &xFixedResponse{StatusCode: fr.StatusCode, ContentType: fr.ContentType, MessageBody: fr.MessageBody}
+		}
+		if r := a.Redirect; r != nil {
+			x.RedirectConfig = &xRedirect{Protocol: r.Protocol, Port: r.Port, Host: r.Host, Path: r.Path, Query: r.Query, StatusCode: r.StatusCode}
+		}
 		if a.Type == state.ActionForward {
 			x.TargetGroupArn = a.TargetGroupARN
 			x.ForwardConfig = forwardToWire(a)
@@ -211,8 +233,13 @@ type xHeader struct {
 	Values         []string `xml:"Values>member"`
 }
 
+type xQueryString struct {
+	Key   string `xml:"Key,omitempty"`
+	Value string `xml:"Value"`
+}
+
 type xQueryStrings struct {
-	Values []state.QueryString `xml:"Values>member"`
+	Values []xQueryString `xml:"Values>member"`
 }
 
 type xCondition struct {
@@ -240,7 +267,10 @@ func conditionToWire(c state.Condition) xCondition {
 	case "http-request-method":
 		x.HttpRequestMethodConfig = v
 	case "query-string":
-		x.QueryStringConfig = &xQueryStrings{Values: c.QueryStrings}
+		x.QueryStringConfig = &xQueryStrings{}
+		for _, q := range c.QueryStrings {
+			x.QueryStringConfig.Values = append(x.QueryStringConfig.Values, xQueryString{Key: q.Key, Value: q.Value})
+		}
 	case "source-ip":
 		x.SourceIpConfig = v
 	}
