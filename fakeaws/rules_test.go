@@ -60,6 +60,8 @@ func TestRules(t *testing.T) {
 	_, err = e.elb.ModifyRule(ctx, &elb.ModifyRuleInput{RuleArn: def.RuleArn, Conditions: hostRule("x")})
 	wantCode(t, err, "OperationNotPermitted")
 
+	_, err = e.elb.ModifyRule(ctx, &elb.ModifyRuleInput{RuleArn: host.RuleArn, Conditions: []elbtypes.RuleCondition{}})
+	wantCode(t, err, "ValidationError")
 	mod := must[*elb.ModifyRuleOutput](t)(e.elb.ModifyRule(ctx, &elb.ModifyRuleInput{RuleArn: host.RuleArn, Conditions: hostRule("b.example.com")})).Rules[0]
 	if mod.Conditions[0].Values[0] != "b.example.com" || aws.ToString(mod.Actions[0].TargetGroupArn) != tg {
 		t.Fatalf("modified rule %+v", mod)

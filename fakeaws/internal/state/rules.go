@@ -79,8 +79,13 @@ func (s *Store) ModifyRule(arn string, conditions []Condition, actions []Action)
 	}
 	l := s.listeners[r.ListenerARN]
 	lb := s.lbs[l.LoadBalancerARN]
-	if r.IsDefault && conditions != nil {
+	switch {
+	case r.IsDefault && len(conditions) > 0:
 		return ListenerRule{}, query.Errorf("OperationNotPermitted", "Conditions cannot be set on the default rule '%s'", arn)
+	case r.IsDefault:
+		conditions = nil // an empty list leaves the default rule as it is
+	case conditions != nil && len(conditions) == 0:
+		return ListenerRule{}, query.Errorf("ValidationError", "A rule must have at least one condition")
 	}
 	if actions != nil {
 		current := r.Actions
