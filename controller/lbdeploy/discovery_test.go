@@ -97,7 +97,6 @@ func TestSubnetDiscoveryOnePerZoneSkippingOtherClusters(t *testing.T) {
 
 func TestSubnetChangeSetsSubnets(t *testing.T) {
 	e := newEnv(t)
-	e.requireOperations(t, "SetSubnets")
 	s := newShop()
 	e.deploy(t, s.stack(t))
 	var two []string

@@ -102,35 +102,6 @@ func count(ops []string, op string) int {
 	return n
 }
 
-// requireOperations skips the test when fakeaws does not serve one of the ELBv2 operations yet: each is
-// probed with a call on a load balancer or listener that does not exist, which a served operation answers
-// with a not-found or validation error and a missing one with InvalidAction.
-func (e *env) requireOperations(t *testing.T, ops ...string) {
-	t.Helper()
-	const lbARN = "arn:aws:elasticloadbalancing:us-west-2:123456789012:loadbalancer/app/none/0"
-	const listenerARN = "arn:aws:elasticloadbalancing:us-west-2:123456789012:listener/app/none/0/0"
-	probes := map[string]func() error{
-		"DescribeListenerCertificates": func() error {
-			_, err := e.elb.DescribeListenerCertificates(ctx, &elbv2.DescribeListenerCertificatesInput{ListenerArn: aws.String(listenerARN)})
-			return err
-		},
-		"SetSubnets": func() error {
-			_, err := e.elb.SetSubnets(ctx, &elbv2.SetSubnetsInput{LoadBalancerArn: aws.String(lbARN), Subnets: []string{"subnet-1"}})
-			return err
-		},
-	}
-	for _, op := range ops {
-		probe, ok := probes[op]
-		if !ok {
-			t.Fatalf("requireOperations: no probe for %s", op)
-		}
-		var ae smithy.APIError
-		if err := probe(); errors.As(err, &ae) && ae.ErrorCode() == "InvalidAction" {
-			t.Skipf("fakeaws does not serve %s yet", op)
-		}
-	}
-}
-
 func (e *env) deploy(t *testing.T, st lbmodel.Stack) lbdeploy.Result {
 	t.Helper()
 	res, err := e.dep.Deploy(ctx, st)

@@ -4,11 +4,14 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/fakeaws"
 )
 
 func nlbService() corev1.Service {
@@ -80,7 +83,6 @@ func oidcShop(secret string) *shop {
 
 func TestDeployHTTPSWithOIDC(t *testing.T) {
 	e := newEnv(t)
-	e.requireOperations(t, "DescribeListenerCertificates")
 	res := e.deploy(t, oidcShop("first").stack(t))
 	ls, _ := e.srv.Listeners(res.LoadBalancerARN)
 	if len(ls) != 2 {
@@ -102,5 +104,72 @@ func TestDeployHTTPSWithOIDC(t *testing.T) {
 	// AWS never describes the client secret, so the two authenticated rules are written again; nothing else.
 	if !reflect.DeepEqual(ops, []string{"ModifyRule", "ModifyRule"}) {
 		t.Fatalf("redeploy with a rotated secret called %v, want ModifyRule on the two authenticated rules", ops)
+	}
+	if got := listenerCertificates(t, e, ls, 443); !reflect.DeepEqual(got, []string{"arn:aws:acm:us-west-2:123456789012:certificate/two"}) {
+		t.Fatalf("extra certificates = %v, want the second one", got)
+	}
+
+	one := oidcShop("rotated")
+	one.ing.Annotations[lbmodel.AnnotationCertificateARN] = "arn:aws:acm:us-west-2:123456789012:certificate/one"
+	n = e.srv.Recorder().Len()
+	e.deploy(t, one.stack(t))
+	if ops := mutations(e.operations(n)); count(ops, "RemoveListenerCertificates") != 1 || count(ops, "ModifyListener") != 0 {
+		t.Fatalf("dropping the extra certificate called %v", ops)
+	}
+	if got := listenerCertificates(t, e, ls, 443); len(got) != 0 {
+		t.Fatalf("extra certificates = %v after dropping them", got)
+	}
+}
+
+// listenerCertificates are the non-default certificates of the listener on port, as AWS describes them.
+func listenerCertificates(t *testing.T, e *env, ls []fakeaws.Listener, port int32) []string {
+	t.Helper()
+	for _, l := range ls {
+		if l.Port != port {
+			continue
+		}
+		out, err := e.elb.DescribeListenerCertificates(ctx, &elbv2.DescribeListenerCertificatesInput{ListenerArn: aws.String(l.ARN)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var extra []string
+		for _, c := range out.Certificates {
+			if !aws.ToBool(c.IsDefault) {
+				extra = append(extra, aws.ToString(c.CertificateArn))
+			}
+		}
+		return extra
+	}
+	t.Fatalf("no listener on port %d", port)
+	return nil
+}
+
+func TestSecurityGroupAndIPAddressTypeChanges(t *testing.T) {
+	e := newEnv(t)
+	var sgs []string
+	for _, name := range []string{"alb-a", "alb-b"} {
+		sg, err := e.srv.CreateSecurityGroup(name, "load balancer", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sgs = append(sgs, sg.ID)
+	}
+	s := newShop()
+	s.ing.Annotations[lbmodel.AnnotationScheme] = lbmodel.SchemeInternetFacing
+	s.ing.Annotations[lbmodel.AnnotationSecurityGroups] = sgs[0]
+	e.deploy(t, s.stack(t))
+	if got := e.srv.LoadBalancers()[0].SecurityGroupIDs; !reflect.DeepEqual(got, sgs[:1]) {
+		t.Fatalf("security groups = %v, want %v", got, sgs[:1])
+	}
+	s.ing.Annotations[lbmodel.AnnotationSecurityGroups] = sgs[1]
+	s.ing.Annotations[lbmodel.AnnotationIPAddressType] = "dualstack"
+	n := e.srv.Recorder().Len()
+	e.deploy(t, s.stack(t))
+	if ops := mutations(e.operations(n)); !reflect.DeepEqual(ops, []string{"SetSecurityGroups", "SetIpAddressType"}) {
+		t.Fatalf("changing security groups and address type called %v", ops)
+	}
+	lb := e.srv.LoadBalancers()[0]
+	if !reflect.DeepEqual(lb.SecurityGroupIDs, sgs[1:]) || lb.IPAddressType != "dualstack" {
+		t.Fatalf("load balancer after the change: security groups %v, address type %s", lb.SecurityGroupIDs, lb.IPAddressType)
 	}
 }
