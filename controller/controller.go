@@ -119,6 +119,9 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	if err := setupIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return nil, err
 	}
+	if err := c.setupLoadBalancers(mgr, clients); err != nil {
+		return nil, err
+	}
 	if !o.legacyStartup {
 		if err := warmInformers(context.Background(), mgr.GetCache()); err != nil {
 			return nil, err

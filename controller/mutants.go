@@ -53,12 +53,17 @@ const (
 	// MutantSlowStart holds the first reconcile back by MutantDelay, as an extra synchronous call
 	// at start-up would (after the caches have synced; on the resume fast path, before it starts).
 	MutantSlowStart = "slow-start"
+
+	// MutantSecretBlindModel computes the load balancer reconcilers' model checkpoint with
+	// lbmodel.CheckpointIgnoringSecrets, so an OIDC client Secret rotated while the controller is
+	// down is skipped after the restart: the rule keeps the old client secret.
+	MutantSecretBlindModel = "secret-blind-model"
 )
 
 var knownMutants = []string{
 	MutantNoClearOnRegister, MutantSkipAfterCleanup, MutantStaleGateRead, MutantDeferDrift,
 	MutantNoResetBeforeMutation, MutantSaveBeforeRegister, MutantNoGateHoldBack,
-	MutantSlowEarlyExit, MutantSlowStart,
+	MutantSlowEarlyExit, MutantSlowStart, MutantSecretBlindModel,
 }
 
 // Defaults of Options.MutantDelay per slowdown mutant.

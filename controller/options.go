@@ -27,6 +27,16 @@ const (
 	CheckpointCompact CheckpointMode = "compact"
 )
 
+// ModelCheckpointMode selects the restart strategy of the load balancer reconcilers.
+type ModelCheckpointMode string
+
+const (
+	// ModelCheckpointNone deploys every reconciled Ingress group and Service.
+	ModelCheckpointNone ModelCheckpointMode = "none"
+	// ModelCheckpointModel skips a group or Service whose stored lbmodel.Checkpoint still matches.
+	ModelCheckpointModel ModelCheckpointMode = "model"
+)
+
 // Options configures a controller. Zero values take the documented defaults (see setDefaults).
 type Options struct {
 	// Checkpoint is the startup strategy. Default: annotation.
@@ -75,10 +85,23 @@ type Options struct {
 	// ResumeInterval is how often the watermark is advanced. Default: 10s.
 	ResumeInterval time.Duration
 
-	// ClusterName picks the cluster-tagged security group when a target ENI has several. Default: "".
+	// LoadBalancers runs the Ingress and Service (type LoadBalancer) reconcilers beside the
+	// TargetGroupBinding one (lb_*.go): each Ingress group or Service becomes an ELBv2 stack and the
+	// TargetGroupBindings of its target groups. Needs ClusterName and VpcID. Default: false.
+	LoadBalancers bool
+	// ModelCheckpoint is the restart strategy of the load balancer reconcilers: none (deploy on every
+	// reconcile) or model (skip a group or Service whose stored model checkpoint still matches, with
+	// no AWS call). Default: none.
+	ModelCheckpoint ModelCheckpointMode
+	// IngressClass is the IngressClass whose Ingresses the Ingress reconciler manages. Default: alb.
+	IngressClass string
+
+	// ClusterName picks the cluster-tagged security group when a target ENI has several, and is the
+	// elbv2.k8s.aws/cluster tag of the load balancer stacks. Default: "".
 	ClusterName string
 	// VpcID is the VPC of the target groups when the spec does not name one; used to register IPs
-	// outside the VPC with availability zone "all". Default: "" (no VPC lookup).
+	// outside the VPC with availability zone "all", and the VPC of the load balancer stacks.
+	// Default: "" (no VPC lookup).
 	VpcID string
 	// AWS configures the AWS clients.
 	AWS AWSOptions
@@ -164,6 +187,7 @@ const (
 	DefaultMaxAttempts             = 10
 	DefaultRegion                  = "us-east-1"
 	DefaultLeaderElectionID        = "restartsim-tgb-controller"
+	DefaultIngressClass            = "alb"
 )
 
 // setDefaults fills every unset field; the one place defaults are applied.
@@ -180,6 +204,12 @@ func (o Options) setDefaults() Options {
 	setDur(&o.SecurityGroupCacheTTL, DefaultSecurityGroupCacheTTL)
 	setDur(&o.SyncPeriod, DefaultSyncPeriod)
 	setDur(&o.ResumeInterval, DefaultResumeInterval)
+	if o.ModelCheckpoint == "" {
+		o.ModelCheckpoint = ModelCheckpointNone
+	}
+	if o.IngressClass == "" {
+		o.IngressClass = DefaultIngressClass
+	}
 	if o.ResumeNamespace == "" {
 		o.ResumeNamespace = o.LeaderElectionNamespace
 	}
@@ -231,6 +261,9 @@ func (o Options) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("checkpoint: %q is not one of none, annotation, compact", o.Checkpoint))
 	}
+	if err := o.validateLoadBalancers(); err != nil {
+		errs = append(errs, err)
+	}
 	if _, err := throttlespec.ParseWithDefaults(o.AWS.Throttle); err != nil {
 		errs = append(errs, fmt.Errorf("aws throttle: %w", err))
 	}
@@ -248,6 +281,20 @@ func (o Options) Validate() error {
 	}
 	if o.DeferralDelay < 0 || o.RequeueDuration < 0 || o.TargetHealthCacheTTL < 0 || o.SecurityGroupCacheTTL < 0 || o.SyncPeriod < 0 || o.ResumeInterval < 0 {
 		errs = append(errs, errors.New("durations must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// validateLoadBalancers checks the options of the load balancer reconcilers.
+func (o Options) validateLoadBalancers() error {
+	var errs []error
+	switch o.ModelCheckpoint {
+	case "", ModelCheckpointNone, ModelCheckpointModel:
+	default:
+		errs = append(errs, fmt.Errorf("model checkpoint: %q is not one of none, model", o.ModelCheckpoint))
+	}
+	if o.LoadBalancers && (o.ClusterName == "" || o.VpcID == "") {
+		errs = append(errs, errors.New("load balancers: need ClusterName (the stacks' cluster tag) and VpcID"))
 	}
 	return errors.Join(errs...)
 }

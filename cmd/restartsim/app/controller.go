@@ -27,9 +27,11 @@ func init() { subcommands = append(subcommands, newControllerCommand) }
 type controllerOptions struct {
 	kubeconfig string
 	checkpoint string
-	logLevel   int
-	logJSON    bool
-	opts       controller.Options
+	// modelCheckpoint is --model-checkpoint, typed into opts by Validate.
+	modelCheckpoint string
+	logLevel        int
+	logJSON         bool
+	opts            controller.Options
 }
 
 func newControllerCommand() *cobra.Command {
@@ -53,6 +55,7 @@ func newControllerCommand() *cobra.Command {
 	}
 	o.AddFlags(cmd.Flags())
 	completeValues(cmd, "checkpoint", string(controller.CheckpointNone), string(controller.CheckpointAnnotation), string(controller.CheckpointCompact))
+	completeValues(cmd, "model-checkpoint", string(controller.ModelCheckpointNone), string(controller.ModelCheckpointModel))
 	completeValues(cmd, "mutant", controller.KnownMutants()...)
 	return cmd
 }
@@ -75,7 +78,10 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Resume, "resume", false, "Restart fast path: record a resume watermark while running; after a restart, reconcile the bindings changed since it with live reads before the caches sync")
 	fs.StringVar(&c.ResumeNamespace, "resume-namespace", "", "Namespace of the resume watermark ConfigMap (default: --leader-election-namespace)")
 	fs.DurationVar(&c.ResumeInterval, "resume-interval", controller.DefaultResumeInterval, "How often the resume watermark advances")
-	fs.StringVar(&c.ClusterName, "cluster-name", "", "Cluster name (picks the cluster-tagged security group of an ENI)")
+	fs.BoolVar(&c.LoadBalancers, "load-balancers", false, "Also reconcile Ingresses of --ingress-class and Services of type LoadBalancer into ELBv2 stacks (needs --cluster-name and --vpc-id)")
+	fs.StringVar(&o.modelCheckpoint, "model-checkpoint", string(controller.ModelCheckpointNone), "Restart strategy of the load balancer reconcilers: none or model (skip objects whose stored model checkpoint matches)")
+	fs.StringVar(&c.IngressClass, "ingress-class", controller.DefaultIngressClass, "IngressClass whose Ingresses the load balancer reconcilers manage")
+	fs.StringVar(&c.ClusterName, "cluster-name", "", "Cluster name (picks the cluster-tagged security group of an ENI; the load balancer stacks' cluster tag)")
 	fs.StringVar(&c.VpcID, "vpc-id", "", "VPC of the target groups when the spec does not name one")
 	fs.StringVar(&c.AWS.Region, "aws-region", defaultRegion, "AWS region")
 	fs.StringVar(&c.AWS.Endpoint, "aws-endpoint", "", "AWS endpoint URL for ELBv2 and EC2; empty = real AWS")
@@ -107,6 +113,7 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 // Validate checks the flags.
 func (o *controllerOptions) Validate() error {
 	o.opts.Checkpoint = controller.CheckpointMode(o.checkpoint)
+	o.opts.ModelCheckpoint = controller.ModelCheckpointMode(o.modelCheckpoint)
 	var errs []error
 	if err := o.opts.Validate(); err != nil {
 		errs = append(errs, err)
@@ -164,7 +171,8 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	log.Info("starting controller", "checkpoint", o.opts.Checkpoint, "priorityQueue", o.opts.PriorityQueue,
-		"lowPriorityInitialEvents", o.opts.LowPriorityInitialEvents, "resume", o.opts.Resume, "awsEndpoint", o.opts.AWS.Endpoint)
+		"lowPriorityInitialEvents", o.opts.LowPriorityInitialEvents, "resume", o.opts.Resume,
+		"loadBalancers", o.opts.LoadBalancers, "modelCheckpoint", o.opts.ModelCheckpoint, "awsEndpoint", o.opts.AWS.Endpoint)
 	if err := mgr.Start(cmd.Context()); err != nil {
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
