@@ -35,6 +35,13 @@ type (
 	Listener = state.Listener
 	// ListenerRule is a listener rule (IsDefault for the listener's default rule).
 	ListenerRule = state.ListenerRule
+	// RuleCondition is one condition of a listener rule.
+	RuleCondition = state.Condition
+	// Action is a listener's default action or a rule's action.
+	Action = state.Action
+	// OIDCConfig is an authenticate-oidc action's configuration, client secret included (which no
+	// Describe returns).
+	OIDCConfig = state.OIDCConfig
 	// BucketState is a token bucket's fill level.
 	BucketState = throttle.BucketState
 )

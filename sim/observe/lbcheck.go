@@ -1,0 +1,248 @@
+package observe
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+
+	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// LoadBalancerState is the AWS load balancer side as fakeaws stores it. Only an in-process fakeaws
+// offers it: a client secret is never described, by AWS or by a standalone fakeaws's admin API, so
+// the authentication a listener rule runs can only be checked from inside.
+type LoadBalancerState interface {
+	LoadBalancers() []fakeaws.LoadBalancer
+	Listeners(lbARN string) ([]fakeaws.Listener, error)
+	Rules(listenerARN string) ([]fakeaws.ListenerRule, error)
+	TargetGroups() []fakeaws.TargetGroup
+}
+
+// LoadBalancerObjects are the inputs of the desired load balancer stacks.
+type LoadBalancerObjects struct {
+	ClusterName  string
+	IngressClass string
+	Ingresses    []networkingv1.Ingress
+	Services     []corev1.Service
+	Secrets      []corev1.Secret
+}
+
+// DesiredStacks are the stacks the objects ask for: one per Ingress group of the class and one per
+// Service of type LoadBalancer an NLB serves. An object the model cannot be built from is a
+// violation of its own (the controller cannot deploy it either).
+func DesiredStacks(o LoadBalancerObjects) ([]lbmodel.Stack, []results.Violation) {
+	var ingresses []networkingv1.Ingress
+	for _, ing := range o.Ingresses {
+		if lbmodel.BelongsToClass(&ing, o.IngressClass) {
+			ingresses = append(ingresses, ing)
+		}
+	}
+	var stacks []lbmodel.Stack
+	var bad []results.Violation
+	groups, err := lbmodel.GroupIngresses(ingresses)
+	if err != nil {
+		return nil, []results.Violation{{Kind: "lb-model", Detail: err.Error()}}
+	}
+	for _, g := range groups {
+		st, _, err := lbmodel.BuildIngress(lbmodel.IngressInput{ClusterName: o.ClusterName, Group: g, Services: o.Services, Secrets: o.Secrets})
+		if err != nil {
+			bad = append(bad, results.Violation{TGB: g.ID.Name, Kind: "lb-model", Detail: err.Error()})
+			continue
+		}
+		stacks = append(stacks, st)
+	}
+	for i := range o.Services {
+		if !lbmodel.ManagesService(&o.Services[i]) {
+			continue
+		}
+		st, _, err := lbmodel.BuildService(lbmodel.ServiceInput{ClusterName: o.ClusterName, Service: o.Services[i]})
+		if err != nil {
+			bad = append(bad, results.Violation{TGB: o.Services[i].Namespace + "/" + o.Services[i].Name, Kind: "lb-model", Detail: err.Error()})
+			continue
+		}
+		stacks = append(stacks, st)
+	}
+	return stacks, bad
+}
+
+// CheckLoadBalancers compares AWS with every desired stack: an active load balancer of the stack's
+// name, a listener per port, and per rule the same conditions and actions, forward targets by
+// target group name and an authenticate-oidc action with the Secret's current client secret; now is
+// fakeaws's (scenario) time, which decides whether a load balancer is still provisioning.
+func CheckLoadBalancers(aws LoadBalancerState, stacks []lbmodel.Stack, now time.Time) []results.Violation {
+	lbs := map[string]fakeaws.LoadBalancer{}
+	for _, lb := range aws.LoadBalancers() {
+		lbs[lb.Name] = lb
+	}
+	tgNames := map[string]string{} // ARN → name
+	for _, tg := range aws.TargetGroups() {
+		tgNames[tg.ARN] = tg.Name
+	}
+	var out []results.Violation
+	for _, st := range stacks {
+		c := stackCheck{stack: st, tgNames: tgNames}
+		lb, ok := lbs[st.LoadBalancer.Name]
+		switch {
+		case !ok:
+			c.add("lb-missing", "no load balancer "+st.LoadBalancer.Name)
+		case lb.StateAt(now) != fakeaws.LoadBalancerActive:
+			c.add("lb-not-active", lb.Name+" is "+lb.StateAt(now))
+		default:
+			c.listeners(aws, lb)
+		}
+		out = append(out, c.found...)
+	}
+	return out
+}
+
+// stackCheck collects one stack's differences from AWS.
+type stackCheck struct {
+	stack   lbmodel.Stack
+	tgNames map[string]string
+	found   []results.Violation
+}
+
+func (c *stackCheck) add(kind, detail string) {
+	c.found = append(c.found, results.Violation{TGB: string(c.stack.ID.Kind) + "/" + c.stack.ID.Name, Kind: kind, Detail: detail})
+}
+
+func (c *stackCheck) listeners(aws LoadBalancerState, lb fakeaws.LoadBalancer) {
+	have, err := aws.Listeners(lb.ARN)
+	if err != nil {
+		c.add("listener-missing", err.Error())
+		return
+	}
+	byPort := map[int32]fakeaws.Listener{}
+	for _, l := range have {
+		byPort[l.Port] = l
+	}
+	for _, want := range c.stack.Listeners {
+		l, ok := byPort[want.Port]
+		if !ok {
+			c.add("listener-missing", fmt.Sprintf("%s has no listener on port %d", lb.Name, want.Port))
+			continue
+		}
+		if d := c.actionsDiffer([]lbmodel.Action{want.DefaultAction}, l.DefaultActions); d != "" {
+			c.add("listener-differs", fmt.Sprintf("%s:%d default action: %s", lb.Name, want.Port, d))
+		}
+		c.rules(aws, lb.Name, l)
+	}
+}
+
+func (c *stackCheck) rules(aws LoadBalancerState, lbName string, l fakeaws.Listener) {
+	have, err := aws.Rules(l.ARN)
+	if err != nil {
+		c.add("rule-missing", err.Error())
+		return
+	}
+	byPriority := map[int32]fakeaws.ListenerRule{}
+	for _, r := range have {
+		if !r.IsDefault {
+			byPriority[r.Priority] = r
+		}
+	}
+	for _, want := range c.stack.Rules {
+		if want.ListenerPort != l.Port {
+			continue
+		}
+		where := fmt.Sprintf("%s:%d rule %d", lbName, l.Port, want.Priority)
+		r, ok := byPriority[want.Priority]
+		if !ok {
+			c.add("rule-missing", where+" is missing")
+			continue
+		}
+		if d := conditionsDiffer(want.Conditions, r.Conditions); d != "" {
+			c.add("rule-differs", where+": "+d)
+		}
+		if d := c.actionsDiffer(want.Actions, r.Actions); d != "" {
+			kind := "rule-differs"
+			if strings.Contains(d, "client secret") {
+				kind = "oidc-secret-stale"
+			}
+			c.add(kind, where+": "+d)
+		}
+	}
+}
+
+func conditionsDiffer(want []lbmodel.Condition, have []fakeaws.RuleCondition) string {
+	norm := func(field string, values []string) string {
+		v := slices.Clone(values)
+		slices.Sort(v)
+		return field + "=" + strings.Join(v, ",")
+	}
+	var w, h []string
+	for _, c := range want {
+		w = append(w, norm(c.Field, c.Values))
+	}
+	for _, c := range have {
+		h = append(h, norm(c.Field, c.Values))
+	}
+	slices.Sort(w)
+	slices.Sort(h)
+	if !slices.Equal(w, h) {
+		return fmt.Sprintf("conditions %v, want %v", h, w)
+	}
+	return ""
+}
+
+// actionsDiffer names the first difference between the model's actions and AWS's, in order.
+func (c *stackCheck) actionsDiffer(want []lbmodel.Action, have []fakeaws.Action) string {
+	have = slices.Clone(have)
+	slices.SortStableFunc(have, func(a, b fakeaws.Action) int { return int(a.Order) - int(b.Order) })
+	if len(want) != len(have) {
+		return fmt.Sprintf("%d actions, want %d", len(have), len(want))
+	}
+	for i, w := range want {
+		h := have[i]
+		if h.Type != w.Type {
+			return fmt.Sprintf("action %d is %s, want %s", i+1, h.Type, w.Type)
+		}
+		switch w.Type {
+		case lbmodel.ActionForward:
+			if got, want := c.forwardName(h), c.targetGroupName(w.TargetGroupID); got != want {
+				return fmt.Sprintf("forwards to %q, want %q", got, want)
+			}
+		case lbmodel.ActionAuthenticateOIDC:
+			if d := oidcDiffers(w.AuthenticateOIDC, h.OIDC); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+func (c *stackCheck) forwardName(a fakeaws.Action) string {
+	arn := a.TargetGroupARN
+	if arn == "" && a.Forward != nil && len(a.Forward.TargetGroups) == 1 {
+		arn = a.Forward.TargetGroups[0].ARN
+	}
+	return c.tgNames[arn]
+}
+
+func (c *stackCheck) targetGroupName(id string) string {
+	for _, tg := range c.stack.TargetGroups {
+		if tg.ID == id {
+			return tg.Name
+		}
+	}
+	return ""
+}
+
+func oidcDiffers(want *lbmodel.AuthenticateOIDC, have *fakeaws.OIDCConfig) string {
+	switch {
+	case want == nil || have == nil:
+		return "authenticate-oidc configuration missing"
+	case have.Issuer != want.Issuer || have.ClientID != want.ClientID || have.TokenEndpoint != want.TokenEndpoint:
+		return fmt.Sprintf("authenticate-oidc issuer/client %s/%s, want %s/%s", have.Issuer, have.ClientID, want.Issuer, want.ClientID)
+	case have.ClientSecret != want.ClientSecret:
+		// Neither secret goes into the violation: results are written to disk.
+		return "authenticate-oidc client secret is not the Secret's current one"
+	}
+	return ""
+}

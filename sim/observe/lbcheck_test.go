@@ -1,0 +1,113 @@
+package observe
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/restartsim/restartsim/controller/lbdeploy"
+	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// oidcObjects is an HTTPS ALB Ingress of class alb with OIDC authentication, its backend and the
+// OIDC client Secret.
+func oidcObjects(secret string) LoadBalancerObjects {
+	pt := networkingv1.PathTypePrefix
+	class := "alb"
+	ing := networkingv1.Ingress{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", Annotations: map[string]string{
+			lbmodel.AnnotationTargetType:     "ip",
+			lbmodel.AnnotationListenPorts:    `[{"HTTPS":443}]`,
+			lbmodel.AnnotationCertificateARN: "arn:aws:acm:us-west-2:123456789012:certificate/one",
+			lbmodel.AnnotationAuthType:       "oidc",
+			lbmodel.AnnotationAuthIDPOIDC: `{"issuer":"https://idp.example.com","authorizationEndpoint":"https://idp.example.com/auth",` +
+				`"tokenEndpoint":"https://idp.example.com/token","userInfoEndpoint":"https://idp.example.com/userinfo","secretName":"oidc"}`,
+		}},
+		Spec: networkingv1.IngressSpec{IngressClassName: &class, Rules: []networkingv1.IngressRule{{Host: "shop.example.com",
+			IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{Paths: []networkingv1.HTTPIngressPath{{
+				Path: "/cart", PathType: &pt, Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{
+					Name: "cart", Port: networkingv1.ServiceBackendPort{Number: 80}}}}}}}}}},
+	}
+	svc := corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "cart"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
+	sec := corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "oidc"},
+		Data: map[string][]byte{"clientID": []byte("client-1"), "clientSecret": []byte(secret)}}
+	return LoadBalancerObjects{ClusterName: "sim", IngressClass: "alb", Ingresses: []networkingv1.Ingress{ing},
+		Services: []corev1.Service{svc}, Secrets: []corev1.Secret{sec}}
+}
+
+func kinds(vs []results.Violation) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, v.Kind)
+	}
+	return out
+}
+
+// The check passes on a stack deployed as modelled, and names what differs once the objects moved on
+// without AWS following: a rotated client secret, a rule that is gone, a load balancer still
+// provisioning.
+func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
+	ctx := context.Background()
+	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: "AKID", SecretAccessKey: "secret", Profile: fakeaws.ProfileUnlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := aws.Config{Region: "us-west-2", BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider("AKID", "secret", "")}
+	elb := elbv2.NewFromConfig(cfg)
+	dep, err := lbdeploy.New(lbdeploy.Config{ClusterName: "sim", VpcID: srv.DefaultVPCID(), ELB: elb, EC2: ec2.NewFromConfig(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := oidcObjects("s3cret-1")
+	stacks, bad := DesiredStacks(objs)
+	if len(stacks) != 1 || len(bad) != 0 {
+		t.Fatalf("desired stacks %d, model violations %+v", len(stacks), bad)
+	}
+	if got := kinds(CheckLoadBalancers(srv, stacks, srv.Now())); len(got) != 1 || got[0] != "lb-missing" {
+		t.Fatalf("before the deploy: %v, want lb-missing", got)
+	}
+	if _, err := dep.Deploy(ctx, stacks[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(CheckLoadBalancers(srv, stacks, srv.Now())); len(got) != 1 || got[0] != "lb-not-active" {
+		t.Fatalf("right after the deploy: %v, want lb-not-active (provisioning)", got)
+	}
+	later := srv.Now().Add(5*time.Second + time.Millisecond) // past the default provisioning time
+	if got := CheckLoadBalancers(srv, stacks, later); len(got) != 0 {
+		t.Fatalf("deployed as modelled: %+v, want none", got)
+	}
+	rotated, _ := DesiredStacks(oidcObjects("s3cret-2"))
+	if got := kinds(CheckLoadBalancers(srv, rotated, later)); len(got) != 1 || got[0] != "oidc-secret-stale" {
+		t.Fatalf("secret rotated, AWS unchanged: %v, want oidc-secret-stale", got)
+	}
+	lbs := srv.LoadBalancers()
+	ls, _ := srv.Listeners(lbs[0].ARN)
+	rules, _ := srv.Rules(ls[0].ARN)
+	for _, r := range rules {
+		if !r.IsDefault {
+			if _, err := elb.DeleteRule(ctx, &elbv2.DeleteRuleInput{RuleArn: aws.String(r.ARN)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got := kinds(CheckLoadBalancers(srv, stacks, later)); len(got) == 0 || got[0] != "rule-missing" {
+		t.Fatalf("rule deleted out of band: %v, want rule-missing", got)
+	}
+}
