@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,27 +87,16 @@ func shopGroup(t *testing.T, ns string) map[string][]string {
 
 // clusterLoadBalancers are fakeaws's load balancers tagged for cluster.
 func clusterLoadBalancers(cluster string) []fakeaws.LoadBalancer {
-	var out []fakeaws.LoadBalancer
-	for _, lb := range aws_.LoadBalancers() {
-		for _, tag := range lb.Tags {
-			if tag.Key == lbmodel.TagCluster && tag.Value == cluster {
-				out = append(out, lb)
-			}
-		}
-	}
-	return out
+	return slices.DeleteFunc(aws_.LoadBalancers(), func(lb fakeaws.LoadBalancer) bool { return !taggedFor(lb.Tags, cluster) })
 }
 
+// clusterTargetGroups are fakeaws's target groups tagged for cluster.
 func clusterTargetGroups(cluster string) []fakeaws.TargetGroup {
-	var out []fakeaws.TargetGroup
-	for _, tg := range aws_.TargetGroups() {
-		for _, tag := range tg.Tags {
-			if tag.Key == lbmodel.TagCluster && tag.Value == cluster {
-				out = append(out, tg)
-			}
-		}
-	}
-	return out
+	return slices.DeleteFunc(aws_.TargetGroups(), func(tg fakeaws.TargetGroup) bool { return !taggedFor(tg.Tags, cluster) })
+}
+
+func taggedFor(tags []fakeaws.Tag, cluster string) bool {
+	return slices.Contains(tags, fakeaws.Tag{Key: lbmodel.TagCluster, Value: cluster})
 }
 
 // oidcClientSecrets are the client secrets of the authenticate-oidc actions of every rule of the

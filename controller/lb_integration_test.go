@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	networkingv1 "k8s.io/api/networking/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"

@@ -1,0 +1,71 @@
+package controller
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/restartsim/restartsim/controller/lbmodel"
+)
+
+// TestLBServiceNLB: a Service turned into an NLB Service gets a network load balancer, a TCP
+// listener and a bound TargetGroupBinding; a restart with the model checkpoint skips it without an
+// AWS call; deleting it deletes the stack.
+func TestLBServiceNLB(t *testing.T) {
+	ns := newNamespace(t)
+	opts := lbTestOptions(ns, ModelCheckpointModel)
+	want := targetKeys(backend(t, ns, "echo", 3, 2))
+	first := startController(t, ns, opts)
+	ctx := context.Background()
+	svc := &corev1.Service{}
+	if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
+		t.Fatal(err)
+	}
+	svc.Spec.Type = corev1.ServiceTypeLoadBalancer
+	svc.Annotations = map[string]string{lbmodel.AnnotationLBType: "external", lbmodel.AnnotationNLBTargetType: "ip"}
+	if err := k8s.Update(ctx, svc); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 60*time.Second, "the NLB deployed", func() bool {
+		if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
+			return false
+		}
+		lbs := svc.Status.LoadBalancer.Ingress
+		return len(lbs) == 1 && lbs[0].Hostname != "" && svc.Annotations[ModelCheckpointAnnotation] != ""
+	})
+	lbs := clusterLoadBalancers(opts.ClusterName)
+	if len(lbs) != 1 || lbs[0].Type != lbmodel.TypeNetwork || lbs[0].DNSName != svc.Status.LoadBalancer.Ingress[0].Hostname {
+		t.Fatalf("load balancers = %+v, want one NLB named in the Service's status", lbs)
+	}
+	if ls, err := aws_.Listeners(lbs[0].ARN); err != nil || len(ls) != 1 || ls[0].Protocol != "TCP" || ls[0].Port != 80 {
+		t.Fatalf("listeners = %+v (%v), want TCP:80", ls, err)
+	}
+	id := lbmodel.StackID{Kind: lbmodel.KindService, Name: ns + "/echo"}
+	tgbs := stackTGBs(t, ns, id)
+	if len(tgbs) != 1 {
+		t.Fatalf("bindings of the Service stack = %d, want 1", len(tgbs))
+	}
+	arn := tgbs[0].Spec.TargetGroupARN
+	eventually(t, 30*time.Second, "the NLB's targets registered", func() bool { return sameSet(liveTargets(t, arn), want...) })
+
+	first.stop()
+	n := aws_.Recorder().Len()
+	r := startController(t, ns, opts)
+	eventually(t, 30*time.Second, "the Service's checkpoint skip", func() bool {
+		return counter(t, r.reg, "lb_model_checkpoint_skips_total", map[string]string{"kind": "service"}) >= 1
+	})
+	time.Sleep(500 * time.Millisecond)
+	if ops := loadBalancerOperations(operationsSince(n)); len(ops) > 0 {
+		t.Fatalf("restart of an unchanged NLB Service called AWS: %v", ops)
+	}
+
+	if err := k8s.Delete(ctx, svc); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "the NLB stack deleted", func() bool {
+		return k8s.Get(ctx, clientKey(ns, "echo"), &corev1.Service{}) != nil && len(stackTGBs(t, ns, id)) == 0 &&
+			len(clusterLoadBalancers(opts.ClusterName)) == 0 && len(clusterTargetGroups(opts.ClusterName)) == 0
+	})
+}
