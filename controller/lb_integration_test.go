@@ -140,6 +140,16 @@ func rotateSecret(t *testing.T) func(ns string) {
 	}
 }
 
+func TestLBSecretRotatedWhileRunningIsApplied(t *testing.T) {
+	ns := newNamespace(t)
+	opts := lbTestOptions(ns, ModelCheckpointModel)
+	deployShop(t, ns, opts)
+	rotateSecret(t)(ns)
+	eventually(t, 30*time.Second, "the rotated client secret on both rules", func() bool {
+		return slices.Equal(oidcClientSecrets(t, opts.ClusterName), []string{"secret-2", "secret-2"})
+	})
+}
+
 func TestLBModelCheckpointAppliesSecretRotatedWhileDown(t *testing.T) {
 	ns, _, _ := restartShop(t, Options{ModelCheckpoint: ModelCheckpointModel}, rotateSecret(t))
 	cluster := lbTestOptions(ns, "").ClusterName
