@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
@@ -189,4 +190,42 @@ func TestLBNoModelCheckpointRedeploysAfterRestart(t *testing.T) {
 	if s := counter(t, r.reg, "lb_model_checkpoint_skips_total", map[string]string{"kind": "ingress"}); s != 0 {
 		t.Fatalf("checkpoint skips without a model checkpoint = %v", s)
 	}
+}
+
+// TestLBBackendServiceChangeReplacesBinding: a backend Service's new target port gives its target
+// group a new name, so the old binding is deleted (deregistering its targets) before the deploy
+// replaces the target group, and a new binding registers the targets in the new one.
+func TestLBBackendServiceChangeReplacesBinding(t *testing.T) {
+	ns := newNamespace(t)
+	opts := lbTestOptions(ns, ModelCheckpointModel)
+	deployShop(t, ns, opts)
+	ctx := context.Background()
+	bindingOf := func(svc string) (string, string) {
+		for _, tgb := range stackTGBs(t, ns, shopID) {
+			if tgb.Spec.ServiceRef.Name == svc && tgb.DeletionTimestamp.IsZero() {
+				return tgb.Name, tgb.Spec.TargetGroupARN
+			}
+		}
+		return "", ""
+	}
+	oldName, oldARN := bindingOf("cart")
+	svc := &corev1.Service{}
+	if err := k8s.Get(ctx, clientKey(ns, "cart"), svc); err != nil {
+		t.Fatal(err)
+	}
+	svc.Spec.Ports[0].TargetPort = intstr.FromInt32(8081)
+	if err := k8s.Update(ctx, svc); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 60*time.Second, "the cart binding replaced", func() bool {
+		name, arn := bindingOf("cart")
+		return name != "" && name != oldName && arn != oldARN && len(stackTGBs(t, ns, shopID)) == 2
+	})
+	_, arn := bindingOf("cart")
+	tgs := clusterTargetGroups(opts.ClusterName)
+	i := slices.IndexFunc(tgs, func(tg fakeaws.TargetGroup) bool { return tg.ARN == arn })
+	if len(tgs) != 2 || i < 0 || tgs[i].Port != 8081 {
+		t.Fatalf("target groups after the change = %+v, want two, the cart one on port 8081", tgs)
+	}
+	eventually(t, 30*time.Second, "the cart targets in the new target group", func() bool { return len(liveTargets(t, arn)) == 2 })
 }
