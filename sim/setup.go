@@ -108,8 +108,10 @@ func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, cloud backe
 
 // startAWS starts the scenario's AWS (with a copy of from's resources when set).
 func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
+	in := sc.Fleet.WorkloadIngresses()
 	return backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
-		Seed: seed, TargetGroupBindings: sc.Fleet.TargetGroupBindings, CallLog: filepath.Join(dir, "aws-calls.jsonl"),
+		Seed: seed, TargetGroups: sc.Fleet.TargetGroupBindings + in.Count*in.ServicesPerIngress + in.LoadBalancerServices,
+		LoadBalancers: in.Count + in.LoadBalancerServices, CallLog: filepath.Join(dir, "aws-calls.jsonl"),
 		From: from, Logger: o.Logger.WithName("fakeaws")})
 }
 

@@ -58,7 +58,7 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 	defer ctrls.Stop()
 	pwCtx, stopPW := context.WithCancel(ctx)
 	defer stopPW()
-	pw, err := observe.StartWatch(pwCtx, e.Config, labels, simulator)
+	pw, err := observe.StartWatch(pwCtx, e.Config, labels, simulator, nil)
 	if err != nil {
 		return err
 	}

@@ -214,6 +214,7 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	}
 	ctrls, err := sut.New(sut.Config{Env: r.env, AWS: r.cloud, Creds: runCreds(r.o, r.sc), Scenario: r.sc, Strategy: r.strat,
 		External: r.ext, Namespaces: r.fleet.Namespaces, LeaseNamespace: r.leaseNS, Seed: r.seed, Dir: r.dir,
+		LoadBalancers: r.hasLoadBalancers(), ClusterName: r.spec.ClusterName,
 		Logger: r.log, ControllerLog: r.ctrlLog})
 	if err != nil {
 		return err
@@ -225,7 +226,7 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	watched := make(chan error, 1)
 	go func() {
 		var err error
-		r.watch, err = observe.StartWatch(watchCtx, r.env.Config, r.labels, r.simulator)
+		r.watch, err = observe.StartWatch(watchCtx, r.env.Config, r.labels, r.simulator, r.loadBalancerSide())
 		watched <- err
 	}()
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
@@ -246,7 +247,23 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	}
 	r.removed = &observe.Removed{}
 	r.checker = observe.NewChecker(r.watch, r.cloud, r.removed)
+	if r.hasLoadBalancers() {
+		r.checker.CheckLoadBalancers(r.spec.ClusterName, workload.IngressClassName)
+	}
 	return nil
+}
+
+// hasLoadBalancers reports whether the fleet has a load balancer side (Ingresses or Services of
+// type LoadBalancer), which the reference controller's load balancer reconcilers serve.
+func (r *strategyRun) hasLoadBalancers() bool {
+	return r.spec.Ingresses.Count > 0 || r.spec.Ingresses.LoadBalancerServices > 0
+}
+
+func (r *strategyRun) loadBalancerSide() *observe.LoadBalancerSide {
+	if !r.hasLoadBalancers() {
+		return nil
+	}
+	return &observe.LoadBalancerSide{Namespaces: r.fleet.Namespaces}
 }
 
 // createLeaseNamespace creates the namespace of the leader-election Lease and of the resume

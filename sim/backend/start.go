@@ -21,8 +21,8 @@ type Config struct {
 	// TimeScale and Seed are the scenario's.
 	TimeScale float64
 	Seed      int64
-	// TargetGroupBindings sizes the in-process target-group quota.
-	TargetGroupBindings int
+	// TargetGroups and LoadBalancers size the in-process quotas: the most the fleet needs.
+	TargetGroups, LoadBalancers int
 	// CallLog is where an in-process fakeaws streams its calls (JSON lines).
 	CallLog string
 	// From seeds an in-process fakeaws with a copy of a snapshot's resources.
@@ -39,8 +39,10 @@ func Start(c Config) (Backend, error) {
 	srv, err := fakeaws.New(fakeaws.Options{Region: c.AWS.Region, AccessKeyID: c.Creds.AccessKey, SecretAccessKey: c.Creds.SecretKey,
 		Profile: c.AWS.WarmupProfile, HealthyAfter: c.AWS.HealthyAfter.Duration, DeregistrationDelay: c.AWS.DeregistrationDelay.Duration,
 		TimeScale: c.TimeScale, Seed: uint64(c.Seed), Logger: c.Logger, From: c.From,
-		// AWS's default quota is 3,000 target groups per region; a bigger fleet assumes a raised one.
-		MaxTargetGroups:  max(3000, 2*c.TargetGroupBindings),
+		// AWS's default quotas are 3,000 target groups and 50 load balancers per region; a bigger
+		// fleet assumes raised ones.
+		MaxTargetGroups:  max(3000, 2*c.TargetGroups),
+		MaxLoadBalancers: max(50, 2*c.LoadBalancers),
 		MaxRecordedCalls: -1}) // the measurement reads every call
 	if err != nil {
 		return nil, runerr.BadInput(fmt.Errorf("fakeaws: %w", err))

@@ -27,12 +27,21 @@ type Checker struct {
 	watch   *Watch
 	backend backend.Backend
 	removed *Removed
+	// lb, when set, also checks the load balancer stacks of the watched Ingresses and Services.
+	lb *LoadBalancerObjects
 }
 
 // NewChecker checks the objects w sees against b; the target groups in removed (nil: none) must
 // end up empty.
 func NewChecker(w *Watch, b backend.Backend, removed *Removed) *Checker {
 	return &Checker{watch: w, backend: b, removed: removed}
+}
+
+// CheckLoadBalancers makes every check also compare AWS's load balancer stacks with the model of
+// the watched Ingresses (of ingressClass) and Services, as a controller tagging them with
+// clusterName would build them. Only an in-process fakeaws can be checked (see LoadBalancerState).
+func (k *Checker) CheckLoadBalancers(clusterName, ingressClass string) {
+	k.lb = &LoadBalancerObjects{ClusterName: clusterName, IngressClass: ingressClass}
 }
 
 // Removed are the target groups of TGBs the run deleted, by ARN, with the TGB's name: safe for
@@ -108,6 +117,9 @@ func (k *Checker) Check(ctx context.Context, healthy bool) (results.Invariants, 
 		}
 	}
 	k.checkRemoved(f)
+	if err := k.checkLoadBalancers(ctx, f); err != nil {
+		return f.inv, err
+	}
 	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && len(f.inv.Violations) == 0
 	return f.inv, nil
 }
@@ -240,4 +252,25 @@ func hasRule(sg fakeaws.SecurityGroup, r workload.Rule) bool {
 		}
 	}
 	return false
+}
+
+func (k *Checker) checkLoadBalancers(ctx context.Context, f *findings) error {
+	state, ok := k.backend.(LoadBalancerState)
+	if k.lb == nil || !ok {
+		return nil
+	}
+	objs, err := k.watch.LoadBalancerObjects(ctx)
+	if err != nil || objs == nil {
+		return err
+	}
+	objs.ClusterName, objs.IngressClass = k.lb.ClusterName, k.lb.IngressClass
+	now, err := k.backend.Now()
+	if err != nil {
+		return err
+	}
+	stacks, bad := DesiredStacks(*objs)
+	for _, v := range append(bad, CheckLoadBalancers(state, stacks, now)...) {
+		f.add(v.TGB, v.Kind, v.Detail)
+	}
+	return nil
 }

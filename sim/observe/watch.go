@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -47,19 +49,49 @@ type Watch struct {
 	// and informers of the watch's own for the rest.
 	pods, slices toolscache.SharedIndexInformer
 	informers    cache.Cache
+	// loadBalancers: the watch also sees Ingresses, Secrets and the controller's bindings, which
+	// count in tgbNamespaces only (nil: every watched binding is the run's).
+	loadBalancers bool
+	tgbNamespaces map[string]bool
+}
+
+// ours reports whether a watched binding is the run's.
+func (w *Watch) ours(t *v1beta1.TargetGroupBinding) bool {
+	return w.tgbNamespaces == nil || w.tgbNamespaces[t.Namespace]
+}
+
+// LoadBalancerSide asks a watch to also see the fleet's load balancer side: its Ingresses and
+// Secrets, and every TargetGroupBinding in Namespaces, the fleet's, since the bindings of an
+// Ingress or Service are the controller's, labelled its own way rather than with the run's labels.
+type LoadBalancerSide struct {
+	Namespaces []string
 }
 
 // StartWatch starts the watch on the simulator's pod and slice informers (synced) and informers
-// of its own for bindings, Services and Nodes; it returns once they have synced.
-func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator) (*Watch, error) {
-	w := &Watch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer()}
-	c, err := cache.New(cfg, cache.Options{Scheme: env.Scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
-		DefaultTransform: cache.TransformStripManagedFields()})
+// of its own for bindings, Services and Nodes (and with lb, the load balancer side); it returns
+// once they have synced.
+func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator, lb *LoadBalancerSide) (*Watch, error) {
+	w := &Watch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer(),
+		loadBalancers: lb != nil}
+	opts := cache.Options{Scheme: env.Scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
+		DefaultTransform: cache.TransformStripManagedFields()}
+	kinds := []client.Object{&corev1.Service{}, &corev1.Node{}}
+	if lb != nil {
+		// One informer over every binding (a store to read, unlike a multi-namespace one), narrowed to
+		// the fleet's namespaces when read.
+		opts.ByObject = map[client.Object]cache.ByObject{&v1beta1.TargetGroupBinding{}: {Label: labels.Everything()}}
+		kinds = append(kinds, &networkingv1.Ingress{}, &corev1.Secret{})
+		w.tgbNamespaces = map[string]bool{}
+		for _, n := range lb.Namespaces {
+			w.tgbNamespaces[n] = true
+		}
+	}
+	c, err := cache.New(cfg, opts)
 	if err != nil {
 		return nil, err
 	}
 	w.informers = c
-	for _, obj := range []client.Object{&corev1.Service{}, &corev1.Node{}} {
+	for _, obj := range kinds {
 		if _, err := c.GetInformer(ctx, obj); err != nil {
 			return nil, err
 		}
@@ -80,7 +112,7 @@ func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]stri
 		return nil, err
 	}
 	onTGB := func(obj any) {
-		if t, ok := obj.(*v1beta1.TargetGroupBinding); ok {
+		if t, ok := obj.(*v1beta1.TargetGroupBinding); ok && w.ours(t) {
 			w.observeTGB(t, time.Now())
 		}
 	}
@@ -173,6 +205,37 @@ func (w *Watch) WatchedWrites(t0 time.Time, toSec func(time.Time) float64) []mea
 	return out
 }
 
+// LoadBalancerObjects are the watched inputs of the load balancer stacks (nil without the load
+// balancer side); the objects are only read.
+func (w *Watch) LoadBalancerObjects(ctx context.Context) (*LoadBalancerObjects, error) {
+	if !w.loadBalancers {
+		return nil, nil
+	}
+	o := &LoadBalancerObjects{}
+	ings, err := stored[*networkingv1.Ingress](ctx, w.informers)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range ings {
+		o.Ingresses = append(o.Ingresses, *x)
+	}
+	svcs, err := stored[*corev1.Service](ctx, w.informers)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range svcs {
+		o.Services = append(o.Services, *x)
+	}
+	secs, err := stored[*corev1.Secret](ctx, w.informers)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range secs {
+		o.Secrets = append(o.Secrets, *x)
+	}
+	return o, nil
+}
+
 // Exists reports whether the watch cache holds the pod named namespace/name.
 func (w *Watch) Exists(pod string) bool {
 	_, ok, err := w.pods.GetStore().GetByKey(pod)
@@ -208,6 +271,9 @@ func (w *Watch) Objects(ctx context.Context) (workload.Objects, error) {
 	var err error
 	if o.TGBs, err = stored[*v1beta1.TargetGroupBinding](ctx, w.informers); err != nil {
 		return o, err
+	}
+	if w.tgbNamespaces != nil {
+		o.TGBs = slices.DeleteFunc(o.TGBs, func(t *v1beta1.TargetGroupBinding) bool { return !w.ours(t) })
 	}
 	if o.Services, err = stored[*corev1.Service](ctx, w.informers); err != nil {
 		return o, err

@@ -31,6 +31,10 @@ type Strategy struct {
 	// Checkpoint is none, annotation (default) or compact: how a binding records that AWS already
 	// matches it, so the reconcile after a restart can exit early without AWS calls.
 	Checkpoint string `json:"checkpoint,omitempty"`
+	// ModelCheckpoint is none (default) or model: whether the load balancer reconcilers (which run
+	// when the fleet has Ingresses or Services of type LoadBalancer) save the SHA-256 of each Ingress
+	// group's or Service's ELBv2 model and its inputs, and skip an unchanged one after a restart.
+	ModelCheckpoint string `json:"modelCheckpoint,omitempty"`
 	// PriorityQueue uses controller-runtime's priority queue. Default false.
 	PriorityQueue *bool `json:"priorityQueue,omitempty"`
 	// LowPriorityInitialEvents enqueues the initial list's events at low priority (needs
@@ -148,6 +152,15 @@ const (
 	CheckpointAnnotation = "annotation"
 	CheckpointCompact    = "compact"
 )
+
+// Model checkpoint modes of a strategy.
+const (
+	ModelCheckpointNone  = "none"
+	ModelCheckpointModel = "model"
+)
+
+// ModelCheckpoints are the valid modelCheckpoint values.
+var ModelCheckpoints = []string{ModelCheckpointNone, ModelCheckpointModel}
 
 // TemplateData is what an external controller's command and env templates can use.
 type TemplateData struct {

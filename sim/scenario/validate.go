@@ -22,7 +22,7 @@ var (
 	FaultKinds = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced bugs and slowdowns; a test in package
 	// sim keeps the list equal to controller.KnownMutants (the parser does not import the controller).
-	Mutants = []string{"defer-drift", "no-clear-on-register", "no-gate-holdback", "no-reset-before-mutation", "save-before-register", "skip-after-cleanup", "slow-early-exit", "slow-start", "stale-gate-read"}
+	Mutants = []string{"defer-drift", "no-clear-on-register", "no-gate-holdback", "no-reset-before-mutation", "save-before-register", "secret-blind-model", "skip-after-cleanup", "slow-early-exit", "slow-start", "stale-gate-read"}
 	// delayMutants are the Mutants that take a mutantDelay.
 	delayMutants = []string{"slow-early-exit", "slow-start"}
 	// AWSServices are the services an outage can target.

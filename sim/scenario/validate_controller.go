@@ -61,6 +61,12 @@ func (v *validator) validateController(s *Scenario) []string {
 // validateStrategy checks a reference controller strategy at path p.
 func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
 	v.oneOf(p+".checkpoint", st.Checkpoint, Checkpoints)
+	if st.ModelCheckpoint != "" { // unset is none, and stays out of the recorded config
+		v.oneOf(p+".modelCheckpoint", st.ModelCheckpoint, ModelCheckpoints)
+	}
+	if st.ModelCheckpoint == ModelCheckpointModel && s.Fleet.Ingresses == nil {
+		v.add(p+".modelCheckpoint", "model needs a load balancer side in the fleet (fleet.ingresses)")
+	}
 	for name, d := range map[string]*Duration{
 		"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
 		"targetHealthCacheTTL": st.TargetHealthCacheTTL, "securityGroupCacheTTL": st.SecurityGroupCacheTTL, "syncPeriod": st.SyncPeriod,

@@ -70,6 +70,9 @@ type inProcess struct {
 	log        logr.Logger
 	// warmupWorkers replaces the strategy's worker count until the first restart (0: never).
 	warmupWorkers int
+	// loadBalancers runs the Ingress and Service reconcilers, tagging stacks with clusterName.
+	loadBalancers bool
+	clusterName   string
 
 	mu        sync.Mutex
 	restarted bool
@@ -286,6 +289,10 @@ type InProcessConfig struct {
 	Logger         logr.Logger
 	// WarmupWorkers replaces the strategy's worker count until the first restart (0: never).
 	WarmupWorkers int
+	// LoadBalancers runs the controller's Ingress and Service reconcilers, tagging the stacks with
+	// ClusterName (the fleet's).
+	LoadBalancers bool
+	ClusterName   string
 }
 
 // NewInProcess returns (not yet started) in-process replicas of the reference controller.
@@ -295,7 +302,7 @@ func newInProcess(c InProcessConfig) *inProcess {
 	vpc, _ := c.AWS.DefaultVPCID()
 	return &inProcess{cfg: c.Kube, backend: c.AWS, strategy: c.Strategy, scale: c.TimeScale, replicas: c.Replicas,
 		namespaces: c.Namespaces, leaseNS: c.LeaseNamespace, creds: c.Creds, vpcID: vpc, seed: c.Seed, log: c.Logger,
-		warmupWorkers: c.WarmupWorkers}
+		warmupWorkers: c.WarmupWorkers, loadBalancers: c.LoadBalancers, clusterName: c.ClusterName}
 }
 
 // AwaitSettled implements Controllers: in-process replicas have settled once the fleet converged.

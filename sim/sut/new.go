@@ -24,6 +24,10 @@ type Config struct {
 	Namespaces     []string
 	LeaseNamespace string
 	Seed           int64
+	// LoadBalancers runs the reference controller's Ingress and Service reconcilers, tagging the
+	// stacks with ClusterName.
+	LoadBalancers bool
+	ClusterName   string
 	// Dir receives an external controller's logs and files.
 	Dir string
 	// Logger is the harness's; ControllerLog receives the in-process replicas' own logs.
@@ -38,7 +42,8 @@ func New(c Config) (Controllers, error) {
 	sc := c.Scenario
 	ref := newInProcess(InProcessConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
 		TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
-		Seed: uint64(c.Seed), Logger: c.ControllerLog, WarmupWorkers: sc.Controller.WarmupWorkers})
+		Seed: uint64(c.Seed), Logger: c.ControllerLog, WarmupWorkers: sc.Controller.WarmupWorkers,
+		LoadBalancers: c.LoadBalancers, ClusterName: c.ClusterName})
 	x := c.External
 	if x == nil && c.Strategy.Binary == "" {
 		return ref, nil

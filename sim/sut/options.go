@@ -73,6 +73,8 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 		Resume:                   ptr.Deref(st.Resume, false),
 		ResumeInterval:           def(st.ResumeInterval, controller.DefaultResumeInterval),
 		VpcID:                    p.vpcID,
+		LoadBalancers:            p.loadBalancers,
+		ModelCheckpoint:          controller.ModelCheckpointMode(st.ModelCheckpoint),
 		AWS: controller.AWSOptions{
 			Region: p.creds.Region, Endpoint: awsEndpoint, AccessKeyID: p.creds.AccessKey, SecretAccessKey: p.creds.SecretKey,
 			MaxAttempts: st.MaxAttempts, Throttle: thr,
@@ -91,6 +93,11 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 		Mutant:                  st.Mutant,
 		AllowMutants:            st.Mutant != "", // the scenario asked for it explicitly
 		MutantDelay:             def(st.MutantDelay, controller.DefaultMutantDelay(st.Mutant)),
+	}
+	if p.loadBalancers {
+		// The stacks' cluster tag; without load balancers the TGB controller keeps running without a
+		// cluster name, as it always has.
+		o.ClusterName = p.clusterName
 	}
 	return o, nil
 }
