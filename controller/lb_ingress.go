@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -111,11 +112,14 @@ func bindingOwner(members []networkingv1.Ingress, b lbmodel.Binding) client.Obje
 	return nil
 }
 
+// setIngressHostname writes host as the Ingress's only load balancer address ("" clears them).
 func setIngressHostname(obj client.Object, host string) bool {
 	ing := obj.(*networkingv1.Ingress)
-	want := []networkingv1.IngressLoadBalancerIngress{{Hostname: host}}
-	if len(ing.Status.LoadBalancer.Ingress) == 1 && ing.Status.LoadBalancer.Ingress[0].Hostname == host &&
-		len(ing.Status.LoadBalancer.Ingress[0].Ports) == 0 && ing.Status.LoadBalancer.Ingress[0].IP == "" {
+	var want []networkingv1.IngressLoadBalancerIngress
+	if host != "" {
+		want = []networkingv1.IngressLoadBalancerIngress{{Hostname: host}}
+	}
+	if equality.Semantic.DeepEqual(ing.Status.LoadBalancer.Ingress, want) {
 		return false
 	}
 	ing.Status.LoadBalancer.Ingress = want

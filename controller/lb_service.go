@@ -4,6 +4,7 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -39,13 +40,17 @@ func (r serviceReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 	return r.reconcileStack(ctx, s)
 }
 
+// setServiceHostname writes host as the Service's only load balancer address ("" clears them).
 func setServiceHostname(obj client.Object, host string) bool {
 	svc := obj.(*corev1.Service)
-	lbs := svc.Status.LoadBalancer.Ingress
-	if len(lbs) == 1 && lbs[0].Hostname == host && lbs[0].IP == "" && len(lbs[0].Ports) == 0 {
+	var want []corev1.LoadBalancerIngress
+	if host != "" {
+		want = []corev1.LoadBalancerIngress{{Hostname: host}}
+	}
+	if equality.Semantic.DeepEqual(svc.Status.LoadBalancer.Ingress, want) {
 		return false
 	}
-	svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{Hostname: host}}
+	svc.Status.LoadBalancer.Ingress = want
 	return true
 }
 

@@ -6,18 +6,17 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
 )
 
-// TestLBServiceNLB: a Service turned into an NLB Service gets a network load balancer, a TCP
-// listener and a bound TargetGroupBinding; a restart with the model checkpoint skips it without an
-// AWS call; deleting it deletes the stack.
-func TestLBServiceNLB(t *testing.T) {
-	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointModel)
+// deployNLB turns Service echo into an NLB Service and waits until its stack is deployed: a network
+// load balancer named in the Service's status, a TCP listener and a bound TargetGroupBinding.
+func deployNLB(t *testing.T, ns string, opts Options) (*running, lbmodel.StackID) {
+	t.Helper()
 	want := targetKeys(backend(t, ns, "echo", 3, 2))
-	first := startController(t, ns, opts)
+	r := startController(t, ns, opts)
 	ctx := context.Background()
 	svc := &corev1.Service{}
 	if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
@@ -49,7 +48,21 @@ func TestLBServiceNLB(t *testing.T) {
 	}
 	arn := tgbs[0].Spec.TargetGroupARN
 	eventually(t, 30*time.Second, "the NLB's targets registered", func() bool { return sameSet(liveTargets(t, arn), want...) })
+	return r, id
+}
 
+// stackGone reports whether the Service stack has no binding and the cluster no load balancer or
+// target group left.
+func stackGone(t *testing.T, ns string, id lbmodel.StackID, cluster string) bool {
+	return len(stackTGBs(t, ns, id)) == 0 && len(clusterLoadBalancers(cluster)) == 0 && len(clusterTargetGroups(cluster)) == 0
+}
+
+// TestLBServiceNLB: an NLB Service is deployed; a restart with the model checkpoint skips it without
+// an AWS call; deleting it deletes the stack before the finalizer goes.
+func TestLBServiceNLB(t *testing.T) {
+	ns := newNamespace(t)
+	opts := lbTestOptions(ns, ModelCheckpointModel)
+	first, id := deployNLB(t, ns, opts)
 	first.stop()
 	n := aws_.Recorder().Len()
 	r := startController(t, ns, opts)
@@ -60,12 +73,35 @@ func TestLBServiceNLB(t *testing.T) {
 	if ops := loadBalancerOperations(operationsSince(n)); len(ops) > 0 {
 		t.Fatalf("restart of an unchanged NLB Service called AWS: %v", ops)
 	}
-
-	if err := k8s.Delete(ctx, svc); err != nil {
+	ctx := context.Background()
+	if err := k8s.Delete(ctx, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "echo"}}); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, 30*time.Second, "the NLB stack deleted", func() bool {
-		return k8s.Get(ctx, clientKey(ns, "echo"), &corev1.Service{}) != nil && len(stackTGBs(t, ns, id)) == 0 &&
-			len(clusterLoadBalancers(opts.ClusterName)) == 0 && len(clusterTargetGroups(opts.ClusterName)) == 0
+		return k8s.Get(ctx, clientKey(ns, "echo"), &corev1.Service{}) != nil && stackGone(t, ns, id, opts.ClusterName)
+	})
+}
+
+// TestLBServiceNoLongerNLB: a Service that drops the load balancer type annotation loses its stack,
+// its finalizer, its checkpoint and its status address, and stays.
+func TestLBServiceNoLongerNLB(t *testing.T) {
+	ns := newNamespace(t)
+	opts := lbTestOptions(ns, ModelCheckpointModel)
+	_, id := deployNLB(t, ns, opts)
+	ctx := context.Background()
+	svc := &corev1.Service{}
+	if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
+		t.Fatal(err)
+	}
+	delete(svc.Annotations, lbmodel.AnnotationLBType)
+	if err := k8s.Update(ctx, svc); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "the Service released", func() bool {
+		if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
+			return false
+		}
+		return len(svc.Finalizers) == 0 && svc.Annotations[ModelCheckpointAnnotation] == "" &&
+			len(svc.Status.LoadBalancer.Ingress) == 0 && stackGone(t, ns, id, opts.ClusterName)
 	})
 }

@@ -211,11 +211,15 @@ func (r *lbReconciler) patchFinalizer(ctx context.Context, obj client.Object, fi
 	return nil
 }
 
-// releaseLeaving resets the checkpoint of the leaving objects and removes their finalizer.
+// releaseLeaving removes the finalizer of the leaving objects; one that stays in the cluster (it
+// left the class, or is no longer a load balancer Service) also loses its checkpoint and hostname.
 func (r *lbReconciler) releaseLeaving(ctx context.Context, s lbStack) error {
 	for _, m := range s.leaving {
 		if m.GetDeletionTimestamp().IsZero() {
 			if err := r.setCheckpoints(ctx, []client.Object{m}, ""); err != nil {
+				return err
+			}
+			if err := r.setHostnames(ctx, lbStack{members: []client.Object{m}, setHostname: s.setHostname}, ""); err != nil {
 				return err
 			}
 		}
@@ -226,7 +230,8 @@ func (r *lbReconciler) releaseLeaving(ctx context.Context, s lbStack) error {
 	return nil
 }
 
-// setHostnames writes the load balancer's DNS name into every member's status.
+// setHostnames writes the load balancer's DNS name (or, with "", no address) into every member's
+// status.
 func (r *lbReconciler) setHostnames(ctx context.Context, s lbStack, host string) error {
 	for _, m := range s.members {
 		orig := m.DeepCopyObject().(client.Object)
