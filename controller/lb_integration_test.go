@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
@@ -62,6 +63,11 @@ func TestLBIngressGroupDeployAndDelete(t *testing.T) {
 	deployShop(t, ns, opts)
 	ctx := context.Background()
 
+	// An Ingress of another class naming the group is no member.
+	foreign := groupIngress(ns, "foreign", "cart", 3)
+	foreign.Spec.IngressClassName = ptr.To("nginx")
+	create(t, foreign)
+
 	// One member goes: its rule and binding go, the group's load balancer stays.
 	cart := &networkingv1.Ingress{}
 	if err := k8s.Get(ctx, clientKey(ns, "cart"), cart); err != nil {
@@ -79,6 +85,12 @@ func TestLBIngressGroupDeployAndDelete(t *testing.T) {
 	}
 	if got := oidcClientSecrets(t, opts.ClusterName); len(got) != 1 {
 		t.Fatalf("rules after one member left = %d, want 1", len(got))
+	}
+	if err := k8s.Get(ctx, clientKey(ns, "foreign"), foreign); err != nil {
+		t.Fatal(err)
+	}
+	if len(foreign.Finalizers) != 0 || len(foreign.Status.LoadBalancer.Ingress) != 0 {
+		t.Fatalf("the other class's Ingress was taken: finalizers %v, status %+v", foreign.Finalizers, foreign.Status.LoadBalancer)
 	}
 	// The last member goes: the whole stack goes.
 	catalog := &networkingv1.Ingress{}
