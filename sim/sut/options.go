@@ -51,12 +51,7 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 	if st.DriftCheckInterval != nil && st.DriftCheckInterval.Duration == 0 {
 		drift = -1
 	}
-	workers := st.MaxConcurrentReconciles
-	p.mu.Lock()
-	if p.warmupWorkers > 0 && !p.restarted {
-		workers = p.warmupWorkers
-	}
-	p.mu.Unlock()
+	workers := p.workers()
 	seed := p.seed + uint64(id)*7919
 	o := controller.Options{
 		Checkpoint:               controller.CheckpointMode(st.Checkpoint),
@@ -100,4 +95,14 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 		o.ClusterName = p.clusterName
 	}
 	return o, nil
+}
+
+// workers is the strategy's worker count, or controller.warmupWorkers until the first restart.
+func (p *inProcess) workers() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.warmupWorkers > 0 && !p.restarted {
+		return p.warmupWorkers
+	}
+	return p.strategy.MaxConcurrentReconciles
 }
