@@ -1,5 +1,6 @@
 // Package lbdeploy deploys an lbmodel.Stack to ELBv2 the way the AWS Load Balancer Controller does: it finds the
-// stack's existing resources by their tags (elbv2.k8s.aws/cluster, <prefix>/stack, <prefix>/resource), then
+// stack's existing resources (by the model's names where it can, see scoped.go) and keeps only those carrying
+// the stack's tags (elbv2.k8s.aws/cluster, <prefix>/stack, <prefix>/resource), then
 // creates, modifies and deletes the load balancer, listeners, rules and target groups until AWS matches the
 // model. A deploy of an unchanged stack makes only Describe calls (see rules.go for the one exception,
 // authenticate-oidc client secrets, which AWS never describes).
@@ -61,7 +62,7 @@ func (d *Deployer) Deploy(ctx context.Context, stack lbmodel.Stack) (Result, err
 		return Result{}, fmt.Errorf("stack %s is for cluster %q, this deployer for %q", stack.ID.Name, got, d.cfg.ClusterName)
 	}
 	log := d.log.WithValues("stack", stack.ID.Name, "kind", stack.ID.Kind)
-	found, err := d.discover(ctx, stack.ID)
+	found, err := d.discoverStack(ctx, log, stack)
 	if err != nil {
 		return Result{}, err
 	}

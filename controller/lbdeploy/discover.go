@@ -52,15 +52,20 @@ func (d *Deployer) discover(ctx context.Context, id lbmodel.StackID) (discovered
 			out.loadBalancers = append(out.loadBalancers, existingLB{arn: arn, dnsName: aws.ToString(lb.DNSName), lb: lb, tags: lbTags[arn]})
 		}
 	}
-	tgs, err := d.allTargetGroups(ctx)
+	tgs, err := d.describeTargetGroups(ctx, &elbv2.DescribeTargetGroupsInput{PageSize: aws.Int32(400)})
 	if err != nil {
 		return out, err
 	}
-	tgTags, err := d.tagsOf(ctx, sortedKeys(tgs))
+	var tgARNs []string
+	for _, name := range sortedKeys(tgs) {
+		tgARNs = append(tgARNs, aws.ToString(tgs[name].TargetGroupArn))
+	}
+	tgTags, err := d.tagsOf(ctx, tgARNs)
 	if err != nil {
 		return out, err
 	}
-	for _, tg := range tgs {
+	for _, name := range sortedKeys(tgs) {
+		tg := tgs[name]
 		arn := aws.ToString(tg.TargetGroupArn)
 		if d.ownedBy(tgTags[arn], id) {
 			out.targetGroups = append(out.targetGroups, existingTG{arn: arn, tg: tg, tags: tgTags[arn]})
@@ -93,21 +98,6 @@ func (d *Deployer) allLoadBalancers(ctx context.Context) (map[string]elbtypes.Lo
 		}
 		for _, lb := range page.LoadBalancers {
 			out[aws.ToString(lb.LoadBalancerArn)] = lb
-		}
-	}
-	return out, nil
-}
-
-func (d *Deployer) allTargetGroups(ctx context.Context) (map[string]elbtypes.TargetGroup, error) {
-	out := map[string]elbtypes.TargetGroup{}
-	p := elbv2.NewDescribeTargetGroupsPaginator(d.cfg.ELB, &elbv2.DescribeTargetGroupsInput{PageSize: aws.Int32(400)})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("DescribeTargetGroups: %w", err)
-		}
-		for _, tg := range page.TargetGroups {
-			out[aws.ToString(tg.TargetGroupArn)] = tg
 		}
 	}
 	return out, nil
