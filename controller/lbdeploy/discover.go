@@ -52,21 +52,16 @@ func (d *Deployer) discover(ctx context.Context, id lbmodel.StackID) (discovered
 			out.loadBalancers = append(out.loadBalancers, existingLB{arn: arn, dnsName: aws.ToString(lb.DNSName), lb: lb, tags: lbTags[arn]})
 		}
 	}
-	tgs, err := d.describeTargetGroups(ctx, &elbv2.DescribeTargetGroupsInput{PageSize: aws.Int32(400)})
+	tgs := map[string]elbtypes.TargetGroup{}
+	if err := d.addTargetGroups(ctx, tgs, &elbv2.DescribeTargetGroupsInput{PageSize: aws.Int32(400)}, false); err != nil {
+		return out, err
+	}
+	tgTags, err := d.tagsOf(ctx, sortedKeys(tgs))
 	if err != nil {
 		return out, err
 	}
-	var tgARNs []string
-	for _, name := range sortedKeys(tgs) {
-		tgARNs = append(tgARNs, aws.ToString(tgs[name].TargetGroupArn))
-	}
-	tgTags, err := d.tagsOf(ctx, tgARNs)
-	if err != nil {
-		return out, err
-	}
-	for _, name := range sortedKeys(tgs) {
-		tg := tgs[name]
-		arn := aws.ToString(tg.TargetGroupArn)
+	for _, arn := range sortedKeys(tgs) {
+		tg := tgs[arn]
 		if d.ownedBy(tgTags[arn], id) {
 			out.targetGroups = append(out.targetGroups, existingTG{arn: arn, tg: tg, tags: tgTags[arn]})
 		}

@@ -13,77 +13,86 @@ import (
 	"github.com/restartsim/restartsim/controller/lbmodel"
 )
 
-// discoverStack finds the stack's resources at a cost that does not grow with the account: its load balancer
-// by the model's name, the target groups that load balancer forwards to (which include a replaced or removed
-// one still attached), and the model's other target groups by name; it reads the tags of only those and keeps
-// the ones tagged with this cluster and stack.
+// discoverStack finds what AWS holds of the stack at a cost that, for a stack whose load balancer and target
+// groups exist, does not grow with the account: the load balancer by the model's name, and the target groups
+// it forwards to (among them a replaced or removed one still in use). Only their tags are read, and only
+// those tagged with this cluster and stack are kept, as in discover.
 //
-// Names alone cannot show everything a deploy must clean up, so it falls back to the full scan (discover)
-// when there may be resources it cannot name: no load balancer of the stack under the model's name (a new
-// stack, or one whose load balancer is being renamed or replaced); a model target group of the stack that no
-// listener uses yet (a deploy was interrupted); or a model target group that does not exist yet. The last is
-// the only sign of a target group that an interrupted deploy created, that nothing forwards to and that a
-// newer model no longer names: a deploy that creates a target group pays for the scan, one that only updates
-// does not.
+// A stack's target group is either in use by one of the stack's load balancers or in use by none (created
+// by a deploy that was interrupted before a listener forwarded to it, or left by one interrupted before
+// deleting it). So when the model names a target group that its load balancer does not use, the deploy
+// also reads the tags of every target group no load balancer uses; and when no load balancer of the stack
+// has the model's name (a new stack, or its load balancer is renamed), it reads the tags of every load
+// balancer to find the stack's.
 func (d *Deployer) discoverStack(ctx context.Context, log logr.Logger, stack lbmodel.Stack) (discovered, error) {
-	lb, ok, err := d.loadBalancerNamed(ctx, stack.LoadBalancer.Name)
-	if err != nil || !ok {
-		return d.fullScan(ctx, log, stack.ID, "no load balancer under the model's name", err)
-	}
-	lbARN := aws.ToString(lb.LoadBalancerArn)
-	attached, err := d.targetGroupsOf(ctx, lbARN)
+	named, ok, err := d.loadBalancerNamed(ctx, stack.LoadBalancer.Name)
 	if err != nil {
 		return discovered{}, err
 	}
-	var missing []string
-	for _, want := range stack.TargetGroups {
-		if _, ok := attached[want.Name]; !ok {
-			missing = append(missing, want.Name)
+	if ok {
+		found, err := d.stackResources(ctx, log, stack, []elbtypes.LoadBalancer{named})
+		if err != nil || len(found.loadBalancers) == 1 {
+			return found, err
 		}
 	}
-	unattached, err := d.targetGroupsNamed(ctx, missing)
+	log.V(1).Info("no load balancer of the stack under the model's name; reading the tags of all", "name", stack.LoadBalancer.Name)
+	all, err := d.allLoadBalancers(ctx)
 	if err != nil {
 		return discovered{}, err
 	}
-	if len(unattached) < len(missing) {
-		return d.fullScan(ctx, log, stack.ID, "the deploy creates a target group", nil)
-	}
-	arns := []string{lbARN}
-	for _, group := range []map[string]elbtypes.TargetGroup{attached, unattached} {
-		for _, tg := range group {
-			arns = append(arns, aws.ToString(tg.TargetGroupArn))
-		}
-	}
-	tags, err := d.tagsOf(ctx, arns)
+	tags, err := d.tagsOf(ctx, sortedKeys(all))
 	if err != nil {
 		return discovered{}, err
 	}
-	if !d.ownedBy(tags[lbARN], stack.ID) { // someone else's load balancer has the name; let the full scan decide
-		return d.fullScan(ctx, log, stack.ID, "the load balancer under the model's name is not the stack's", nil)
-	}
-	for _, tg := range unattached {
-		if d.ownedBy(tags[aws.ToString(tg.TargetGroupArn)], stack.ID) {
-			return d.fullScan(ctx, log, stack.ID, "a target group of the stack is not in use yet", nil)
-		}
-	}
-	out := discovered{loadBalancers: []existingLB{{arn: lbARN, dnsName: aws.ToString(lb.DNSName), lb: lb, tags: tags[lbARN]}}}
-	for _, name := range sortedKeys(attached) {
-		tg := attached[name]
-		arn := aws.ToString(tg.TargetGroupArn)
+	var owned []elbtypes.LoadBalancer
+	for _, arn := range sortedKeys(all) {
 		if d.ownedBy(tags[arn], stack.ID) {
-			out.targetGroups = append(out.targetGroups, existingTG{arn: arn, tg: tg, tags: tags[arn]})
+			owned = append(owned, all[arn])
+		}
+	}
+	return d.stackResources(ctx, log, stack, owned)
+}
+
+// stackResources keeps those of lbs tagged with the stack, and finds the stack's target groups among those
+// lbs forward to and, if the model names one they do not, among those no load balancer uses.
+func (d *Deployer) stackResources(ctx context.Context, log logr.Logger, stack lbmodel.Stack, lbs []elbtypes.LoadBalancer) (discovered, error) {
+	tgs := map[string]elbtypes.TargetGroup{} // by ARN
+	names := map[string]bool{}
+	arns := make([]string, 0, len(lbs))
+	for _, lb := range lbs {
+		arns = append(arns, aws.ToString(lb.LoadBalancerArn))
+		if err := d.addTargetGroups(ctx, tgs, &elbv2.DescribeTargetGroupsInput{LoadBalancerArn: lb.LoadBalancerArn}, false); err != nil {
+			return discovered{}, err
+		}
+	}
+	for _, tg := range tgs {
+		names[aws.ToString(tg.TargetGroupName)] = true
+	}
+	for _, want := range stack.TargetGroups {
+		if !names[want.Name] {
+			log.V(1).Info("a target group of the model is not in use; reading the tags of all unused ones", "targetGroup", want.Name)
+			if err := d.addTargetGroups(ctx, tgs, &elbv2.DescribeTargetGroupsInput{PageSize: aws.Int32(400)}, true); err != nil {
+				return discovered{}, err
+			}
+			break
+		}
+	}
+	tags, err := d.tagsOf(ctx, append(arns, sortedKeys(tgs)...))
+	if err != nil {
+		return discovered{}, err
+	}
+	var out discovered
+	for _, lb := range lbs {
+		if arn := aws.ToString(lb.LoadBalancerArn); d.ownedBy(tags[arn], stack.ID) {
+			out.loadBalancers = append(out.loadBalancers, existingLB{arn: arn, dnsName: aws.ToString(lb.DNSName), lb: lb, tags: tags[arn]})
+		}
+	}
+	for _, arn := range sortedKeys(tgs) {
+		if d.ownedBy(tags[arn], stack.ID) {
+			out.targetGroups = append(out.targetGroups, existingTG{arn: arn, tg: tgs[arn], tags: tags[arn]})
 		}
 	}
 	return out, nil
-}
-
-// fullScan is discover, logged with why the scoped lookup was not enough (unless lookupErr ends the deploy).
-func (d *Deployer) fullScan(ctx context.Context, log logr.Logger, id lbmodel.StackID, why string, lookupErr error) (discovered, error) {
-	if lookupErr != nil {
-		return discovered{}, lookupErr
-	}
-	log.V(1).Info("scanning all load balancers and target groups", "reason", why)
-	return d.discover(ctx, id)
 }
 
 // loadBalancerNamed describes the load balancer called name; ok is false if there is none.
@@ -101,53 +110,20 @@ func (d *Deployer) loadBalancerNamed(ctx context.Context, name string) (elbtypes
 	return out.LoadBalancers[0], true, nil
 }
 
-// targetGroupsOf describes the target groups the load balancer's listeners and rules forward to, by name.
-func (d *Deployer) targetGroupsOf(ctx context.Context, lbARN string) (map[string]elbtypes.TargetGroup, error) {
-	return d.describeTargetGroups(ctx, &elbv2.DescribeTargetGroupsInput{LoadBalancerArn: aws.String(lbARN)})
-}
-
-// targetGroupsNamed describes the target groups that exist among names. One call asks for all of them; since
-// ELBv2 fails the whole call with TargetGroupNotFound if any is missing, it then asks for each alone.
-func (d *Deployer) targetGroupsNamed(ctx context.Context, names []string) (map[string]elbtypes.TargetGroup, error) {
-	if len(names) == 0 {
-		return nil, nil
-	}
-	all, err := d.describeTargetGroups(ctx, &elbv2.DescribeTargetGroupsInput{Names: names})
-	var notFound *elbtypes.TargetGroupNotFoundException
-	if !errors.As(err, &notFound) {
-		return all, err
-	}
-	out := map[string]elbtypes.TargetGroup{}
-	if len(names) == 1 {
-		return out, nil
-	}
-	for _, name := range names {
-		one, err := d.describeTargetGroups(ctx, &elbv2.DescribeTargetGroupsInput{Names: []string{name}})
-		if errors.As(err, &notFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		for k, tg := range one {
-			out[k] = tg
-		}
-	}
-	return out, nil
-}
-
-// describeTargetGroups runs a filtered DescribeTargetGroups over all its pages and keys the result by name.
-func (d *Deployer) describeTargetGroups(ctx context.Context, in *elbv2.DescribeTargetGroupsInput) (map[string]elbtypes.TargetGroup, error) {
-	out := map[string]elbtypes.TargetGroup{}
+// addTargetGroups runs DescribeTargetGroups over all its pages and adds the groups to into by ARN; with
+// unusedOnly, only those no load balancer uses.
+func (d *Deployer) addTargetGroups(ctx context.Context, into map[string]elbtypes.TargetGroup, in *elbv2.DescribeTargetGroupsInput, unusedOnly bool) error {
 	p := elbv2.NewDescribeTargetGroupsPaginator(d.cfg.ELB, in)
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("DescribeTargetGroups: %w", err)
+			return fmt.Errorf("DescribeTargetGroups: %w", err)
 		}
 		for _, tg := range page.TargetGroups {
-			out[aws.ToString(tg.TargetGroupName)] = tg
+			if !unusedOnly || len(tg.LoadBalancerArns) == 0 {
+				into[aws.ToString(tg.TargetGroupArn)] = tg
+			}
 		}
 	}
-	return out, nil
+	return nil
 }
