@@ -35,7 +35,8 @@ type discovered struct {
 }
 
 // discover lists the account's load balancers and target groups and keeps those tagged with this cluster and
-// stack. ELBv2 cannot filter by tag, so, like LBC without the tagging API, it reads every resource's tags.
+// stack. ELBv2 cannot filter by tag, so, like LBC without the tagging API, it reads every resource's tags. Only
+// Delete needs it: without a model there are no names to start from (Deploy uses discoverStack).
 func (d *Deployer) discover(ctx context.Context, id lbmodel.StackID) (discovered, error) {
 	var out discovered
 	lbs, err := d.allLoadBalancers(ctx)
