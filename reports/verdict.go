@@ -49,7 +49,18 @@ func verdict(r *results.Results, gates []gateRow, ab *abView) template.HTML {
 	s := best.Summary
 	esc := template.HTMLEscapeString
 	if math.IsInf(headline(best), 1) {
-		fmt.Fprintf(&b, "No strategy applied a change after the restart within the run.")
+		// Blind time follows target changes (a binding's endpoints); a run may change other things
+		// (e.g. Ingresses), whose application the steady state covers.
+		b.WriteString("No strategy applied a target change (a binding's endpoints) after the restart within the run.")
+		var steady []string
+		for _, o := range r.Strategies {
+			if v := o.Summary.SteadyStateSeconds; v != nil {
+				steady = append(steady, fmt.Sprintf("%s %s", esc(o.Name), fmtSeconds(*v)))
+			}
+		}
+		if len(steady) > 0 {
+			fmt.Fprintf(&b, " Steady state (every invariant holds, nothing pending): %s.", strings.Join(steady, ", "))
+		}
 	} else {
 		fmt.Fprintf(&b, "<b>%s</b> recovers fastest from the restart: %s", esc(best.Name), blindPhrase(s))
 		var others []string
