@@ -16,8 +16,8 @@ import (
 	"github.com/restartsim/restartsim/controller/lbmodel"
 )
 
-// IngressClassController is the spec.controller of the IngressClasses the Ingress reconciler serves.
-const IngressClassController = "ingress.k8s.aws/alb"
+// IngressClassController is spec.controller of the IngressClasses this controller serves.
+const IngressClassController = lbmodel.IngressClassController
 
 // ingressReconciler reconciles Ingress groups. A request names a group: Name is its lbmodel.GroupID
 // name (an explicit group name, or namespace/name of an Ingress without one), Namespace is empty.

@@ -56,9 +56,19 @@ const (
 	AnnotationServiceHealthProtocol = ServiceAnnotationPrefix + "aws-load-balancer-healthcheck-protocol"
 )
 
-// oidcConfig is the JSON of the auth-idp-oidc annotation (LBC's format); secretName names a Secret in the
-// Ingress's namespace with the keys clientID and clientSecret.
-type oidcConfig struct {
+// IngressClassController is spec.controller of an IngressClass whose Ingresses LBC (and the
+// reference controller) serves as ALBs.
+const IngressClassController = "ingress.k8s.aws/alb"
+
+// The keys of the OIDC client Secret that auth-idp-oidc's secretName names.
+const (
+	OIDCClientIDKey     = "clientID"
+	OIDCClientSecretKey = "clientSecret"
+)
+
+// OIDCAnnotation is the JSON of the auth-idp-oidc annotation (LBC's format); SecretName names a Secret in
+// the Ingress's namespace with the keys OIDCClientIDKey and OIDCClientSecretKey.
+type OIDCAnnotation struct {
 	Issuer                string `json:"issuer"`
 	AuthorizationEndpoint string `json:"authorizationEndpoint"`
 	TokenEndpoint         string `json:"tokenEndpoint"`

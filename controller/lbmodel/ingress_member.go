@@ -148,7 +148,7 @@ func (b *ingressBuilder) oidcAction(ing *networkingv1.Ingress) (*Action, error) 
 	default:
 		return nil, fmt.Errorf("%s %q is not supported (none, oidc)", AnnotationAuthType, ing.Annotations[AnnotationAuthType])
 	}
-	var cfg oidcConfig
+	var cfg OIDCAnnotation
 	if err := json.Unmarshal([]byte(ing.Annotations[AnnotationAuthIDPOIDC]), &cfg); err != nil {
 		return nil, fmt.Errorf("%s: %w", AnnotationAuthIDPOIDC, err)
 	}
@@ -160,7 +160,7 @@ func (b *ingressBuilder) oidcAction(ing *networkingv1.Ingress) (*Action, error) 
 		return nil, fmt.Errorf("secret %s/%s (%s) not found", ing.Namespace, cfg.SecretName, AnnotationAuthIDPOIDC)
 	}
 	b.read.addSecret(sec)
-	id, secret := strings.TrimSpace(string(sec.Data["clientID"])), strings.TrimSpace(string(sec.Data["clientSecret"]))
+	id, secret := strings.TrimSpace(string(sec.Data[OIDCClientIDKey])), strings.TrimSpace(string(sec.Data[OIDCClientSecretKey]))
 	if id == "" || secret == "" {
 		return nil, fmt.Errorf("secret %s/%s needs the keys clientID and clientSecret", ing.Namespace, cfg.SecretName)
 	}

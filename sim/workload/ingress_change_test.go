@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -99,7 +100,7 @@ func TestIngressChanges(t *testing.T) {
 		if err := k8s.Get(ctx, before.Secrets[1], &secret); err != nil {
 			t.Fatal(err)
 		}
-		got := string(secret.Data[workload.OIDCClientSecretKey])
+		got := string(secret.Data[lbmodel.OIDCClientSecretKey])
 		if got == before.OIDCClientSecret || len(ch.Expect) != len(before.Paths) {
 			t.Fatalf("secret %q (was %q), change %+v", got, before.OIDCClientSecret, ch)
 		}
@@ -118,7 +119,7 @@ func TestIngressChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := getIngress(oidc[0]).Annotations[workload.HealthCheckPathAnnotation]
+		got := getIngress(oidc[0]).Annotations[lbmodel.AnnotationHealthPath]
 		if !strings.HasPrefix(got, "/healthz-") || len(ch.Expect) != 2 {
 			t.Fatalf("annotation %q, change %+v", got, ch)
 		}
@@ -127,7 +128,7 @@ func TestIngressChanges(t *testing.T) {
 				t.Fatalf("expectation %+v, annotation %q", e, got)
 			}
 		}
-		if info, _ := tf.Ingress(oidc[0]); info.HealthCheckPath != got || getIngress(oidc[0]).Annotations[workload.AuthTypeAnnotation] != "oidc" {
+		if info, _ := tf.Ingress(oidc[0]); info.HealthCheckPath != got || getIngress(oidc[0]).Annotations[lbmodel.AnnotationAuthType] != "oidc" {
 			t.Fatalf("bookkeeping %q, or the update lost other annotations", info.HealthCheckPath)
 		}
 	})

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -34,7 +35,7 @@ func TestCreateIngressFleet(t *testing.T) {
 	sel := client.MatchingLabels(tf.run)
 
 	var class networkingv1.IngressClass
-	if err := k8s.Get(ctx, types.NamespacedName{Name: workload.IngressClassName}, &class); err != nil || class.Spec.Controller != workload.IngressClassController {
+	if err := k8s.Get(ctx, types.NamespacedName{Name: workload.IngressClassName}, &class); err != nil || class.Spec.Controller != lbmodel.IngressClassController {
 		t.Fatalf("ingressclass: %v %+v", err, class.Spec)
 	}
 	var ings networkingv1.IngressList
@@ -70,7 +71,7 @@ func TestCreateIngressFleet(t *testing.T) {
 			t.Fatal(err)
 		}
 		if svc.Spec.Type != corev1.ServiceTypeLoadBalancer || svc.Spec.LoadBalancerClass == nil || *svc.Spec.LoadBalancerClass != workload.NLBLoadBalancerClass ||
-			svc.Annotations[workload.LoadBalancerTypeAnnotation] != "external" || svc.Annotations[workload.NLBTargetTypeAnnotation] != "ip" {
+			svc.Annotations[lbmodel.AnnotationLBType] != "external" || svc.Annotations[lbmodel.AnnotationNLBTargetType] != "ip" {
 			t.Errorf("LoadBalancer service %s: %+v %v", s.Key, svc.Spec, svc.Annotations)
 		}
 		checkSlice(t, k8s, s)
@@ -85,8 +86,8 @@ func checkIngress(t *testing.T, k8s client.Client, ing *networkingv1.Ingress, f 
 		t.Fatalf("unplanned ingress %s", ing.Name)
 	}
 	a := ing.Annotations
-	if a[workload.GroupNameAnnotation] != plan.Group || a[workload.GroupOrderAnnotation] != strconv.Itoa(plan.Order) ||
-		a[workload.TargetTypeAnnotation] != "ip" || a[workload.SchemeAnnotation] != "internet-facing" ||
+	if a[lbmodel.AnnotationGroupName] != plan.Group || a[lbmodel.AnnotationGroupOrder] != strconv.Itoa(plan.Order) ||
+		a[lbmodel.AnnotationTargetType] != "ip" || a[lbmodel.AnnotationScheme] != "internet-facing" ||
 		*ing.Spec.IngressClassName != workload.IngressClassName || ing.Spec.Rules[0].Host != plan.Host {
 		t.Errorf("ingress %s: annotations %v spec %+v", ing.Name, a, ing.Spec)
 	}
@@ -108,18 +109,18 @@ func checkIngress(t *testing.T, k8s client.Client, ing *networkingv1.Ingress, f 
 		}
 		block, _ := pem.Decode(secret.Data[corev1.TLSCertKey])
 		cert, err := x509.ParseCertificate(block.Bytes)
-		if err != nil || secret.Type != corev1.SecretTypeTLS || cert.VerifyHostname(plan.Host) != nil || a[workload.CertificateARNAnnotation] != plan.CertificateARN {
+		if err != nil || secret.Type != corev1.SecretTypeTLS || cert.VerifyHostname(plan.Host) != nil || a[lbmodel.AnnotationCertificateARN] != plan.CertificateARN {
 			t.Errorf("ingress %s: TLS secret %v %v, annotations %v", ing.Name, err, secret.Type, a)
 		}
 	}
 	if plan.OIDCClientSecret == "" {
-		if a[workload.AuthTypeAnnotation] != "" {
+		if a[lbmodel.AnnotationAuthType] != "" {
 			t.Errorf("ingress %s without OIDC authenticates: %v", ing.Name, a)
 		}
 		return
 	}
 	var idp struct{ Issuer, AuthorizationEndpoint, TokenEndpoint, UserInfoEndpoint, SecretName string }
-	if err := json.Unmarshal([]byte(a[workload.AuthIDPOIDCAnnotation]), &idp); err != nil || a[workload.AuthTypeAnnotation] != "oidc" || idp.Issuer == "" || idp.TokenEndpoint == "" {
+	if err := json.Unmarshal([]byte(a[lbmodel.AnnotationAuthIDPOIDC]), &idp); err != nil || a[lbmodel.AnnotationAuthType] != "oidc" || idp.Issuer == "" || idp.TokenEndpoint == "" {
 		t.Fatalf("ingress %s: auth annotations %v (%v)", ing.Name, a, err)
 	}
 	var secret corev1.Secret

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/restartsim/restartsim/controller/lbmodel"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -80,8 +81,8 @@ func (f *Fleet) createIngressClass(ctx context.Context, live *liveState) error {
 		if err := c.Get(ctx, types.NamespacedName{Name: IngressClassName}, &have); err != nil {
 			return fmt.Errorf("reading ingressclass %s: %w", IngressClassName, err)
 		}
-		if have.Spec.Controller != IngressClassController {
-			return fmt.Errorf("ingressclass %s exists with controller %q, want %q", IngressClassName, have.Spec.Controller, IngressClassController)
+		if have.Spec.Controller != lbmodel.IngressClassController {
+			return fmt.Errorf("ingressclass %s exists with controller %q, want %q", IngressClassName, have.Spec.Controller, lbmodel.IngressClassController)
 		}
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/restartsim/restartsim/controller/lbmodel"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,69 +21,40 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-// The IngressClass, annotations and classes of the AWS Load Balancer Controller the Ingress side uses.
+// The IngressClass and load balancer class the Ingress side uses; LBC's annotations and keys are
+// lbmodel's.
 const (
-	IngressClassName       = "alb"
-	IngressClassController = "ingress.k8s.aws/alb"
-
-	GroupNameAnnotation       = "alb.ingress.kubernetes.io/group.name"
-	GroupOrderAnnotation      = "alb.ingress.kubernetes.io/group.order"
-	SchemeAnnotation          = "alb.ingress.kubernetes.io/scheme"
-	TargetTypeAnnotation      = "alb.ingress.kubernetes.io/target-type"
-	ListenPortsAnnotation     = "alb.ingress.kubernetes.io/listen-ports"
-	CertificateARNAnnotation  = "alb.ingress.kubernetes.io/certificate-arn"
-	AuthTypeAnnotation        = "alb.ingress.kubernetes.io/auth-type"
-	AuthIDPOIDCAnnotation     = "alb.ingress.kubernetes.io/auth-idp-oidc"
-	HealthCheckPathAnnotation = "alb.ingress.kubernetes.io/healthcheck-path"
-
+	IngressClassName = "alb"
 	// NLBLoadBalancerClass is spec.loadBalancerClass of the fleet's LoadBalancer Services.
-	NLBLoadBalancerClass       = "service.k8s.aws/nlb"
-	LoadBalancerTypeAnnotation = "service.beta.kubernetes.io/aws-load-balancer-type"
-	NLBTargetTypeAnnotation    = "service.beta.kubernetes.io/aws-load-balancer-nlb-target-type"
-	NLBSchemeAnnotation        = "service.beta.kubernetes.io/aws-load-balancer-scheme"
-
-	// OIDCClientIDKey and OIDCClientSecretKey are the keys of an OIDC client Secret.
-	OIDCClientIDKey     = "clientID"
-	OIDCClientSecretKey = "clientSecret"
-
-	internetFacing = "internet-facing"
+	NLBLoadBalancerClass = "service.k8s.aws/nlb"
 )
 
 func (f *Fleet) ingressClassObject(run map[string]string) *networkingv1.IngressClass {
 	return &networkingv1.IngressClass{
 		ObjectMeta: metav1.ObjectMeta{Name: IngressClassName, Labels: withLabels(run, nil)},
-		Spec:       networkingv1.IngressClassSpec{Controller: IngressClassController},
+		Spec:       networkingv1.IngressClassSpec{Controller: lbmodel.IngressClassController},
 	}
-}
-
-// oidcConfig is the JSON of the auth-idp-oidc annotation, in LBC's field names.
-type oidcConfig struct {
-	Issuer                string `json:"issuer"`
-	AuthorizationEndpoint string `json:"authorizationEndpoint"`
-	TokenEndpoint         string `json:"tokenEndpoint"`
-	UserInfoEndpoint      string `json:"userInfoEndpoint"`
-	SecretName            string `json:"secretName"`
 }
 
 // ingressAnnotations are the LBC annotations of ing (the model's inputs besides its spec).
 func ingressAnnotations(ing *IngressPlan) map[string]string {
 	a := map[string]string{
-		GroupNameAnnotation:       ing.Group,
-		GroupOrderAnnotation:      strconv.Itoa(ing.Order),
-		SchemeAnnotation:          internetFacing,
-		TargetTypeAnnotation:      "ip",
-		ListenPortsAnnotation:     `[{"HTTP": 80}]`,
-		HealthCheckPathAnnotation: ing.HealthCheckPath,
+		lbmodel.AnnotationGroupName:   ing.Group,
+		lbmodel.AnnotationGroupOrder:  strconv.Itoa(ing.Order),
+		lbmodel.AnnotationScheme:      lbmodel.SchemeInternetFacing,
+		lbmodel.AnnotationTargetType:  "ip",
+		lbmodel.AnnotationListenPorts: `[{"HTTP": 80}]`,
+		lbmodel.AnnotationHealthPath:  ing.HealthCheckPath,
 	}
 	if ing.TLS != nil {
-		a[ListenPortsAnnotation] = `[{"HTTP": 80}, {"HTTPS": 443}]`
-		a[CertificateARNAnnotation] = ing.TLS.CertificateARN
+		a[lbmodel.AnnotationListenPorts] = `[{"HTTP": 80}, {"HTTPS": 443}]`
+		a[lbmodel.AnnotationCertificateARN] = ing.TLS.CertificateARN
 	}
 	if o := ing.OIDC; o != nil {
-		cfg, _ := json.Marshal(oidcConfig{Issuer: o.Issuer, AuthorizationEndpoint: o.Issuer + "/authorize",
+		cfg, _ := json.Marshal(lbmodel.OIDCAnnotation{Issuer: o.Issuer, AuthorizationEndpoint: o.Issuer + "/authorize",
 			TokenEndpoint: o.Issuer + "/token", UserInfoEndpoint: o.Issuer + "/userinfo", SecretName: o.SecretName})
-		a[AuthTypeAnnotation] = "oidc"
-		a[AuthIDPOIDCAnnotation] = string(cfg)
+		a[lbmodel.AnnotationAuthType] = "oidc"
+		a[lbmodel.AnnotationAuthIDPOIDC] = string(cfg)
 	}
 	return a
 }
@@ -126,8 +98,8 @@ func (f *Fleet) backendServiceObject(s *ServicePlan, run map[string]string) *cor
 		svc.Spec.Selector = map[string]string{ServiceLabel: s.Name}
 	}
 	if s.LoadBalancer {
-		svc.Annotations = map[string]string{LoadBalancerTypeAnnotation: "external", NLBTargetTypeAnnotation: "ip",
-			NLBSchemeAnnotation: internetFacing}
+		svc.Annotations = map[string]string{lbmodel.AnnotationLBType: "external", lbmodel.AnnotationNLBTargetType: "ip",
+			lbmodel.AnnotationServiceScheme: lbmodel.SchemeInternetFacing}
 		svc.Spec.Type, svc.Spec.ClusterIP = corev1.ServiceTypeLoadBalancer, ""
 		svc.Spec.LoadBalancerClass = ptr.To(NLBLoadBalancerClass)
 		// ip targets need no NodePorts, and instance-target TGBs may need every one of them.
@@ -152,8 +124,8 @@ func (f *Fleet) oidcSecretObject(ing *IngressPlan, run map[string]string) *corev
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: ing.OIDC.SecretName, Namespace: ing.Namespace, Labels: withLabels(run, nil)},
 		Type:       corev1.SecretTypeOpaque,
-		Data: map[string][]byte{OIDCClientIDKey: []byte(ing.OIDC.ClientID),
-			OIDCClientSecretKey: []byte(ing.OIDC.ClientSecret)},
+		Data: map[string][]byte{lbmodel.OIDCClientIDKey: []byte(ing.OIDC.ClientID),
+			lbmodel.OIDCClientSecretKey: []byte(ing.OIDC.ClientSecret)},
 	}
 }
 
