@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/testenv"
 	cigate "github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -31,7 +32,7 @@ func buildRestartsim(t *testing.T) string {
 // late) and checks that the runs interleave on one fleet, that every restart cost is measured out
 // of process, and that the gate fails on TTFMR with the check named.
 func TestABGateCatchesSlowStart(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	bin := buildRestartsim(t)
 	sc, err := scenario.Parse("ab.yaml", []byte(header+oneStrategy+`ab:
   strategy: ckpt

@@ -23,6 +23,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/envtestassets"
 	"github.com/restartsim/restartsim/internal/localcluster"
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -35,7 +36,7 @@ import (
 // or node Lease of the harness is left and a bystander namespace is untouched. An identity
 // without permissions is refused by name. Stopping the cluster leaves no process.
 func TestRealControlPlane(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	assets, err := envtestassets.Dir("")
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -16,7 +17,7 @@ import (
 // the run returns promptly with ErrInterrupted, never starts the second strategy, removes the fleet
 // snapshot's etcd data and marks the folder incomplete.
 func TestInterruptedRunStopsAndMarksItsOutput(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	sc, err := scenario.Parse("it.yaml", []byte(header+`controller:
   strategies: [{name: first, checkpoint: annotation}, {name: second, checkpoint: none}]
 timeline:

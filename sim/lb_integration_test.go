@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -17,7 +18,7 @@ import (
 // checkpoint blind to Secrets (the secret-blind-model mutant) skips the group, and the load balancer
 // invariant catches the listener rule still authenticating with the old secret.
 func TestModelCheckpointSecretBlindMutantIsCaught(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	sc, err := scenario.Parse("secret-blind.yaml", []byte(header[:strings.Index(header, "fleet:")]+`fleet:
   targetGroupBindings: 2
   ingresses: {count: 6, groupSize: 2, tlsShare: 1, oidcShare: 1, servicesPerIngress: 1}

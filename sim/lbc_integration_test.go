@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -79,7 +80,7 @@ func lbcPaths(t *testing.T) {
 // end converged with its checkpoints stripped at the restart.
 func TestLBCRestart(t *testing.T) {
 	lbcPaths(t)
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	sc, err := scenario.Parse("lbc-it.yaml", []byte(lbcScenario))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -90,7 +91,7 @@ func TestMutantScenariosCoverUpstreamBugs(t *testing.T) {
 // the reference controller and is caught (invariant violation or threshold breach, exit 3 or 4)
 // with the mutant.
 func TestMutationScore(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	scs := mutantScenarios(t)
 	caught := 0
 	for _, m := range sortedMapKeys(scs) {

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/observe"
@@ -94,7 +95,7 @@ func checkConverged(t *testing.T, r seedRun) {
 // TestCrashAnywhere kills the controller at random points of a busy reconcile period (two crashes
 // per run, drawn from the seed) and checks the invariants after each run.
 func TestCrashAnywhere(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	for _, seed := range []int64{100, 101, 102} {
 		r := runSeed(t, "../scenarios/crash-anywhere.yaml", seed)
 		checkConverged(t, r)
@@ -116,7 +117,7 @@ func TestCrashAnywhere(t *testing.T) {
 // TestFaultsScenarioShowsWindows runs scenarios/faults.yaml once: the reference converges after the
 // throttle storm, error rate, outage and latency, and the events carry each fault's window.
 func TestFaultsScenarioShowsWindows(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	r := runSeed(t, "../scenarios/faults.yaml", 200)
 	checkConverged(t, r)
 	if r.res == nil {
@@ -147,7 +148,7 @@ func TestFaultsScenarioShowsWindows(t *testing.T) {
 // checks that the run's labelled objects are gone, that a bystander namespace was not touched,
 // and that nothing was written outside the output folder.
 func TestKubeconfigRunCleansUpWhenInterrupted(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	ctx := context.Background()
 	cluster, err := env.Start(ctx, env.Options{WorkDir: t.TempDir()})
 	if err != nil {
@@ -265,7 +266,7 @@ func TestSoak(t *testing.T) {
 	if os.Getenv("RESTARTSIM_SOAK") == "" {
 		t.Skip("set RESTARTSIM_SOAK=1 (make soak)")
 	}
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	budget := 10 * time.Minute
 	if v := os.Getenv("RESTARTSIM_SOAK_DURATION"); v != "" {
 		d, err := time.ParseDuration(v)

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/internal/envtestassets"
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -34,21 +34,11 @@ const oneStrategy = `controller:
   strategies: [{name: ckpt, checkpoint: annotation, deferralDelay: 30m, deferralJitter: 1m}]
 `
 
-func requireEnvtest(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("integration test")
-	}
-	if _, err := envtestassets.Dir(""); err != nil {
-		t.Skip(err)
-	}
-}
-
 // runTiny parses the scenario and runs its first strategy, returning the run (with what the
 // measurements saw) and the strategy's output folder.
 func runTiny(t *testing.T, yaml string) (*strategyOutcome, string) {
 	t.Helper()
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	sc, err := scenario.Parse("it.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +175,7 @@ timeline:
 }
 
 func TestInvariantsCatchARemovedTarget(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	sc, err := scenario.Parse("it.yaml", []byte(header+oneStrategy+`timeline:
   - {action: awsDrift, kind: removeTarget, count: 1}
   - {waitFor: steadyState, timeout: 5s}
@@ -270,7 +260,7 @@ timeline:
 }
 
 func TestExternalController(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	bin := filepath.Join(t.TempDir(), "restartsim")
 	build := exec.Command("go", "build", "-o", bin, "../cmd/restartsim")
 	if out, err := build.CombinedOutput(); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -20,7 +21,7 @@ import (
 // converged once (its target groups and registrations in the snapshot's call log), both strategies work
 // on the snapshot's groups without creating any and converge, and the etcd copies are removed.
 func TestStrategiesShareOneFleetSnapshot(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	sc, err := scenario.Parse("it.yaml", []byte(header+`controller:
   strategies:
     - {name: plain, checkpoint: none}

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/runerr"
@@ -125,7 +126,7 @@ func TestNewLeaseHolder(t *testing.T) {
 // The lease watch sees a restart's new leader when the Lease changes hands on a real API server,
 // at the new holder's acquireTime.
 func TestLeaseWatchSeesTheNewHolder(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	e, err := env.Start(ctx, env.Options{WorkDir: t.TempDir()})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-logr/logr"
 
+	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -44,7 +45,7 @@ func TestWarmupWorkersOnlyBeforeTheFirstRestart(t *testing.T) {
 // its caches, every object of the fleet) reachable while its replacement builds its own. At 10k
 // bindings the crashed instance's caches had stayed in the heap until the end of the phase.
 func TestCrashedReplicaIsCollected(t *testing.T) {
-	requireEnvtest(t)
+	testenv.RequireAssets(t)
 	sc, err := scenario.Parse("it.yaml", []byte(`apiVersion: restartsim/v1
 kind: Scenario
 name: it

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/restartsim/restartsim/internal/envtestassets"
+	"github.com/restartsim/restartsim/internal/testenv"
 )
 
 const sigkillChildEnv = "RESTARTSIM_SIGKILL_TEST_CHILD"
@@ -37,12 +37,7 @@ func TestSIGKILLedSimulateLeavesNothing(t *testing.T) {
 	if args := os.Getenv(sigkillChildEnv); args != "" {
 		os.Exit(Main(strings.Split(args, "\n")))
 	}
-	if testing.Short() {
-		t.Skip("integration test")
-	}
-	if _, err := envtestassets.Dir(""); err != nil {
-		t.Skip(err)
-	}
+	testenv.RequireAssets(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc")
 	}
