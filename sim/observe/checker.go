@@ -28,8 +28,11 @@ type Checker struct {
 	backend backend.Backend
 	removed *Removed
 	// lb, when set, also checks the load balancer stacks of the watched Ingresses and Services.
-	lb *LoadBalancerObjects
+	lb *lbCheck
 }
+
+// lbCheck is how the load balancer stacks are built for the check.
+type lbCheck struct{ clusterName, ingressClass string }
 
 // NewChecker checks the objects w sees against b; the target groups in removed (nil: none) must
 // end up empty.
@@ -41,7 +44,7 @@ func NewChecker(w *Watch, b backend.Backend, removed *Removed) *Checker {
 // the watched Ingresses (of ingressClass) and Services, as a controller tagging them with
 // clusterName would build them. Only an in-process fakeaws can be checked (see LoadBalancerState).
 func (k *Checker) CheckLoadBalancers(clusterName, ingressClass string) {
-	k.lb = &LoadBalancerObjects{ClusterName: clusterName, IngressClass: ingressClass}
+	k.lb = &lbCheck{clusterName: clusterName, ingressClass: ingressClass}
 }
 
 // Removed are the target groups of TGBs the run deleted, by ARN, with the TGB's name: safe for
@@ -263,7 +266,7 @@ func (k *Checker) checkLoadBalancers(ctx context.Context, f *findings) error {
 	if err != nil || objs == nil {
 		return err
 	}
-	objs.ClusterName, objs.IngressClass = k.lb.ClusterName, k.lb.IngressClass
+	objs.ClusterName, objs.IngressClass = k.lb.clusterName, k.lb.ingressClass
 	now, err := k.backend.Now()
 	if err != nil {
 		return err
