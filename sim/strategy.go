@@ -256,7 +256,7 @@ func (r *strategyRun) startController(ctx context.Context) error {
 // hasLoadBalancers reports whether the fleet has a load balancer side (Ingresses or Services of
 // type LoadBalancer), which the reference controller's load balancer reconcilers serve.
 func (r *strategyRun) hasLoadBalancers() bool {
-	return r.spec.Ingresses.Count > 0 || r.spec.Ingresses.LoadBalancerServices > 0
+	return r.spec.Ingresses.HasLoadBalancers()
 }
 
 func (r *strategyRun) loadBalancerSide() *observe.LoadBalancerSide {

@@ -99,7 +99,7 @@ func (f *Fleet) planIngresses(rng *rand.Rand) {
 	is := f.Spec.Ingresses
 	f.ingressByKey = map[types.NamespacedName]*IngressPlan{}
 	f.serviceByKey = map[types.NamespacedName]*ServicePlan{}
-	if is.Count == 0 && is.LoadBalancerServices == 0 {
+	if !is.HasLoadBalancers() {
 		return
 	}
 	nTLS := share(is.Count, is.TLSShare)

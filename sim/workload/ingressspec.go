@@ -30,6 +30,9 @@ type IngressSpec struct {
 	AccountID string
 }
 
+// HasLoadBalancers reports whether the spec asks for any Ingress or Service of type LoadBalancer.
+func (s IngressSpec) HasLoadBalancers() bool { return s.Count > 0 || s.LoadBalancerServices > 0 }
+
 // Defaults of IngressSpec.
 const (
 	DefaultIngressGroupSize   = 5
