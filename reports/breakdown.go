@@ -124,8 +124,9 @@ type changeTable struct {
 }
 
 type changeRow struct {
-	ID, Kind, TGB, Made, Applied, Latency string
-	OfRestart                             bool
+	// Object is the TargetGroupBinding changed, or "Ingress namespace/name".
+	ID, Kind, Object, Made, Applied, Latency string
+	OfRestart                                bool
 }
 
 func changeTables(r *results.Results) []changeTable {
@@ -137,7 +138,11 @@ func changeTables(r *results.Results) []changeTable {
 				t.More++
 				continue
 			}
-			row := changeRow{ID: c.ID, Kind: c.Kind, TGB: c.TGB, Made: fmtSeconds(c.AtSeconds), Applied: optSeconds(c.AppliedSeconds),
+			object := c.TGB
+			if c.Ingress != "" {
+				object = "Ingress " + c.Ingress
+			}
+			row := changeRow{ID: c.ID, Kind: c.Kind, Object: object, Made: fmtSeconds(c.AtSeconds), Applied: optSeconds(c.AppliedSeconds),
 				Latency: optSeconds(c.LatencySeconds), OfRestart: s.Restart != nil && dataset.OfRestart(s.Restart, c)}
 			t.Rows = append(t.Rows, row)
 		}

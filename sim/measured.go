@@ -27,6 +27,12 @@ type measuredPhase struct {
 	invariants results.Invariants
 }
 
+// ingressPollInterval is how often AWS is read for Ingress-side changes applied: a quarter of a
+// scenario second, the resolution of their latency, but no busier than every 20 ms of wall time.
+func ingressPollInterval(timeScale float64) time.Duration {
+	return max(20*time.Millisecond, time.Duration(float64(250*time.Millisecond)/timeScale))
+}
+
 // measure switches AWS to the measured limits, runs the timeline, checks the final invariants and
 // stops the controller and the watch.
 func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
@@ -41,9 +47,16 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 	if err != nil {
 		return nil, err
 	}
+	var ingresses *observe.IngressApplied
+	if r.hasLoadBalancers() {
+		pollCtx, stopPolling := context.WithCancel(ctx)
+		defer stopPolling()
+		ingresses = observe.StartIngressApplied(pollCtx, r.cloud, r.spec.ClusterName, ingressPollInterval(r.sc.TimeScale))
+	}
 	m := &measuredPhase{t0: time.Now()}
 	m.ex = actions.New(actions.Deps{Scenario: r.sc, Fleet: r.fleet, Controllers: r.ctrls, AWS: r.cloud, Checker: r.checker,
-		Watch: r.watch, Removed: r.removed, Client: r.client, Logger: r.log, Seed: r.seed, T0: m.t0, CallOffset: offset, Origin: origin})
+		Watch: r.watch, IngressApplied: ingresses, Removed: r.removed, Client: r.client, Logger: r.log, Seed: r.seed,
+		T0: m.t0, CallOffset: offset, Origin: origin})
 	if err := r.runTimeline(m); err != nil {
 		return nil, err
 	}

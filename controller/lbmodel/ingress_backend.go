@@ -70,8 +70,14 @@ func (b *ingressBuilder) annotatedAction(ing *networkingv1.Ingress, name string)
 }
 
 // targetGroup adds the target group of (ing, service, port) once and returns its model ID.
+// IngressTargetGroupID is the model ID, and so the resource tag value, of the target group an
+// Ingress's backend svcName:port forwards to, in LBC's form namespace/ingress-service:port.
+func IngressTargetGroupID(namespace, ingress, svcName string, port intstr.IntOrString) string {
+	return namespace + "/" + ingress + "-" + svcName + ":" + port.String()
+}
+
 func (b *ingressBuilder) targetGroup(ing *networkingv1.Ingress, svcName string, port intstr.IntOrString) (string, error) {
-	id := ing.Namespace + "/" + ing.Name + "-" + svcName + ":" + port.String()
+	id := IngressTargetGroupID(ing.Namespace, ing.Name, svcName, port)
 	if _, ok := b.tgs[id]; ok {
 		return id, nil
 	}

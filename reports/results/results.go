@@ -221,9 +221,10 @@ type Objects struct {
 
 // CountsForBlindTime reports whether a change made at `at` (applied at applied, nil: never) is
 // one of a restart's changes: pending when the old instance stopped, or made from the stop until
-// windowEnd (nil: the end of the run), the start of the second churn step after the stop. So the
-// restart's changes are those made while it is under way and by the first churn step that
-// follows it, however long the new instance took to lead.
+// windowEnd (nil: the end of the run), the start of the second churn step after the stop (the
+// steps made before the replacement started counting as one). So the restart's changes are those
+// made while it is under way and by the first churn step that follows it, however long the new
+// instance took to lead.
 func CountsForBlindTime(stopped float64, windowEnd *float64, at float64, applied *float64) bool {
 	if at < stopped {
 		return applied == nil || *applied > stopped
@@ -237,6 +238,8 @@ type Change struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"` // e.g. "scale-up", "scale-down", "rotate-ip", "add-tgb", "remove-tgb", "drift"
 	TGB  string `json:"tgb"`  // namespace/name
+	// Ingress is the Ingress (namespace/name) of an Ingress-side change; TGB is then empty.
+	Ingress string `json:"ingress,omitempty"`
 	// AtSeconds is when the change was made (scenario seconds since the measured phase began).
 	AtSeconds float64 `json:"atSeconds"`
 	// AppliedSeconds is when fakeaws first reflected it; nil if never.

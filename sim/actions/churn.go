@@ -241,7 +241,19 @@ func (e *Executor) ingressChurn(ctx context.Context, st scenario.Step, kind stri
 		if err != nil {
 			return fmt.Errorf("churn %s %s: %w", st.Kind, keys[i], err)
 		}
-		e.record(ch, at)
+		e.recordIngress(ch, at)
 		return nil
 	})
+}
+
+// recordIngress records an Ingress-side change, timed by what AWS is seen to show; without a
+// watch for that it is not measured.
+func (e *Executor) recordIngress(ch workload.Change, at time.Time) {
+	if e.ingresses == nil || len(ch.Expect) == 0 {
+		return
+	}
+	e.ingresses.Track(ch.ID, ch.Ingress, ch.Expect)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.changes = append(e.changes, measure.Change{ID: ch.ID, Kind: ch.Kind, Ingress: ch.Ingress.String(), At: e.sec(at)})
 }

@@ -28,9 +28,11 @@ type Executor struct {
 	backend backend.Backend
 	check   *observe.Checker
 	pods    *observe.Watch
-	rng     *rand.Rand
-	t0      time.Time
-	log     logr.Logger
+	// ingresses sees Ingress-side changes applied (nil: they are not measured).
+	ingresses *observe.IngressApplied
+	rng       *rand.Rand
+	t0        time.Time
+	log       logr.Logger
 	// client is the harness's own identity (not the controller's, whose writes are counted).
 	client client.Client
 
@@ -67,6 +69,8 @@ type Deps struct {
 	AWS         backend.Backend
 	Checker     *observe.Checker
 	Watch       *observe.Watch
+	// IngressApplied, when set, times the Ingress-side changes (nil: they are not measured).
+	IngressApplied *observe.IngressApplied
 	// Removed receives the target groups of the TGBs the actions delete (the checker reads it).
 	Removed *observe.Removed
 	// Client is the harness's own identity (not the controller's, whose writes are counted).
@@ -81,7 +85,7 @@ type Deps struct {
 
 // New returns an executor for one measured phase.
 func New(d Deps) *Executor {
-	return &Executor{sc: d.Scenario, fleet: d.Fleet, ctrls: d.Controllers, backend: d.AWS, check: d.Checker, pods: d.Watch,
+	return &Executor{sc: d.Scenario, fleet: d.Fleet, ctrls: d.Controllers, backend: d.AWS, check: d.Checker, pods: d.Watch, ingresses: d.IngressApplied,
 		t0: d.T0, log: d.Logger, client: d.Client, rng: rand.New(rand.NewPCG(uint64(d.Seed), 3)), removed: d.Removed,
 		callOffset: d.CallOffset, origin: d.Origin}
 }
@@ -98,6 +102,13 @@ func (e *Executor) Recorded() (*measure.Input, error) {
 	in := &measure.Input{Calls: calls, Origin: e.origin, Restarts: append([]measure.Restart(nil), e.restarts...),
 		Changes: append([]measure.Change(nil), e.changes...), Drifts: append([]measure.Drift(nil), e.drifts...),
 		ChurnAt: churnTimes(e.events)}
+	for i := range in.Changes {
+		if ch := &in.Changes[i]; ch.Ingress != "" {
+			if t, ok := e.ingresses.SeenAt(ch.ID); ok {
+				ch.Observed = new(e.sec(t))
+			}
+		}
+	}
 	if e.steadyAt != nil {
 		in.SteadyAt = new(*e.steadyAt)
 	}

@@ -36,13 +36,16 @@ func (blindTime) Measure(in *Input, out *Output) {
 }
 
 // blindWindowEnd is when the second churn step after the restart's stop began (nil: none did).
+// The steps that began while no instance ran, before the replacement started, count as one: every
+// change made while the controller was down is one of the restart's.
 func blindWindowEnd(in *Input, r Restart) *float64 {
 	n := 0
 	for _, at := range in.ChurnAt {
-		if at >= r.Stopped {
-			if n++; n == 2 {
-				return ptr(at)
-			}
+		if at < r.Stopped || n == 1 && at < r.Started {
+			continue
+		}
+		if n++; n == 2 {
+			return ptr(at)
 		}
 	}
 	return nil

@@ -77,6 +77,12 @@ func (a *applications) applied(ch *Change) *float64 {
 // times returns when each of ch's targets was applied (effective times, in no particular order);
 // missing reports that some never were.
 func (a *applications) times(ch *Change) (times []float64, missing bool) {
+	if ch.Ingress != "" {
+		if ch.Observed == nil {
+			return nil, true
+		}
+		return []float64{*ch.Observed}, false
+	}
 	deregAt := map[string]float64{}
 	for _, t := range ch.Deregister {
 		if c, ok := a.first(a.dere[ch.TargetGroupARN][t.ID], t, ch.At); ok {
@@ -122,7 +128,7 @@ func (changeLatency) Measure(in *Input, out *Output) {
 	for i := range in.Changes {
 		ch := &in.Changes[i]
 		all := a.applied(ch)
-		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, AtSeconds: Round3(ch.At), AppliedSeconds: all}
+		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, Ingress: ch.Ingress, AtSeconds: Round3(ch.At), AppliedSeconds: all}
 		if all != nil {
 			rc.LatencySeconds = ptr(*all - reference(in, ch.At))
 			lats = append(lats, *rc.LatencySeconds)

@@ -37,7 +37,8 @@ type Restart struct {
 // steady state count from it, so the blind time they report is the controller's own.
 func (r Restart) Origin() float64 { return r.Stopped + r.Downtime }
 
-// Change is one meaningful change: AWS must register and/or deregister targets of a target group.
+// Change is one meaningful change: AWS must register and/or deregister targets of a target group,
+// or (Ingress set) show a load balancer state an Ingress-side change asks for.
 type Change struct {
 	ID             string
 	Kind           string
@@ -46,6 +47,10 @@ type Change struct {
 	At             float64
 	Register       []Target
 	Deregister     []Target
+	// Ingress names the Ingress of an Ingress-side change. No single call applies one, so it is
+	// applied when AWS's state was first seen to show it: Observed (nil: not yet).
+	Ingress  string
+	Observed *float64
 }
 
 // Drift is an out-of-band AWS change the controller must repair: a removed target, or a revoked

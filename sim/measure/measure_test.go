@@ -200,3 +200,36 @@ func TestStandbyCPUCountsFromTheStop(t *testing.T) {
 		t.Errorf("CPU before the first meaningful mutation = %v, want 0.3 (1.3 at 3 s − 1.0 at the stop)", deref(c))
 	}
 }
+
+// An Ingress-side change made while the controller was down is applied when AWS was seen to show
+// it: its latency, the blind time and TTFMR count to then; one not yet seen is pending.
+func TestIngressChangeAppliedWhenObserved(t *testing.T) {
+	seen := 7.25
+	in := &Input{
+		Origin: time.Unix(0, 0), End: 20,
+		Restarts: []Restart{{Stopped: 1, Downtime: 2, Started: 3, At: 4, Mode: "crash"}},
+		// Two churn steps while the controller is down count as one; the step at 9 s ends the window.
+		ChurnAt: []float64{1.5, 1.6, 9},
+		Changes: []Change{
+			{ID: "secret-content-0001", Kind: "secret-content", Ingress: "ns/web", At: 1.5, Observed: &seen},
+			{ID: "ingress-rule-0002", Kind: "ingress-rule", Ingress: "ns/api", At: 1.6},
+			{ID: "ingress-rule-0003", Kind: "ingress-rule", Ingress: "ns/api", At: 9, Observed: &seen},
+		},
+	}
+	out := Run(in)
+	if c := out.Changes[0]; c.Ingress != "ns/web" || c.LatencySeconds == nil || *c.LatencySeconds != 4.25 {
+		t.Errorf("change = %+v (latency %v), want ns/web with latency 4.25 (seen at 7.25 s, replacement started at 3 s)", c, deref(c.LatencySeconds))
+	}
+	if got := out.Changes[1].AppliedSeconds; got != nil {
+		t.Errorf("a change never seen applied has applied at %v, want none", *got)
+	}
+	if got := out.Summary.TTFMRSeconds; got == nil || *got != 4.25 {
+		t.Errorf("TTFMR = %v, want 4.25 (seen at 7.25 s, stop at 1 s + 2 s downtime)", deref(got))
+	}
+	if b := out.Summary.BlindTime; b.Count != 1 || b.P50 != 4.25 || out.Summary.BlindTimeChanges != 2 {
+		t.Errorf("blind time = %+v of %d changes, want one of 4.25 s out of 2 (the change at 9 s is the next step's)", b, out.Summary.BlindTimeChanges)
+	}
+	if got := Pending(in); got != 1 {
+		t.Errorf("pending = %d, want 1 (the change not seen yet)", got)
+	}
+}

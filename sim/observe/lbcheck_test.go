@@ -58,8 +58,10 @@ func kinds(vs []results.Violation) []string {
 // The check passes on a stack deployed as modelled, and names what differs once the objects moved on
 // without AWS following: a rotated client secret, a rule that is gone, a load balancer still
 // provisioning.
-func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
-	ctx := context.Background()
+// startDeployer starts an in-process fakeaws and returns it with an ELBv2 client of it and a
+// deployer for cluster "sim".
+func startDeployer(t *testing.T) (*fakeaws.Server, *elbv2.Client, *lbdeploy.Deployer) {
+	t.Helper()
 	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: "AKID", SecretAccessKey: "secret", Profile: fakeaws.ProfileUnlimited})
 	if err != nil {
 		t.Fatal(err)
@@ -68,13 +70,19 @@ func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	t.Cleanup(func() { _ = srv.Close() })
 	cfg := aws.Config{Region: "us-west-2", BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider("AKID", "secret", "")}
 	elb := elbv2.NewFromConfig(cfg)
 	dep, err := lbdeploy.New(lbdeploy.Config{ClusterName: "sim", VpcID: srv.DefaultVPCID(), ELB: elb, EC2: ec2.NewFromConfig(cfg)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv, elb, dep
+}
+
+func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
+	ctx := context.Background()
+	srv, elb, dep := startDeployer(t)
 	objs := oidcObjects("s3cret-1")
 	stacks, bad := DesiredStacks(objs)
 	if len(stacks) != 1 || len(bad) != 0 {
