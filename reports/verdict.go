@@ -49,9 +49,10 @@ func verdict(r *results.Results, gates []gateRow, ab *abView) template.HTML {
 	s := best.Summary
 	esc := template.HTMLEscapeString
 	if math.IsInf(headline(best), 1) {
-		// Blind time follows target changes (a binding's endpoints); a run may change other things
-		// (e.g. Ingresses), whose application the steady state covers.
-		b.WriteString("No strategy applied a target change (a binding's endpoints) after the restart within the run.")
+		// Blind time follows the changes the harness times: target changes (a binding's endpoints),
+		// and Ingress-side changes where it can read the load balancers (an in-process fakeaws). A
+		// run may change other things, whose application the steady state covers.
+		b.WriteString("No strategy applied a change the harness times (a binding's endpoints; an Ingress's load balancer with an in-process fakeaws) after the restart within the run.")
 		var steady []string
 		for _, o := range r.Strategies {
 			if v := o.Summary.SteadyStateSeconds; v != nil {

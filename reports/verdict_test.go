@@ -16,7 +16,7 @@ func TestVerdictWithoutTargetChangesGivesSteadyStates(t *testing.T) {
 		{Name: "model", Summary: results.Summary{SteadyStateSeconds: &model}},
 	}}
 	got := string(verdict(r, nil, nil))
-	for _, want := range []string{"No strategy applied a target change", "none 175.4 s", "model 10.4 s"} {
+	for _, want := range []string{"No strategy applied a change the harness times", "none 175.4 s", "model 10.4 s"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("verdict %q lacks %q", got, want)
 		}
