@@ -35,7 +35,7 @@
 // objects, lbdeploy makes AWS match it, found by LBC's tags) and create the TargetGroupBindings of its
 // target groups, which the TGB reconciler then binds. With ModelCheckpoint=model each member stores
 // the SHA-256 of its stack's model and of every input the model read (Services, Secrets by content
-// digest) in the elbv2.k8s.aws/model-checkpoint annotation, and a restart skips every group whose
+// digest, the IngressClassParams the IngressClass names) in the elbv2.k8s.aws/model-checkpoint annotation, and a restart skips every group whose
 // checkpoint still matches, with no AWS call: LBC's unmerged prototype for its Ingress restart storm
 // (upstream #3540), with the inputs hashed too, so a Secret rotated while the controller was down is
 // not skipped.

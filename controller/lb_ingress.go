@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 )
 
@@ -46,8 +48,10 @@ func (r ingressReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 			s.leaving = append(s.leaving, ing)
 		}
 	}
+	var defaults *lbmodel.ClassDefaults
 	if len(members) > 0 {
-		if err := r.checkIngressClass(ctx, members); err != nil {
+		var err error
+		if defaults, err = r.classDefaults(ctx, members); err != nil {
 			r.metrics.reconciles.WithLabelValues(string(id.Kind), lbResultError).Inc()
 			return reconcile.Result{}, err
 		}
@@ -69,32 +73,41 @@ func (r ingressReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 			return lbmodel.Stack{}, lbmodel.Inputs{}, err
 		}
 		return lbmodel.BuildIngress(lbmodel.IngressInput{ClusterName: r.opts.ClusterName,
-			Group: lbmodel.IngressGroup{ID: id, Members: members}, Services: svcs, Secrets: secs})
+			Group: lbmodel.IngressGroup{ID: id, Members: members}, Services: svcs, Secrets: secs, ClassDefaults: defaults})
 	}
 	s.owner = func(b lbmodel.Binding) client.Object { return bindingOwner(members, b) }
 	return r.reconcileStack(ctx, s)
 }
 
-// checkIngressClass makes sure that the IngressClass members name in spec.ingressClassName exists and
-// is served by this controller, as LBC does; members using the legacy annotation need none.
-func (r ingressReconciler) checkIngressClass(ctx context.Context, members []networkingv1.Ingress) error {
-	for i := range members {
-		if members[i].Spec.IngressClassName == nil {
-			continue
-		}
-		class := &networkingv1.IngressClass{}
-		if err := r.client.Get(ctx, client.ObjectKey{Name: r.opts.IngressClass}, class); err != nil {
-			if apierrors.IsNotFound(err) {
-				return fmt.Errorf("IngressClass %s not found", r.opts.IngressClass)
-			}
-			return err
-		}
-		if class.Spec.Controller != IngressClassController {
-			return fmt.Errorf("IngressClass %s is served by %q, not %q", class.Name, class.Spec.Controller, IngressClassController)
-		}
-		return nil
+// classDefaults makes sure that the IngressClass members name in spec.ingressClassName exists and
+// is served by this controller, as LBC does, and returns the group-wide settings of the
+// IngressClassParams it names (nil: none); members using the legacy annotation need no class.
+func (r ingressReconciler) classDefaults(ctx context.Context, members []networkingv1.Ingress) (*lbmodel.ClassDefaults, error) {
+	if !slices.ContainsFunc(members, func(ing networkingv1.Ingress) bool { return ing.Spec.IngressClassName != nil }) {
+		return nil, nil
 	}
-	return nil
+	class := &networkingv1.IngressClass{}
+	if err := r.client.Get(ctx, client.ObjectKey{Name: r.opts.IngressClass}, class); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("IngressClass %s not found", r.opts.IngressClass)
+		}
+		return nil, err
+	}
+	if class.Spec.Controller != IngressClassController {
+		return nil, fmt.Errorf("IngressClass %s is served by %q, not %q", class.Name, class.Spec.Controller, IngressClassController)
+	}
+	name, ok := lbmodel.ClassParamsName(class)
+	if !ok {
+		return nil, nil
+	}
+	params := &v1beta1.IngressClassParams{}
+	if err := r.client.Get(ctx, client.ObjectKey{Name: name}, params); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("IngressClassParams %s of IngressClass %s not found", name, class.Name)
+		}
+		return nil, err
+	}
+	return lbmodel.ClassDefaultsOf(params), nil
 }
 
 // bindingOwner is the member in the binding's namespace that names the binding's Service.
@@ -183,9 +196,26 @@ func (r ingressReconciler) classGroups(ctx context.Context, obj client.Object) [
 	if obj.GetName() != r.opts.IngressClass {
 		return nil
 	}
+	return r.allGroups(ctx)
+}
+
+// classParamsGroups maps the IngressClassParams the reconciler's IngressClass names to every group:
+// they are an input of every group's model.
+func (r ingressReconciler) classParamsGroups(ctx context.Context, obj client.Object) []reconcile.Request {
+	class := &networkingv1.IngressClass{}
+	if err := r.client.Get(ctx, client.ObjectKey{Name: r.opts.IngressClass}, class); err != nil {
+		return nil // without the class no group is served; its appearance enqueues them all
+	}
+	if name, ok := lbmodel.ClassParamsName(class); !ok || name != obj.GetName() {
+		return nil
+	}
+	return r.allGroups(ctx)
+}
+
+func (r ingressReconciler) allGroups(ctx context.Context) []reconcile.Request {
 	var list networkingv1.IngressList
 	if err := r.client.List(ctx, &list); err != nil {
-		r.log.Error(err, "mapping an IngressClass event to Ingress groups")
+		r.log.Error(err, "listing the Ingresses to map an event to every group")
 		return nil
 	}
 	return r.groupsOf(list.Items)

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/awsclient"
 	"github.com/restartsim/restartsim/controller/lbdeploy"
 )
@@ -59,6 +60,7 @@ func (c *Controller) setupLoadBalancers(mgr manager.Manager, clients *awsclient.
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(ing.serviceGroups)).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(ing.secretGroups)).
 		Watches(&networkingv1.IngressClass{}, handler.EnqueueRequestsFromMapFunc(ing.classGroups)).
+		Watches(&v1beta1.IngressClassParams{}, handler.EnqueueRequestsFromMapFunc(ing.classParamsGroups)).
 		WithOptions(opts).
 		Complete(ing)
 	if err != nil {

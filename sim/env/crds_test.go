@@ -3,6 +3,7 @@ package env
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,7 +65,7 @@ func TestLoadCRDsExtraReplacesSameName(t *testing.T) {
 }
 
 // Without a directory the CRDs come from the binary, whatever the working directory, and the
-// built-in TargetGroupBinding CRD matches the repository's file.
+// built-in CRDs (IngressClassParams, TargetGroupBinding) match the repository's files.
 func TestLoadCRDsBuiltIn(t *testing.T) {
 	repo, err := loadCRDs("../../controller/config/crd", nil)
 	if err != nil {
@@ -75,18 +76,22 @@ func TestLoadCRDsBuiltIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || len(repo) != 1 || got[0].Name != "targetgroupbindings.elbv2.k8s.aws" {
-		t.Fatalf("built-in CRDs %d (%v), repository's %d", len(got), got, len(repo))
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Name)
 	}
-	if !equality.Semantic.DeepEqual(got[0], repo[0]) {
-		t.Error("the built-in CRD differs from controller/config/crd")
+	if want := []string{"ingressclassparams.elbv2.k8s.aws", "targetgroupbindings.elbv2.k8s.aws"}; !slices.Equal(names, want) || len(repo) != len(got) {
+		t.Fatalf("built-in CRDs %v, want %v; repository's %d", names, want, len(repo))
+	}
+	if !equality.Semantic.DeepEqual(got, repo) {
+		t.Error("the built-in CRDs differ from controller/config/crd")
 	}
 	// An extra CRD still replaces the built-in one of its name.
 	extra := filepath.Join(t.TempDir(), "tgb.yaml")
 	if err := os.WriteFile(extra, []byte(crd("targetgroupbindings.elbv2.k8s.aws", "TargetGroupBinding", "v1alpha1")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := loadCRDs("", []string{extra}); err != nil || len(got) != 1 || got[0].Spec.Versions[0].Name != "v1alpha1" {
+	if got, err := loadCRDs("", []string{extra}); err != nil || len(got) != 2 || got[1].Spec.Versions[0].Name != "v1alpha1" {
 		t.Errorf("extra over built-in: %v, %v", got, err)
 	}
 }

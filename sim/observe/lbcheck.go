@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
@@ -31,6 +32,26 @@ type LoadBalancerObjects struct {
 	Ingresses    []networkingv1.Ingress
 	Services     []corev1.Service
 	Secrets      []corev1.Secret
+	// IngressClasses and ClassParams hold the IngressClass and the IngressClassParams it names.
+	IngressClasses []networkingv1.IngressClass
+	ClassParams    []v1beta1.IngressClassParams
+}
+
+// classDefaults are the settings of the IngressClassParams the IngressClass names (nil: none).
+func (o LoadBalancerObjects) classDefaults() (*lbmodel.ClassDefaults, error) {
+	i := slices.IndexFunc(o.IngressClasses, func(c networkingv1.IngressClass) bool { return c.Name == o.IngressClass })
+	if i < 0 {
+		return nil, nil
+	}
+	name, ok := lbmodel.ClassParamsName(&o.IngressClasses[i])
+	if !ok {
+		return nil, nil
+	}
+	j := slices.IndexFunc(o.ClassParams, func(p v1beta1.IngressClassParams) bool { return p.Name == name })
+	if j < 0 {
+		return nil, fmt.Errorf("IngressClassParams %s of IngressClass %s not found", name, o.IngressClass)
+	}
+	return lbmodel.ClassDefaultsOf(&o.ClassParams[j]), nil
 }
 
 // DesiredStacks are the stacks the objects ask for: one per Ingress group of the class and one per
@@ -49,8 +70,13 @@ func DesiredStacks(o LoadBalancerObjects) ([]lbmodel.Stack, []results.Violation)
 	if err != nil {
 		return nil, []results.Violation{{Kind: "lb-model", Detail: err.Error()}}
 	}
+	defaults, err := o.classDefaults()
+	if err != nil && len(groups) > 0 {
+		return nil, []results.Violation{{Kind: "lb-model", Detail: err.Error()}}
+	}
 	for _, g := range groups {
-		st, _, err := lbmodel.BuildIngress(lbmodel.IngressInput{ClusterName: o.ClusterName, Group: g, Services: o.Services, Secrets: o.Secrets})
+		st, _, err := lbmodel.BuildIngress(lbmodel.IngressInput{ClusterName: o.ClusterName, Group: g, Services: o.Services,
+			Secrets: o.Secrets, ClassDefaults: defaults})
 		if err != nil {
 			bad = append(bad, results.Violation{TGB: g.ID.Name, Kind: "lb-model", Detail: err.Error()})
 			continue

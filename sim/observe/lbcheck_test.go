@@ -13,7 +13,9 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
+	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/lbdeploy"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
@@ -117,5 +119,23 @@ func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 	}
 	if got := kinds(CheckLoadBalancers(srv, stacks, later)); len(got) == 0 || got[0] != "rule-missing" {
 		t.Fatalf("rule deleted out of band: %v, want rule-missing", got)
+	}
+}
+
+// The desired stacks follow the IngressClassParams the IngressClass names, as the controller's do;
+// parameters named but missing are a model violation.
+func TestDesiredStacksReadTheClassParams(t *testing.T) {
+	o := oidcObjects("s3cret")
+	o.IngressClasses = []networkingv1.IngressClass{{ObjectMeta: metav1.ObjectMeta{Name: "alb"}, Spec: networkingv1.IngressClassSpec{
+		Controller: lbmodel.IngressClassController, Parameters: &networkingv1.IngressClassParametersReference{
+			APIGroup: ptr.To(v1beta1.GroupVersion.Group), Kind: v1beta1.IngressClassParamsKind, Name: "team"}}}}
+	if _, bad := DesiredStacks(o); len(bad) != 1 || bad[0].Kind != "lb-model" {
+		t.Fatalf("parameters missing: violations %+v, want one lb-model", bad)
+	}
+	o.ClassParams = []v1beta1.IngressClassParams{{ObjectMeta: metav1.ObjectMeta{Name: "team"},
+		Spec: v1beta1.IngressClassParamsSpec{Tags: []v1beta1.Tag{{Key: "team", Value: "a"}}}}}
+	stacks, bad := DesiredStacks(o)
+	if len(stacks) != 1 || len(bad) != 0 || stacks[0].LoadBalancer.Tags["team"] != "a" {
+		t.Fatalf("stacks %+v, violations %+v; want the load balancer tagged team=a", stacks, bad)
 	}
 }

@@ -79,8 +79,10 @@ func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]stri
 	if lb != nil {
 		// One informer over every binding (a store to read, unlike a multi-namespace one), narrowed to
 		// the fleet's namespaces when read.
-		opts.ByObject = map[client.Object]cache.ByObject{&v1beta1.TargetGroupBinding{}: {Label: labels.Everything()}}
-		kinds = append(kinds, &networkingv1.Ingress{}, &corev1.Secret{})
+		// The IngressClass and its parameters may be a cluster's own (an LBC installation's), not the run's.
+		opts.ByObject = map[client.Object]cache.ByObject{&v1beta1.TargetGroupBinding{}: {Label: labels.Everything()},
+			&networkingv1.IngressClass{}: {Label: labels.Everything()}, &v1beta1.IngressClassParams{}: {Label: labels.Everything()}}
+		kinds = append(kinds, &networkingv1.Ingress{}, &corev1.Secret{}, &networkingv1.IngressClass{}, &v1beta1.IngressClassParams{})
 		w.tgbNamespaces = map[string]bool{}
 		for _, n := range lb.Namespaces {
 			w.tgbNamespaces[n] = true
@@ -212,26 +214,21 @@ func (w *Watch) LoadBalancerObjects(ctx context.Context) (*LoadBalancerObjects, 
 		return nil, nil
 	}
 	o := &LoadBalancerObjects{}
-	ings, err := stored[*networkingv1.Ingress](ctx, w.informers)
-	if err != nil {
+	var err error
+	if o.Ingresses, err = storedValues[networkingv1.Ingress](ctx, w.informers); err != nil {
 		return nil, err
 	}
-	for _, x := range ings {
-		o.Ingresses = append(o.Ingresses, *x)
-	}
-	svcs, err := stored[*corev1.Service](ctx, w.informers)
-	if err != nil {
+	if o.Services, err = storedValues[corev1.Service](ctx, w.informers); err != nil {
 		return nil, err
 	}
-	for _, x := range svcs {
-		o.Services = append(o.Services, *x)
-	}
-	secs, err := stored[*corev1.Secret](ctx, w.informers)
-	if err != nil {
+	if o.Secrets, err = storedValues[corev1.Secret](ctx, w.informers); err != nil {
 		return nil, err
 	}
-	for _, x := range secs {
-		o.Secrets = append(o.Secrets, *x)
+	if o.IngressClasses, err = storedValues[networkingv1.IngressClass](ctx, w.informers); err != nil {
+		return nil, err
+	}
+	if o.ClassParams, err = storedValues[v1beta1.IngressClassParams](ctx, w.informers); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
@@ -296,6 +293,22 @@ func stored[T client.Object](ctx context.Context, c cache.Cache) ([]T, error) {
 		return nil, fmt.Errorf("the informer of %T (%T) has no store", obj, inf)
 	}
 	return fromStore[T](s.GetStore()), nil
+}
+
+// storedValues is stored with the objects as values: shallow copies, only to be read.
+func storedValues[T any, P interface {
+	*T
+	client.Object
+}](ctx context.Context, c cache.Cache) ([]T, error) {
+	objs, err := stored[P](ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = *o
+	}
+	return out, nil
 }
 
 func fromStore[T any](s toolscache.Store) []T {

@@ -51,9 +51,9 @@ type Cluster struct {
 	// Kubeconfig runs on an existing cluster instead (as simulate --kubeconfig).
 	Kubeconfig *Kubeconfig `json:"kubeconfig,omitempty"`
 	// CRDs are more CustomResourceDefinition files or directories (their .yaml, .yml and .json files)
-	// to install on envtest besides the harness's own TargetGroupBinding CRD, e.g. the CRDs an external
-	// controller needs to start. A CRD of the same name replaces the harness's (an external
-	// controller's own TargetGroupBinding schema wins). CRDs are part of the cluster, not of one
+	// to install on envtest besides the harness's own CRDs (TargetGroupBinding, IngressClassParams),
+	// e.g. the CRDs an external controller needs to start. A CRD of the same name replaces the
+	// harness's (an external controller's own schema of a shared kind wins). CRDs are part of the cluster, not of one
 	// controller: every strategy of the run, and the fleet they share, is served by the same API.
 	// ${VAR} is replaced by the environment variable VAR; paths are relative to the working directory.
 	// On a kubeconfig cluster they, and the harness's own, must be served already (the run checks

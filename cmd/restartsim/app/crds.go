@@ -13,8 +13,8 @@ func init() { subcommands = append(subcommands, newCRDsCommand) }
 func newCRDsCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "crds",
-		Short: "Print the TargetGroupBinding CRD this build uses, as YAML (for kubectl apply)",
-		Example: `  # Install it on a cluster before a run with --kubeconfig (or pass --install-crds to simulate)
+		Short: "Print the CRDs this build uses (TargetGroupBinding, IngressClassParams), as YAML (for kubectl apply)",
+		Example: `  # Install them on a cluster before a run with --kubeconfig (or pass --install-crds to simulate)
   restartsim crds | kubectl apply -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return writeCRDs(cmd.OutOrStdout()) },

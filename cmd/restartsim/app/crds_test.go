@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/yaml"
 )
 
-// `restartsim crds` prints a stream kubectl apply takes: the TargetGroupBinding CRD, from any
-// working directory.
+// `restartsim crds` prints a stream kubectl apply takes: the IngressClassParams and
+// TargetGroupBinding CRDs, from any working directory.
 func TestCRDsCommand(t *testing.T) {
 	t.Chdir(t.TempDir())
 	root := NewRootCommand()
@@ -34,7 +35,7 @@ func TestCRDsCommand(t *testing.T) {
 			names = append(names, c.Name)
 		}
 	}
-	if len(names) != 1 || names[0] != "targetgroupbindings.elbv2.k8s.aws" {
+	if !slices.Equal(names, []string{"ingressclassparams.elbv2.k8s.aws", "targetgroupbindings.elbv2.k8s.aws"}) {
 		t.Errorf("CRDs printed: %v", names)
 	}
 }

@@ -6,7 +6,7 @@ import (
 )
 
 var (
-	// GroupVersion is the group and version of the TargetGroupBinding API.
+	// GroupVersion is the group and version of the TargetGroupBinding and IngressClassParams APIs.
 	GroupVersion = schema.GroupVersion{Group: "elbv2.k8s.aws", Version: "v1beta1"}
 
 	// SchemeBuilder registers the API's types with a runtime.Scheme.
@@ -17,5 +17,5 @@ var (
 )
 
 func init() {
-	SchemeBuilder.Register(&TargetGroupBinding{}, &TargetGroupBindingList{})
+	SchemeBuilder.Register(&TargetGroupBinding{}, &TargetGroupBindingList{}, &IngressClassParams{}, &IngressClassParamsList{})
 }
