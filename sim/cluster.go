@@ -76,7 +76,7 @@ func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario) (*clu
 	default:
 		cr.clusterSlices = cr.controllerManager
 	}
-	pf := env.Preflight{CRDPaths: sc.Cluster.CRDs, Install: o.InstallCRDs, Needs: clusterNeeds(cr.clusterSlices)}
+	pf := env.Preflight{CRDPaths: sc.Cluster.CRDs, Install: o.InstallCRDs, Needs: clusterNeeds(cr.clusterSlices, sc.Fleet.Ingresses != nil)}
 	if err := pf.Check(ctx, e); err != nil {
 		return nil, err
 	}
@@ -110,8 +110,9 @@ func controllerManagerLeads(ctx context.Context, e *env.Env) bool {
 
 // clusterNeeds are the permissions of the harness's identity, which on a kubeconfig cluster is the
 // in-process controller's too: the fleet's writes, the simulated kubelet's, the watches and the
-// controller's reads and writes.
-func clusterNeeds(clusterSlices bool) []env.Access {
+// controller's reads and writes; with loadBalancers, those of the Ingress side and of the load
+// balancer reconcilers too.
+func clusterNeeds(clusterSlices, loadBalancers bool) []env.Access {
 	var needs []env.Access
 	add := func(group, resource, namespace string, verbs ...string) {
 		for _, v := range verbs {
@@ -135,6 +136,14 @@ func clusterNeeds(clusterSlices bool) []env.Access {
 	add("coordination.k8s.io", "leases", "kube-node-lease", "create", "update", "delete")
 	add("elbv2.k8s.aws", "targetgroupbindings", "", rw...)
 	add("elbv2.k8s.aws", "targetgroupbindings/status", "", "update", "patch")
+	if loadBalancers {
+		add("networking.k8s.io", "ingresses", "", rw...)
+		add("networking.k8s.io", "ingresses/status", "", "update", "patch")
+		add("networking.k8s.io", "ingressclasses", "", "get", "list", "watch", "create", "delete")
+		add("", "secrets", "", rw...)
+		add("", "services/status", "", "update", "patch")
+		add("elbv2.k8s.aws", "ingressclassparams", "", "get", "list", "watch")
+	}
 	return needs
 }
 
