@@ -36,7 +36,7 @@ var bucketOf = map[string]string{
 
 	"ec2/DescribeInstances": fakeaws.CategoryEC2Describe, "ec2/DescribeNetworkInterfaces": fakeaws.CategoryEC2Describe,
 	"ec2/DescribeSecurityGroups": fakeaws.CategoryEC2Describe, "ec2/DescribeVpcs": fakeaws.CategoryEC2Describe,
-	"ec2/DescribeSubnets":     fakeaws.CategoryEC2Describe,
+	"ec2/DescribeSubnets": fakeaws.CategoryEC2Describe, "ec2/DescribeAvailabilityZones": fakeaws.CategoryEC2Describe,
 	"ec2/CreateSecurityGroup": fakeaws.CategoryEC2Mutating, "ec2/DeleteSecurityGroup": fakeaws.CategoryEC2Mutating,
 	"ec2/CreateTags":                    fakeaws.CategoryEC2Mutating,
 	"ec2/AuthorizeSecurityGroupIngress": fakeaws.CategoryEC2SecurityGroup, "ec2/RevokeSecurityGroupIngress": fakeaws.CategoryEC2SecurityGroup,

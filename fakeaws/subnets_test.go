@@ -83,3 +83,38 @@ func TestDescribeSubnets(t *testing.T) {
 		t.Fatalf("recorded %+v", c)
 	}
 }
+
+// The region's zones are those of the default VPC's subnets and of every seeded subnet, with AWS's
+// zone IDs; names, IDs and filters select them, an unknown name is AWS's error.
+func TestDescribeAvailabilityZones(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	must[fakeaws.Subnet](t)(e.srv.SeedSubnet(fakeaws.Subnet{CIDR: "10.0.200.0/24", AvailabilityZone: "us-west-2d"}))
+	zonesOf := func(in *ec2.DescribeAvailabilityZonesInput) []string {
+		t.Helper()
+		out := must[*ec2.DescribeAvailabilityZonesOutput](t)(e.ec2.DescribeAvailabilityZones(ctx, in))
+		var got []string
+		for _, z := range out.AvailabilityZones {
+			if z.State != ec2types.AvailabilityZoneStateAvailable || aws.ToString(z.ZoneType) != "availability-zone" || aws.ToString(z.RegionName) != "us-west-2" {
+				t.Fatalf("zone %+v", z)
+			}
+			got = append(got, aws.ToString(z.ZoneName)+"="+aws.ToString(z.ZoneId))
+		}
+		return got
+	}
+	all := []string{"us-west-2a=usw2-az1", "us-west-2b=usw2-az2", "us-west-2c=usw2-az3", "us-west-2d=usw2-az4"}
+	if got := zonesOf(&ec2.DescribeAvailabilityZonesInput{}); !slices.Equal(got, all) {
+		t.Fatalf("zones %v, want %v", got, all)
+	}
+	if got := zonesOf(&ec2.DescribeAvailabilityZonesInput{ZoneNames: []string{"us-west-2b"}}); !slices.Equal(got, all[1:2]) {
+		t.Fatalf("by name: %v", got)
+	}
+	if got := zonesOf(&ec2.DescribeAvailabilityZonesInput{ZoneIds: []string{"usw2-az3"}}); !slices.Equal(got, all[2:3]) {
+		t.Fatalf("by ID: %v", got)
+	}
+	byFilter := &ec2.DescribeAvailabilityZonesInput{Filters: []ec2types.Filter{{Name: aws.String("zone-name"), Values: []string{"us-west-2a", "us-west-2d"}}}}
+	if got := zonesOf(byFilter); !slices.Equal(got, []string{all[0], all[3]}) {
+		t.Fatalf("by filter: %v", got)
+	}
+	_, err := e.ec2.DescribeAvailabilityZones(ctx, &ec2.DescribeAvailabilityZonesInput{ZoneNames: []string{"us-west-2z"}})
+	wantCode(t, err, "InvalidParameterValue")
+}

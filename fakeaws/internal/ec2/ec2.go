@@ -37,6 +37,7 @@ func New(st *state.Store) *Service {
 		"DescribeNetworkInterfaces":     s.describeNetworkInterfaces,
 		"DescribeVpcs":                  s.describeVpcs,
 		"DescribeSubnets":               s.describeSubnets,
+		"DescribeAvailabilityZones":     s.describeAvailabilityZones,
 		"CreateTags":                    s.createTags,
 	}
 	return s

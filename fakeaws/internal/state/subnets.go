@@ -101,3 +101,33 @@ func availableIPs(cidr string) int {
 
 // AvailableIPs is availableIPs for the EC2 handler.
 func (sn Subnet) AvailableIPs() int { return availableIPs(sn.CIDR) }
+
+// Zone is an availability zone of the region.
+type Zone struct {
+	Name, ID string
+}
+
+// Zones are the region's availability zones, sorted by name: a, b and c, where the default VPC's
+// subnets are, and every other zone a subnet was seeded in.
+func (s *Store) Zones() []Zone {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	byName := map[string]string{}
+	for i, z := range []string{"a", "b", "c"} {
+		byName[s.cfg.Region+z] = zoneID(s.cfg.Region, i+1)
+	}
+	for _, sn := range s.subnets {
+		if _, ok := byName[sn.AvailabilityZone]; !ok || sn.AvailabilityZoneID != "" {
+			byName[sn.AvailabilityZone] = sn.AvailabilityZoneID
+		}
+	}
+	out := make([]Zone, 0, len(byName))
+	for _, name := range sortedKeys(byName) {
+		id := byName[name]
+		if letter := strings.TrimPrefix(name, s.cfg.Region); id == "" && len(letter) == 1 && letter[0] >= 'a' && letter[0] <= 'z' {
+			id = zoneID(s.cfg.Region, int(letter[0]-'a')+1)
+		}
+		out = append(out, Zone{Name: name, ID: id})
+	}
+	return out
+}
