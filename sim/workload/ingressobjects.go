@@ -92,6 +92,9 @@ func (f *Fleet) backendServiceObject(s *ServicePlan, run map[string]string) *cor
 			Type: corev1.ServiceTypeClusterIP, ClusterIP: corev1.ClusterIPNone,
 			Ports: []corev1.ServicePort{{Name: PortName, Protocol: corev1.ProtocolTCP, Port: s.Port,
 				TargetPort: intstr.FromInt32(s.TargetPort)}},
+			// The pods are IPv4. A headless Service without a selector would default to both
+			// families, and LBC builds IPv6 target groups for a Service with an IPv6 family.
+			IPFamilyPolicy: ptr.To(corev1.IPFamilyPolicySingleStack), IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
 		},
 	}
 	if f.Spec.ClusterEndpointSlices {
