@@ -98,27 +98,29 @@ func DesiredStacks(o LoadBalancerObjects) ([]lbmodel.Stack, []results.Violation)
 }
 
 // CheckLoadBalancers compares AWS with every desired stack: an active load balancer of the stack's
-// name, a listener per port, and per rule the same conditions and actions, forward targets by
-// target group name and an authenticate-oidc action with the Secret's current client secret; now is
-// fakeaws's (scenario) time, which decides whether a load balancer is still provisioning.
+// type and scheme, a listener per port, and per rule the same conditions and actions, forwards to
+// the stack's target group of the model's port, protocol, target type and health check path, and
+// an authenticate-oidc action with the Secret's current client secret; now is fakeaws's (scenario)
+// time, which decides whether a load balancer is still provisioning. Resources are found by LBC's
+// tags (cluster, stack, resource), as LBC's own discovery does, not by name: names are each
+// controller's own hashes, and any controller deploying LBC's stacks is held to the same check.
 func CheckLoadBalancers(aws LoadBalancerState, stacks []lbmodel.Stack, now time.Time) []results.Violation {
-	lbs := map[string]fakeaws.LoadBalancer{}
-	for _, lb := range aws.LoadBalancers() {
-		lbs[lb.Name] = lb
-	}
-	tgNames := map[string]string{} // ARN → name
+	lbs := aws.LoadBalancers()
+	tgs := map[string]fakeaws.TargetGroup{}
 	for _, tg := range aws.TargetGroups() {
-		tgNames[tg.ARN] = tg.Name
+		tgs[tg.ARN] = tg
 	}
 	var out []results.Violation
 	for _, st := range stacks {
-		c := stackCheck{stack: st, tgNames: tgNames}
-		lb, ok := lbs[st.LoadBalancer.Name]
+		c := stackCheck{stack: st, tgs: tgs}
+		lb, ok := c.loadBalancer(lbs)
 		switch {
 		case !ok:
-			c.add("lb-missing", "no load balancer "+st.LoadBalancer.Name)
+			c.add("lb-missing", "no load balancer tagged for stack "+st.ID.Name)
 		case lb.StateAt(now) != fakeaws.LoadBalancerActive:
 			c.add("lb-not-active", lb.Name+" is "+lb.StateAt(now))
+		case lb.Type != st.LoadBalancer.Type || lb.Scheme != st.LoadBalancer.Scheme:
+			c.add("lb-differs", fmt.Sprintf("%s is %s %s, want %s %s", lb.Name, lb.Scheme, lb.Type, st.LoadBalancer.Scheme, st.LoadBalancer.Type))
 		default:
 			c.listeners(aws, lb)
 		}
@@ -129,9 +131,30 @@ func CheckLoadBalancers(aws LoadBalancerState, stacks []lbmodel.Stack, now time.
 
 // stackCheck collects one stack's differences from AWS.
 type stackCheck struct {
-	stack   lbmodel.Stack
-	tgNames map[string]string
-	found   []results.Violation
+	stack lbmodel.Stack
+	tgs   map[string]fakeaws.TargetGroup // by ARN
+	found []results.Violation
+}
+
+// ownedBy reports whether tags mark the stack's resource of model ID resource.
+func (c *stackCheck) ownedBy(tags []fakeaws.Tag, resource string) bool {
+	id := c.stack.ID
+	want := map[string]string{lbmodel.TagCluster: c.stack.LoadBalancer.Tags[lbmodel.TagCluster], id.StackTagKey(): id.Name, id.ResourceTagKey(): resource}
+	n := 0
+	for _, t := range tags {
+		if v, ok := want[t.Key]; ok && v == t.Value {
+			n++
+		}
+	}
+	return n == len(want)
+}
+
+func (c *stackCheck) loadBalancer(lbs []fakeaws.LoadBalancer) (fakeaws.LoadBalancer, bool) {
+	i := slices.IndexFunc(lbs, func(lb fakeaws.LoadBalancer) bool { return c.ownedBy(lb.Tags, lbmodel.TagLoadBalancerResource) })
+	if i < 0 {
+		return fakeaws.LoadBalancer{}, false
+	}
+	return lbs[i], true
 }
 
 func (c *stackCheck) add(kind, detail string) {
@@ -231,8 +254,8 @@ func (c *stackCheck) actionsDiffer(want []lbmodel.Action, have []fakeaws.Action)
 		}
 		switch w.Type {
 		case lbmodel.ActionForward:
-			if got, want := c.forwardName(h), c.targetGroupName(w.TargetGroupID); got != want {
-				return fmt.Sprintf("forwards to %q, want %q", got, want)
+			if d := c.forwardDiffers(h, w.TargetGroupID); d != "" {
+				return d
 			}
 		case lbmodel.ActionAuthenticateOIDC:
 			if d := oidcDiffers(w.AuthenticateOIDC, h.OIDC); d != "" {
@@ -243,19 +266,25 @@ func (c *stackCheck) actionsDiffer(want []lbmodel.Action, have []fakeaws.Action)
 	return ""
 }
 
-func (c *stackCheck) forwardName(a fakeaws.Action) string {
+// forwardDiffers names how a forward action's target group differs from the model's target
+// group id: another resource, or another port, protocol, target type or health check path.
+func (c *stackCheck) forwardDiffers(a fakeaws.Action, id string) string {
 	arn := a.TargetGroupARN
 	if arn == "" && a.Forward != nil && len(a.Forward.TargetGroups) == 1 {
 		arn = a.Forward.TargetGroups[0].ARN
 	}
-	return c.tgNames[arn]
-}
-
-func (c *stackCheck) targetGroupName(id string) string {
-	for _, tg := range c.stack.TargetGroups {
-		if tg.ID == id {
-			return tg.Name
-		}
+	have, ok := c.tgs[arn]
+	if !ok || !c.ownedBy(have.Tags, id) {
+		return fmt.Sprintf("forwards to %q, not to the stack's target group %s", have.Name, id)
+	}
+	i := slices.IndexFunc(c.stack.TargetGroups, func(tg lbmodel.TargetGroup) bool { return tg.ID == id })
+	if i < 0 {
+		return "the model has no target group " + id
+	}
+	want := c.stack.TargetGroups[i]
+	if have.Port != want.Port || have.Protocol != want.Protocol || have.TargetType != want.TargetType || have.HealthCheck.Path != want.HealthCheck.Path {
+		return fmt.Sprintf("forwards to %s %s:%d (%s, health check %q), want %s:%d (%s, health check %q)", have.Name,
+			have.Protocol, have.Port, have.TargetType, have.HealthCheck.Path, want.Protocol, want.Port, want.TargetType, want.HealthCheck.Path)
 	}
 	return ""
 }

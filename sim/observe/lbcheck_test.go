@@ -2,6 +2,8 @@ package observe
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -110,6 +113,43 @@ func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 	lbs := srv.LoadBalancers()
 	ls, _ := srv.Listeners(lbs[0].ARN)
 	rules, _ := srv.Rules(ls[0].ARN)
+	// A rule forwarding to a target group tagged as the stack's but of another port (one a
+	// controller left behind) differs, whatever its name.
+	tg := stacks[0].TargetGroups[0]
+	var tags []elbtypes.Tag
+	for k, v := range tg.Tags {
+		tags = append(tags, elbtypes.Tag{Key: aws.String(k), Value: aws.String(v)})
+	}
+	stale, err := elb.CreateTargetGroup(ctx, &elbv2.CreateTargetGroupInput{Name: aws.String("stale"), Protocol: elbtypes.ProtocolEnum(tg.Protocol),
+		Port: aws.Int32(tg.Port + 1), TargetType: elbtypes.TargetTypeEnum(tg.TargetType), VpcId: aws.String(srv.DefaultVPCID()), Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		if r.IsDefault {
+			continue
+		}
+		acts := slices.Clone(r.Actions)
+		var in []elbtypes.Action
+		for _, a := range acts {
+			switch a.Type {
+			case lbmodel.ActionForward:
+				in = append(in, elbtypes.Action{Type: elbtypes.ActionTypeEnumForward, Order: aws.Int32(a.Order), TargetGroupArn: stale.TargetGroups[0].TargetGroupArn})
+			case lbmodel.ActionAuthenticateOIDC:
+				o := a.OIDC
+				in = append(in, elbtypes.Action{Type: elbtypes.ActionTypeEnumAuthenticateOidc, Order: aws.Int32(a.Order),
+					AuthenticateOidcConfig: &elbtypes.AuthenticateOidcActionConfig{Issuer: aws.String(o.Issuer), ClientId: aws.String(o.ClientID),
+						AuthorizationEndpoint: aws.String(o.AuthorizationEndpoint), TokenEndpoint: aws.String(o.TokenEndpoint),
+						UserInfoEndpoint: aws.String(o.UserInfoEndpoint), UseExistingClientSecret: aws.Bool(true)}})
+			}
+		}
+		if _, err := elb.ModifyRule(ctx, &elbv2.ModifyRuleInput{RuleArn: aws.String(r.ARN), Actions: in}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := CheckLoadBalancers(srv, stacks, later); len(got) != 1 || got[0].Kind != "rule-differs" || !strings.Contains(got[0].Detail, "forwards to stale") {
+		t.Fatalf("rule forwarding to a stale target group: %+v, want rule-differs naming it", got)
+	}
 	for _, r := range rules {
 		if !r.IsDefault {
 			if _, err := elb.DeleteRule(ctx, &elbv2.DeleteRuleInput{RuleArn: aws.String(r.ARN)}); err != nil {
