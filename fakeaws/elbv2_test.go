@@ -183,6 +183,26 @@ func TestRegisterTargetsErrors(t *testing.T) {
 	wantCode(t, err, "ValidationError")
 }
 
+// An HTTP health check must time out before the interval ends; a TCP one (Network Load
+// Balancers; LBC's NLB default is 10 s timeout every 10 s) may last the whole interval.
+func TestHealthCheckTimeoutAgainstInterval(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	create := func(name string, p elbtypes.ProtocolEnum, timeout, interval int32) error {
+		_, err := e.elb.CreateTargetGroup(ctx, &elb.CreateTargetGroupInput{Name: aws.String(name), Protocol: p, Port: aws.Int32(80),
+			VpcId: aws.String(e.srv.DefaultVPCID()), TargetType: elbtypes.TargetTypeEnumIp,
+			HealthCheckTimeoutSeconds: aws.Int32(timeout), HealthCheckIntervalSeconds: aws.Int32(interval)})
+		return err
+	}
+	wantCode(t, create("http-equal", elbtypes.ProtocolEnumHttp, 10, 10), "ValidationError")
+	if err := create("http-shorter", elbtypes.ProtocolEnumHttp, 9, 10); err != nil {
+		t.Fatal(err)
+	}
+	if err := create("tcp-equal", elbtypes.ProtocolEnumTcp, 10, 10); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, create("tcp-longer", elbtypes.ProtocolEnumTcp, 11, 10), "ValidationError")
+}
+
 func TestTooManyTargetGroups(t *testing.T) {
 	e := newEnv(t, fakeaws.Options{MaxTargetGroups: 1})
 	e.createTG(t, "one", "ip", 80)

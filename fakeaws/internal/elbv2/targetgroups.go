@@ -71,8 +71,13 @@ func applyHealthCheck(f *query.Form, hc *state.HealthCheck) error {
 	if v := f.Get("Matcher.HttpCode"); v != "" {
 		hc.Matcher = v
 	}
-	if hc.TimeoutSeconds >= hc.IntervalSeconds {
+	// An HTTP(S) check must time out before the next one; a TCP check (a Network Load Balancer's,
+	// whose LBC default is 10 s of each) may take the whole interval.
+	switch {
+	case (hc.Protocol == "HTTP" || hc.Protocol == "HTTPS") && hc.TimeoutSeconds >= hc.IntervalSeconds:
 		return query.Errorf("ValidationError", "Health check timeout '%d' must be smaller than the interval '%d'", hc.TimeoutSeconds, hc.IntervalSeconds)
+	case hc.TimeoutSeconds > hc.IntervalSeconds:
+		return query.Errorf("ValidationError", "Health check timeout '%d' must not be greater than the interval '%d'", hc.TimeoutSeconds, hc.IntervalSeconds)
 	}
 	return nil
 }
