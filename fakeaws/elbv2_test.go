@@ -258,3 +258,31 @@ func TestDescribeTargetGroupsLookups(t *testing.T) {
 	_, err = e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{TargetGroupArns: []string{a, "bad", a + "x"}})
 	wantCode(t, err, "ValidationError")
 }
+
+// An HTTP or HTTPS group has a protocol version, HTTP1 unless asked otherwise, and describes it (a
+// controller comparing its model with AWS replaces a group whose version differs); other protocols
+// have none.
+func TestTargetGroupProtocolVersion(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	create := func(name string, p elbtypes.ProtocolEnum, version string) (*elb.CreateTargetGroupOutput, error) {
+		in := &elb.CreateTargetGroupInput{Name: aws.String(name), Protocol: p, Port: aws.Int32(80), VpcId: aws.String(e.srv.DefaultVPCID()), TargetType: elbtypes.TargetTypeEnumIp}
+		if version != "" {
+			in.ProtocolVersion = aws.String(version)
+		}
+		return e.elb.CreateTargetGroup(ctx, in)
+	}
+	for name, c := range map[string]struct {
+		p             elbtypes.ProtocolEnum
+		asked, stored string
+	}{"http-default": {elbtypes.ProtocolEnumHttp, "", "HTTP1"}, "https-grpc": {elbtypes.ProtocolEnumHttps, "GRPC", "GRPC"}, "tcp": {elbtypes.ProtocolEnumTcp, "", ""}} {
+		out := must[*elb.CreateTargetGroupOutput](t)(create(name, c.p, c.asked))
+		desc := must[*elb.DescribeTargetGroupsOutput](t)(e.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{Names: []string{name}}))
+		if got, described := aws.ToString(out.TargetGroups[0].ProtocolVersion), aws.ToString(desc.TargetGroups[0].ProtocolVersion); got != c.stored || described != c.stored {
+			t.Errorf("%s: protocol version created %q, described %q, want %q", name, got, described, c.stored)
+		}
+	}
+	_, err := create("tcp-http2", elbtypes.ProtocolEnumTcp, "HTTP2")
+	wantCode(t, err, "ValidationError")
+	_, err = create("http-bad", elbtypes.ProtocolEnumHttp, "SPDY")
+	wantCode(t, err, "ValidationError")
+}

@@ -82,6 +82,25 @@ func applyHealthCheck(f *query.Form, hc *state.HealthCheck) error {
 	return nil
 }
 
+// protocolVersion is the ProtocolVersion of a new group of protocol: HTTP1 (the default), HTTP2 or
+// GRPC for HTTP and HTTPS, which AWS describes; none for the others.
+func protocolVersion(f *query.Form, protocol string) (string, error) {
+	v := f.Get("ProtocolVersion")
+	if protocol != "HTTP" && protocol != "HTTPS" {
+		if v != "" {
+			return "", query.Errorf("ValidationError", "Protocol version is only supported for HTTP and HTTPS target groups")
+		}
+		return "", nil
+	}
+	switch v {
+	case "":
+		return "HTTP1", nil
+	case "HTTP1", "HTTP2", "GRPC":
+		return v, nil
+	}
+	return "", query.Errorf("ValidationError", "Protocol version '%s' must be one of HTTP1, HTTP2 or GRPC", v)
+}
+
 func (s *Service) createTargetGroup(now time.Time, f *query.Form) (any, error) {
 	name, err := required(f, "Name")
 	if err != nil {
@@ -112,6 +131,9 @@ func (s *Service) createTargetGroup(now time.Time, f *query.Form) (any, error) {
 		}
 		if tg.IPAddressType != "ipv4" && tg.IPAddressType != "ipv6" {
 			return nil, query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'ipAddressType' failed to satisfy constraint: Member must satisfy enum value set: [ipv4, ipv6]", tg.IPAddressType)
+		}
+		if tg.ProtocolVersion, err = protocolVersion(f, tg.Protocol); err != nil {
+			return nil, err
 		}
 		tg.HealthCheck = defaultHealthCheck(tg.Protocol)
 	case "lambda":

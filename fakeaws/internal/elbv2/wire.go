@@ -10,6 +10,7 @@ type xTargetGroup struct {
 	TargetGroupArn             string    `xml:"TargetGroupArn"`
 	TargetGroupName            string    `xml:"TargetGroupName"`
 	Protocol                   string    `xml:"Protocol,omitempty"`
+	ProtocolVersion            string    `xml:"ProtocolVersion,omitempty"`
 	Port                       int32     `xml:"Port,omitempty"`
 	VpcId                      string    `xml:"VpcId,omitempty"`
 	HealthCheckProtocol        string    `xml:"HealthCheckProtocol,omitempty"`
@@ -28,7 +29,7 @@ type xTargetGroup struct {
 
 func toWire(tg state.TargetGroup) xTargetGroup {
 	x := xTargetGroup{
-		TargetGroupArn: tg.ARN, TargetGroupName: tg.Name, Protocol: tg.Protocol, Port: tg.Port, VpcId: tg.VPCID,
+		TargetGroupArn: tg.ARN, TargetGroupName: tg.Name, Protocol: tg.Protocol, ProtocolVersion: tg.ProtocolVersion, Port: tg.Port, VpcId: tg.VPCID,
 		HealthCheckProtocol: tg.HealthCheck.Protocol, HealthCheckPort: tg.HealthCheck.Port,
 		HealthCheckEnabled: tg.HealthCheck.Enabled, HealthCheckIntervalSeconds: tg.HealthCheck.IntervalSeconds,
 		HealthCheckTimeoutSeconds: tg.HealthCheck.TimeoutSeconds, HealthyThresholdCount: tg.HealthCheck.HealthyThreshold,

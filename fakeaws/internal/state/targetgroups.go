@@ -45,7 +45,7 @@ func (s *Store) CreateTargetGroup(tg TargetGroup, now time.Time) (TargetGroup, e
 	}
 	if arn, ok := s.tgByName[tg.Name]; ok {
 		o := s.tgs[arn]
-		if o.Protocol == tg.Protocol && o.Port == tg.Port && o.VPCID == tg.VPCID && o.TargetType == tg.TargetType {
+		if o.Protocol == tg.Protocol && o.ProtocolVersion == tg.ProtocolVersion && o.Port == tg.Port && o.VPCID == tg.VPCID && o.TargetType == tg.TargetType {
 			return s.tgOut(o), nil
 		}
 		return TargetGroup{}, query.Errorf("DuplicateTargetGroupName", "A target group with the same name '%s' exists, but with different settings", tg.Name)

@@ -126,16 +126,18 @@ type HealthCheck struct {
 
 // TargetGroup is an ELBv2 target group.
 type TargetGroup struct {
-	ARN           string      `json:"arn"`
-	Name          string      `json:"name"`
-	Protocol      string      `json:"protocol,omitempty"`
-	Port          int32       `json:"port,omitempty"`
-	VPCID         string      `json:"vpcId,omitempty"`
-	TargetType    string      `json:"targetType"`
-	IPAddressType string      `json:"ipAddressType,omitempty"`
-	HealthCheck   HealthCheck `json:"healthCheck"`
-	Tags          []Tag       `json:"tags,omitempty"`
-	CreatedAt     time.Time   `json:"createdAt"`
+	ARN      string `json:"arn"`
+	Name     string `json:"name"`
+	Protocol string `json:"protocol,omitempty"`
+	// ProtocolVersion is HTTP1, HTTP2 or GRPC for an HTTP or HTTPS group, else empty.
+	ProtocolVersion string      `json:"protocolVersion,omitempty"`
+	Port            int32       `json:"port,omitempty"`
+	VPCID           string      `json:"vpcId,omitempty"`
+	TargetType      string      `json:"targetType"`
+	IPAddressType   string      `json:"ipAddressType,omitempty"`
+	HealthCheck     HealthCheck `json:"healthCheck"`
+	Tags            []Tag       `json:"tags,omitempty"`
+	CreatedAt       time.Time   `json:"createdAt"`
 	// Attributes are the attributes set by ModifyTargetGroupAttributes; defaults are implied.
 	Attributes map[string]string `json:"attributes,omitempty"`
 	// LoadBalancerARNs are the load balancers whose listeners or rules forward to the group (derived).
