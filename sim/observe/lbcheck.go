@@ -99,7 +99,7 @@ func DesiredStacks(o LoadBalancerObjects) ([]lbmodel.Stack, []results.Violation)
 
 // CheckLoadBalancers compares AWS with every desired stack: an active load balancer of the stack's
 // type and scheme, a listener per port, and per rule the same conditions and actions, forwards to
-// the stack's target group of the model's port, protocol, target type and health check path, and
+// the stack's target group of the model's protocol, target type and health check path, and
 // an authenticate-oidc action with the Secret's current client secret; now is fakeaws's (scenario)
 // time, which decides whether a load balancer is still provisioning. Resources are found by LBC's
 // tags (cluster, stack, resource), as LBC's own discovery does, not by name: names are each
@@ -267,7 +267,7 @@ func (c *stackCheck) actionsDiffer(want []lbmodel.Action, have []fakeaws.Action)
 }
 
 // forwardDiffers names how a forward action's target group differs from the model's target
-// group id: another resource, or another port, protocol, target type or health check path.
+// group id: another resource, or another protocol, target type or health check path.
 func (c *stackCheck) forwardDiffers(a fakeaws.Action, id string) string {
 	arn := a.TargetGroupARN
 	if arn == "" && a.Forward != nil && len(a.Forward.TargetGroups) == 1 {
@@ -282,9 +282,11 @@ func (c *stackCheck) forwardDiffers(a fakeaws.Action, id string) string {
 		return "the model has no target group " + id
 	}
 	want := c.stack.TargetGroups[i]
-	if have.Port != want.Port || have.Protocol != want.Protocol || have.TargetType != want.TargetType || have.HealthCheck.Path != want.HealthCheck.Path {
-		return fmt.Sprintf("forwards to %s %s:%d (%s, health check %q), want %s:%d (%s, health check %q)", have.Name,
-			have.Protocol, have.Port, have.TargetType, have.HealthCheck.Path, want.Protocol, want.Port, want.TargetType, want.HealthCheck.Path)
+	// Not the port: a target group's port is only the default of targets registered without one,
+	// and LBC keeps a group whose port the model moved (its targets carry their own ports).
+	if have.Protocol != want.Protocol || have.TargetType != want.TargetType || have.HealthCheck.Path != want.HealthCheck.Path {
+		return fmt.Sprintf("forwards to %s (%s, %s, health check %q), want %s, %s, health check %q", have.Name,
+			have.Protocol, have.TargetType, have.HealthCheck.Path, want.Protocol, want.TargetType, want.HealthCheck.Path)
 	}
 	return ""
 }

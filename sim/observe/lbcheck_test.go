@@ -113,7 +113,7 @@ func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 	lbs := srv.LoadBalancers()
 	ls, _ := srv.Listeners(lbs[0].ARN)
 	rules, _ := srv.Rules(ls[0].ARN)
-	// A rule forwarding to a target group tagged as the stack's but of another port (one a
+	// A rule forwarding to a target group tagged as the stack's but checking another path (one a
 	// controller left behind) differs, whatever its name.
 	tg := stacks[0].TargetGroups[0]
 	var tags []elbtypes.Tag
@@ -121,7 +121,8 @@ func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 		tags = append(tags, elbtypes.Tag{Key: aws.String(k), Value: aws.String(v)})
 	}
 	stale, err := elb.CreateTargetGroup(ctx, &elbv2.CreateTargetGroupInput{Name: aws.String("stale"), Protocol: elbtypes.ProtocolEnum(tg.Protocol),
-		Port: aws.Int32(tg.Port + 1), TargetType: elbtypes.TargetTypeEnum(tg.TargetType), VpcId: aws.String(srv.DefaultVPCID()), Tags: tags})
+		Port: aws.Int32(tg.Port), TargetType: elbtypes.TargetTypeEnum(tg.TargetType), VpcId: aws.String(srv.DefaultVPCID()), Tags: tags,
+		HealthCheckPath: aws.String("/stale")})
 	if err != nil {
 		t.Fatal(err)
 	}
