@@ -121,3 +121,69 @@ func TestLBCRestart(t *testing.T) {
 		t.Errorf("version %q, want LBC's logged GitVersion", v)
 	}
 }
+
+// lbcIngressScenario runs the unmodified LBC's Ingress and Service controllers: 4 Ingresses in 2
+// ALB groups (HTTPS and OIDC among them) and an NLB Service, a crash, and while LBC is down a
+// change to each input an Ingress's model reads. WAF, WAFv2 and Shield are off: fakeaws serves
+// ELBv2 and EC2 only.
+const lbcIngressScenario = `apiVersion: restartsim/v1
+kind: Scenario
+name: lbc-ingress-it
+seed: 19
+cluster: {crds: ["${LBC_CRDS}"]}
+aws: {profile: aws-documented, warmupProfile: unlimited, healthyAfter: 2s, deregistrationDelay: 10s}
+fleet:
+  targetGroupBindings: 2
+  podsPerService: 2
+  ingresses: {count: 4, groupSize: 2, tlsShare: 0.5, oidcShare: 0.5, servicesPerIngress: 2, loadBalancerServices: 1}
+controller:
+  strategies:
+    - name: lbc
+      external:
+        command: ["${LBC_BINARY}", "--kubeconfig={{.Kubeconfig}}", "--cluster-name={{.ClusterName}}", "--aws-region={{.Region}}",
+          "--aws-vpc-id={{.VpcID}}", "--leader-election-namespace={{.Namespace}}", "--metrics-bind-addr=127.0.0.1:{{.MetricsPort}}",
+          "--health-probe-bind-addr=127.0.0.1:{{.HealthPort}}", "--webhook-bind-port={{.Port}}", "--webhook-cert-dir={{.CertDir}}",
+          "--enable-waf=false", "--enable-wafv2=false", "--enable-shield=false"]
+        lease: {name: aws-load-balancer-controller-leader}
+        cacheSyncedLog: 'Starting workers.*"controller":"ingress"'
+timeline:
+  - {action: restart, mode: crash, await: none, downtime: 3s}
+  - {action: churn, kind: ingressRule, services: 1}
+  - {action: churn, kind: ingressAnnotation, services: 1}
+  - {action: churn, kind: backendPort, services: 1}
+  - {action: churn, kind: backendTargetPort, services: 1}
+  - {action: churn, kind: secretContent, services: 1}
+  - {waitFor: leader, timeout: 2m}
+  - {waitFor: steadyState, timeout: 3m}
+`
+
+// TestLBCIngressRestart runs LBC's own Ingress and Service controllers against fakeaws: they must
+// deploy the fleet's ALBs and NLB as the harness's model of them says (the load balancer invariant
+// finds LBC's resources by its tags), and apply every change made while LBC was down, each seen in
+// AWS and timed from the replacement's start.
+func TestLBCIngressRestart(t *testing.T) {
+	lbcPaths(t)
+	testenv.RequireAssets(t)
+	sc, err := scenario.Parse("lbc-ingress-it.yaml", []byte(lbcIngressScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rep.Results.Strategies[0]
+	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
+		t.Fatalf("invariants %+v, steady state %v: want LBC's stacks as modelled and steady", st.Invariants, st.Summary.SteadyStateSeconds)
+	}
+	if len(st.Changes) != 5 || st.Summary.BlindTime.Count != 5 {
+		t.Fatalf("changes %+v, blind time %+v: want all five applied, as the restart's", st.Changes, st.Summary.BlindTime)
+	}
+	for _, c := range st.Changes {
+		if c.Ingress == "" || c.LatencySeconds == nil {
+			t.Errorf("change %+v: want an Ingress change with a latency", c)
+		}
+	}
+}
