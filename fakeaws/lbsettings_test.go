@@ -69,10 +69,10 @@ func TestListenerCertificates(t *testing.T) {
 	list := func() []string {
 		out := must[*elb.DescribeListenerCertificatesOutput](t)(e.elb.DescribeListenerCertificates(ctx, &elb.DescribeListenerCertificatesInput{ListenerArn: l}))
 		var arns []string
-		for _, c := range out.Certificates {
+		for i, c := range out.Certificates {
 			arns = append(arns, aws.ToString(c.CertificateArn))
-			if aws.ToBool(c.IsDefault) != (aws.ToString(c.CertificateArn) == arns[0]) {
-				t.Fatalf("IsDefault of %s", aws.ToString(c.CertificateArn))
+			if aws.ToBool(c.IsDefault) != (i == 0) {
+				t.Fatalf("IsDefault of %s (entry %d)", aws.ToString(c.CertificateArn), i)
 			}
 		}
 		return arns
@@ -89,11 +89,30 @@ func TestListenerCertificates(t *testing.T) {
 	if got := list(); !slices.Equal(got, []string{certARN + "-new", certARN + "-a", certARN + "-b"}) {
 		t.Fatalf("after ModifyListener %v", got)
 	}
+	// A listed certificate made the default keeps its list entry.
+	must[*elb.ModifyListenerOutput](t)(e.elb.ModifyListener(ctx, &elb.ModifyListenerInput{ListenerArn: l, Certificates: []elbtypes.Certificate{cert("-a")}}))
+	if got := list(); !slices.Equal(got, []string{certARN + "-a", certARN + "-a", certARN + "-b"}) {
+		t.Fatalf("after making a listed certificate the default %v", got)
+	}
+	must[*elb.ModifyListenerOutput](t)(e.elb.ModifyListener(ctx, &elb.ModifyListenerInput{ListenerArn: l, Certificates: []elbtypes.Certificate{cert("-new")}}))
 	_, err := e.elb.RemoveListenerCertificates(ctx, &elb.RemoveListenerCertificatesInput{ListenerArn: l, Certificates: []elbtypes.Certificate{cert("-new")}})
 	wantCode(t, err, "OperationNotPermitted")
 	must[*elb.RemoveListenerCertificatesOutput](t)(e.elb.RemoveListenerCertificates(ctx, &elb.RemoveListenerCertificatesInput{ListenerArn: l, Certificates: []elbtypes.Certificate{cert("-a")}}))
 	if got := list(); !slices.Equal(got, []string{certARN + "-new", certARN + "-b"}) {
 		t.Fatalf("after remove %v", got)
+	}
+	// The default certificate can be in the list as well, once (LBC adds it so that SNI offers it),
+	// and that entry can be removed; the default stays.
+	for range 2 {
+		must[*elb.AddListenerCertificatesOutput](t)(e.elb.AddListenerCertificates(ctx, &elb.AddListenerCertificatesInput{ListenerArn: l,
+			Certificates: []elbtypes.Certificate{cert("-new")}}))
+	}
+	if got := list(); !slices.Equal(got, []string{certARN + "-new", certARN + "-b", certARN + "-new"}) {
+		t.Fatalf("with the default listed too %v", got)
+	}
+	must[*elb.RemoveListenerCertificatesOutput](t)(e.elb.RemoveListenerCertificates(ctx, &elb.RemoveListenerCertificatesInput{ListenerArn: l, Certificates: []elbtypes.Certificate{cert("-new")}}))
+	if got := list(); !slices.Equal(got, []string{certARN + "-new", certARN + "-b"}) {
+		t.Fatalf("after removing the default's entry %v", got)
 	}
 	_, err = e.elb.CreateListener(ctx, &elb.CreateListenerInput{LoadBalancerArn: lb, Protocol: elbtypes.ProtocolEnumHttps, Port: aws.Int32(8443),
 		Certificates: []elbtypes.Certificate{cert("-1"), cert("-2")}, DefaultActions: fixed("404")})

@@ -39,7 +39,8 @@ func listenerSettings(f *query.Form, l *state.Listener, create bool) error {
 		if arn == "" {
 			return query.Errorf("CertificateNotFound", "Certificate '' not found")
 		}
-		rest := slices.DeleteFunc(slices.Clone(l.Certificates), func(c state.Certificate) bool { return c.IsDefault || c.ARN == arn })
+		// The list keeps its entries, one of the new default's included: they are SNI certificates.
+		rest := slices.DeleteFunc(slices.Clone(l.Certificates), func(c state.Certificate) bool { return c.IsDefault })
 		l.Certificates = append([]state.Certificate{{ARN: arn, IsDefault: true}}, rest...)
 	}
 	if v := f.Get("SslPolicy"); v != "" {

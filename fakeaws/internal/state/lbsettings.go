@@ -79,8 +79,10 @@ func (s *Store) AddListenerCertificates(arn string, certs []string) ([]Certifica
 	if err != nil {
 		return nil, err
 	}
+	// The default certificate may be in the list too (as LBC puts it, so that SNI offers it): an
+	// entry of its own, not a second default.
 	for _, c := range certs {
-		if !slices.ContainsFunc(l.Certificates, func(h Certificate) bool { return h.ARN == c }) {
+		if !slices.ContainsFunc(l.Certificates, func(h Certificate) bool { return h.ARN == c && !h.IsDefault }) {
 			l.Certificates = append(l.Certificates, Certificate{ARN: c})
 		}
 	}
@@ -91,7 +93,8 @@ func (s *Store) AddListenerCertificates(arn string, certs []string) ([]Certifica
 	return slices.Clone(l.Certificates), nil
 }
 
-// RemoveListenerCertificates removes non-default certificates; the default one cannot be removed this way.
+// RemoveListenerCertificates removes non-default certificates (the default one's list entry too);
+// the default itself cannot be removed this way.
 func (s *Store) RemoveListenerCertificates(arn string, certs []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -99,12 +102,15 @@ func (s *Store) RemoveListenerCertificates(arn string, certs []string) error {
 	if err != nil {
 		return err
 	}
+	listed := func(c string) bool {
+		return slices.ContainsFunc(l.Certificates, func(h Certificate) bool { return h.ARN == c && !h.IsDefault })
+	}
 	for _, c := range certs {
-		if len(l.Certificates) > 0 && l.Certificates[0].ARN == c {
+		if len(l.Certificates) > 0 && l.Certificates[0].ARN == c && !listed(c) {
 			return query.Errorf("OperationNotPermitted", "The default certificate '%s' cannot be removed; use ModifyListener to replace it", c)
 		}
 	}
-	l.Certificates = slices.DeleteFunc(l.Certificates, func(h Certificate) bool { return slices.Contains(certs, h.ARN) })
+	l.Certificates = slices.DeleteFunc(l.Certificates, func(h Certificate) bool { return !h.IsDefault && slices.Contains(certs, h.ARN) })
 	return nil
 }
 
