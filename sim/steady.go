@@ -23,7 +23,7 @@ func neverSteadyNotes(res *results.Results) []string {
 				unseen++
 			}
 		}
-		out = append(out, fmt.Sprintf("STEADY never for %s: %d of %d changes were never seen applied in the AWS call log;", st.Name, unseen, len(st.Changes)))
+		out = append(out, fmt.Sprintf("STEADY never for %s: %d of %d changes were never seen applied in AWS;", st.Name, unseen, len(st.Changes)))
 		if st.Invariants.Passed {
 			out = append(out, "  every invariant holds at the end, so the run passes (exit 0): AWS is right, the measurement has no end.")
 		} else {
