@@ -92,8 +92,10 @@ func stepCells(s *results.Strategy, ph *results.RestartPhases) []stepCell {
 			continue
 		}
 		c := stepCell{Known: true, At: "at " + fmtSeconds(*st.at)}
-		if i > 0 {
-			c.Delta = "+" + fmtDelta(*st.at-prev)
+		if d := *st.at - prev; i > 0 && d < 0 {
+			c.Delta = "−" + fmtDelta(-d) // a step a controller logs after the next one (another controller's call)
+		} else if i > 0 {
+			c.Delta = "+" + fmtDelta(d)
 		}
 		prev = *st.at
 		cells = append(cells, c)
@@ -160,21 +162,29 @@ func whereTimeGoes(s *results.Strategy, ph *results.RestartPhases, k int) string
 		parts[0] += fmt.Sprintf(" (%s of it the scenario's downtime, which blind time does not count)", fmtDelta(ph.OriginSeconds-ph.StoppedSeconds))
 	}
 	prev := ph.StartedSeconds
+	// did holds %s for the delta with its direction: later, or earlier ("before that") for a step
+	// logged after the next one.
 	step := func(at *float64, did, unknown string) {
 		switch {
+		case at != nil && *at < prev:
+			parts = append(parts, fmt.Sprintf(did, fmtDelta(prev-*at)+" earlier"))
+			prev = *at
 		case at != nil:
-			parts = append(parts, fmt.Sprintf(did, fmtDelta(*at-prev)))
+			parts = append(parts, fmt.Sprintf(did, fmtDelta(*at-prev)+" later"))
 			prev = *at
 		case unknown != "":
 			parts = append(parts, unknown)
 		}
 	}
-	if ph.LeaderElection {
-		step(ph.LeadingSeconds, "waited %s for the Lease", "never acquired the Lease")
+	if ph.LeaderElection && ph.LeadingSeconds != nil {
+		parts = append(parts, fmt.Sprintf("waited %s for the Lease", fmtDelta(*ph.LeadingSeconds-prev)))
+		prev = *ph.LeadingSeconds
+	} else if ph.LeaderElection {
+		parts = append(parts, "never acquired the Lease")
 	}
-	step(ph.CachesSyncedSeconds, "synced its caches %s later", "did not log its cache sync")
-	step(ph.FirstReconcileSeconds, "reached AWS %s later", "")
-	step(ph.FirstMeaningfulSeconds, "applied the first pending change %s after that", "never applied a pending change")
+	step(ph.CachesSyncedSeconds, "synced its caches %s", "did not log its cache sync")
+	step(ph.FirstReconcileSeconds, "reached AWS %s", "")
+	step(ph.FirstMeaningfulSeconds, "applied the first pending change %s", "never applied a pending change")
 	if k > 0 {
 		return fmt.Sprintf("%s, restart %d (at %s): %s.", s.Name, k+1, fmtSeconds(ph.StoppedSeconds), strings.Join(parts, ", "))
 	}

@@ -95,3 +95,21 @@ func TestStandbyCostTable(t *testing.T) {
 		t.Error("a row for a strategy that measured no cost")
 	}
 }
+
+// A step a controller logs after the next one (its first AWS call came from another of its
+// controllers before this one's caches synced) shows as earlier, not as a negative "later".
+func TestBreakdownStepBeforeThePrevious(t *testing.T) {
+	r, _ := loadGolden(t)
+	cp, _ := r.Strategy("checkpoint")
+	ph := results.RestartPhases{Mode: "crash", StoppedSeconds: 300, OriginSeconds: 300, StartedSeconds: 300.5,
+		CachesSyncedSeconds: ptr(303.2), FirstReconcileSeconds: ptr(303.0)}
+	cp.Restarts = []results.RestartPhases{*cp.Restart, ph}
+	_, page := renderHTML(t, r)
+	rows := breakdownTable(t, page)
+	if len(rows) != 3 || at(rows[2], 4) != "+2.70 s at 303.2 s" || at(rows[2], 5) != "−200 ms at 303 s" {
+		t.Fatalf("breakdown rows %q, want the second restart with caches synced +2.70 s and the first reconcile −200 ms", rows)
+	}
+	if !strings.Contains(page, "synced its caches 2.70 s later, reached AWS 200 ms earlier") {
+		t.Error("the story does not say the first reconcile came earlier")
+	}
+}
