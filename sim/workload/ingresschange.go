@@ -42,8 +42,8 @@ const (
 	ExpectHealthCheckPath = "health-check-path"
 )
 
-// Expectation is one fact AWS must show once an Ingress-side change is applied: plain data, so that an
-// invariant can check it later against ELBv2's Describe* answers.
+// Expectation is one fact AWS must show once an Ingress-side change is applied: plain data, which
+// the harness checks against AWS's state to see when the change was applied.
 type Expectation struct {
 	// Check is ExpectForward, ExpectOIDCClientSecret or ExpectHealthCheckPath.
 	Check string
