@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -74,24 +75,31 @@ func lbcPaths(t *testing.T) {
 	t.Setenv("LBC_CRDS", crds)
 }
 
-// TestLBCRestart runs the unmodified LBC through a crash restart with leader election: the
-// replacement must wait for the crashed leader's Lease (15 s by controller-runtime's defaults),
-// the harness must time its lead by the Lease, and the fleet (networking bindings included) must
-// end converged with its checkpoints stripped at the restart.
-func TestLBCRestart(t *testing.T) {
+// runLBC runs the scenario text (named name) with LBC_BINARY and LBC_CRDS, skipping without them or
+// without envtest assets, and returns its one strategy's results.
+func runLBC(t *testing.T, name, text string, timeout time.Duration) *results.Strategy {
+	t.Helper()
 	lbcPaths(t)
 	testenv.RequireAssets(t)
-	sc, err := scenario.Parse("lbc-it.yaml", []byte(lbcScenario))
+	sc, err := scenario.Parse(name, []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := rep.Results.Strategies[0]
+	return &rep.Results.Strategies[0]
+}
+
+// TestLBCRestart runs the unmodified LBC through a crash restart with leader election: the
+// replacement must wait for the crashed leader's Lease (15 s by controller-runtime's defaults),
+// the harness must time its lead by the Lease, and the fleet (networking bindings included) must
+// end converged with its checkpoints stripped at the restart.
+func TestLBCRestart(t *testing.T) {
+	st := runLBC(t, "lbc-it.yaml", lbcScenario, 4*time.Minute)
 	if !st.Invariants.Passed {
 		t.Fatalf("invariants: %+v", st.Invariants)
 	}
@@ -162,19 +170,7 @@ timeline:
 // finds LBC's resources by its tags), and apply every change made while LBC was down, each seen in
 // AWS and timed from the replacement's start.
 func TestLBCIngressRestart(t *testing.T) {
-	lbcPaths(t)
-	testenv.RequireAssets(t)
-	sc, err := scenario.Parse("lbc-ingress-it.yaml", []byte(lbcIngressScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := rep.Results.Strategies[0]
+	st := runLBC(t, "lbc-ingress-it.yaml", lbcIngressScenario, 5*time.Minute)
 	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
 		t.Fatalf("invariants %+v, steady state %v: want LBC's stacks as modelled and steady", st.Invariants, st.Summary.SteadyStateSeconds)
 	}
