@@ -134,27 +134,15 @@ func newLBSnapshot(aws LoadBalancerState, targets func(string) ([]fakeaws.Target
 	return s
 }
 
-func tagValue(tags []fakeaws.Tag, key string) (string, bool) {
-	for _, t := range tags {
-		if t.Key == key {
-			return t.Value, true
-		}
-	}
-	return "", false
-}
-
-// ofGroup reports whether tags mark a resource of the cluster's stack for the Ingress group.
-func (s *lbSnapshot) ofGroup(tags []fakeaws.Tag, group string) bool {
-	id := lbmodel.StackID{Kind: lbmodel.KindIngress, Name: group}
-	c, _ := tagValue(tags, lbmodel.TagCluster)
-	g, _ := tagValue(tags, id.StackTagKey())
-	return c == s.cluster && g == group
+// groupID is the stack of the Ingress group.
+func groupID(group string) lbmodel.StackID {
+	return lbmodel.StackID{Kind: lbmodel.KindIngress, Name: group}
 }
 
 // groupRules are every rule of every listener of the group's load balancer.
 func (s *lbSnapshot) groupRules(group string) []fakeaws.ListenerRule {
 	for _, lb := range s.lbs {
-		if !s.ofGroup(lb.Tags, group) {
+		if !taggedFor(lb.Tags, s.cluster, groupID(group), lbmodel.TagLoadBalancerResource) {
 			continue
 		}
 		if rules, ok := s.rules[lb.ARN]; ok {
@@ -213,9 +201,7 @@ func (s *lbSnapshot) holds(e workload.Expectation) bool {
 // the resource tag LBC gives it.
 func (s *lbSnapshot) isBackend(tg fakeaws.TargetGroup, e workload.Expectation) bool {
 	want := lbmodel.IngressTargetGroupID(e.Ingress.Namespace, e.Ingress.Name, e.Service.Name, intstr.FromInt32(e.ServicePort))
-	id := lbmodel.StackID{Kind: lbmodel.KindIngress, Name: e.Group}
-	r, _ := tagValue(tg.Tags, id.ResourceTagKey())
-	return r == want && s.ofGroup(tg.Tags, e.Group)
+	return taggedFor(tg.Tags, s.cluster, groupID(e.Group), want)
 }
 
 // backendTargetGroups are e's backend target groups that a listener or rule forwards to (an old one

@@ -138,8 +138,13 @@ type stackCheck struct {
 
 // ownedBy reports whether tags mark the stack's resource of model ID resource.
 func (c *stackCheck) ownedBy(tags []fakeaws.Tag, resource string) bool {
-	id := c.stack.ID
-	want := map[string]string{lbmodel.TagCluster: c.stack.LoadBalancer.Tags[lbmodel.TagCluster], id.StackTagKey(): id.Name, id.ResourceTagKey(): resource}
+	return taggedFor(tags, c.stack.LoadBalancer.Tags[lbmodel.TagCluster], c.stack.ID, resource)
+}
+
+// taggedFor reports whether tags carry LBC's discovery tags of cluster's stack id and of the model
+// ID resource within it: the tags by which a controller finds its resources.
+func taggedFor(tags []fakeaws.Tag, cluster string, id lbmodel.StackID, resource string) bool {
+	want := map[string]string{lbmodel.TagCluster: cluster, id.StackTagKey(): id.Name, id.ResourceTagKey(): resource}
 	n := 0
 	for _, t := range tags {
 		if v, ok := want[t.Key]; ok && v == t.Value {
