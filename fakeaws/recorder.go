@@ -29,8 +29,10 @@ type Call struct {
 	Operation      string    `json:"operation"`
 	TargetGroupARN string    `json:"targetGroupArn,omitempty"`
 	// LoadBalancerARN and ListenerARN are the request's LoadBalancerArn and ListenerArn parameters, if any.
-	LoadBalancerARN string   `json:"loadBalancerArn,omitempty"`
-	ListenerARN     string   `json:"listenerArn,omitempty"`
+	LoadBalancerARN string `json:"loadBalancerArn,omitempty"`
+	ListenerARN     string `json:"listenerArn,omitempty"`
+	// RuleARN is the request's RuleArn parameter (ModifyRule, DeleteRule), if any.
+	RuleARN         string   `json:"ruleArn,omitempty"`
 	SecurityGroupID string   `json:"securityGroupId,omitempty"`
 	Targets         []Target `json:"targets,omitempty"`
 	// Filters are an EC2 call's filter names in request order; ResourceIDs is how many resources it names
@@ -43,6 +45,18 @@ type Call struct {
 	Bucket      string        `json:"bucket,omitempty"`
 	Latency     time.Duration `json:"latency"`
 	RequestID   string        `json:"requestId"`
+}
+
+// ResourceARNs are the ELBv2 resources the call names: its target group, load balancer, listener
+// and rule, where set.
+func (c *Call) ResourceARNs() []string {
+	var out []string
+	for _, arn := range []string{c.TargetGroupARN, c.LoadBalancerARN, c.ListenerARN, c.RuleARN} {
+		if arn != "" {
+			out = append(out, arn)
+		}
+	}
+	return out
 }
 
 // Recorder keeps the most recent calls in memory (a ring of Options.MaxRecordedCalls, counting the calls it
@@ -90,6 +104,7 @@ func (r *Recorder) compact(c *Call) {
 	c.ErrorCode, c.Bucket = r.names.get(c.ErrorCode), r.names.get(c.Bucket)
 	c.TargetGroupARN, c.SecurityGroupID = strings.Clone(c.TargetGroupARN), strings.Clone(c.SecurityGroupID)
 	c.LoadBalancerARN, c.ListenerARN = strings.Clone(c.LoadBalancerARN), strings.Clone(c.ListenerARN)
+	c.RuleARN = strings.Clone(c.RuleARN)
 	c.Targets = slices.Clone(c.Targets)
 	for i := range c.Targets {
 		c.Targets[i].ID, c.Targets[i].AvailabilityZone = strings.Clone(c.Targets[i].ID), r.names.get(c.Targets[i].AvailabilityZone)

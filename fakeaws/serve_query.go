@@ -135,6 +135,7 @@ func (q *queryCall) parseAction(body []byte, rawQuery string) (*query.Form, quer
 	q.call.Operation = action
 	q.call.TargetGroupARN = form.Get("TargetGroupArn")
 	q.call.LoadBalancerARN, q.call.ListenerARN = form.Get("LoadBalancerArn"), form.Get("ListenerArn")
+	q.call.RuleARN = form.Get("RuleArn")
 	q.call.SecurityGroupID = form.Get("GroupId")
 	if q.call.Service == ServiceELBv2 && form.Has("Targets") {
 		q.call.Targets, _ = elbv2.Targets(form)

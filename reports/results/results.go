@@ -240,6 +240,9 @@ type Change struct {
 	TGB  string `json:"tgb"`  // namespace/name
 	// Ingress is the Ingress (namespace/name) of an Ingress-side change; TGB is then empty.
 	Ingress string `json:"ingress,omitempty"`
+	// Object is the object (group/namespace/name) of a change to a scenario's object group; TGB
+	// is then empty.
+	Object string `json:"object,omitempty"`
 	// AtSeconds is when the change was made (scenario seconds since the measured phase began).
 	AtSeconds float64 `json:"atSeconds"`
 	// AppliedSeconds is when fakeaws first reflected it; nil if never.

@@ -77,7 +77,7 @@ func (a *applications) applied(ch *Change) *float64 {
 // times returns when each of ch's targets was applied (effective times, in no particular order);
 // missing reports that some never were.
 func (a *applications) times(ch *Change) (times []float64, missing bool) {
-	if ch.Ingress != "" {
+	if ch.Ingress != "" || ch.Object != "" {
 		if ch.Observed == nil {
 			return nil, true
 		}
@@ -128,7 +128,7 @@ func (changeLatency) Measure(in *Input, out *Output) {
 	for i := range in.Changes {
 		ch := &in.Changes[i]
 		all := a.applied(ch)
-		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, Ingress: ch.Ingress, AtSeconds: Round3(ch.At), AppliedSeconds: all}
+		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, Ingress: ch.Ingress, Object: ch.Object, AtSeconds: Round3(ch.At), AppliedSeconds: all}
 		if all != nil {
 			rc.LatencySeconds = ptr(*all - reference(in, ch.At))
 			lats = append(lats, *rc.LatencySeconds)
@@ -160,6 +160,10 @@ func (ttfmr) Measure(in *Input, out *Output) {
 	a := index(in)
 	var applied []float64
 	for i := range in.Changes {
+		if t := a.mutated(&in.Changes[i]); t != nil {
+			applied = append(applied, *t)
+			continue
+		}
 		times, _ := a.times(&in.Changes[i])
 		applied = append(applied, times...)
 	}
@@ -186,6 +190,25 @@ func (ttfmr) Measure(in *Input, out *Output) {
 	for i, ri := range in.Restarts {
 		out.restartFirstMeaningful[i] = first(ri.Started, in.restartEnd(i))
 	}
+}
+
+// mutated is when the first successful call of an object change's Mutations naming its ARN took
+// effect, at or after the change (nil: the change names none, or none was made). A poll of AWS's
+// state sees the change up to a poll interval later; the call is the controller's own first act.
+func (a *applications) mutated(ch *Change) *float64 {
+	if ch.Object == "" || ch.ARN == "" || len(ch.Mutations) == 0 {
+		return nil
+	}
+	for i := range a.in.Calls {
+		c := &a.in.Calls[i]
+		if c.Outcome != fakeaws.OutcomeOK || a.in.Sec(c) < ch.At-1e-9 || !slices.Contains(ch.Mutations, c.Operation) {
+			continue
+		}
+		if slices.Contains(c.ResourceARNs(), ch.ARN) {
+			return ptr(a.in.Effective(c))
+		}
+	}
+	return nil
 }
 
 // repaired is when a drift was repaired (nil: never).

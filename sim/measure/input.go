@@ -51,6 +51,13 @@ type Change struct {
 	// applied when AWS's state was first seen to show it: Observed (nil: not yet).
 	Ingress  string
 	Observed *float64
+	// Object names the object (group/namespace/name) of a change to a scenario's object group.
+	// Like an Ingress-side change it is applied when AWS's state was first seen to show it
+	// (Observed); its first meaningful mutation is the first successful call of one of
+	// Mutations naming ARN, the object's AWS resource.
+	Object    string
+	ARN       string
+	Mutations []string
 }
 
 // Drift is an out-of-band AWS change the controller must repair: a removed target, or a revoked

@@ -233,3 +233,38 @@ func TestIngressChangeAppliedWhenObserved(t *testing.T) {
 		t.Errorf("pending = %d, want 1 (the change not seen yet)", got)
 	}
 }
+
+// A change to an object of a scenario's object group is applied when AWS was seen to show it; its
+// first meaningful mutation is the first successful call the scenario names for the object's
+// resource, at or after the change: a throttled call, another operation, another resource or an
+// earlier call do not count.
+func TestObjectChangeFirstMutationByNamedCall(t *testing.T) {
+	tg, other := "arn:aws:elasticloadbalancing:us-west-2:000000000000:targetgroup/a/1", "arn:aws:elasticloadbalancing:us-west-2:000000000000:targetgroup/b/2"
+	at := func(s float64) time.Time { return time.Unix(0, 0).Add(time.Duration(s * float64(time.Second))) }
+	seen := 9.0
+	in := &Input{
+		Origin: time.Unix(0, 0), End: 20,
+		Restarts: []Restart{{Stopped: 1, Downtime: 1, Started: 2, At: 3, Mode: "crash"}},
+		ChurnAt:  []float64{1.5},
+		Calls: []fakeaws.Call{
+			{Time: at(1.2), Operation: "ModifyTargetGroup", TargetGroupARN: tg, Outcome: fakeaws.OutcomeOK},
+			{Time: at(4), Operation: "ModifyTargetGroup", TargetGroupARN: tg, Outcome: fakeaws.OutcomeThrottled},
+			{Time: at(5), Operation: "DescribeTargetGroups", TargetGroupARN: tg, Outcome: fakeaws.OutcomeOK},
+			{Time: at(6), Operation: "ModifyTargetGroup", TargetGroupARN: other, Outcome: fakeaws.OutcomeOK},
+			{Time: at(7.5), Operation: "ModifyTargetGroup", TargetGroupARN: tg, Outcome: fakeaws.OutcomeOK},
+		},
+		Changes: []Change{{ID: "patch-0001", Kind: "patch", Object: "targetgroups/ns/tg-1", ARN: tg,
+			Mutations: []string{"ModifyTargetGroup"}, At: 1.5, Observed: &seen}},
+	}
+	out := Run(in)
+	if got := out.Summary.TTFMRSeconds; got == nil || *got != 5.5 {
+		t.Errorf("TTFMR = %v, want 5.5 (ModifyTargetGroup of the object's ARN at 7.5 s, origin 2 s)", deref(got))
+	}
+	if c := out.Changes[0]; c.Object != "targetgroups/ns/tg-1" || c.LatencySeconds == nil || *c.LatencySeconds != 7 {
+		t.Errorf("change = %+v (latency %v), want the object's change applied 7 s after the replacement started (seen at 9 s)", c, deref(c.LatencySeconds))
+	}
+	in.Changes[0].Mutations = nil
+	if got := Run(in).Summary.TTFMRSeconds; got == nil || *got != 7 {
+		t.Errorf("TTFMR without named mutations = %v, want 7 (when AWS was seen to show it)", deref(got))
+	}
+}

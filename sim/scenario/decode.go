@@ -122,6 +122,10 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		d.value(n, v.Elem(), path)
 		return
 	}
+	if v.Type() == rawJSONType {
+		d.rawJSON(n, v, path)
+		return
+	}
 	if v.CanAddr() && v.Addr().Type().Implements(decoderType) {
 		if err := v.Addr().Interface().(nodeDecoder).decodeNode(n); err != nil {
 			d.fail(n, path, "%v", err)

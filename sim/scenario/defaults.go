@@ -133,7 +133,7 @@ func setAWSDefaults(a *AWS) {
 
 func setFleetDefaults(f *Fleet, unset func(string, bool) bool) {
 	if unset("fleet.namespaces", f.Namespaces == 0) {
-		f.Namespaces = max(1, (f.TargetGroupBindings+tgbsPerNamespace-1)/tgbsPerNamespace)
+		f.Namespaces = max(1, (f.TargetGroupBindings+f.objectCount()+tgbsPerNamespace-1)/tgbsPerNamespace)
 	}
 	if unset("fleet.podsPerService", f.PodsPerService == 0) {
 		f.PodsPerService = DefaultPodsPerService
@@ -176,7 +176,7 @@ func setStepDefaults(st *Step, unset func(string, bool) bool) {
 		if st.Kind == "" {
 			st.Kind = ChurnMixed
 		}
-		if st.Kind == ChurnReplaceNode {
+		if st.Kind == ChurnReplaceNode || st.Kind == ChurnPatch {
 			if unset("count", st.Count == 0) {
 				st.Count = 1
 			}

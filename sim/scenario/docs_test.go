@@ -155,7 +155,7 @@ func isValueType(t reflect.Type) bool {
 		t = t.Elem()
 	}
 	switch t {
-	case reflect.TypeFor[Duration](), reflect.TypeFor[At](), reflect.TypeFor[Number]():
+	case reflect.TypeFor[Duration](), reflect.TypeFor[At](), reflect.TypeFor[Number](), rawJSONType:
 		return true
 	}
 	return false
@@ -172,6 +172,8 @@ func yamlType(t reflect.Type) string {
 		return `duration or "random"`
 	case reflect.TypeFor[Number]():
 		return "number or duration"
+	case rawJSONType:
+		return "object"
 	}
 	switch t.Kind() {
 	case reflect.String:

@@ -1,5 +1,7 @@
 package scenario
 
+import "encoding/json"
+
 // Step is one timeline entry: an action, or a waitFor. When it runs: At (offset from the start of
 // the measured phase, or "random" within Within after the previous step) or After (delay after the
 // previous step); neither means right after the previous step.
@@ -45,6 +47,17 @@ type Step struct {
 	Kind     string `json:"kind,omitempty"`
 	Services int    `json:"services,omitempty"`
 	Count    int    `json:"count,omitempty"`
+	// churn kind patch: Group names the object group (fleet.objects) whose objects change; Count
+	// is how many, distinct, drawn with the seed (default 1); Patch is a JSON merge patch, its
+	// string values Go templates like the group's template plus {{.Seq}} (the change's number);
+	// Applied is a CEL condition over object (the object as patched) and aws that holds once AWS
+	// shows the change; Mutations are the AWS operations that apply it: the first successful one
+	// naming the object's AWS resource is its first meaningful mutation (default: none, and the
+	// change counts from when AWS was seen to show it).
+	Group     string          `json:"group,omitempty"`
+	Patch     json.RawMessage `json:"patch,omitempty"`
+	Applied   string          `json:"applied,omitempty"`
+	Mutations []string        `json:"mutations,omitempty"`
 	// containerRestart: Pods is how many pods (chosen among readiness-gated ones first). Default 1.
 	Pods int `json:"pods,omitempty"`
 
@@ -106,6 +119,8 @@ const (
 	// NotReady. Every instance TGB must register the new instance and deregister the old one on its
 	// NodePort. Needs instance TGBs (fleet.instanceShare above 0).
 	ChurnReplaceNode = "replaceNode"
+	// ChurnPatch applies a JSON merge patch to objects of a group of fleet.objects.
+	ChurnPatch = "patch"
 
 	DriftRemoveTarget  = "removeTarget"
 	DriftRevokeIngress = "revokeIngress"

@@ -135,7 +135,8 @@ type ErrorFault struct {
 
 // Fleet is what the simulation creates before the measured phase.
 type Fleet struct {
-	// TargetGroupBindings is the number of TGBs, one Service and target group each.
+	// TargetGroupBindings is the number of TGBs, one Service and target group each; 0 only with
+	// objects.
 	TargetGroupBindings int `json:"targetGroupBindings"`
 	// Namespaces spreads the fleet. Default ceil(TGBs / 500).
 	Namespaces int `json:"namespaces,omitempty"`
@@ -157,6 +158,9 @@ type Fleet struct {
 	// Secrets, and NLB Services of type LoadBalancer, none with a TargetGroupBinding or target group
 	// of its own (the controllers under test make them). Default: none.
 	Ingresses *Ingresses `json:"ingresses,omitempty"`
+	// Objects are groups of objects of any kind, custom resources included, that the controller
+	// under test owns (see ObjectGroup); with them targetGroupBindings may be 0. Default: none.
+	Objects []ObjectGroup `json:"objects,omitempty"`
 }
 
 // Ingresses is the Ingress side of the fleet. Its Services have fleet.podsPerService pods each and

@@ -17,7 +17,7 @@ var (
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
 	Awaits       = []string{AwaitLeader, AwaitNone}
 	ChurnKinds   = []string{ChurnAddTGB, ChurnBackendPort, ChurnBackendTargetPort, ChurnIngressAnnotation, ChurnIngressRule, ChurnMixed,
-		ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
+		ChurnPatch, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
 	DriftKinds = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced bugs and slowdowns; a test in package
@@ -161,10 +161,13 @@ func (v *validator) latency(path string, l Latency) {
 }
 
 func (v *validator) validateFleet(f *Fleet) {
-	if f.TargetGroupBindings < 1 || f.TargetGroupBindings > maxTGBs {
-		v.add("fleet.targetGroupBindings", "must be between 1 and %d, got %d", maxTGBs, f.TargetGroupBindings)
+	switch {
+	case len(f.Objects) == 0 && (f.TargetGroupBindings < 1 || f.TargetGroupBindings > maxTGBs):
+		v.add("fleet.targetGroupBindings", "must be between 1 and %d (0 only with fleet.objects), got %d", maxTGBs, f.TargetGroupBindings)
+	case f.TargetGroupBindings < 0 || f.TargetGroupBindings > maxTGBs:
+		v.add("fleet.targetGroupBindings", "must be between 0 and %d, got %d", maxTGBs, f.TargetGroupBindings)
 	}
-	v.count("fleet.namespaces", f.Namespaces, 1, max(1, f.TargetGroupBindings))
+	v.count("fleet.namespaces", f.Namespaces, 1, max(1, f.TargetGroupBindings+f.objectCount()))
 	v.count("fleet.podsPerService", f.PodsPerService, 1, maxPodsPerSvc)
 	v.count("fleet.nodes", f.Nodes, 1, maxTGBs)
 	v.count("fleet.concurrency", f.Concurrency, 1, maxConcurrency)
@@ -173,6 +176,7 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.readinessGateShare", f.ReadinessGateShare)
 	v.share("fleet.networkingShare", f.NetworkingShare)
 	v.validateIngresses(f)
+	v.validateObjectGroups(f)
 }
 
 // validateCRDs checks that every extra CRD path exists.

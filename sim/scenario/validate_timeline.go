@@ -12,7 +12,7 @@ import (
 // stepFields lists which step fields each action accepts (besides action/at/after/within).
 var stepFields = map[string][]string{
 	ActionRestart:          {"mode", "await", "downtime", "stripCheckpoints"},
-	ActionChurn:            {"kind", "services", "duration", "count"},
+	ActionChurn:            {"kind", "services", "duration", "count", "group", "patch", "applied", "mutations"},
 	ActionContainerRestart: {"pods"},
 	ActionAWSFault:         {"fault", "profile", "limits", "operation", "rate", "code", "awsServices", "latency", "duration"},
 	ActionAWSDrift:         {"kind", "count"},
@@ -101,9 +101,12 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 		}
 	case ActionChurn:
 		v.oneOf(p+".kind", st.Kind, ChurnKinds)
-		if isIngressChurn(st.Kind) {
+		switch {
+		case st.Kind == ChurnPatch:
+			v.validatePatchChurn(s, st, p)
+		case isIngressChurn(st.Kind):
 			v.validateIngressChurn(s, st, p)
-		} else {
+		default:
 			v.count(p+".services", st.Services, 1, s.Fleet.TargetGroupBindings)
 		}
 		if st.Duration != nil && st.Kind != ChurnRecreateService {
@@ -135,6 +138,9 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 // validateReplaceNode checks the fields of churn kind replaceNode, which counts nodes (count), not
 // services.
 func (v *validator) validateReplaceNode(s *Scenario, st *Step, p string) {
+	if st.Kind == ChurnPatch {
+		return
+	}
 	if st.Kind != ChurnReplaceNode {
 		if v.given(p + ".count") {
 			v.add(p+".count", "applies to churn kind %s only (the other kinds take services)", ChurnReplaceNode)
