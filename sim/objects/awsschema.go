@@ -1,0 +1,108 @@
+package objects
+
+import (
+	"reflect"
+	"strings"
+	"time"
+
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+// The `aws` value of each AWS kind: fakeaws's state type with what a condition needs beside it. Field names
+// are the JSON names, as in the admin API's state dump.
+type (
+	targetGroupView struct {
+		fakeaws.TargetGroup `json:",inline"`
+		// Targets are the registered targets with their health at the snapshot.
+		Targets []fakeaws.TargetHealth `json:"targets"`
+	}
+	loadBalancerView struct {
+		fakeaws.LoadBalancer `json:",inline"`
+		// State is "provisioning" or "active" at the snapshot.
+		State     string             `json:"state"`
+		Listeners []fakeaws.Listener `json:"listeners"`
+	}
+	listenerView struct {
+		fakeaws.Listener `json:",inline"`
+		// Rules are the listener's rules by priority, the default rule last.
+		Rules []fakeaws.ListenerRule `json:"rules"`
+	}
+	ruleView struct {
+		fakeaws.ListenerRule `json:",inline"`
+	}
+)
+
+// awsViewTypes are the Go types behind `aws`, by AWS kind.
+var awsViewTypes = map[string]reflect.Type{
+	AWSTargetGroup:  reflect.TypeFor[targetGroupView](),
+	AWSLoadBalancer: reflect.TypeFor[loadBalancerView](),
+	AWSListener:     reflect.TypeFor[listenerView](),
+	AWSRule:         reflect.TypeFor[ruleView](),
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// structuralOf is the structural schema of t's JSON form, so that `aws` is typed as CRD fields are: an
+// unknown field does not compile, and times are CEL timestamps.
+func structuralOf(t reflect.Type) structuralschema.Structural {
+	typed := func(typ string) structuralschema.Structural {
+		return structuralschema.Structural{Generic: structuralschema.Generic{Type: typ}}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		s := structuralOf(t.Elem())
+		s.Nullable = true
+		return s
+	case reflect.String:
+		return typed("string")
+	case reflect.Bool:
+		return typed("boolean")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return typed("integer")
+	case reflect.Float32, reflect.Float64:
+		return typed("number")
+	case reflect.Slice, reflect.Array:
+		items := structuralOf(t.Elem())
+		s := typed("array")
+		s.Items = &items
+		return s
+	case reflect.Map:
+		values := structuralOf(t.Elem())
+		s := typed("object")
+		s.AdditionalProperties = &structuralschema.StructuralOrBool{Structural: &values, Bool: true}
+		return s
+	case reflect.Struct:
+		if t == timeType {
+			s := typed("string")
+			s.ValueValidation = &structuralschema.ValueValidation{Format: "date-time"}
+			return s
+		}
+		s := typed("object")
+		s.Properties = map[string]structuralschema.Structural{}
+		addFields(t, s.Properties)
+		return s
+	}
+	return structuralschema.Structural{} // not exposed (no type): interfaces, funcs
+}
+
+// addFields adds t's JSON fields to props; an embedded struct without a JSON name is inlined, as encoding/json
+// does.
+func addFields(t reflect.Type, props map[string]structuralschema.Structural) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-" || !f.IsExported() && !f.Anonymous:
+			continue
+		case name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct:
+			addFields(f.Type, props)
+			continue
+		case name == "":
+			name = f.Name
+		}
+		props[name] = structuralOf(f.Type)
+	}
+}

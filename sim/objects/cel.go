@@ -1,0 +1,141 @@
+package objects
+
+import (
+	"fmt"
+	"maps"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	celschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
+	"k8s.io/apimachinery/pkg/util/version"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+)
+
+// CostLimit bounds one evaluation of one expression, in CEL cost units: the Kubernetes per-call limit of
+// validation rules (about 0.1 s); an expression over it fails as a condition that does not hold.
+const CostLimit = celconfig.PerCallLimit
+
+// The CEL variables of every expression.
+const (
+	ObjectVar = "object"
+	AWSVar    = "aws"
+)
+
+// celEnv compiles the expressions of one object kind and one AWS kind.
+type celEnv struct {
+	env *cel.Env
+	// object is the object's schema (metadata included); nil for a built-in kind, whose `object` is dynamic.
+	object *structuralschema.Structural
+}
+
+// newCELEnv builds the environment of Kubernetes CEL (the libraries of CRD validation rules) with `object`
+// typed by the kind's schema and `aws` by the AWS kind's state type ("" = no AWS resource: always null).
+func newCELEnv(k *Kind, awsKind string) (*celEnv, error) {
+	e := &celEnv{}
+	var decls []*apiservercel.DeclType
+	objType := cel.DynType
+	if k.schema != nil {
+		e.object = withObjectMeta(k.schema)
+		dt := model.SchemaDeclType(e.object, false)
+		if dt == nil {
+			return nil, fmt.Errorf("the schema of %s has no fields CEL can read", k.GVK.Kind)
+		}
+		dt = dt.MaybeAssignTypeName("restartsim.object")
+		decls, objType = append(decls, dt), dt.CelType()
+	}
+	awsType := cel.NullType
+	if awsKind != "" {
+		dt := awsDeclTypes()[awsKind]
+		if dt == nil {
+			return nil, fmt.Errorf("unknown AWS kind %q", awsKind)
+		}
+		decls, awsType = append(decls, dt), dt.CelType()
+	}
+	set, err := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()).Extend(environment.VersionedOptions{
+		IntroducedVersion: version.MajorMinor(1, 0),
+		EnvOptions:        []cel.EnvOption{cel.Variable(ObjectVar, objType), cel.Variable(AWSVar, awsType)},
+		DeclTypes:         decls,
+	})
+	if err != nil {
+		return nil, err
+	}
+	// StoredExpressions: every library this Kubernetes version knows, as for expressions read from files.
+	e.env = set.StoredExpressionsEnv()
+	return e, nil
+}
+
+// objectVal is an object's CEL value.
+func (e *celEnv) objectVal(u map[string]any) ref.Val {
+	if u == nil {
+		return types.NullValue
+	}
+	if e.object == nil {
+		return e.env.CELTypeAdapter().NativeToValue(u)
+	}
+	return celschema.UnstructuredToVal(u, e.object)
+}
+
+// withObjectMeta is a CRD's schema with apiVersion, kind and the metadata a condition may read (CRD schemas
+// leave metadata out).
+func withObjectMeta(s *structuralschema.Structural) *structuralschema.Structural {
+	out := *s
+	out.Properties = maps.Clone(s.Properties)
+	if out.Properties == nil {
+		out.Properties = map[string]structuralschema.Structural{}
+	}
+	out.Properties["apiVersion"] = typedSchema("string")
+	out.Properties["kind"] = typedSchema("string")
+	out.Properties["metadata"] = objectMetaSchema
+	return &out
+}
+
+func typedSchema(t string) structuralschema.Structural {
+	return structuralschema.Structural{Generic: structuralschema.Generic{Type: t}}
+}
+
+// objectMetaSchema is metav1.ObjectMeta's readable part.
+var objectMetaSchema = func() structuralschema.Structural {
+	str, date := typedSchema("string"), typedSchema("string")
+	date.ValueValidation = &structuralschema.ValueValidation{Format: "date-time"}
+	stringMap := typedSchema("object")
+	stringMap.AdditionalProperties = &structuralschema.StructuralOrBool{Structural: &str, Bool: true}
+	owner := typedSchema("object")
+	owner.Properties = map[string]structuralschema.Structural{
+		"apiVersion": str, "kind": str, "name": str, "uid": str,
+		"controller": typedSchema("boolean"), "blockOwnerDeletion": typedSchema("boolean"),
+	}
+	owners, finalizers := typedSchema("array"), typedSchema("array")
+	owners.Items, finalizers.Items = &owner, &str
+	m := typedSchema("object")
+	m.Properties = map[string]structuralschema.Structural{
+		"name": str, "generateName": str, "namespace": str, "uid": str, "resourceVersion": str,
+		"generation": typedSchema("integer"), "creationTimestamp": date, "deletionTimestamp": date,
+		"labels": stringMap, "annotations": stringMap, "finalizers": finalizers, "ownerReferences": owners,
+	}
+	return m
+}()
+
+// awsSchemas are the structural schemas of the `aws` values, by AWS kind.
+var awsSchemas = sync.OnceValue(func() map[string]*structuralschema.Structural {
+	out := map[string]*structuralschema.Structural{}
+	for kind, t := range awsViewTypes {
+		s := structuralOf(t)
+		out[kind] = &s
+	}
+	return out
+})
+
+// awsDeclTypes are the CEL types of the `aws` values, by AWS kind.
+var awsDeclTypes = sync.OnceValue(func() map[string]*apiservercel.DeclType {
+	out := map[string]*apiservercel.DeclType{}
+	for kind, s := range awsSchemas() {
+		out[kind] = model.SchemaDeclType(s, false).MaybeAssignTypeName("restartsim.aws." + kind)
+	}
+	return out
+})

@@ -1,0 +1,265 @@
+package objects
+
+import (
+	"slices"
+	"strings"
+
+	"text/template/parse"
+
+	"github.com/google/cel-go/cel"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// Fleet is a scenario's groups, checked and compiled: templates parsed, kinds known, expressions typed.
+type Fleet struct {
+	groups []*group
+	byName map[string]*group
+	order  [][]string
+	envs   map[envKey]*celEnv
+}
+
+// group is one compiled Group.
+type group struct {
+	Group
+	path     string // e.g. fleet.objects[1]
+	kind     *Kind
+	tmpl     *valueTemplate
+	nameTmpl *valueTemplate // metadata.name alone, which ref renders
+	env      *celEnv        // object and aws typed
+	ready    *expr
+	inv      *expr
+	ref      *expr // AWSRef.ARN or AWSRef.Name over object
+}
+
+type envKey struct {
+	gvk schema.GroupVersionKind
+	aws string
+}
+
+// Compile checks and compiles groups against the catalog's kinds. path is the groups' field path (e.g.
+// fleet.objects); the error is an ErrorList whose paths extend it, e.g. fleet.objects[1].template.spec.name.
+func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
+	f := &Fleet{byName: map[string]*group{}, envs: map[envKey]*celEnv{}}
+	var errs ErrorList
+	for i, g := range groups {
+		p := indexPath(path, i)
+		switch {
+		case len(validation.IsDNS1123Label(g.Name)) > 0:
+			errs.add(fieldPath(p, "name"), "%q is not a DNS label (lower-case letters, digits and '-', at most 63)", g.Name)
+		case f.byName[g.Name] != nil:
+			errs.add(fieldPath(p, "name"), "group %q is defined twice", g.Name)
+		}
+		if g.Count < 1 || g.Count > MaxCount {
+			errs.add(fieldPath(p, "count"), "must be between 1 and %d, got %d", MaxCount, g.Count)
+		}
+		cg := &group{Group: g, path: p}
+		f.groups = append(f.groups, cg)
+		if f.byName[g.Name] == nil {
+			f.byName[g.Name] = cg
+		}
+	}
+	for _, g := range f.groups {
+		f.compileGroup(cat, g, &errs)
+	}
+	f.orderGroups(&errs)
+	if len(errs) == 0 {
+		for _, g := range f.groups {
+			f.checkRender(g, &errs)
+		}
+	}
+	return f, errs.err()
+}
+
+func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
+	tp := fieldPath(g.path, "template")
+	if len(g.Template) == 0 {
+		errs.add(tp, "required: the object to make, with apiVersion, kind and metadata.name")
+		return
+	}
+	g.tmpl = parseValueTemplate(g.Template, tp, parseFuncs(), errs)
+	if g.tmpl == nil {
+		return
+	}
+	obj, ok := g.tmpl.tree.(map[string]any)
+	if !ok {
+		errs.add(tp, "must be an object (apiVersion, kind, metadata, spec...)")
+		return
+	}
+	g.kind = f.lookupKind(cat, obj, tp, errs)
+	f.checkMetadata(g, obj, tp, errs)
+	f.checkRefs(g.tmpl, errs)
+	for i, a := range g.After {
+		switch {
+		case f.byName[a] == nil:
+			errs.add(indexPath(fieldPath(g.path, "after"), i), "unknown group %q%s", a, f.known())
+		case a == g.Name:
+			errs.add(indexPath(fieldPath(g.path, "after"), i), "a group cannot come after itself")
+		}
+	}
+	if g.kind != nil {
+		f.compileExprs(g, errs)
+	}
+}
+
+// lookupKind finds the template's kind; apiVersion and kind must be plain strings, since they type `object`.
+func (f *Fleet) lookupKind(cat *Catalog, obj map[string]any, tp string, errs *ErrorList) *Kind {
+	apiVersion, ok1 := obj["apiVersion"].(string)
+	kind, ok2 := obj["kind"].(string)
+	switch {
+	case !ok1 || apiVersion == "":
+		errs.add(fieldPath(tp, "apiVersion"), "required: a plain string (no template), e.g. v1 or elbv2.services.k8s.aws/v1alpha1")
+	case !ok2 || kind == "":
+		errs.add(fieldPath(tp, "kind"), "required: a plain string (no template), e.g. TargetGroup")
+	default:
+		k, err := cat.Lookup(apiVersion, kind)
+		if err != nil {
+			errs.add(fieldPath(tp, "kind"), "%v", err)
+		}
+		return k
+	}
+	return nil
+}
+
+func (f *Fleet) checkMetadata(g *group, obj map[string]any, tp string, errs *ErrorList) {
+	mp := fieldPath(tp, "metadata")
+	meta, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		errs.add(mp, "required: an object with at least name")
+		return
+	}
+	if _, ok := meta["namespace"]; ok {
+		errs.add(fieldPath(mp, "namespace"), "set by the harness: object i goes to the run's namespace i mod n (write {{.Namespace}} where a field needs it)")
+	}
+	if _, ok := meta["generateName"]; ok {
+		errs.add(fieldPath(mp, "generateName"), "not supported: names must be known before the objects exist (template metadata.name with {{.Index}})")
+	}
+	np := fieldPath(mp, "name")
+	switch name := meta["name"].(type) {
+	case string:
+		if g.Count > 1 {
+			errs.add(np, "every object of the group would be named %q: template it, e.g. %q", name, name+"-{{.Index}}")
+		}
+		g.nameTmpl = &valueTemplate{root: g.tmpl.root, tree: name}
+	case *stringTemplate:
+		g.nameTmpl = &valueTemplate{root: g.tmpl.root, tree: name}
+		walkParse(g.tmpl.root.Lookup(name.name).Tree.Root, func(fn string, _ []string) {
+			if fn == "ref" || fn == "refNamespace" {
+				errs.add(np, "%s cannot be used in metadata.name (names are what ref resolves)", fn)
+			}
+		})
+	default:
+		errs.add(np, "required: a string, templated so that every object's name differs, e.g. tg-{{.Index}}")
+	}
+}
+
+// checkRefs checks the groups that ref and refNamespace name with a literal.
+func (f *Fleet) checkRefs(t *valueTemplate, errs *ErrorList) {
+	t.templates(func(path string, tree *parse.Tree) {
+		walkParse(tree.Root, func(fn string, args []string) {
+			if (fn == "ref" || fn == "refNamespace") && len(args) > 0 && args[0] != "" && f.byName[args[0]] == nil {
+				errs.add(path, "%s: unknown group %q%s", fn, args[0], f.known())
+			}
+		})
+	})
+}
+
+func (f *Fleet) known() string {
+	names := make([]string, len(f.groups))
+	for i, g := range f.groups {
+		names[i] = g.Name
+	}
+	return " (groups: " + strings.Join(names, ", ") + ")"
+}
+
+func (f *Fleet) compileExprs(g *group, errs *ErrorList) {
+	awsKind := ""
+	if ref := g.AWS; ref != nil {
+		ap := fieldPath(g.path, "aws")
+		switch {
+		case !slices.Contains(AWSKinds, ref.Kind):
+			errs.add(fieldPath(ap, "kind"), "%q is not one of %s", ref.Kind, strings.Join(AWSKinds, ", "))
+		case (ref.ARN == "") == (ref.Name == ""):
+			errs.add(ap, "give one of arn and name")
+		case ref.Name != "" && ref.Kind != AWSTargetGroup && ref.Kind != AWSLoadBalancer:
+			errs.add(fieldPath(ap, "name"), "only target groups and load balancers have names; give arn")
+		default:
+			awsKind = ref.Kind
+			env := f.env(g.kind, "", g.path, errs)
+			if env == nil {
+				return
+			}
+			text, field := ref.ARN, "arn"
+			if text == "" {
+				text, field = ref.Name, "name"
+			}
+			g.ref = compileInto(env, text, fieldPath(ap, field), cel.StringType, errs)
+		}
+	}
+	g.env = f.env(g.kind, awsKind, g.path, errs)
+	if g.env == nil {
+		return
+	}
+	if g.Ready != "" {
+		g.ready = compileInto(g.env, g.Ready, fieldPath(g.path, "ready"), cel.BoolType, errs)
+	}
+	if g.Invariant != "" {
+		g.inv = compileInto(g.env, g.Invariant, fieldPath(g.path, "invariant"), cel.BoolType, errs)
+	}
+}
+
+func compileInto(env *celEnv, text, path string, want *cel.Type, errs *ErrorList) *expr {
+	x, ferr := env.compile(text, path, want)
+	if ferr != nil {
+		*errs = append(*errs, ferr)
+	}
+	return x
+}
+
+// env returns the (shared) CEL environment of a kind and AWS kind.
+func (f *Fleet) env(k *Kind, awsKind, path string, errs *ErrorList) *celEnv {
+	key := envKey{k.GVK, awsKind}
+	if e, ok := f.envs[key]; ok {
+		return e
+	}
+	e, err := newCELEnv(k, awsKind)
+	if err != nil {
+		errs.add(path, "CEL environment of %s: %v", k.GVK.Kind, err)
+	}
+	f.envs[key] = e
+	return e
+}
+
+// orderGroups sorts the groups into creation waves by After; a cycle is an error.
+func (f *Fleet) orderGroups(errs *ErrorList) {
+	done := map[string]bool{}
+	for len(done) < len(f.byName) {
+		var wave []string
+		for _, g := range f.groups {
+			if done[g.Name] || f.byName[g.Name] != g {
+				continue
+			}
+			if !slices.ContainsFunc(g.After, func(a string) bool { return !done[a] && f.byName[a] != nil && a != g.Name }) {
+				wave = append(wave, g.Name)
+			}
+		}
+		if len(wave) == 0 {
+			var left []string
+			first := ""
+			for _, g := range f.groups {
+				if !done[g.Name] && f.byName[g.Name] == g {
+					left = append(left, g.Name)
+					if first == "" {
+						first = fieldPath(g.path, "after")
+					}
+				}
+			}
+			errs.add(first, "groups %s wait for each other in a cycle", strings.Join(left, ", "))
+			return
+		}
+		for _, n := range wave {
+			done[n] = true
+		}
+		f.order = append(f.order, wave)
+	}
+}

@@ -1,0 +1,43 @@
+// Package objects describes fleets of any Kubernetes object, custom resources included, and says with CEL
+// conditions when an object is ready and when a change to it shows in AWS (fakeaws's state).
+//
+// A scenario gives Groups (fleet.objects[]): a template, a count, the groups to wait for, and conditions.
+// Compile checks them against a Catalog of kinds (client-go's built-in kinds plus the CRDs of cluster.crds)
+// and returns a Fleet, which renders and creates the objects and evaluates the conditions; CompilePatch makes
+// a Patcher for a churn step that patches chosen objects. Every problem found before a run is a FieldError
+// whose path extends the one the caller passed (fleet.objects[1].template.spec.name), so the scenario parser
+// can place it in the file.
+//
+// # Templates
+//
+// Every string value of a template (and of a patch's merge patch; map keys are not templated) may hold Go
+// text/template actions. The dot is Data: .Index (from 0), .Group, .Namespace (where the object goes), .RunID,
+// .Region, .VpcID, .ClusterName, and .Seq (a patch's change number). Functions:
+//
+//	awsName "prefix"        a name AWS accepts for a target group or load balancer, unique per run and object
+//	ref "group" index       metadata.name of that group's object at index
+//	refNamespace "group" i  its namespace
+//	add sub mul div mod     integer arithmetic
+//	int float bool          conversions (see below)
+//
+// A template's result is a string: "{{.Index}}" gives "7". A value that is one action ending in a conversion
+// gives a JSON number or boolean instead: "{{int (add 8000 .Index)}}" and "{{.Index | int}}" give 8007,
+// "{{float ...}}" a number, "{{bool ...}}" true or false. Anything else around the action ("port-{{int
+// .Index}}", a space) keeps the string. So a field the schema types as an integer takes "{{int ...}}".
+//
+// Object i of a group goes to the run's namespace i mod n (Env.Namespaces), so ref between groups of equal or
+// proportional counts stays within a namespace; refNamespace names the namespace of a reference across them.
+// metadata.name must be templated so that names differ (checked on the first and last object) and be a DNS
+// subdomain; metadata.namespace is the harness's. Every object gets the labels GroupLabel and IndexLabel.
+//
+// # Conditions
+//
+// Conditions are CEL, in the environment of Kubernetes' CRD validation rules (its libraries and cost limits),
+// over two variables. `object` is the object, typed by its CRD's OpenAPI schema (an unknown field does not
+// compile; metadata exposes name, namespace, labels, annotations, generation, finalizers...), dynamic for a
+// built-in kind. `aws` is the object's AWS resource (AWSRef) as fakeaws's state types spell it in JSON —
+// fakeaws.TargetGroup plus targets (with health), fakeaws.LoadBalancer plus state and listeners,
+// fakeaws.Listener plus rules, fakeaws.ListenerRule — or null while it does not exist. A field that is absent
+// at run time is an evaluation error, which counts as the condition not holding; CEL's has() and optional
+// fields (object.?status.?arn.orValue("")) test for presence.
+package objects

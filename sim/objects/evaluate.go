@@ -1,0 +1,198 @@
+package objects
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8stypes "k8s.io/apimachinery/pkg/types"
+)
+
+// Status is what the fleet's conditions say of the objects at one snapshot.
+type Status struct {
+	// Time is the snapshot's scenario time.
+	Time time.Time
+	// Groups are the groups in the scenario's order.
+	Groups []GroupStatus
+	// Violations are the objects whose invariant does not hold.
+	Violations []Violation
+}
+
+// GroupStatus counts one group's objects.
+type GroupStatus struct {
+	Name string
+	// Count is the group's size; Present how many of its objects exist; Ready how many of those are ready.
+	Count, Present, Ready int
+	// NotReady are the first MaxListed objects that exist but are not ready, with why.
+	NotReady []ObjectStatus
+}
+
+// ObjectStatus names one object and why it is not ready.
+type ObjectStatus struct {
+	Index  int
+	Key    k8stypes.NamespacedName
+	Reason string
+}
+
+// MaxListed bounds the objects a GroupStatus lists.
+const MaxListed = 5
+
+// AllReady reports whether every object of every group exists and is ready.
+func (s Status) AllReady() bool {
+	for _, g := range s.Groups {
+		if g.Ready < g.Count {
+			return false
+		}
+	}
+	return true
+}
+
+// Holds reports whether every object is ready and every invariant holds: the fleet's steady state.
+func (s Status) Holds() bool { return s.AllReady() && len(s.Violations) == 0 }
+
+// Violation is an object whose invariant does not hold.
+type Violation struct {
+	Group string
+	Index int
+	Key   k8stypes.NamespacedName
+	// Path is the invariant's field path, e.g. fleet.objects[0].invariant.
+	Path       string
+	Expression string
+	// Message says why: false, with the values of the fields it reads, or the evaluation error.
+	Message string
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("%s: %s object %d (%s): invariant %s %s", v.Path, v.Group, v.Index, v.Key, v.Expression, v.Message)
+}
+
+// Check evaluates the conditions of objs (the run's objects, as listed or cached; objects without the
+// harness's labels or of no known group are skipped, and so is a second object at the same index) against
+// snap.
+func (f *Fleet) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status {
+	st := Status{Groups: make([]GroupStatus, len(f.groups))}
+	if snap != nil {
+		st.Time = snap.Time
+	}
+	pos := map[string]int{}
+	seen := map[string]map[int]bool{}
+	for i, g := range f.groups {
+		st.Groups[i] = GroupStatus{Name: g.Name, Count: g.Count}
+		pos[g.Name], seen[g.Name] = i, map[int]bool{}
+	}
+	for _, o := range objs {
+		g, index, ok := f.objectGroup(o)
+		if !ok || seen[g.Name][index] {
+			continue
+		}
+		seen[g.Name][index] = true
+		gs := &st.Groups[pos[g.Name]]
+		gs.Present++
+		r := g.evaluate(o, snap, index)
+		if r.ready {
+			gs.Ready++
+		} else if len(gs.NotReady) < MaxListed {
+			gs.NotReady = append(gs.NotReady, ObjectStatus{Index: index, Key: keyOf(o), Reason: r.reason})
+		}
+		if r.violation != nil {
+			st.Violations = append(st.Violations, *r.violation)
+		}
+	}
+	return st
+}
+
+// Ready reports whether one of the fleet's objects is ready; an error says why not.
+func (f *Fleet) Ready(obj *unstructured.Unstructured, snap *Snapshot) (bool, error) {
+	g, index, ok := f.objectGroup(obj)
+	if !ok {
+		return false, fmt.Errorf("%s is not an object of the fleet (labels %s and %s)", keyOf(obj), GroupLabel, IndexLabel)
+	}
+	r := g.evaluate(obj, snap, index)
+	if !r.ready {
+		return false, fmt.Errorf("%s", r.reason)
+	}
+	return true, nil
+}
+
+// objectGroup finds an object's group and index by the harness's labels.
+func (f *Fleet) objectGroup(o *unstructured.Unstructured) (*group, int, bool) {
+	labels := o.GetLabels()
+	g := f.byName[labels[GroupLabel]]
+	index, err := strconv.Atoi(labels[IndexLabel])
+	if g == nil || err != nil || index < 0 || index >= g.Count || g.kind.GVK != o.GroupVersionKind() {
+		return nil, 0, false
+	}
+	return g, index, true
+}
+
+func keyOf(o *unstructured.Unstructured) k8stypes.NamespacedName {
+	return k8stypes.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
+}
+
+// result is one object's conditions.
+type result struct {
+	ready     bool
+	reason    string // why not ready
+	violation *Violation
+}
+
+func (g *group) evaluate(o *unstructured.Unstructured, snap *Snapshot, index int) result {
+	act := &activation{object: g.env.objectVal(o.Object)}
+	act.aws = g.awsValue(act.object, snap)
+	r := result{ready: true}
+	if g.ready != nil {
+		ok, err := g.ready.evalBool(act)
+		switch {
+		case err != nil:
+			r.ready, r.reason = false, fmt.Sprintf("ready %s: %v", g.ready.text, err)
+		case !ok:
+			r.ready, r.reason = false, fmt.Sprintf("ready %s is false: %s", g.ready.text, g.ready.explain(act))
+		}
+	}
+	if g.inv != nil {
+		ok, err := g.inv.evalBool(act)
+		msg := ""
+		switch {
+		case err != nil:
+			msg = "fails: " + err.Error()
+		case !ok:
+			msg = "is false: " + g.inv.explain(act)
+		}
+		if msg != "" {
+			r.violation = &Violation{Group: g.Name, Index: index, Key: keyOf(o), Path: g.inv.path, Expression: g.inv.text, Message: msg}
+		}
+	}
+	return r
+}
+
+// awsValue is the `aws` of an object: its AWS resource in snap, or null.
+func (g *group) awsValue(object ref.Val, snap *Snapshot) ref.Val {
+	if g.ref == nil || snap == nil {
+		return types.NullValue
+	}
+	key, err := g.ref.evalString(&activation{object: object, aws: types.NullValue})
+	if err != nil {
+		return types.NullValue // not known yet, e.g. before the controller wrote the ARN to the status
+	}
+	return snap.find(g.AWS.Kind, key, g.AWS.Name != "").value()
+}
+
+// ARN is the ARN of an object's AWS resource in snap; "" when the object does not name one yet or AWS has
+// none.
+func (f *Fleet) ARN(obj *unstructured.Unstructured, snap *Snapshot) string {
+	g, _, ok := f.objectGroup(obj)
+	if !ok || g.ref == nil {
+		return ""
+	}
+	key, err := g.ref.evalString(&activation{object: g.env.objectVal(obj.Object), aws: types.NullValue})
+	if err != nil || key == "" {
+		return ""
+	}
+	if g.AWS.Name == "" {
+		return key
+	}
+	return snap.ARN(g.AWS.Kind, key)
+}

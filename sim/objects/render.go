@@ -1,0 +1,210 @@
+package objects
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// Labels the harness puts on every object it makes, so that a watch or list maps an object to its group.
+const (
+	GroupLabel = "restartsim.io/group"
+	IndexLabel = "restartsim.io/index"
+)
+
+// Env is what a run gives the templates.
+type Env struct {
+	RunID       string
+	Region      string
+	VpcID       string
+	ClusterName string
+	// Namespaces are the run's namespaces: object i of a group goes to Namespaces[i mod len(Namespaces)], so
+	// that ref between groups of equal or proportional counts stays within a namespace.
+	Namespaces []string
+}
+
+// validationEnv renders the templates once at compile time, before a run exists.
+var validationEnv = Env{RunID: "validate", Region: "us-west-2", VpcID: "vpc-0", ClusterName: "validate", Namespaces: []string{"ns-0", "ns-1"}}
+
+// Groups are the group names in the order the scenario gives them.
+func (f *Fleet) Groups() []string {
+	out := make([]string, len(f.groups))
+	for i, g := range f.groups {
+		out[i] = g.Name
+	}
+	return out
+}
+
+// Order is the creation waves: every group of a wave comes after groups of earlier waves only.
+func (f *Fleet) Order() [][]string { return f.order }
+
+// Count is the number of objects of a group (0 for an unknown group).
+func (f *Fleet) Count(group string) int {
+	if g := f.byName[group]; g != nil {
+		return g.Count
+	}
+	return 0
+}
+
+// Kind is a group's object kind.
+func (f *Fleet) Kind(group string) schema.GroupVersionKind {
+	if g := f.byName[group]; g != nil {
+		return g.kind.GVK
+	}
+	return schema.GroupVersionKind{}
+}
+
+// AWSKinds are the AWS kinds the fleet's conditions read, for TakeSnapshot.
+func (f *Fleet) AWSKinds() []string {
+	var out []string
+	for _, k := range AWSKinds {
+		for _, g := range f.groups {
+			if g.AWS != nil && g.AWS.Kind == k {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (f *Fleet) group(name string, index int) (*group, error) {
+	g := f.byName[name]
+	switch {
+	case g == nil:
+		return nil, fmt.Errorf("unknown group %q%s", name, f.known())
+	case index < 0 || index >= g.Count:
+		return nil, fmt.Errorf("group %q has objects 0 to %d, not %d", name, g.Count-1, index)
+	}
+	return g, nil
+}
+
+// namespace is where object index of g goes.
+func (g *group) namespace(env Env, index int) (string, error) {
+	if !g.kind.Namespaced {
+		return "", nil
+	}
+	if len(env.Namespaces) == 0 {
+		return "", errors.New("the run has no namespaces")
+	}
+	return env.Namespaces[index%len(env.Namespaces)], nil
+}
+
+func (g *group) data(env Env, index int) (Data, error) {
+	ns, err := g.namespace(env, index)
+	return Data{Index: index, Group: g.Name, Namespace: ns, RunID: env.RunID, Region: env.Region, VpcID: env.VpcID, ClusterName: env.ClusterName}, err
+}
+
+// renderer resolves ref and refNamespace within one fleet and run.
+type renderer struct {
+	f   *Fleet
+	env Env
+}
+
+func (r renderer) refName(group string, index int) (string, error) {
+	g, err := r.f.group(group, index)
+	if err != nil {
+		return "", err
+	}
+	return r.name(g, index)
+}
+
+func (r renderer) refNamespace(group string, index int) (string, error) {
+	g, err := r.f.group(group, index)
+	if err != nil {
+		return "", err
+	}
+	return g.namespace(r.env, index)
+}
+
+func (r renderer) name(g *group, index int) (string, error) {
+	d, err := g.data(r.env, index)
+	if err != nil {
+		return "", err
+	}
+	v, err := g.nameTmpl.render(bindFuncs(nil, d), d)
+	if err != nil {
+		return "", err
+	}
+	name, _ := v.(string)
+	if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
+		return "", &FieldError{Path: fieldPath(g.path, "template.metadata.name"), Msg: fmt.Sprintf("object %d is named %q: %s", index, name, strings.Join(msgs, "; "))}
+	}
+	return name, nil
+}
+
+// Key is the namespace and name of a group's object.
+func (f *Fleet) Key(env Env, group string, index int) (types.NamespacedName, error) {
+	g, err := f.group(group, index)
+	if err != nil {
+		return types.NamespacedName{}, err
+	}
+	r := renderer{f, env}
+	name, err := r.name(g, index)
+	if err != nil {
+		return types.NamespacedName{}, err
+	}
+	ns, err := g.namespace(env, index)
+	return types.NamespacedName{Namespace: ns, Name: name}, err
+}
+
+// Render makes a group's object at index: its template rendered, in its namespace, labelled with GroupLabel
+// and IndexLabel.
+func (f *Fleet) Render(env Env, group string, index int) (*unstructured.Unstructured, error) {
+	g, err := f.group(group, index)
+	if err != nil {
+		return nil, err
+	}
+	r := renderer{f, env}
+	name, err := r.name(g, index)
+	if err != nil {
+		return nil, err
+	}
+	d, err := g.data(env, index)
+	if err != nil {
+		return nil, err
+	}
+	v, err := g.tmpl.render(bindFuncs(r, d), d)
+	if err != nil {
+		return nil, err
+	}
+	u := &unstructured.Unstructured{Object: v.(map[string]any)}
+	u.SetName(name)
+	u.SetNamespace(d.Namespace)
+	labels := u.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[GroupLabel], labels[IndexLabel] = g.Name, strconv.Itoa(index)
+	u.SetLabels(labels)
+	return u, nil
+}
+
+// checkRender renders the first and last objects with a stand-in run, so that a template that fails for
+// every object (a bad field reference, a ref out of range, a name that is not a DNS name, names that repeat)
+// is refused before anything starts.
+func (f *Fleet) checkRender(g *group, errs *ErrorList) {
+	var names []string
+	for _, i := range []int{0, g.Count - 1} {
+		u, err := f.Render(validationEnv, g.Name, i)
+		if err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				errs.add(fe.Path, "object %d: %s", i, fe.Msg)
+			} else {
+				errs.add(fieldPath(g.path, "template"), "object %d: %v", i, err)
+			}
+			return
+		}
+		names = append(names, u.GetName())
+	}
+	if g.Count > 1 && names[0] == names[1] {
+		errs.add(fieldPath(g.path, "template.metadata.name"), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
+	}
+}
