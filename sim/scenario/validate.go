@@ -114,6 +114,11 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	v.validateTimeline(s)
 	v.validateThresholds(s.Thresholds, names)
 	v.validateGate(s.Gate, names)
+	if len(v.errs) == 0 {
+		// Templates and conditions compile against the CRDs, which must be known to exist first.
+		_, errs := CompileObjects(s)
+		v.errs = append(v.errs, errs...)
+	}
 	return v.errs
 }
 
@@ -176,7 +181,6 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.readinessGateShare", f.ReadinessGateShare)
 	v.share("fleet.networkingShare", f.NetworkingShare)
 	v.validateIngresses(f)
-	v.validateObjectGroups(f)
 }
 
 // validateCRDs checks that every extra CRD path exists.

@@ -1,18 +1,13 @@
 package scenario
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
 	"slices"
+	"strings"
+
+	"github.com/restartsim/restartsim/sim/objects"
 )
-
-// AWSResourceKinds are the kinds of AWS resource an object group can map its objects to.
-var AWSResourceKinds = []string{"listener", "loadBalancer", "rule", "targetGroup"}
-
-// maxObjects bounds one object group, as maxTGBs bounds the bindings.
-const maxObjects = 100000
 
 // objectCount is the number of objects of every group.
 func (f *Fleet) objectCount() int {
@@ -32,102 +27,76 @@ func (f *Fleet) ObjectGroup(name string) (*ObjectGroup, bool) {
 	return &f.Objects[i], true
 }
 
-// validateObjectGroups checks the groups' structure; their templates and conditions are compiled
-// by compileObjects, which needs the CRDs.
-func (v *validator) validateObjectGroups(f *Fleet) {
-	seen := map[string]bool{}
-	for i := range f.Objects {
-		g := &f.Objects[i]
-		p := fmt.Sprintf("fleet.objects[%d]", i)
-		switch {
-		case !dnsLabel.MatchString(g.Name) || len(g.Name) > 40:
-			v.add(p+".name", "must be a lowercase DNS label of at most 40 characters, got %q", g.Name)
-		case seen[g.Name]:
-			v.add(p+".name", "%q names another group too", g.Name)
-		}
-		seen[g.Name] = true
-		if g.Count < 1 || g.Count > maxObjects {
-			v.add(p+".count", "must be between 1 and %d, got %d", maxObjects, g.Count)
-		}
-		if !isJSONObject(g.Template) {
-			v.add(p+".template", "required: the whole object (apiVersion, kind, metadata.name, ...)")
-		}
+// CompiledObjects are a scenario's object groups and patch steps, ready to run.
+type CompiledObjects struct {
+	Fleet *objects.Fleet
+	// Patches are the patch churn steps' compiled patches, by timeline index.
+	Patches map[int]*objects.Patcher
+}
+
+// CompileObjects compiles the object groups (templates, kinds, CEL conditions) and the patch
+// steps against the kinds the cluster serves: the built-in ones and cluster.crds. Nil without
+// object groups.
+func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
+	if len(s.Fleet.Objects) == 0 {
+		return nil, nil
+	}
+	cat, err := objects.LoadCatalog(s.Cluster.CRDs...)
+	if err != nil {
+		return nil, ErrorList{{Path: "cluster.crds", Msg: err.Error()}}
+	}
+	groups := make([]objects.Group, len(s.Fleet.Objects))
+	for i, g := range s.Fleet.Objects {
+		groups[i] = objects.Group{Name: g.Name, Count: g.Count, Template: g.Template, After: g.After, Ready: g.Ready, Invariant: g.Invariant}
 		if g.AWS != nil {
-			v.oneOf(p+".aws.kind", g.AWS.Kind, AWSResourceKinds)
-			if (g.AWS.ARN == "") == (g.AWS.Name == "") {
-				v.add(p+".aws", "set one of arn and name (CEL expressions over object)")
-			}
+			groups[i].AWS = &objects.AWSRef{Kind: g.AWS.Kind, ARN: g.AWS.ARN, Name: g.AWS.Name}
 		}
 	}
-	for i, g := range f.Objects {
-		for j, dep := range g.After {
-			if !seen[dep] {
-				v.add(fmt.Sprintf("fleet.objects[%d].after[%d]", i, j), "%q is not a group of fleet.objects", dep)
-			}
+	f, err := objects.Compile(cat, groups, "fleet.objects")
+	if err != nil {
+		return nil, fieldErrors(err, "", "")
+	}
+	out := &CompiledObjects{Fleet: f, Patches: map[int]*objects.Patcher{}}
+	var errs ErrorList
+	for i, st := range s.Timeline {
+		if st.Action != ActionChurn || st.Kind != ChurnPatch {
+			continue
 		}
+		p := fmt.Sprintf("timeline[%d]", i)
+		pt, err := f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, p)
+		if err != nil {
+			// The library names the patch "merge"; the scenario's field is "patch".
+			errs = append(errs, fieldErrors(err, p+".merge", p+".patch")...)
+			continue
+		}
+		out.Patches[i] = pt
 	}
-	if cycle := afterCycle(f.Objects); cycle != "" {
-		v.add("fleet.objects", "the groups' after lists form a cycle: %s", cycle)
+	if len(errs) > 0 {
+		return nil, errs
 	}
+	return out, nil
 }
 
-// afterCycle returns a cycle of the groups' After lists as "a → b → a", or "".
-func afterCycle(groups []ObjectGroup) string {
-	after := map[string][]string{}
-	for _, g := range groups {
-		after[g.Name] = g.After
+// fieldErrors turns the object compiler's errors into the scenario's, with the path prefix from
+// renamed to.
+func fieldErrors(err error, from, to string) ErrorList {
+	var list objects.ErrorList
+	if !errors.As(err, &list) {
+		return ErrorList{{Path: "fleet.objects", Msg: err.Error()}}
 	}
-	const (
-		visiting = 1
-		done     = 2
-	)
-	state := map[string]int{}
-	var path []string
-	var visit func(string) string
-	visit = func(n string) string {
-		switch state[n] {
-		case visiting:
-			i := slices.Index(path, n)
-			return joinArrows(append(slices.Clone(path[i:]), n))
-		case done:
-			return ""
+	out := make(ErrorList, len(list))
+	for i, e := range list {
+		path := e.Path
+		if from != "" && strings.HasPrefix(path, from) {
+			path = to + strings.TrimPrefix(path, from)
 		}
-		state[n] = visiting
-		path = append(path, n)
-		for _, d := range after[n] {
-			if c := visit(d); c != "" {
-				return c
-			}
-		}
-		path = path[:len(path)-1]
-		state[n] = done
-		return ""
+		out[i] = &FieldError{Path: path, Msg: e.Msg}
 	}
-	for _, g := range groups {
-		if c := visit(g.Name); c != "" {
-			return c
-		}
-	}
-	return ""
+	return out
 }
 
-func joinArrows(names []string) string {
-	var b bytes.Buffer
-	for i, n := range names {
-		if i > 0 {
-			b.WriteString(" → ")
-		}
-		b.WriteString(n)
-	}
-	return b.String()
-}
-
-func isJSONObject(raw json.RawMessage) bool {
-	var m map[string]json.RawMessage
-	return len(raw) > 0 && json.Unmarshal(raw, &m) == nil && m != nil
-}
-
-// validatePatchChurn checks a churn step of kind patch against its object group.
+// validatePatchChurn checks a churn step of kind patch against its object group; the patch and
+// its condition are compiled by CompileObjects.
 func (v *validator) validatePatchChurn(s *Scenario, st *Step, p string) {
 	if v.given(p + ".services") {
 		v.add(p+".services", "does not apply to churn kind %s (it takes count: how many objects)", ChurnPatch)
@@ -138,17 +107,4 @@ func (v *validator) validatePatchChurn(s *Scenario, st *Step, p string) {
 		return
 	}
 	v.count(p+".count", st.Count, 1, g.Count)
-	if !isJSONObject(st.Patch) {
-		v.add(p+".patch", "required: a JSON merge patch (an object)")
-	}
-	if st.Applied == "" {
-		v.add(p+".applied", "required: a CEL condition over object and aws that holds once AWS shows the change")
-	}
-	for i, op := range st.Mutations {
-		if !awsOperation.MatchString(op) {
-			v.add(fmt.Sprintf("%s.mutations[%d]", p, i), "%q is not an AWS operation name (e.g. ModifyTargetGroup)", op)
-		}
-	}
 }
-
-var awsOperation = regexp.MustCompile(`^[A-Z][A-Za-z0-9]{2,63}$`)

@@ -1,0 +1,94 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+// objectsBase has no bindings, one group of Widgets (the object compiler's test CRD) and a patch
+// churn step; line numbers in the cases below count from its first line.
+const objectsBase = `apiVersion: restartsim/v1
+kind: Scenario
+name: objects
+cluster:
+  crds: ["../objects/testdata/crds/widgets.yaml"]
+fleet:
+  targetGroupBindings: 0
+  objects:
+    - name: widgets
+      count: 20
+      template:
+        apiVersion: test.restartsim.io/v1
+        kind: Widget
+        metadata: {name: "w-{{.Index}}"}
+        spec:
+          name: '{{awsName "w"}}'
+          port: 80
+          healthCheckPath: /healthz
+      ready: 'object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")'
+      aws: {kind: targetGroup, name: object.spec.name}
+      invariant: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath'
+controller:
+  strategies:
+    - {name: a}
+timeline:
+  - {action: restart, mode: crash}
+  - {action: churn, kind: patch, group: widgets, count: 5, patch: {spec: {healthCheckPath: "/v{{.Seq}}"}}, applied: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath', mutations: [ModifyTargetGroup]}
+  - {waitFor: steadyState, timeout: 1m}
+`
+
+func TestParseObjects(t *testing.T) {
+	s, err := Parse("o.yaml", []byte(objectsBase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Fleet.TargetGroupBindings != 0 || len(s.Fleet.Objects) != 1 || s.Fleet.Namespaces != 1 {
+		t.Fatalf("fleet = %+v, want no bindings, one group, one namespace", s.Fleet)
+	}
+	c, errs := CompileObjects(s)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if c.Fleet.Count("widgets") != 20 || c.Patches[1] == nil {
+		t.Fatalf("compiled = %+v, want 20 widgets and the patch of timeline[1]", c)
+	}
+}
+
+// Every problem of an object group or patch is refused before anything starts, placed on its line.
+func TestParseObjectErrors(t *testing.T) {
+	sub := func(old, new string) string {
+		if !strings.Contains(objectsBase, old) {
+			t.Fatalf("test bug: objectsBase lacks %q", old)
+		}
+		return strings.Replace(objectsBase, old, new, 1)
+	}
+	cases := []struct{ name, file, want string }{
+		{"no bindings without objects", sub("  objects:\n", "  xobjects:\n"), `fleet.xobjects: unknown field`},
+		{"malformed template", sub(`'{{awsName "w"}}'`, `'{{awsName "w"'`), `o.yaml:16:17: fleet.objects[0].template.spec.name:`},
+		{"unknown function", sub(`'{{awsName "w"}}'`, `'{{nosuch "w"}}'`), `o.yaml:16:17: fleet.objects[0].template.spec.name:`},
+		{"unknown kind", sub("kind: Widget", "kind: Sprocket"), `o.yaml:13:15: fleet.objects[0].template.kind:`},
+		{"CEL syntax", sub(`c.status == "True")'`, `c.status == "True"'`), `o.yaml:19:7: fleet.objects[0].ready:`},
+		{"CEL unknown object field", sub("aws.healthCheck.path == object.spec.healthCheckPath'\ncontroller", "aws.healthCheck.path == object.spec.nosuch'\ncontroller"), `o.yaml:21:7: fleet.objects[0].invariant:`},
+		{"CEL unknown aws field", sub("aws.healthCheck.path == object.spec.healthCheckPath'\ncontroller", "aws.healthCheck.nosuch == object.spec.healthCheckPath'\ncontroller"), `o.yaml:21:7: fleet.objects[0].invariant:`},
+		{"after unknown group", sub("      aws: {kind: targetGroup", "      after: [gizmos]\n      aws: {kind: targetGroup"), `fleet.objects[0].after[0]:`},
+		{"CEL not bool", sub(`ready: 'object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")'`, `ready: 'object.spec.name'`), `fleet.objects[0].ready:`},
+		{"aws kind", sub("kind: targetGroup", "kind: bucket"), `fleet.objects[0].aws.kind:`},
+		{"patch unknown group", sub("group: widgets", "group: gizmos"), `o.yaml:27:34: timeline[1].group: "gizmos" is not a group of fleet.objects`},
+		{"patch count", sub("count: 5", "count: 21"), `timeline[1].count: must be between 1 and 20`},
+		{"patch template", sub(`"/v{{.Seq}}"`, `"/v{{.Seq"`), `timeline[1].patch.spec.healthCheckPath:`},
+		{"applied unknown aws field", sub("applied: 'aws != null && aws.healthCheck.path", "applied: 'aws != null && aws.nosuch.path"), `timeline[1].applied:`},
+		{"crd missing", sub("../objects/testdata/crds/widgets.yaml", "/nonexistent/crds"), `cluster.crds[0]:`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("o.yaml", []byte(tc.file))
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error:\n%v\nwant it to contain:\n%s", err, tc.want)
+			}
+			assertPlaced(t, err)
+		})
+	}
+}
