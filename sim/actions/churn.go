@@ -42,8 +42,11 @@ func ipTGB(t workload.TGBInfo) bool { return t.TargetType == v1beta1.TargetTypeI
 
 func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	kind := st.Kind
-	if kind == scenario.ChurnReplaceNode {
+	switch kind {
+	case scenario.ChurnReplaceNode:
 		return e.replaceNodes(ctx, st)
+	case scenario.ChurnPatch:
+		return e.patch(ctx, st)
 	}
 	if wk, ok := scenario.IngressChurnKinds[kind]; ok {
 		return e.ingressChurn(ctx, st, wk)

@@ -30,9 +30,12 @@ type Executor struct {
 	pods    *observe.Watch
 	// ingresses sees Ingress-side changes applied (nil: they are not measured).
 	ingresses *observe.IngressApplied
-	rng       *rand.Rand
-	t0        time.Time
-	log       logr.Logger
+	// objects are the scenario's object groups and objApplied times their changes (nil: none).
+	objects    *ObjectDeps
+	objApplied *observe.ObjectsApplied
+	rng        *rand.Rand
+	t0         time.Time
+	log        logr.Logger
 	// client is the harness's own identity (not the controller's, whose writes are counted).
 	client client.Client
 
@@ -49,7 +52,9 @@ type Executor struct {
 	origin     time.Time
 	// busyUntil is when the last container restart recovers: no steady state before it.
 	busyUntil time.Time
-	faultsWG  sync.WaitGroup
+	// patchSeq numbers the object changes ({{.Seq}} of a patch).
+	patchSeq int
+	faultsWG sync.WaitGroup
 	// leadsWG tracks restarts with await none whose new leader is still awaited; leadErr is the
 	// first such wait that failed.
 	leadsWG sync.WaitGroup
@@ -71,6 +76,10 @@ type Deps struct {
 	Watch       *observe.Watch
 	// IngressApplied, when set, times the Ingress-side changes (nil: they are not measured).
 	IngressApplied *observe.IngressApplied
+	// Objects, when set, are the scenario's object groups, which patch steps change; ObjectsApplied
+	// times those changes.
+	Objects        *ObjectDeps
+	ObjectsApplied *observe.ObjectsApplied
 	// Removed receives the target groups of the TGBs the actions delete (the checker reads it).
 	Removed *observe.Removed
 	// Client is the harness's own identity (not the controller's, whose writes are counted).
@@ -86,7 +95,7 @@ type Deps struct {
 // New returns an executor for one measured phase.
 func New(d Deps) *Executor {
 	return &Executor{sc: d.Scenario, fleet: d.Fleet, ctrls: d.Controllers, backend: d.AWS, check: d.Checker, pods: d.Watch, ingresses: d.IngressApplied,
-		t0: d.T0, log: d.Logger, client: d.Client, rng: rand.New(rand.NewPCG(uint64(d.Seed), 3)), removed: d.Removed,
+		objects: d.Objects, objApplied: d.ObjectsApplied, t0: d.T0, log: d.Logger, client: d.Client, rng: rand.New(rand.NewPCG(uint64(d.Seed), 3)), removed: d.Removed,
 		callOffset: d.CallOffset, origin: d.Origin}
 }
 
@@ -103,10 +112,16 @@ func (e *Executor) Recorded() (*measure.Input, error) {
 		Changes: append([]measure.Change(nil), e.changes...), Drifts: append([]measure.Drift(nil), e.drifts...),
 		ChurnAt: churnTimes(e.events)}
 	for i := range in.Changes {
-		if ch := &in.Changes[i]; ch.Ingress != "" {
+		switch ch := &in.Changes[i]; {
+		case ch.Ingress != "":
 			if t, ok := e.ingresses.SeenAt(ch.ID); ok {
 				ch.Observed = new(e.sec(t))
 			}
+		case ch.Object != "":
+			if t, ok := e.objApplied.SeenAt(ch.ID); ok {
+				ch.Observed = new(e.sec(t))
+			}
+			ch.ARN = e.objApplied.ARN(ch.ID)
 		}
 	}
 	if e.steadyAt != nil {

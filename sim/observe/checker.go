@@ -29,6 +29,8 @@ type Checker struct {
 	removed *Removed
 	// lb, when set, also checks the load balancer stacks of the watched Ingresses and Services.
 	lb *lbCheck
+	// objs, when set, also checks every object of the scenario's object groups.
+	objs *Objects
 }
 
 // lbCheck is how the load balancer stacks are built for the check.
@@ -45,6 +47,39 @@ func NewChecker(w *Watch, b backend.Backend, removed *Removed) *Checker {
 // clusterName would build them. Only an in-process fakeaws can be checked (see LoadBalancerState).
 func (k *Checker) CheckLoadBalancers(clusterName, ingressClass string) {
 	k.lb = &lbCheck{clusterName: clusterName, ingressClass: ingressClass}
+}
+
+// CheckObjects makes every check also require each object of the scenario's object groups to
+// exist, be ready and meet its group's invariant: every condition the scenario declares.
+func (k *Checker) CheckObjects(o *Objects) { k.objs = o }
+
+// checkObjects adds the object groups' findings.
+func (k *Checker) checkObjects(ctx context.Context, f *findings) error {
+	if k.objs == nil {
+		return nil
+	}
+	st, err := k.objs.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("object groups: %w", err)
+	}
+	for _, g := range st.Groups {
+		if missing := g.Count - g.Present; missing > 0 {
+			f.inv.Missing += missing
+			f.add("group "+g.Name, "object-missing", fmt.Sprintf("%d of %d objects do not exist", missing, g.Count))
+		}
+		f.inv.Missing += g.Present - g.Ready
+		for _, o := range g.NotReady {
+			f.add(g.Name+"/"+o.Key.String(), "object-not-ready", o.Reason)
+		}
+		if more := g.Present - g.Ready - len(g.NotReady); more > 0 {
+			f.add("group "+g.Name, "object-not-ready", fmt.Sprintf("%d more objects not ready", more))
+		}
+	}
+	for _, v := range st.Violations {
+		f.inv.Stale++
+		f.add(v.Group+"/"+v.Key.String(), "object-invariant", v.String())
+	}
+	return nil
 }
 
 // Removed are the target groups of TGBs the run deleted, by ARN, with the TGB's name: safe for
@@ -121,6 +156,9 @@ func (k *Checker) Check(ctx context.Context, healthy bool) (results.Invariants, 
 	}
 	k.checkRemoved(f)
 	if err := k.checkLoadBalancers(ctx, f); err != nil {
+		return f.inv, err
+	}
+	if err := k.checkObjects(ctx, f); err != nil {
 		return f.inv, err
 	}
 	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && len(f.inv.Violations) == 0

@@ -1,0 +1,152 @@
+package sim
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/actions"
+	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/objects"
+	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/runerr"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// objectGroups are a run's object groups (fleet.objects): compiled, rendered with the run's
+// environment, watched once the controller starts.
+type objectGroups struct {
+	deps  actions.ObjectDeps
+	watch *observe.Objects
+}
+
+// createObjects creates the groups that come after no other; the others wait for the controller to
+// make the groups they come after ready (createLaterObjects, in the warm-up).
+func (r *strategyRun) createObjects(ctx context.Context) error {
+	c, errs := scenario.CompileObjects(r.sc)
+	if len(errs) > 0 {
+		return runerr.BadInput(errs)
+	}
+	if c == nil {
+		return nil
+	}
+	aws, err := observe.AWSStateOf(r.cloud)
+	if err != nil {
+		return runerr.BadInput(err)
+	}
+	objEnv, err := r.objectEnv(aws)
+	if err != nil {
+		return err
+	}
+	r.objects = &objectGroups{deps: actions.ObjectDeps{Fleet: c.Fleet, Env: objEnv, AWS: aws}}
+	creating := startPhase(r.o.Progress, "creating the object groups")
+	defer creating.End()
+	start := time.Now()
+	for _, g := range c.Fleet.Order()[0] {
+		if err := c.Fleet.CreateGroup(ctx, r.client, objEnv, g, objects.CreateOptions{Concurrency: r.sc.Fleet.Concurrency}); err != nil {
+			return fmt.Errorf("creating the object groups: %w", err)
+		}
+	}
+	r.log.Info("object groups created", "groups", c.Fleet.Order()[0], "elapsed", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// objectEnv is what the groups' templates see: names unique to this run (its folder), the fleet's
+// namespaces, VPC and subnets.
+func (r *strategyRun) objectEnv(aws objects.AWSState) (objects.Env, error) {
+	vpc, err := r.cloud.DefaultVPCID()
+	if err != nil {
+		return objects.Env{}, err
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", r.dir, r.seed)))
+	env := objects.Env{RunID: hex.EncodeToString(sum[:4]), Region: r.sc.AWS.Region, VpcID: vpc, ClusterName: r.spec.ClusterName,
+		Namespaces: r.fleet.Namespaces}
+	if l, ok := r.cloud.(backend.Local); ok {
+		for _, sn := range l.Subnets() {
+			if sn.VPCID == vpc {
+				env.SubnetIDs = append(env.SubnetIDs, sn.ID)
+			}
+		}
+	}
+	return env, nil
+}
+
+// watchObjects starts the harness's watch of the groups' objects and has the checker hold every
+// object to its group's conditions.
+func (r *strategyRun) watchObjects(ctx context.Context) error {
+	if r.objects == nil {
+		return nil
+	}
+	w, err := observe.StartObjects(ctx, r.env.Config, r.objects.deps.Fleet, r.objects.deps.AWS, r.fleet.Namespaces)
+	if err != nil {
+		return err
+	}
+	r.objects.watch = w
+	r.checker.CheckObjects(w)
+	return nil
+}
+
+// createLaterObjects creates the groups that come after others, wave by wave, once the controller
+// has made those ready.
+func (r *strategyRun) createLaterObjects(ctx context.Context) error {
+	if r.objects == nil {
+		return nil
+	}
+	f := r.objects.deps.Fleet
+	for _, wave := range f.Order()[1:] {
+		for _, g := range wave {
+			if err := r.objects.watch.WaitReady(ctx, f.After(g), r.warmup); err != nil {
+				return fmt.Errorf("warm-up: %w", err)
+			}
+			if err := f.CreateGroup(ctx, r.client, r.objects.deps.Env, g, objects.CreateOptions{Concurrency: r.sc.Fleet.Concurrency}); err != nil {
+				return fmt.Errorf("creating object group %s: %w", g, err)
+			}
+		}
+	}
+	return nil
+}
+
+// objectCount is the number of objects of the run's groups.
+func (r *strategyRun) objectCount() int {
+	if r.objects == nil {
+		return 0
+	}
+	n := 0
+	for _, g := range r.objects.deps.Fleet.Groups() {
+		n += r.objects.deps.Fleet.Count(g)
+	}
+	return n
+}
+
+// releaseObjects drops the finalizers of the groups' objects in namespaces, so that a kubeconfig
+// cluster can delete them once the controller that would have released them is gone.
+func releaseObjects(ctx context.Context, c client.Client, f *objects.Fleet, namespaces []string) error {
+	for _, g := range f.Groups() {
+		gvk := f.Kind(g)
+		for _, ns := range namespaces {
+			l := &unstructured.UnstructuredList{}
+			l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+			if err := c.List(ctx, l, client.InNamespace(ns), client.HasLabels{objects.GroupLabel}); err != nil {
+				return fmt.Errorf("listing group %s in %s: %w", g, ns, err)
+			}
+			for i := range l.Items {
+				o := &l.Items[i]
+				if len(o.GetFinalizers()) == 0 {
+					continue
+				}
+				patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`))
+				if err := c.Patch(ctx, o, patch); err != nil && !apierrors.IsNotFound(err) {
+					return fmt.Errorf("dropping the finalizers of %s %s/%s: %w", gvk.Kind, o.GetNamespace(), o.GetName(), err)
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,225 @@
+package observe
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/objects"
+)
+
+// Objects watches the objects of a scenario's object groups, in the run's namespaces, and reads
+// AWS's state for their conditions. Reading AWS's state spends no throttle tokens and records no
+// calls, so the controller under test cannot tell it is watched.
+type Objects struct {
+	Fleet *objects.Fleet
+	aws   objects.AWSState
+	cache cache.Cache
+}
+
+// AWSStateOf is the state of an in-process fakeaws, which conditions over AWS read; a standalone
+// fakeaws (--aws-endpoint) has none to give.
+func AWSStateOf(b backend.Backend) (objects.AWSState, error) {
+	if l, ok := b.(backend.Local); ok {
+		return l.Server, nil
+	}
+	return nil, fmt.Errorf("object groups read AWS's state from the in-process fakeaws; a standalone one (%s) does not serve it", b.URL())
+}
+
+// StartObjects starts informers of every group's kind in namespaces and waits for their sync.
+func StartObjects(ctx context.Context, cfg *rest.Config, f *objects.Fleet, aws objects.AWSState, namespaces []string) (*Objects, error) {
+	nss := map[string]cache.Config{}
+	for _, ns := range namespaces {
+		nss[ns] = cache.Config{}
+	}
+	c, err := cache.New(cfg, cache.Options{Scheme: env.Scheme, DefaultNamespaces: nss, DefaultTransform: cache.TransformStripManagedFields()})
+	if err != nil {
+		return nil, err
+	}
+	o := &Objects{Fleet: f, aws: aws, cache: c}
+	for _, g := range f.Groups() {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(f.Kind(g))
+		if _, err := c.GetInformer(ctx, u); err != nil {
+			return nil, fmt.Errorf("watching group %s (%s): %w", g, f.Kind(g), err)
+		}
+	}
+	go func() { _ = c.Start(ctx) }()
+	if !c.WaitForCacheSync(ctx) {
+		return nil, fmt.Errorf("the object groups' watch did not sync: %w", context.Cause(ctx))
+	}
+	return o, nil
+}
+
+// List returns every watched object of every group.
+func (o *Objects) List(ctx context.Context) ([]*unstructured.Unstructured, error) {
+	var out []*unstructured.Unstructured
+	for _, g := range o.Fleet.Groups() {
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(o.Fleet.Kind(g).GroupVersion().WithKind(o.Fleet.Kind(g).Kind + "List"))
+		if err := o.cache.List(ctx, l, client.HasLabels{objects.GroupLabel}); err != nil {
+			return nil, err
+		}
+		for i := range l.Items {
+			out = append(out, &l.Items[i])
+		}
+	}
+	return out, nil
+}
+
+// Snapshot reads AWS's state for the groups' conditions.
+func (o *Objects) Snapshot() (*objects.Snapshot, error) {
+	return objects.TakeSnapshot(o.aws, o.Fleet.AWSKinds()...)
+}
+
+// Status evaluates every object's readiness and invariant now.
+func (o *Objects) Status(ctx context.Context) (objects.Status, error) {
+	objs, err := o.List(ctx)
+	if err != nil {
+		return objects.Status{}, err
+	}
+	snap, err := o.Snapshot()
+	if err != nil {
+		return objects.Status{}, err
+	}
+	return o.Fleet.Check(objs, snap), nil
+}
+
+// WaitReady waits until every object of groups exists and is ready: the creation of a group that
+// comes after them.
+func (o *Objects) WaitReady(ctx context.Context, groups []string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		at := time.Now()
+		st, err := o.Status(ctx)
+		if err != nil {
+			return err
+		}
+		ready, why := groupsReady(st, groups)
+		if ready {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("groups %v were not ready within %s: %s", groups, timeout, why)
+		}
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-time.After(PollAfter(200*time.Millisecond, time.Since(at))):
+		}
+	}
+}
+
+func groupsReady(st objects.Status, groups []string) (bool, string) {
+	for _, g := range st.Groups {
+		if !slices.Contains(groups, g.Name) || g.Ready == g.Count {
+			continue
+		}
+		why := fmt.Sprintf("group %s: %d of %d present, %d ready", g.Name, g.Present, g.Count, g.Ready)
+		if len(g.NotReady) > 0 {
+			why += fmt.Sprintf("; %s: %s", g.NotReady[0].Key, g.NotReady[0].Reason)
+		}
+		return false, why
+	}
+	return true, ""
+}
+
+// ObjectsApplied polls AWS's state for the object changes it tracks and keeps when each was first
+// seen applied: its Applied condition holding over the object as patched and its AWS resource.
+// A later change of the same object supersedes an earlier one, which then counts as applied with
+// it: the controller applies the object's current spec, which holds every change made before.
+type ObjectsApplied struct {
+	objs *Objects
+
+	mu      sync.Mutex
+	pending map[string]*objects.Change
+	seen    map[string]time.Time
+	arns    map[string]string // of the changes seen
+}
+
+// StartObjectsApplied polls every interval until ctx ends.
+func StartObjectsApplied(ctx context.Context, objs *Objects, interval time.Duration) *ObjectsApplied {
+	a := &ObjectsApplied{objs: objs, pending: map[string]*objects.Change{}, seen: map[string]time.Time{}, arns: map[string]string{}}
+	go func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				a.poll(now)
+			}
+		}
+	}()
+	return a
+}
+
+// Track watches for the change id to be applied.
+func (a *ObjectsApplied) Track(id string, ch *objects.Change) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.pending[id] = ch
+}
+
+// SeenAt is when the change id was first seen applied.
+func (a *ObjectsApplied) SeenAt(id string) (time.Time, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t, ok := a.seen[id]
+	return t, ok
+}
+
+// ARN is the AWS resource of the change id, once known.
+func (a *ObjectsApplied) ARN(id string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ch, ok := a.pending[id]; ok {
+		return ch.ARN
+	}
+	return a.arns[id]
+}
+
+func (a *ObjectsApplied) poll(now time.Time) {
+	a.mu.Lock()
+	pending := maps.Clone(a.pending)
+	a.mu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
+	snap, err := a.objs.Snapshot()
+	if err != nil {
+		return
+	}
+	for id, ch := range pending {
+		a.mu.Lock()
+		ch.ResolveARN(snap) // a resource found by name may be made after the patch
+		a.mu.Unlock()
+		if ok, _ := ch.Applied(snap); ok {
+			a.applied(id, ch, now)
+		}
+	}
+}
+
+// applied records the change id, and every earlier one of its object still pending, seen at now.
+func (a *ObjectsApplied) applied(id string, ch *objects.Change, now time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for other, o := range a.pending {
+		if other == id || o.Group == ch.Group && o.Key == ch.Key && o.Seq < ch.Seq {
+			delete(a.pending, other)
+			a.seen[other] = now
+			a.arns[other] = o.ARN
+		}
+	}
+}
