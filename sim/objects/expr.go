@@ -113,6 +113,14 @@ func (x *expr) evalString(act *activation) (string, error) {
 func (x *expr) explain(act *activation) string {
 	var out []string
 	for _, p := range x.parts {
+		root, _, _ := strings.Cut(p.text, ".")
+		if v, _ := act.ResolveName(root); v == types.NullValue {
+			// Fields of a null aws say nothing more than that it is null.
+			if s := root + " = null"; !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+			continue
+		}
 		v, _, err := p.prog.Eval(act)
 		if err != nil {
 			out = append(out, fmt.Sprintf("%s: %v", p.text, err))

@@ -85,6 +85,9 @@ func (f *Fleet) group(name string, index int) (*group, error) {
 	return g, nil
 }
 
+// namePath is the field path of the template's metadata.name.
+func (g *group) namePath() string { return g.path + ".template.metadata.name" }
+
 // namespace is where object index of g goes.
 func (g *group) namespace(env Env, index int) (string, error) {
 	if !g.kind.Namespaced {
@@ -134,7 +137,7 @@ func (r renderer) name(g *group, index int) (string, error) {
 	}
 	name, _ := v.(string)
 	if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
-		return "", &FieldError{Path: fieldPath(g.path, "template.metadata.name"), Msg: fmt.Sprintf("object %d is named %q: %s", index, name, strings.Join(msgs, "; "))}
+		return "", &FieldError{Path: g.namePath(), Msg: fmt.Sprintf("the name %q is not a DNS subdomain: %s", name, strings.Join(msgs, "; "))}
 	}
 	return name, nil
 }
@@ -205,6 +208,6 @@ func (f *Fleet) checkRender(g *group, errs *ErrorList) {
 		names = append(names, u.GetName())
 	}
 	if g.Count > 1 && names[0] == names[1] {
-		errs.add(fieldPath(g.path, "template.metadata.name"), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
+		errs.add(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
 	}
 }
