@@ -27,7 +27,7 @@ type measuredPhase struct {
 	invariants results.Invariants
 }
 
-// ingressPollInterval is how often AWS is read for Ingress-side changes applied: a quarter of a
+// ingressPollInterval is how often AWS is read for Ingress-side and object changes applied: a quarter of a
 // scenario second, the resolution of their latency, but no busier than every 20 ms of wall time.
 func ingressPollInterval(timeScale float64) time.Duration {
 	return max(20*time.Millisecond, time.Duration(float64(250*time.Millisecond)/timeScale))
@@ -53,9 +53,17 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 		defer stopPolling()
 		ingresses = observe.StartIngressApplied(pollCtx, r.cloud, r.spec.ClusterName, ingressPollInterval(r.sc.TimeScale))
 	}
+	var objDeps *actions.ObjectDeps
+	var objApplied *observe.ObjectsApplied
+	if r.objects != nil {
+		pollCtx, stopPolling := context.WithCancel(ctx)
+		defer stopPolling()
+		objDeps = &r.objects.deps
+		objApplied = observe.StartObjectsApplied(pollCtx, r.objects.watch, ingressPollInterval(r.sc.TimeScale))
+	}
 	m := &measuredPhase{t0: time.Now()}
 	m.ex = actions.New(actions.Deps{Scenario: r.sc, Fleet: r.fleet, Controllers: r.ctrls, AWS: r.cloud, Checker: r.checker,
-		Watch: r.watch, IngressApplied: ingresses, Removed: r.removed, Client: r.client, Logger: r.log, Seed: r.seed,
+		Watch: r.watch, IngressApplied: ingresses, Objects: objDeps, ObjectsApplied: objApplied, Removed: r.removed, Client: r.client, Logger: r.log, Seed: r.seed,
 		T0: m.t0, CallOffset: offset, Origin: origin})
 	if err := r.runTimeline(m); err != nil {
 		return nil, err
@@ -122,6 +130,12 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 	n := r.fleet.TGBCount()
 	out.Summary.Objects = results.Objects{TGBs: n, Services: n, EndpointSlices: n, Pods: r.spec.TGBs * r.spec.PodsPerService,
 		Nodes: r.spec.Nodes, TargetGroups: n}
+	if r.objects != nil {
+		out.Summary.Objects.Groups = map[string]int{}
+		for _, g := range r.objects.deps.Fleet.Groups() {
+			out.Summary.Objects.Groups[g] = r.objects.deps.Fleet.Count(g)
+		}
+	}
 	return &strategyOutcome{name: r.strat.Name, out: out, invariants: m.invariants, events: m.ex.Events(),
 		k8sVersion: r.env.KubernetesVersion, input: in, fleetSetup: r.fleetSetup}, nil
 }

@@ -150,3 +150,7 @@ func releaseObjects(ctx context.Context, c client.Client, f *objects.Fleet, name
 	}
 	return nil
 }
+
+// objectsWarmup is the warm-up's allowance for n objects: a controller that creates one AWS
+// resource at a time (one worker per kind, as ACK's) with a few calls and status writes each.
+func objectsWarmup(n int) time.Duration { return time.Duration(n) * 250 * time.Millisecond }

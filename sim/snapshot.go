@@ -79,8 +79,9 @@ func convergeWorkers(sc *scenario.Scenario) int {
 // useFleetSnapshot tells whether strategies share snapshots: only envtest with the in-process fakeaws
 // can be copied, and only several runs per seed gain from it.
 func useFleetSnapshot(o Options, sc *scenario.Scenario, runsPerSeed int) bool {
+	// The reference controller converges a snapshot's fleet, and cannot make an object group ready.
 	return !o.NoFleetSnapshot && runsPerSeed > 1 && o.Kubeconfig == "" && sc.Cluster.Kubeconfig == nil &&
-		o.AWSEndpoint == "" && sc.Controller.External == nil
+		o.AWSEndpoint == "" && sc.Controller.External == nil && len(sc.Fleet.Objects) == 0
 }
 
 // buildFleetSnapshot creates and converges seed's fleet in dir and saves it. The caller removes dir.

@@ -73,6 +73,8 @@ type strategyRun struct {
 	removed         *observe.Removed
 	// warmup bounds the warm-up's waits.
 	warmup time.Duration
+	// objects are the scenario's object groups (nil: none).
+	objects *objectGroups
 }
 
 // lifecycle stops what a run started, last started first.
@@ -177,6 +179,11 @@ func (r *strategyRun) startFleet(ctx context.Context) error {
 		r.stops.add(func() {
 			r.fleet.Close()
 			stopSim()
+			if r.objects != nil {
+				if err := releaseObjects(ctx, r.client, r.objects.deps.Fleet, r.fleet.Namespaces); err != nil {
+					r.log.Info("releasing the object groups' finalizers failed", "error", err.Error())
+				}
+			}
 			cleanupCluster(ctx, r.client, r.labels, o.cluster.controllerManager, r.log)
 		})
 	}
@@ -184,6 +191,9 @@ func (r *strategyRun) startFleet(ctx context.Context) error {
 		return err
 	}
 	r.stops.add(r.fleet.Close)
+	if err := r.createObjects(ctx); err != nil {
+		return err
+	}
 	return waitSynced(ctx, simulator)
 }
 
@@ -250,7 +260,7 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	if r.hasLoadBalancers() {
 		r.checker.CheckLoadBalancers(r.spec.ClusterName, workload.IngressClassName)
 	}
-	return nil
+	return r.watchObjects(watchCtx)
 }
 
 // hasLoadBalancers reports whether the fleet has a load balancer side (Ingresses or Services of
@@ -283,14 +293,17 @@ func (r *strategyRun) createLeaseNamespace(ctx context.Context) error {
 // warmUp waits until the controller has converged the fleet and settled, so the measured phase
 // starts from a steady state.
 func (r *strategyRun) warmUp(ctx context.Context) error {
-	r.log.Info("warming up until AWS holds every target", "profile", r.sc.AWS.WarmupProfile)
+	r.log.Info("warming up until AWS holds every target and every object is ready", "profile", r.sc.AWS.WarmupProfile)
 	var unsettled func() int // bindings the controller still has to checkpoint
 	if r.ext == nil && r.strat.Checkpoint != scenario.CheckpointNone {
 		unsettled = r.watch.WithoutCheckpoint
 	}
-	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, r.strat, r.ext), r.sc.TimeScale)
+	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, r.strat, r.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
 	warming := startPhase(r.o.Progress, "warming up: the controller converges the fleet")
 	defer warming.End()
+	if err := r.createLaterObjects(r.runCtx); err != nil {
+		return sut.StartFailure(r.runCtx, err)
+	}
 	if err := observe.WarmUp(r.runCtx, r.checker, r.warmup, unsettled); err != nil {
 		return sut.StartFailure(r.runCtx, err)
 	}

@@ -217,6 +217,8 @@ type Objects struct {
 	Pods           int `json:"pods"`
 	Nodes          int `json:"nodes"`
 	TargetGroups   int `json:"targetGroups"`
+	// Groups are the scenario's object groups (fleet.objects) by name, with their object counts.
+	Groups map[string]int `json:"groups,omitempty"`
 }
 
 // CountsForBlindTime reports whether a change made at `at` (applied at applied, nil: never) is

@@ -18,6 +18,8 @@ type Data struct {
 	Namespace string
 	// RunID, Region, VpcID and ClusterName are the run's (Env).
 	RunID, Region, VpcID, ClusterName string
+	// SubnetIDs are the VPC's subnets (Env).
+	SubnetIDs []string
 	// Seq is a patch's change sequence number (0 when rendering a group's template).
 	Seq int
 }

@@ -27,10 +27,13 @@ type Env struct {
 	// Namespaces are the run's namespaces: object i of a group goes to Namespaces[i mod len(Namespaces)], so
 	// that ref between groups of equal or proportional counts stays within a namespace.
 	Namespaces []string
+	// SubnetIDs are the VPC's subnets, e.g. for a load balancer's subnets: {{index .SubnetIDs 0}}.
+	SubnetIDs []string
 }
 
 // validationEnv renders the templates once at compile time, before a run exists.
-var validationEnv = Env{RunID: "validate", Region: "us-west-2", VpcID: "vpc-0", ClusterName: "validate", Namespaces: []string{"ns-0", "ns-1"}}
+var validationEnv = Env{RunID: "validate", Region: "us-west-2", VpcID: "vpc-0", ClusterName: "validate", Namespaces: []string{"ns-0", "ns-1"},
+	SubnetIDs: []string{"subnet-0", "subnet-1", "subnet-2"}}
 
 // Groups are the group names in the order the scenario gives them.
 func (f *Fleet) Groups() []string {
@@ -39,6 +42,14 @@ func (f *Fleet) Groups() []string {
 		out[i] = g.Name
 	}
 	return out
+}
+
+// After are the groups the group comes after.
+func (f *Fleet) After(group string) []string {
+	if g := f.byName[group]; g != nil {
+		return g.After
+	}
+	return nil
 }
 
 // Order is the creation waves: every group of a wave comes after groups of earlier waves only.
@@ -101,7 +112,8 @@ func (g *group) namespace(env Env, index int) (string, error) {
 
 func (g *group) data(env Env, index int) (Data, error) {
 	ns, err := g.namespace(env, index)
-	return Data{Index: index, Group: g.Name, Namespace: ns, RunID: env.RunID, Region: env.Region, VpcID: env.VpcID, ClusterName: env.ClusterName}, err
+	return Data{Index: index, Group: g.Name, Namespace: ns, RunID: env.RunID, Region: env.Region, VpcID: env.VpcID, ClusterName: env.ClusterName,
+		SubnetIDs: env.SubnetIDs}, err
 }
 
 // renderer resolves ref and refNamespace within one fleet and run.
