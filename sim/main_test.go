@@ -9,6 +9,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(widgetControllerEnv) != "" {
+		os.Exit(widgetControllerMain())
+	}
 	ctrllog.SetLogger(logr.Discard())
 	os.Exit(m.Run())
 }

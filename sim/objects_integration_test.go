@@ -1,0 +1,101 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// widgetScenario runs the widget controller (widgets_test.go) over 60 Widgets at the documented
+// ELB buckets: a crash, 5 health-check-path patches while it is down, 3 more once it leads.
+const widgetScenario = `apiVersion: restartsim/v1
+kind: Scenario
+name: objects-it
+seed: 3
+cluster: {crds: [%q]}
+aws: {profile: aws-documented, warmupProfile: unlimited}
+fleet:
+  targetGroupBindings: 0
+  namespaces: 2
+  objects:
+    - name: widgets
+      count: 60
+      template:
+        apiVersion: test.restartsim.io/v1
+        kind: Widget
+        metadata: {name: 'w-{{.Index}}'}
+        spec: {name: '{{awsName "w"}}', port: 80, healthCheckPath: /healthz}
+      ready: 'has(object.status.conditions) && object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")'
+      aws: {kind: targetGroup, arn: object.status.arn}
+      invariant: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath'
+controller:
+  strategies:
+    - name: widgets
+      external:
+        command: [%q]
+        env: {%s: "1", WIDGET_KUBECONFIG: "{{.Kubeconfig}}", WIDGET_VPC_ID: "{{.VpcID}}", WIDGET_METRICS: "127.0.0.1:{{.MetricsPort}}"}
+timeline:
+  - {action: restart, mode: crash, await: none, downtime: 2s}
+  - {action: churn, kind: patch, group: widgets, count: 5, patch: {spec: {healthCheckPath: '/v{{.Seq}}'}},
+     applied: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath', mutations: [ModifyTargetGroup]}
+  - {waitFor: leader, timeout: 1m}
+  - {after: 1s, action: churn, kind: patch, group: widgets, count: 3, patch: {spec: {healthCheckPath: '/w{{.Seq}}'}},
+     applied: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath', mutations: [ModifyTargetGroup]}
+  - {waitFor: steadyState, timeout: 3m}
+`
+
+// TestObjectGroupPatchesTimedThroughAWSState runs a controller that knows nothing of
+// TargetGroupBindings over a group of custom resources: the warm-up must wait for every Widget to
+// be Synced, each patch must be timed by when fakeaws's state shows it (and TTFMR by the first
+// ModifyTargetGroup of a patched Widget's target group), and the end state must meet the group's
+// invariant.
+func TestObjectGroupPatchesTimedThroughAWSState(t *testing.T) {
+	testenv.RequireAssets(t)
+	crds, err := filepath.Abs("objects/testdata/crds/widgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf(widgetScenario, crds, os.Args[0], widgetControllerEnv)
+	sc, err := scenario.Parse("objects-it.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rep.Results.Strategies[0]
+	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
+		t.Fatalf("invariants %+v, steady state %v: want every Widget's target group as its spec says, and steady", st.Invariants, st.Summary.SteadyStateSeconds)
+	}
+	if got := st.Summary.Objects.Groups["widgets"]; got != 60 || st.Summary.Objects.TGBs != 0 {
+		t.Errorf("objects %+v: want 60 widgets and no bindings", st.Summary.Objects)
+	}
+	if len(st.Changes) != 8 {
+		t.Fatalf("changes %+v: want 8 patches", st.Changes)
+	}
+	minLatency := 1e9
+	for _, c := range st.Changes {
+		if !strings.HasPrefix(c.Object, "widgets/") || c.Kind != "patch" || c.LatencySeconds == nil {
+			t.Fatalf("change %+v: want a patch of a widget, applied", c)
+		}
+		minLatency = min(minLatency, *c.LatencySeconds)
+	}
+	if st.Summary.BlindTime.Count != 8 {
+		t.Errorf("blind time %+v: want all 8 changes as the restart's (made while down and by the next step)", st.Summary.BlindTime)
+	}
+	// TTFMR ends at a ModifyTargetGroup call, which the poll of AWS's state sees at most a poll later.
+	if s := st.Summary.TTFMRSeconds; s == nil || *s <= 0 {
+		t.Errorf("TTFMR %v: want the first ModifyTargetGroup of a patched widget after the restart", s)
+	}
+}
