@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/sim/actions"
-	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/runerr"
@@ -68,7 +68,7 @@ func (r *strategyRun) objectEnv(aws objects.AWSState) (objects.Env, error) {
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", r.dir, r.seed)))
 	env := objects.Env{RunID: hex.EncodeToString(sum[:4]), Region: r.sc.AWS.Region, VpcID: vpc, ClusterName: r.spec.ClusterName,
 		Namespaces: r.fleet.Namespaces}
-	if l, ok := r.cloud.(backend.Local); ok {
+	if l, ok := aws.(interface{ Subnets() []fakeaws.Subnet }); ok {
 		for _, sn := range l.Subnets() {
 			if sn.VPCID == vpc {
 				env.SubnetIDs = append(env.SubnetIDs, sn.ID)

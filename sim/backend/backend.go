@@ -41,8 +41,11 @@ var (
 	_ Backend = (*Remote)(nil)
 )
 
-func (l Local) Handler() http.Handler   { return l.Server }
-func (l Local) Now() (time.Time, error) { return l.Server.Now(), nil }
+func (l Local) Handler() http.Handler { return l.Server }
+
+// InProcess is the in-process server itself, whose state the harness reads without API calls.
+func (l Local) InProcess() *fakeaws.Server { return l.Server }
+func (l Local) Now() (time.Time, error)    { return l.Server.Now(), nil }
 func (l Local) CallsSince(n int) ([]fakeaws.Call, error) {
 	return l.Recorder().Since(n), nil
 }

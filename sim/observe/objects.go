@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/objects"
@@ -30,8 +31,8 @@ type Objects struct {
 // AWSStateOf is the state of an in-process fakeaws, which conditions over AWS read; a standalone
 // fakeaws (--aws-endpoint) has none to give.
 func AWSStateOf(b backend.Backend) (objects.AWSState, error) {
-	if l, ok := b.(backend.Local); ok {
-		return l.Server, nil
+	if l, ok := b.(interface{ InProcess() *fakeaws.Server }); ok {
+		return l.InProcess(), nil
 	}
 	return nil, fmt.Errorf("object groups read AWS's state from the in-process fakeaws; a standalone one (%s) does not serve it", b.URL())
 }
