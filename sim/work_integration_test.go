@@ -41,6 +41,7 @@ func TestRestartWorkOfTheReferenceController(t *testing.T) {
 				t.Fatal("no work recorded")
 			}
 			bindings := r.out.Summary.Objects.TGBs
+			t.Logf("work %s; machine %+v", describeWork(w), s.Machine)
 			if w.Source != "reference" || w.ReconcileSecondsBeforeFirstMeaningful == nil || *w.ReconcileSecondsBeforeFirstMeaningful <= 0 ||
 				w.ReconcilesBeforeFirstMeaningful == nil || *w.ReconcilesBeforeFirstMeaningful <= 0 {
 				t.Fatalf("before the first meaningful mutation: %s", describeWork(w))
