@@ -138,6 +138,7 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	if err := c.setupSlowStart(mgr); err != nil {
 		return nil, err
 	}
+	c.reportWorkQueue(&ctrlOpts)
 	err = builder.ControllerManagedBy(mgr).
 		Named(Name).
 		For(&v1beta1.TargetGroupBinding{}, builder.WithPredicates(tgbPredicate())).
@@ -146,7 +147,7 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 		Watches(&corev1.Pod{}, c.podHandler()).
 		Watches(&corev1.Node{}, c.nodeHandler()).
 		WithOptions(ctrlOpts).
-		Complete(c)
+		Complete(timedReconciler{name: Name, m: c.metrics, inner: c})
 	if err != nil {
 		return nil, fmt.Errorf("building controller: %w", err)
 	}

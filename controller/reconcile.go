@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -29,6 +30,7 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	case <-ctx.Done():
 		return reconcile.Result{}, ctx.Err()
 	}
+	start := time.Now()
 	log := c.log.WithValues("targetGroupBinding", req.NamespacedName)
 	ctx = logr.NewContext(ctx, log)
 	tgb := &v1beta1.TargetGroupBinding{}
@@ -62,6 +64,9 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 	}
 	c.metrics.Reconciles.WithLabelValues(result).Inc()
+	if result == metrics.ResultEarlyExit {
+		c.metrics.EarlyExit.Observe(time.Since(start).Seconds())
+	}
 	return res, err
 }
 

@@ -20,12 +20,16 @@ type abView struct {
 	// Error is why the comparison could not be judged (e.g. too few runs); Rows is empty then.
 	Error   string
 	Summary template.HTML
+	// Machines is each run's machine, in run order; ProbeInterval and SaturationRule explain it.
+	Machines       []abMachineRow
+	ProbeInterval  string
+	SaturationRule string
 }
 
-type abSide struct{ Side, Strategy, Binary, Args, Version string }
+type abSide struct{ Side, Strategy, Binary, Args, Version, SHA256 string }
 
 func newABSide(side, strategy string, b results.Build) abSide {
-	return abSide{Side: side, Strategy: strategy, Binary: b.Binary, Args: strings.Join(b.Args, " "), Version: b.Version}
+	return abSide{Side: side, Strategy: strategy, Binary: b.Binary, Args: strings.Join(b.Args, " "), Version: b.Version, SHA256: b.SHA256}
 }
 
 type abRow struct {
@@ -40,6 +44,7 @@ func newABView(r *results.Results) *abView {
 	}
 	v := &abView{Repeats: ab.Repeats, Alpha: ab.Alpha, Order: runOrder(ab), Sides: []abSide{
 		newABSide("baseline", ab.Baseline, ab.BaselineBuild), newABSide("candidate", ab.Candidate, ab.CandidateBuild)}}
+	v.addMachines(r)
 	checks, err := gate.EvaluateAB(r)
 	if err != nil {
 		v.Error = err.Error()

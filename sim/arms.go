@@ -1,14 +1,10 @@
 package sim
 
 import (
-	"bytes"
 	"context"
-	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
-	"time"
 
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -34,6 +30,7 @@ func (a arm) describe(ctx context.Context, config map[string]string) {
 		config["binary"] = b
 		config["version"] = a.version(ctx)
 	}
+	config["sha256"] = a.sha256()
 	switch {
 	case a.ext != nil && len(a.ext.Command) > 1:
 		config["args"] = strings.Join(a.ext.Command[1:], " ")
@@ -41,6 +38,10 @@ func (a arm) describe(ctx context.Context, config map[string]string) {
 		config["args"] = strings.Join(a.st.Args, " ")
 	}
 }
+
+// sha256 is the hex SHA-256 of the file the arm's binary resolves to, or of the harness's own
+// executable when the arm runs in process; "unknown (…)" when it cannot be read.
+func (a arm) sha256() string { return fileSHA256(a.binary()) }
 
 // version asks the arm's binary for its version: `version` of a restartsim build, `--version` of
 // another controller.
@@ -158,37 +159,6 @@ func abArm(arms []arm, name string) int {
 		}
 	}
 	return -1
-}
-
-// binaryVersion is what a controller binary says of its version when run with args, else its Go
-// build info (module version, VCS revision). Empty for "".
-func binaryVersion(ctx context.Context, binary string, args ...string) string {
-	if binary == "" {
-		return ""
-	}
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	var out, errOut bytes.Buffer
-	cmd := exec.CommandContext(cctx, binary, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	cancel()
-	if line := firstLine(out.String()); err == nil && line != "" {
-		return line
-	}
-	if v := loggedVersion(firstLine(errOut.String())); v != "" {
-		return v
-	}
-	info, err := buildinfo.ReadFile(binary)
-	if err != nil {
-		return "unknown (" + err.Error() + ")"
-	}
-	v := info.Main.Path + " " + info.Main.Version
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-			v += " " + s.Key + "=" + s.Value
-		}
-	}
-	return strings.TrimSpace(v)
 }
 
 // loggedVersion is the version a controller logs as its first JSON line, as LBC does at every

@@ -13,6 +13,7 @@ import (
 	"github.com/restartsim/restartsim/sim/actions"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/machine"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/sut"
@@ -24,6 +25,8 @@ type measuredPhase struct {
 	ex         *actions.Executor
 	t0, end    time.Time
 	samples    []measure.Sample
+	work       []sut.WorkPoint
+	machine    *results.Machine
 	invariants results.Invariants
 }
 
@@ -81,6 +84,8 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	sc := r.sc
 	sampler := observe.StartSampler(r.ctrls, m.t0, sc.TimeScale)
+	scrape := sut.StartWorkScrape(r.ctrls)
+	host := machine.Start(machine.Options{})
 	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: m.ex, Logger: r.log}
 	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(r.seed), 2)))
 	r.log.Info("running the timeline", "steps", len(plan))
@@ -96,6 +101,8 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	m.end = time.Now()
 	running.End()
 	m.samples = sampler.Stop()
+	m.work = scrape.Stop()
+	m.machine = host.Stop()
 	m.ex.Wait()
 	if err != nil {
 		return sut.MeasuredFailure(r.runCtx, err)
@@ -122,8 +129,10 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 	in.Samples, in.End = m.samples, toSec(m.end)
 	r.addAudit(in, m.t0, toSec)
 	addObserved(in, seen, toSec)
+	in.Work = takeoverWork(seen, m.work, toSec)
 	r.watch.Release() // the run keeps only the records
 	out := measure.Run(in)
+	out.Summary.Machine = m.machine
 	if r.resumes() {
 		out.Summary.ResumeReconciles = ptr.To(int(seen.ResumeReconciles))
 	}
@@ -169,4 +178,23 @@ func addObserved(in *measure.Input, seen sut.Observations, toSec func(time.Time)
 	for _, t := range seen.CachesSynced {
 		in.CachesSynced = append(in.CachesSynced, toSec(t))
 	}
+}
+
+// takeoverWork is the scraped work of the instance that took over after the first restart (nil:
+// no restart took place).
+func takeoverWork(seen sut.Observations, points []sut.WorkPoint, toSec func(time.Time) float64) *measure.Work {
+	t := seen.Takeover
+	if t == nil {
+		return nil
+	}
+	w := &measure.Work{Source: seen.Work.Source, Controllers: seen.Work.Controllers,
+		Interval: sut.WorkScrapeInterval.Seconds(), Started: toSec(t.Started)}
+	for _, p := range points {
+		if p.Instance == t.Instance {
+			w.Samples = append(w.Samples, measure.WorkSample{At: toSec(p.At), ReconcileSeconds: p.ReconcileSeconds,
+				Reconciles: p.Reconciles, QueueDepth: p.QueueDepth, Active: p.Active,
+				EarlyExitSeconds: p.EarlyExitSeconds, EarlyExits: p.EarlyExits})
+		}
+	}
+	return w
 }

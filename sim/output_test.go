@@ -24,6 +24,18 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 				{Mode: "crash", StoppedSeconds: 2345.6, StartedSeconds: 2345.7, LeaderElection: true},
 			}})
 	}
+	n := func(i int) *int { return &i }
+	sat := &results.Machine{CPUs: 2, Load1Start: 12.25, Load1End: 14.5, Load1Max: 15.75, StealFraction: 0.125,
+		SchedDelay: results.DelayQuantiles{Count: 900, P50: 1.5, P99: 48.25, Max: 1234.5}, Saturated: true, Reason: "load"}
+	for i := range res.Strategies {
+		s := &res.Strategies[i].Summary
+		s.Work = &results.RestartWork{ReconcilesBeforeFirstMeaningful: n(123456), ReconcileSecondsBeforeFirstMeaningful: v(12345.25),
+			ReconcilesUntilDrained: n(1234567), ReconcileSecondsUntilDrained: v(123456.5), EarlyExitSecondsPerBinding: v(0.0051)}
+		s.Machine = sat
+		res.Strategies[i].Runs = []results.Summary{*s, *s}
+	}
+	res.AB = &results.AB{Baseline: "no-checkpoint", Candidate: "checkpoint-resume",
+		Order: []string{"no-checkpoint", "checkpoint-resume", "checkpoint-resume", "no-checkpoint"}}
 	var b strings.Builder
 	printSummary(&b, res, "out/quickstart/20261201T130238Z/report.html")
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
@@ -39,6 +51,17 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 		// Each restart's steps after its stop; a Lease never taken, a sync never logged.
 		"checkpoint-resume #1 leaderHandover 1234.5s +0.10s +16.30s +16.50s +17.00s +17.50s",
 		"checkpoint-resume #2 crash 2345.6s +0.10s never ? never never",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	for _, want := range []string{
+		// The work until the first meaningful mutation and until drained; the mean early exit.
+		"checkpoint-resume 123456 12345.25s 1234567 123456.50s 5.10ms 12.2→14.5 48.2ms !",
+		// Each A/B run's machine, in run order.
+		"3 candidate #2 12.25→14.50 15.75 12.5% 1.50ms 48.25ms 1234.5ms yes",
+		"4 of 4 A/B runs ran on a saturated machine.",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
 			t.Errorf("summary lacks %q:\n%s", want, b.String())

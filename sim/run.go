@@ -53,6 +53,7 @@ func runScenario(ctx context.Context, opts Options, started time.Time) (*Report,
 		base, cand := arms[abArm(arms, res.AB.Baseline)], arms[abArm(arms, res.AB.Candidate)]
 		res.AB.BaselineBuild.Binary, res.AB.BaselineBuild.Version = base.binary(), base.version(ctx)
 		res.AB.CandidateBuild.Binary, res.AB.CandidateBuild.Version = cand.binary(), cand.version(ctx)
+		res.AB.BaselineBuild.SHA256, res.AB.CandidateBuild.SHA256 = base.sha256(), cand.sha256()
 		res.Scenario.Repeats = rounds(sc)
 	}
 	peak := observe.StartRSSWatch(o.HeapPeakProfile)

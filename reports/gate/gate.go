@@ -50,6 +50,8 @@ type Report struct {
 	Scenario string
 	Checks   []Check
 	AB       []ABCheck
+	// Machines is the machine of every A/B run, in run order.
+	Machines []MachineRun
 }
 
 // FailedAB returns the failed A/B checks.
@@ -102,7 +104,7 @@ func Evaluate(current, baseline *results.Results) (*Report, error) {
 	if len(current.Gate) == 0 && current.AB == nil {
 		return nil, fmt.Errorf("gate: results of scenario %q have no gate rules and no A/B comparison (add a gate: or ab: section to the scenario)", current.Scenario.Name)
 	}
-	rep := &Report{Scenario: current.Scenario.Name}
+	rep := &Report{Scenario: current.Scenario.Name, Machines: ABMachines(current)}
 	if current.AB != nil {
 		var err error
 		if rep.AB, err = EvaluateAB(current); err != nil {

@@ -52,12 +52,14 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Cases     []junitCase `xml:"testcase"`
-	SystemOut string      `xml:"system-out,omitempty"`
+	Name     string `xml:"name,attr"`
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	// Properties describe the A/B runs' machines.
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []junitCase      `xml:"testcase"`
+	SystemOut  string           `xml:"system-out,omitempty"`
 }
 
 type junitCase struct {
@@ -107,7 +109,7 @@ type junitProblem struct {
 // WriteJUnit writes the report as JUnit XML: one test case per check with its values as
 // properties, failed checks as failures, and the table as system-out.
 func WriteJUnit(w io.Writer, r *Report) error {
-	suite := junitSuite{Name: "restartsim gate: " + r.Scenario, Tests: len(r.Checks) + len(r.AB)}
+	suite := junitSuite{Name: "restartsim gate: " + r.Scenario, Tests: len(r.Checks) + len(r.AB), Properties: machineProperties(r.Machines)}
 	for _, c := range r.AB {
 		suite.Cases = append(suite.Cases, abCase(r.Scenario, c))
 		if c.Verdict == Fail {

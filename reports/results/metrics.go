@@ -30,6 +30,12 @@ const (
 	MetricWatchRequests                  = "k8s_watch_requests_total"
 	MetricLeaseWrites                    = "lease_writes_total"
 	MetricStandbyRSS                     = "standby_rss_bytes"
+	// Reconcile work of the first restart's replacement (see RestartWork).
+	MetricReconcileSecondsBeforeFirst = "reconcile_seconds_before_first_meaningful"
+	MetricReconcilesBeforeFirst       = "reconciles_before_first_meaningful"
+	MetricReconcileSecondsUntilDrain  = "reconcile_seconds_until_drained"
+	MetricReconcilesUntilDrain        = "reconciles_until_drained"
+	MetricEarlyExitSecondsPerBinding  = "early_exit_seconds_per_binding"
 )
 
 // Metrics returns every metric the summary has a value for. Metrics of events that never
@@ -77,6 +83,7 @@ func (s *Summary) Metrics() map[string]float64 {
 	if s.StandbyRSSBytes != nil {
 		m[MetricStandbyRSS] = float64(*s.StandbyRSSBytes)
 	}
+	s.Work.addMetrics(m)
 	return m
 }
 
@@ -88,7 +95,8 @@ func MetricNames() []string {
 		MetricThrottledBeforeFirstMeaningful, MetricAWSCalls, MetricThrottled, MetricK8sWrites,
 		MetricCheckpointPatches, MetricReadinessGateFlipP95, MetricDriftRepairMax, MetricInvariantViolations,
 		MetricControllerCPUBeforeFirst, MetricAPIRequestsBeforeFirst, MetricCacheSync, MetricListRequests, MetricWatchRequests,
-		MetricLeaseWrites, MetricStandbyRSS,
+		MetricLeaseWrites, MetricStandbyRSS, MetricReconcileSecondsBeforeFirst, MetricReconcilesBeforeFirst,
+		MetricReconcileSecondsUntilDrain, MetricReconcilesUntilDrain, MetricEarlyExitSecondsPerBinding,
 	}
 	sort.Strings(names)
 	return names

@@ -184,6 +184,12 @@ type Summary struct {
 	ReadinessGateFlip Quantiles `json:"readinessGateFlip"`
 	DriftRepair       Quantiles `json:"driftRepair"`
 	Objects           Objects   `json:"objects"`
+
+	// Work is the first restart's reconcile work, from the controller's own metrics (nil: no
+	// restart, or no metrics).
+	Work *RestartWork `json:"work,omitempty"`
+	// Machine is the machine's load and the harness's scheduling delay during the measured phase.
+	Machine *Machine `json:"machine,omitempty"`
 }
 
 // APILoad counts requests that cost the API server while a controller runs: a LIST per informer
@@ -325,6 +331,9 @@ type Build struct {
 	Args   []string `json:"args,omitempty"`
 	// Version is the binary's own report (`<binary> version`, else its Go build info).
 	Version string `json:"version,omitempty"`
+	// SHA256 is the hex SHA-256 of the file Binary resolves to (a wrapper script is hashed as the
+	// script, not what it runs).
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // GateRule is one CI gate rule from the scenario's gate section.

@@ -140,6 +140,9 @@ type Input struct {
 	// one after it.
 	ChurnAt []float64
 	Samples []Sample
+	// Work is the reconcile work of the instance that took over after the first restart, from its
+	// own metrics (nil: not scraped).
+	Work *Work
 	// SteadyAt is when the final steady state was reached (nil: never).
 	SteadyAt *float64
 	// End is when the measured phase ended.

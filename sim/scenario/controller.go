@@ -127,6 +127,10 @@ type External struct {
 	// DeferredQueueDepth selects the deferred queue's depth the same way. Default:
 	// tgb_deferred_queue_depth (the reference controller's).
 	DeferredQueueDepth *MetricSelector `json:"deferredQueueDepth,omitempty"`
+	// ReconcileControllers are the controller-runtime controllers (the `controller` label of
+	// controller_runtime_reconcile_*, the `name` label of workqueue_depth) whose reconcile work
+	// the restart's work figures count. Default: every controller of the process.
+	ReconcileControllers []string `json:"reconcileControllers,omitempty"`
 }
 
 // Lease names a coordination.k8s.io Lease.

@@ -53,7 +53,9 @@ func (x *external) Observed() Observations {
 	o := Observations{CachesSynced: x.cachesSynced(), AtStops: x.instancesAtStops()}
 	if p := x.firstTakeover(); p != nil {
 		o.TakeoverCPU, _ = p.watch.stats()
+		o.Takeover = &Takeover{Instance: p.id, Started: p.started}
 	}
+	o.Work = WorkSource{Source: results.WorkSourceControllerRuntime, Controllers: x.x.ReconcileControllers}
 	return o
 }
 

@@ -5,18 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -52,7 +55,8 @@ type replica struct {
 	reg     *prometheus.Registry
 	elected <-chan struct{}
 	// synced notes when the replica's controller logged that its caches synced.
-	synced *firstSeen
+	synced  *firstSeen
+	started time.Time
 }
 
 // inProcess runs the reference controller as managers in this process, one per replica.
@@ -83,6 +87,8 @@ type inProcess struct {
 	regs []*prometheus.Registry
 	// synced notes, for every replica started (stopped ones included), when it synced its caches.
 	synced []*firstSeen
+	// takeover is the replica that led after the first restart.
+	takeover takeoverOnce
 }
 
 func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
@@ -94,7 +100,7 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &replica{id: id, gate: g, kill: &killSwitch{}, reg: prometheus.NewRegistry(), done: make(chan struct{})}
+	r := &replica{id: id, gate: g, kill: &killSwitch{}, reg: prometheus.NewRegistry(), done: make(chan struct{}), started: time.Now()}
 	opts, err := p.options(id, g.URL, r.reg)
 	if err != nil {
 		g.Cut()
@@ -244,9 +250,11 @@ func (p *inProcess) StartReplacement(ctx context.Context) (time.Time, func(conte
 	old := p.stopped
 	p.mu.Unlock()
 	leads := func(ctx context.Context) (time.Time, error) {
-		if _, err := p.waitLeader(ctx, old); err != nil {
+		r, err := p.waitLeader(ctx, old)
+		if err != nil {
 			return time.Time{}, err
 		}
+		p.takeover.set(Takeover{Instance: r.id, Started: r.started})
 		return time.Now(), nil
 	}
 	return started, leads, nil
@@ -319,5 +327,33 @@ func (p *inProcess) ExitErr() error { return nil }
 
 // Observed implements Controllers.
 func (p *inProcess) Observed() Observations {
-	return Observations{CachesSynced: p.cachesSynced(), ResumeReconciles: p.resumeReconciles()}
+	return Observations{CachesSynced: p.cachesSynced(), ResumeReconciles: p.resumeReconciles(), Takeover: p.takeover.get(),
+		Work: WorkSource{Source: results.WorkSourceReference, Controllers: []string{controller.Name}}}
+}
+
+// ScrapeWork implements WorkScraper: every running replica's own registry, where the reference
+// controller times its reconciles (controller-runtime's metrics are per process, which the
+// replicas share).
+func (p *inProcess) ScrapeWork() []WorkPoint {
+	p.mu.Lock()
+	reps := append([]*replica(nil), p.reps...)
+	p.mu.Unlock()
+	var out []WorkPoint
+	for _, r := range reps {
+		at := time.Now()
+		fams, err := r.reg.Gather()
+		if err != nil {
+			continue
+		}
+		mfs := make(map[string]*dto.MetricFamily, len(workFamilies))
+		for _, mf := range fams {
+			if slices.Contains(workFamilies, mf.GetName()) {
+				mfs[mf.GetName()] = mf
+			}
+		}
+		w := workPoint(mfs, referenceWork, nil)
+		w.Instance, w.At = r.id, at
+		out = append(out, w)
+	}
+	return out
 }

@@ -35,6 +35,7 @@ type Controllers interface {
 	ExitErr() error
 	// Observed is what the instances themselves showed so far.
 	Observed() Observations
+	WorkScraper
 }
 
 // Observations are what the run learns from the controller instances, not from the cluster or AWS.
@@ -48,6 +49,10 @@ type Observations struct {
 	TakeoverCPU []CPUPoint
 	// ResumeReconciles counts the resume fast path's reconciles over every in-process replica.
 	ResumeReconciles float64
+	// Takeover is the instance that took over after the first restart (nil: none yet), and Work
+	// where ScrapeWork reads its reconcile work.
+	Takeover *Takeover
+	Work     WorkSource
 }
 
 // CPUPoint is a process's CPU time (seconds) at a moment.

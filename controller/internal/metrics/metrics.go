@@ -46,7 +46,23 @@ type Metrics struct {
 	AWSRequests *prometheus.CounterVec
 	// AWSThrottleWait is tgb_aws_throttle_wait_seconds{service,operation}.
 	AWSThrottleWait *prometheus.HistogramVec
+
+	// This instance's own copies of controller-runtime's reconcile metrics, which are per process
+	// and shared by replicas in one process: restartsim_controller_reconcile_time_seconds{controller}
+	// (every reconcile, as controller_runtime_reconcile_time_seconds), ..._active_workers{controller}
+	// and ..._workqueue_depth{controller} (items ready in the work queue).
+	ReconcileTime *prometheus.HistogramVec
+	ActiveWorkers *prometheus.GaugeVec
+	// EarlyExit is restartsim_controller_early_exit_seconds: the duration of the reconciles that
+	// ended in the checkpoint early exit.
+	EarlyExit prometheus.Histogram
+	// queueDepth is restartsim_controller_workqueue_depth{controller} (see SetWorkQueue).
+	queueDepth *queueDepth
 }
+
+// reconcileBuckets are controller-runtime's buckets for reconcile time.
+var reconcileBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7,
+	0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60}
 
 // New creates the metrics and registers them on reg (nil: not registered).
 func New(reg prometheus.Registerer) (*Metrics, error) {
@@ -74,6 +90,20 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			Help:    "Time AWS calls waited in the client-side throttle.",
 			Buckets: []float64{0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60},
 		}, []string{"service", "operation"}),
+		ReconcileTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "restartsim_controller_reconcile_time_seconds",
+			Help:    "Length of time per reconciliation per controller, of this controller instance.",
+			Buckets: reconcileBuckets,
+		}, []string{"controller"}),
+		ActiveWorkers: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "restartsim_controller_active_workers", Help: "Reconciles running now per controller, of this controller instance.",
+		}, []string{"controller"}),
+		EarlyExit: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "restartsim_controller_early_exit_seconds",
+			Help:    "Length of the TargetGroupBinding reconciles that ended in the checkpoint early exit.",
+			Buckets: []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5},
+		}),
+		queueDepth: newQueueDepth(),
 	}
 	if reg == nil {
 		return m, nil
@@ -86,6 +116,10 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 	m.DriftChecks = register(reg, m.DriftChecks, &err)
 	m.AWSRequests = register(reg, m.AWSRequests, &err)
 	m.AWSThrottleWait = register(reg, m.AWSThrottleWait, &err)
+	m.ReconcileTime = register(reg, m.ReconcileTime, &err)
+	m.ActiveWorkers = register(reg, m.ActiveWorkers, &err)
+	m.EarlyExit = register(reg, m.EarlyExit, &err)
+	m.queueDepth = register(reg, m.queueDepth, &err)
 	return m, err
 }
 

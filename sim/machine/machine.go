@@ -1,0 +1,180 @@
+package machine
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// Options configure a Watch.
+type Options struct {
+	// ProcRoot is the proc file system read. Default: /proc.
+	ProcRoot string
+	// ProbeInterval is how long the probe goroutine sleeps between wake-ups. Default: 10ms, short
+	// enough to see delays of a few milliseconds, long enough to cost nothing.
+	ProbeInterval time.Duration
+	// LoadInterval is how often the load average is read for its maximum. Default: 1s (the kernel
+	// updates it every 5 s).
+	LoadInterval time.Duration
+	// CPUs is the number of logical CPUs. Default: runtime.NumCPU().
+	CPUs int
+}
+
+func (o Options) setDefaults() Options {
+	if o.ProcRoot == "" {
+		o.ProcRoot = "/proc"
+	}
+	if o.ProbeInterval <= 0 {
+		o.ProbeInterval = 10 * time.Millisecond
+	}
+	if o.LoadInterval <= 0 {
+		o.LoadInterval = time.Second
+	}
+	if o.CPUs <= 0 {
+		o.CPUs = runtime.NumCPU()
+	}
+	return o
+}
+
+// Watch records the machine's state from Start until Stop.
+//
+// The scheduling-delay probe is a goroutine that sleeps ProbeInterval and records how late it
+// woke. It measures what the run's timings suffer: the wait of a runnable harness goroutine for
+// an OS thread and a CPU, Go's scheduler and garbage collector included, which /proc's per-thread
+// run-queue wait (schedstat) would split across threads and miss the Go scheduler's part of.
+type Watch struct {
+	o     Options
+	p     proc
+	stop  chan struct{}
+	done  sync.WaitGroup
+	start cpuTimes
+	err   error // the first reading that failed; its figures are left zero
+
+	mu       sync.Mutex
+	load1    []float64
+	lateness []time.Duration
+}
+
+// Start begins watching. A proc file system that cannot be read is not fatal: the figures it
+// would give stay zero and Stop's record says so in Error.
+func Start(opts Options) *Watch {
+	o := opts.setDefaults()
+	w := &Watch{o: o, stop: make(chan struct{})}
+	var err error
+	if w.p, err = newProc(o.ProcRoot); err != nil {
+		w.err = err
+	} else {
+		w.start, w.err = w.p.cpu()
+		w.sampleLoad()
+	}
+	w.done.Add(2)
+	go w.probe()
+	go w.loads()
+	return w
+}
+
+func (w *Watch) sampleLoad() {
+	if w.err != nil {
+		return
+	}
+	l, err := w.p.load1()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.load1 = append(w.load1, l)
+}
+
+func (w *Watch) probe() {
+	defer w.done.Done()
+	t := time.NewTimer(w.o.ProbeInterval)
+	defer t.Stop()
+	for {
+		asked := time.Now()
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+		}
+		late := lateness(w.o.ProbeInterval, time.Since(asked))
+		w.mu.Lock()
+		w.lateness = append(w.lateness, late)
+		w.mu.Unlock()
+		t.Reset(w.o.ProbeInterval)
+	}
+}
+
+func (w *Watch) loads() {
+	defer w.done.Done()
+	tk := time.NewTicker(w.o.LoadInterval)
+	defer tk.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-tk.C:
+			w.sampleLoad()
+		}
+	}
+}
+
+// Stop ends the watch and returns its record.
+func (w *Watch) Stop() *results.Machine {
+	close(w.stop)
+	w.done.Wait()
+	w.sampleLoad()
+	m := &results.Machine{CPUs: w.o.CPUs, ProbeIntervalMillis: float64(w.o.ProbeInterval) / 1e6}
+	if w.err == nil {
+		if end, err := w.p.cpu(); err == nil {
+			m.StealFraction, m.IOWaitFraction = fractions(w.start, end)
+			m.StealFraction, m.IOWaitFraction = round4(m.StealFraction), round4(m.IOWaitFraction)
+		} else {
+			w.err = err
+		}
+	}
+	w.mu.Lock()
+	if n := len(w.load1); n > 0 {
+		m.Load1Start, m.Load1End = w.load1[0], w.load1[n-1]
+		for _, l := range w.load1 {
+			m.Load1Max = max(m.Load1Max, l)
+		}
+	}
+	m.SchedDelay = delays(w.lateness)
+	w.mu.Unlock()
+	m.Saturated, m.Reason = Saturated(m)
+	if w.err != nil {
+		m.Error = w.err.Error()
+	}
+	return m
+}
+
+// Saturated applies results.SaturationRule to m: true, with the limits reached, when the load
+// per CPU, the probe's p99 delay or the steal reached theirs.
+func Saturated(m *results.Machine) (bool, string) {
+	reason := ""
+	if cpus := max(1, m.CPUs); m.Load1Max >= results.SaturationLoadPerCPU*float64(cpus) {
+		reason = joinReason(reason, fmt.Sprintf("1-minute load %.1f ≥ %.1f × %d CPUs", m.Load1Max, results.SaturationLoadPerCPU, cpus))
+	}
+	if m.SchedDelay.Count > 0 && m.SchedDelay.P99 >= results.SaturationDelayP99Millis {
+		reason = joinReason(reason, fmt.Sprintf("scheduling delay p99 %.1f ms ≥ %g ms", m.SchedDelay.P99, results.SaturationDelayP99Millis))
+	}
+	if m.StealFraction >= results.SaturationStealFraction {
+		reason = joinReason(reason, fmt.Sprintf("CPU steal %.0f %% ≥ %.0f %%", 100*m.StealFraction, 100*results.SaturationStealFraction))
+	}
+	return reason != "", reason
+}
+
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }

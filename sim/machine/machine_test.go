@@ -1,0 +1,107 @@
+package machine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+func TestProcReadsLoadAndCPUTimes(t *testing.T) {
+	start, err := newProc("testdata/start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, err := newProc("testdata/end")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := end.load1(); err != nil || l != 3.5 {
+		t.Fatalf("load1 = %v, %v; want 3.5", l, err)
+	}
+	a, err := start.cpu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := end.cpu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// end/stat adds 600 user, 200 system, 100 idle, 50 iowait, 50 steal and 30 guest ticks (guest
+	// is part of user): 1,000 ticks in all.
+	steal, iowait := fractions(a, b)
+	if !near(steal, 0.05) || !near(iowait, 0.05) {
+		t.Fatalf("steal, iowait = %v, %v; want 0.05, 0.05", steal, iowait)
+	}
+	if s, w := fractions(b, b); s != 0 || w != 0 {
+		t.Fatalf("no time passed: %v, %v; want zeros", s, w)
+	}
+}
+
+func TestDelaysSummary(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ { // 1..100 ms, shuffled order does not matter
+		d = append(d, time.Duration(101-i)*time.Millisecond)
+	}
+	got := delays(d)
+	want := results.DelayQuantiles{Count: 100, P50: 50, P99: 99, Max: 100}
+	if got != want {
+		t.Fatalf("delays = %+v, want %+v", got, want)
+	}
+	if got := delays(nil); got != (results.DelayQuantiles{}) {
+		t.Fatalf("no samples: %+v", got)
+	}
+	if got := delays([]time.Duration{1500 * time.Microsecond}); got.P50 != 1.5 || got.Max != 1.5 {
+		t.Fatalf("1.5 ms: %+v", got)
+	}
+	if l := lateness(10*time.Millisecond, 9*time.Millisecond); l != 0 {
+		t.Fatalf("early wake-up counted as %v late", l)
+	}
+}
+
+func TestSaturationRule(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m    results.Machine
+		want string // a part of the reason; "" for not saturated
+	}{
+		{"quiet", results.Machine{CPUs: 2, Load1Max: 1.2, SchedDelay: results.DelayQuantiles{Count: 9, P99: 0.4}}, ""},
+		{"load", results.Machine{CPUs: 2, Load1Max: 3}, "1-minute load 3.0"},
+		{"delay", results.Machine{CPUs: 2, Load1Max: 1, SchedDelay: results.DelayQuantiles{Count: 9, P99: 12}}, "p99 12.0 ms"},
+		{"steal", results.Machine{CPUs: 8, StealFraction: 0.2}, "steal 20 %"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sat, reason := Saturated(&tc.m)
+			if sat != (tc.want != "") || !strings.Contains(reason, tc.want) {
+				t.Fatalf("Saturated = %v, %q; want %q", sat, reason, tc.want)
+			}
+		})
+	}
+}
+
+// The watch's own run: a short one on the test's proc copy records both readings and a probe
+// that woke up at least once.
+func TestWatchRecords(t *testing.T) {
+	w := Start(Options{ProcRoot: "testdata/start", ProbeInterval: time.Millisecond, CPUs: 2})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		w.mu.Lock()
+		n := len(w.lateness)
+		w.mu.Unlock()
+		if n >= 3 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	m := w.Stop()
+	if m.Error != "" || m.Load1Start != 0.42 || m.Load1End != 0.42 || m.SchedDelay.Count < 3 || m.ProbeIntervalMillis != 1 {
+		t.Fatalf("machine = %+v", m)
+	}
+	bad := Start(Options{ProcRoot: t.TempDir()}).Stop()
+	if bad.Error == "" || bad.Load1Max != 0 {
+		t.Fatalf("unreadable proc: %+v, want an error and zero load", bad)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
