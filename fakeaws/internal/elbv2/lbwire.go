@@ -190,11 +190,23 @@ type xListener struct {
 	SslPolicy       string         `xml:"SslPolicy,omitempty"`
 	DefaultActions  []xAction      `xml:"DefaultActions>member"`
 	AlpnPolicy      []string       `xml:"AlpnPolicy>member,omitempty"`
+	// MutualAuthentication is on every HTTPS listener AWS describes, Mode "off" unless set.
+	MutualAuthentication *xMutualAuth `xml:"MutualAuthentication,omitempty"`
+}
+
+type xMutualAuth struct {
+	Mode string `xml:"Mode"`
 }
 
 func listenerToWire(l state.Listener) xListener {
 	x := xListener{ListenerArn: l.ARN, LoadBalancerArn: l.LoadBalancerARN, Port: l.Port, Protocol: l.Protocol,
 		SslPolicy: l.SSLPolicy, DefaultActions: actionsToWire(l.DefaultActions), AlpnPolicy: l.AlpnPolicy}
+	if l.Protocol == "HTTPS" {
+		x.MutualAuthentication = &xMutualAuth{Mode: "off"}
+		if l.MutualAuthMode != "" {
+			x.MutualAuthentication.Mode = l.MutualAuthMode
+		}
+	}
 	for _, c := range l.Certificates {
 		if c.IsDefault { // DescribeListeners shows the default certificate only, without IsDefault
 			x.Certificates = append(x.Certificates, xCertificate{CertificateArn: c.ARN})

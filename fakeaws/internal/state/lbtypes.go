@@ -60,17 +60,20 @@ type Certificate struct {
 
 // Listener is a load balancer's listener. Its default actions are those of its default rule.
 type Listener struct {
-	ARN             string            `json:"arn"`
-	LoadBalancerARN string            `json:"loadBalancerArn"`
-	Protocol        string            `json:"protocol"`
-	Port            int32             `json:"port"`
-	SSLPolicy       string            `json:"sslPolicy,omitempty"`
-	Certificates    []Certificate     `json:"certificates,omitempty"`
-	AlpnPolicy      []string          `json:"alpnPolicy,omitempty"`
-	DefaultActions  []Action          `json:"defaultActions"`
-	DefaultRuleARN  string            `json:"defaultRuleArn"`
-	Attributes      map[string]string `json:"attributes,omitempty"`
-	Tags            []Tag             `json:"tags,omitempty"`
+	ARN             string        `json:"arn"`
+	LoadBalancerARN string        `json:"loadBalancerArn"`
+	Protocol        string        `json:"protocol"`
+	Port            int32         `json:"port"`
+	SSLPolicy       string        `json:"sslPolicy,omitempty"`
+	Certificates    []Certificate `json:"certificates,omitempty"`
+	AlpnPolicy      []string      `json:"alpnPolicy,omitempty"`
+	// MutualAuthMode is an HTTPS listener's client certificate handling: "" (AWS's default, off) or
+	// "passthrough"; fakeaws holds no trust stores, so none verifies.
+	MutualAuthMode string            `json:"mutualAuthMode,omitempty"`
+	DefaultActions []Action          `json:"defaultActions"`
+	DefaultRuleARN string            `json:"defaultRuleArn"`
+	Attributes     map[string]string `json:"attributes,omitempty"`
+	Tags           []Tag             `json:"tags,omitempty"`
 }
 
 // ListenerRule is a listener rule. The default rule (IsDefault) has no priority and no conditions; its actions
