@@ -7,12 +7,13 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
+	"github.com/restartsim/restartsim/fakeaws/internal/sts"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
 )
 
 // bucketOf is the documented bucket of every operation fakeaws serves (design.md: ELB registration 20 / 4 per s,
-// describe 40 / 10, mutating 20 / 3, CreateLoadBalancer and SetSubnets 10 / 0.2; EC2 per action by category). A
-// new operation fails this test until it is classified here.
+// describe 40 / 10, mutating 20 / 3, CreateLoadBalancer and SetSubnets 10 / 0.2; EC2 per action by category; STS
+// 600 per s shared). A new operation fails this test until it is classified here.
 var bucketOf = map[string]string{
 	"elbv2/RegisterTargets": fakeaws.CategoryELBRegistration, "elbv2/DeregisterTargets": fakeaws.CategoryELBRegistration,
 	"elbv2/CreateLoadBalancer": fakeaws.CategoryELBResourceIntensive, "elbv2/SetSubnets": fakeaws.CategoryELBResourceIntensive,
@@ -40,11 +41,14 @@ var bucketOf = map[string]string{
 	"ec2/CreateSecurityGroup": fakeaws.CategoryEC2Mutating, "ec2/DeleteSecurityGroup": fakeaws.CategoryEC2Mutating,
 	"ec2/CreateTags":                    fakeaws.CategoryEC2Mutating,
 	"ec2/AuthorizeSecurityGroupIngress": fakeaws.CategoryEC2SecurityGroup, "ec2/RevokeSecurityGroupIngress": fakeaws.CategoryEC2SecurityGroup,
+
+	"sts/GetCallerIdentity": fakeaws.CategorySTS,
 }
 
 func TestEveryOperationClassified(t *testing.T) {
 	st := state.New(state.Config{AccountID: "123456789012", Region: "us-west-2"})
-	served := map[string][]string{"elbv2": elbv2.New(st).Operations(), "ec2": ec2.New(st).Operations()}
+	served := map[string][]string{"elbv2": elbv2.New(st).Operations(), "ec2": ec2.New(st).Operations(),
+		"sts": sts.New(st.AccountID(), "AKID").Operations()}
 	n := 0
 	for svc, ops := range served {
 		for _, op := range ops {

@@ -1,10 +1,12 @@
-// Package fakeaws is a loopback AWS endpoint for simulations: it speaks the real ELBv2 (2015-12-01) and EC2
-// (2016-11-15) AWS Query wire protocol, so unmodified aws-sdk-go-v2 clients work against it with only
-// BaseEndpoint changed, and serves S3 (path-style, via gofakes3) on the same listener.
+// Package fakeaws is a loopback AWS endpoint for simulations: it speaks the real ELBv2 (2015-12-01), EC2
+// (2016-11-15) and STS (2011-06-15, GetCallerIdentity) AWS Query wire protocol, so unmodified aws-sdk-go-v2
+// clients work against it with only BaseEndpoint changed, and serves S3 (path-style, via gofakes3) on the same
+// listener.
 //
 // Layers: internal/query (form decoding, XML envelopes, the one error-code → HTTP-status table), internal/sigv4
-// (signature verification), internal/elbv2 and internal/ec2 (handlers per resource), internal/state (the
-// account), internal/throttle (token buckets per AWS category), internal/faults (latency, errors, outages).
+// (signature verification), internal/elbv2, internal/ec2 and internal/sts (handlers per resource),
+// internal/state (the account), internal/throttle (token buckets per AWS category), internal/faults (latency,
+// errors, outages).
 // This package wires them into an http.Handler, records every call, exports Prometheus metrics and offers the
 // admin API as Go methods and as JSON over HTTP under /_restartsim/.
 //
@@ -38,7 +40,8 @@
 // # Authentication
 //
 // AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the
-// request is routed by the credential scope's service (elasticloadbalancing, ec2, s3). Presigned requests
+// request is routed by the credential scope's service (elasticloadbalancing, ec2, sts, s3). GetCallerIdentity
+// names the IAM user "restartsim" of Options.AccountID, the account in every ARN fakeaws makes. Presigned requests
 // (X-Amz-Signature in the query string) are accepted too. X-Amz-Date must be within Options.MaxClockSkew of
 // Options.WallClock — real time, not scenario time, which may run faster than the clients' clocks — and a
 // presigned request expires after X-Amz-Expires; late requests get the real errors (ELB SignatureDoesNotMatch

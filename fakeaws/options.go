@@ -41,6 +41,7 @@ const (
 	CategoryEC2Unfiltered        = throttle.EC2Unfiltered
 	CategoryEC2Mutating          = throttle.EC2Mutating
 	CategoryEC2SecurityGroup     = throttle.EC2SecurityGroup
+	CategorySTS                  = throttle.STSRequest
 )
 
 // Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).

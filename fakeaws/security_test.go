@@ -215,7 +215,7 @@ func TestBadSignatures(t *testing.T) {
 	}{
 		{"bad terminator", "elasticloadbalancing", elbBody, setAuth(func(a string) string { return strings.Replace(a, "aws4_request", "aws5_request", 1) }), 403, "IncompleteSignature", "aws4_request"},
 		{"scope date", "ec2", ec2Body, setAuth(func(a string) string { return strings.Replace(a, now.UTC().Format("/20060102/"), "/20000101/", 1) }), 403, "IncompleteSignature", "Date in Credential scope"},
-		{"wrong service elb", "sts", elbBody, nil, 403, "SignatureDoesNotMatch", "Credential should be scoped to correct service: 'elasticloadbalancing'."},
+		{"wrong service elb", "monitoring", elbBody, nil, 403, "SignatureDoesNotMatch", "Credential should be scoped to correct service: 'elasticloadbalancing'."},
 		{"wrong service ec2", "sqs", ec2Body, nil, 401, "AuthFailure", ""},
 		{"no SignedHeaders", "elasticloadbalancing", elbBody, setAuth(func(a string) string {
 			i, j := strings.Index(a, "SignedHeaders="), strings.Index(a, ", Signature=")

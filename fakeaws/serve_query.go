@@ -10,6 +10,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
+	"github.com/restartsim/restartsim/fakeaws/internal/sts"
 )
 
 // Service names as recorded.
@@ -17,6 +18,7 @@ const (
 	ServiceELBv2 = "elbv2"
 	ServiceEC2   = "ec2"
 	ServiceS3    = "s3"
+	ServiceSTS   = "sts"
 )
 
 // queryCall is the state of one Query request while it is served.
@@ -45,11 +47,24 @@ func serviceOfScope(name string) string {
 		return ServiceELBv2
 	case "ec2":
 		return ServiceEC2
+	case "sts":
+		return ServiceSTS
 	}
 	return ""
 }
 
-// serveQuery answers one ELBv2 or EC2 Query request. Every answer, error or not, is recorded once.
+// dialectOf is the wire dialect of a Query service.
+func dialectOf(service string) query.Dialect {
+	switch service {
+	case ServiceEC2:
+		return query.EC2Query
+	case ServiceSTS:
+		return query.STSQuery
+	}
+	return query.AWSQuery
+}
+
+// serveQuery answers one ELBv2, EC2 or STS Query request. Every answer, error or not, is recorded once.
 func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	q, signedFor := s.startQuery(w, r)
 	body, ok := q.readBody(r)
@@ -83,9 +98,7 @@ func (s *Server) startQuery(w http.ResponseWriter, r *http.Request) (*queryCall,
 	q.call = Call{Time: q.start, RequestID: s.newRequestID(), Operation: "unknown"}
 	scope, _ := sigv4.ParseScope(r)
 	q.call.Service = serviceOfScope(scope.Service)
-	if q.call.Service == ServiceEC2 {
-		q.dialect = query.EC2Query
-	}
+	q.dialect = dialectOf(q.call.Service)
 	return q, scope.Service
 }
 
@@ -104,7 +117,7 @@ func (q *queryCall) readBody(r *http.Request) ([]byte, bool) {
 }
 
 // serviceFromVersion picks the service of a request that is unsigned or signed for another service from the
-// Version it sends: ELBv2's, or else EC2 (whose API versions are many).
+// Version it sends: ELBv2's, STS's, or else EC2 (whose API versions are many).
 func (q *queryCall) serviceFromVersion(body []byte, rawQuery string) {
 	if q.call.Service != "" {
 		return
@@ -112,10 +125,14 @@ func (q *queryCall) serviceFromVersion(body []byte, rawQuery string) {
 	switch query.Peek(body, rawQuery, "Version") {
 	case elbv2.Version:
 		q.call.Service = ServiceELBv2
+	case sts.Version:
+		q.call.Service = ServiceSTS
 	case "":
+		return
 	default:
-		q.call.Service, q.dialect = ServiceEC2, query.EC2Query
+		q.call.Service = ServiceEC2
 	}
+	q.dialect = dialectOf(q.call.Service)
 }
 
 // parseAction decodes the form, resolves its action and records what the call is about.
@@ -222,6 +239,11 @@ func (s *Server) lookup(service, action string, form *query.Form) (query.Handler
 			return h, nil
 		}
 		return nil, query.Errorf("InvalidAction", "Could not find operation %s for version %s", action, version)
+	case ServiceSTS:
+		if h, ok := s.sts.Lookup(action); ok && version == sts.Version {
+			return h, nil
+		}
+		return nil, query.Errorf("InvalidAction", "Could not find operation %s for version %s", action, version)
 	default:
 		if version == "" {
 			return nil, query.Errorf("MissingParameter", "The request must contain the parameter Version")
@@ -234,7 +256,7 @@ func (s *Server) lookup(service, action string, form *query.Form) (query.Handler
 }
 
 // signingName is the SigV4 service name of a Query service.
-var signingName = map[string]string{ServiceELBv2: "elasticloadbalancing", ServiceEC2: "ec2"}
+var signingName = map[string]string{ServiceELBv2: "elasticloadbalancing", ServiceEC2: "ec2", ServiceSTS: "sts"}
 
 // authenticate verifies SigV4 and maps failures to the service's error code.
 func (s *Server) authenticate(r *http.Request, body []byte, service string) *query.Error {

@@ -22,6 +22,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/faults"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
+	"github.com/restartsim/restartsim/fakeaws/internal/sts"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
 )
 
@@ -34,6 +35,7 @@ type Server struct {
 	st       *state.Store
 	elb      *elbv2.Service
 	ec2      *ec2.Service
+	sts      *sts.Service
 	throttle *throttle.Throttler
 	faults   *faults.Injector
 	rec      *Recorder
@@ -81,6 +83,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.elb = elbv2.New(s.st)
 	s.ec2 = ec2.New(s.st)
+	s.sts = sts.New(opts.AccountID, opts.AccessKeyID)
 	reg := opts.Registry
 	if reg == nil {
 		r := prometheus.NewRegistry()

@@ -107,7 +107,9 @@ type External struct {
 	// {{.AccessKeyID}} {{.SecretAccessKey}} {{.Port}} {{.MetricsPort}} {{.HealthPort}} {{.CertDir}}
 	// {{.Replica}} {{.ClusterName}} {{.VpcID}} {{.Namespace}}.
 	Command []string `json:"command"`
-	// Env is added to the child's environment, templated like Command.
+	// Env is added to the child's environment, templated like Command, after the AWS settings the harness
+	// gives every external controller (fakeaws's endpoint, key pair and region; none of its own AWS_ variables),
+	// which it may override.
 	Env map[string]string `json:"env,omitempty"`
 	// MetricsPath is scraped on {{.MetricsPort}} for queue depth. Default /metrics.
 	MetricsPath string `json:"metricsPath,omitempty"`

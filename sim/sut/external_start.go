@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"text/template"
 	"time"
@@ -39,12 +40,13 @@ func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 	vpc, _ := b.DefaultVPCID()
 	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, AWSEndpoint: b.URL(), Region: cr.Region,
 		AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
-	envv := append(os.Environ(), "AWS_ENDPOINT_URL="+b.URL(), "AWS_ACCESS_KEY_ID="+cr.AccessKey,
-		"AWS_SECRET_ACCESS_KEY="+cr.SecretKey, "AWS_REGION="+cr.Region, "AWS_DEFAULT_REGION="+cr.Region,
-		"AWS_EC2_METADATA_DISABLED=true", "KUBECONFIG="+e.ControllerKubeconfig)
+	awsEnv, err := fakeAWSEnv(b.URL(), cr, dir)
+	if err != nil {
+		return nil, err
+	}
+	envv := append(withoutAWS(os.Environ()), append(awsEnv, "KUBECONFIG="+e.ControllerKubeconfig)...)
 	var synced *regexp.Regexp
 	if x.CacheSyncedLog != "" {
-		var err error
 		if synced, err = regexp.Compile(x.CacheSyncedLog); err != nil {
 			return nil, runerr.BadInput(fmt.Errorf("controller.external.cacheSyncedLog: %w", err))
 		}
@@ -61,6 +63,34 @@ func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 	}
 	return &external{x: x, base: base, env: envv, dir: dir, log: log, reps: sc.Controller.Replicas,
 		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{})}, nil
+}
+
+// fakeAWSEnv is the whole AWS environment of an external controller: fakeaws's endpoint, key pair and region,
+// no instance metadata, and config and credentials files that are empty (written in dir), so that no profile,
+// CA bundle, role or endpoint of the user's ~/.aws reaches a controller that must talk to fakeaws only.
+func fakeAWSEnv(endpoint string, cr backend.Creds, dir string) ([]string, error) {
+	empty := filepath.Join(dir, "aws-empty-config")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		return nil, err
+	}
+	return []string{"AWS_ENDPOINT_URL=" + endpoint, "AWS_ACCESS_KEY_ID=" + cr.AccessKey, "AWS_SECRET_ACCESS_KEY=" + cr.SecretKey,
+		"AWS_REGION=" + cr.Region, "AWS_DEFAULT_REGION=" + cr.Region, "AWS_EC2_METADATA_DISABLED=true",
+		"AWS_CONFIG_FILE=" + empty, "AWS_SHARED_CREDENTIALS_FILE=" + empty}, nil
+}
+
+// withoutAWS drops every AWS_ variable of the harness's environment (a CA bundle makes ACK's client fail every
+// call; a profile, role, web-identity token or service endpoint would send a controller elsewhere).
+func withoutAWS(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(strings.ToUpper(kv), "AWS_") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func render(text string, data scenario.TemplateData) (string, error) {

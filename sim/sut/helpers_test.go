@@ -10,8 +10,12 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// TestMain silences controller-runtime's global logger, which the in-process replicas log through.
+// TestMain silences controller-runtime's global logger, which the in-process replicas log through; run as
+// an external controller by TestExternalAWSEnvironment, the binary is that controller.
 func TestMain(m *testing.M) {
+	if report := os.Getenv(awsChildReport); report != "" {
+		runAWSChild(report)
+	}
 	ctrllog.SetLogger(logr.Discard())
 	os.Exit(m.Run())
 }

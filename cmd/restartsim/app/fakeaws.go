@@ -110,7 +110,7 @@ func newFakeAWSCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fakeaws",
 		Short: "Serve a throttled fake ELBv2 + EC2 (+ S3) endpoint for aws-sdk-go-v2 clients",
-		Long: `Serve the fake AWS that simulate runs in process, on its own: the ELBv2 and EC2 query APIs (and
+		Long: `Serve the fake AWS that simulate runs in process, on its own: the ELBv2, EC2 and STS query APIs (and
 S3 for gate baselines) with SigV4 checked against one key pair, AWS's documented token-bucket
 throttles (--limits), target health that turns healthy after --healthy-after, and a seeded default
 VPC (10.0.0.0/16, with its default security group) that clients can use as is.

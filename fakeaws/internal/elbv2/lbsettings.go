@@ -26,11 +26,18 @@ func (s *Service) setSubnets(now time.Time, f *query.Form) (any, error) {
 	if len(ms) == 0 {
 		return nil, validationf("You must specify subnets or subnet mappings")
 	}
-	if lb, err = s.st.SetSubnets(arn, ms); err != nil {
+	prefix := lb.IPv6SourceNATPrefix
+	if f.Has("EnablePrefixForIpv6SourceNat") {
+		if prefix, err = ipv6SourceNATPrefix(f, lb); err != nil {
+			return nil, err
+		}
+	}
+	if lb, err = s.st.SetSubnets(arn, ms, prefix); err != nil {
 		return nil, err
 	}
 	x := lbToWire(lb, now)
-	return setSubnetsResult{AvailabilityZones: x.AvailabilityZones, IpAddressType: lb.IPAddressType}, nil
+	return setSubnetsResult{AvailabilityZones: x.AvailabilityZones, IpAddressType: lb.IPAddressType,
+		EnablePrefixForIpv6SourceNat: x.EnablePrefixForIpv6SourceNat}, nil
 }
 
 func (s *Service) setSecurityGroups(_ time.Time, f *query.Form) (any, error) {

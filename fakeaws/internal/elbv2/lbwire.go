@@ -32,6 +32,16 @@ type xLoadBalancer struct {
 	AvailabilityZones     []xAZ    `xml:"AvailabilityZones>member"`
 	SecurityGroups        []string `xml:"SecurityGroups>member,omitempty"`
 	IpAddressType         string   `xml:"IpAddressType"`
+	// EnablePrefixForIpv6SourceNat is on every load balancer AWS describes, "off" unless set (clients that
+	// late-initialise it, as ACK does, wait for it forever otherwise).
+	EnablePrefixForIpv6SourceNat string `xml:"EnablePrefixForIpv6SourceNat"`
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 func lbToWire(lb state.LoadBalancer, now time.Time) xLoadBalancer {
@@ -39,7 +49,7 @@ func lbToWire(lb state.LoadBalancer, now time.Time) xLoadBalancer {
 		LoadBalancerArn: lb.ARN, DNSName: lb.DNSName, CanonicalHostedZoneId: lb.CanonicalHostedZoneID,
 		CreatedTime: lb.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z"), LoadBalancerName: lb.Name, Scheme: lb.Scheme,
 		VpcId: lb.VPCID, State: xLBState{Code: lb.StateAt(now)}, Type: lb.Type, SecurityGroups: lb.SecurityGroupIDs,
-		IpAddressType: lb.IPAddressType,
+		IpAddressType: lb.IPAddressType, EnablePrefixForIpv6SourceNat: onOff(lb.IPv6SourceNATPrefix),
 	}
 	for _, m := range lb.Subnets {
 		x.AvailabilityZones = append(x.AvailabilityZones, xAZ{ZoneName: m.AvailabilityZone, SubnetId: m.SubnetID})
@@ -180,11 +190,23 @@ type xListener struct {
 	SslPolicy       string         `xml:"SslPolicy,omitempty"`
 	DefaultActions  []xAction      `xml:"DefaultActions>member"`
 	AlpnPolicy      []string       `xml:"AlpnPolicy>member,omitempty"`
+	// MutualAuthentication is on every HTTPS listener AWS describes, Mode "off" unless set.
+	MutualAuthentication *xMutualAuth `xml:"MutualAuthentication,omitempty"`
+}
+
+type xMutualAuth struct {
+	Mode string `xml:"Mode"`
 }
 
 func listenerToWire(l state.Listener) xListener {
 	x := xListener{ListenerArn: l.ARN, LoadBalancerArn: l.LoadBalancerARN, Port: l.Port, Protocol: l.Protocol,
 		SslPolicy: l.SSLPolicy, DefaultActions: actionsToWire(l.DefaultActions), AlpnPolicy: l.AlpnPolicy}
+	if l.Protocol == "HTTPS" {
+		x.MutualAuthentication = &xMutualAuth{Mode: "off"}
+		if l.MutualAuthMode != "" {
+			x.MutualAuthentication.Mode = l.MutualAuthMode
+		}
+	}
 	for _, c := range l.Certificates {
 		if c.IsDefault { // DescribeListeners shows the default certificate only, without IsDefault
 			x.Certificates = append(x.Certificates, xCertificate{CertificateArn: c.ARN})
@@ -207,8 +229,9 @@ func certificatesToWire(cs []state.Certificate) []xCertificate {
 }
 
 type setSubnetsResult struct {
-	AvailabilityZones []xAZ  `xml:"AvailabilityZones>member"`
-	IpAddressType     string `xml:"IpAddressType"`
+	AvailabilityZones            []xAZ  `xml:"AvailabilityZones>member"`
+	IpAddressType                string `xml:"IpAddressType"`
+	EnablePrefixForIpv6SourceNat string `xml:"EnablePrefixForIpv6SourceNat"`
 }
 
 type setSecurityGroupsResult struct {

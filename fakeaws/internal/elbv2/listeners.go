@@ -56,10 +56,36 @@ func listenerSettings(f *query.Form, l *state.Listener, create bool) error {
 	if f.Has("AlpnPolicy.member") {
 		l.AlpnPolicy = f.Strings("AlpnPolicy.member")
 	}
+	if err := mutualAuthentication(f, l); err != nil {
+		return err
+	}
 	if f.Has("DefaultActions") || create {
 		if l.DefaultActions, err = actions(f, "DefaultActions.member"); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// mutualAuthentication reads MutualAuthentication.Mode (off, passthrough or verify): only an HTTPS listener
+// asks for client certificates, and verifying them needs a trust store, which fakeaws does not hold. A listener
+// that stops being HTTPS stops asking.
+func mutualAuthentication(f *query.Form, l *state.Listener) error {
+	mode, err := enumParam(f, "MutualAuthentication.Mode", "", "off", "passthrough", "verify")
+	switch {
+	case err != nil:
+		return err
+	case mode == "verify":
+		return query.Errorf("TrustStoreNotFound", "Trust store '%s' not found", f.Get("MutualAuthentication.TrustStoreArn"))
+	case mode == "passthrough" && l.Protocol != "HTTPS":
+		return query.Errorf("InvalidConfigurationRequest", "Mutual authentication is only supported by HTTPS listeners")
+	case mode == "off":
+		l.MutualAuthMode = ""
+	case mode != "":
+		l.MutualAuthMode = mode
+	}
+	if l.Protocol != "HTTPS" {
+		l.MutualAuthMode = ""
 	}
 	return nil
 }

@@ -45,6 +45,9 @@ func (s *Service) createLoadBalancer(now time.Time, f *query.Form) (any, error) 
 	if lb.Subnets, err = subnetMappings(f, lb.Type); err != nil {
 		return nil, err
 	}
+	if lb.IPv6SourceNATPrefix, err = ipv6SourceNATPrefix(f, lb); err != nil {
+		return nil, err
+	}
 	if lb.Tags, err = tags(f, "Tags.member"); err != nil {
 		return nil, err
 	}
@@ -53,6 +56,19 @@ func (s *Service) createLoadBalancer(now time.Time, f *query.Form) (any, error) 
 		return nil, err
 	}
 	return loadBalancersResult{LoadBalancers: []xLoadBalancer{lbToWire(created, now)}}, nil
+}
+
+// ipv6SourceNATPrefix reads EnablePrefixForIpv6SourceNat (on|off, default off), which only a dualstack network
+// load balancer may turn on.
+func ipv6SourceNATPrefix(f *query.Form, lb state.LoadBalancer) (bool, error) {
+	v, err := enumParam(f, "EnablePrefixForIpv6SourceNat", "off", "on", "off")
+	if err != nil || v == "off" {
+		return false, err
+	}
+	if lb.Type != state.LBTypeNetwork || lb.IPAddressType != "dualstack" {
+		return false, query.Errorf("InvalidConfigurationRequest", "A prefix for IPv6 source NAT is only supported by dualstack network load balancers")
+	}
+	return true, nil
 }
 
 // subnetMappings reads Subnets.member.N or SubnetMappings.member.N (not both); addresses are for network load

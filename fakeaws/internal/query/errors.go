@@ -87,6 +87,7 @@ var statusByCode = map[string]int{
 	"RuleNotFound":                http.StatusBadRequest,
 	"PriorityInUse":               http.StatusBadRequest,
 	"TooManyRules":                http.StatusBadRequest,
+	"TrustStoreNotFound":          http.StatusBadRequest,
 	// EC2.
 	"InvalidGroup.NotFound":               http.StatusBadRequest,
 	"InvalidGroup.Duplicate":              http.StatusBadRequest,

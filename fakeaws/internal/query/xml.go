@@ -8,10 +8,11 @@ import (
 	"sync"
 )
 
-// Namespaces of the two Query APIs.
+// Namespaces of the Query APIs.
 const (
 	ELBv2Namespace = "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/"
 	EC2Namespace   = "http://ec2.amazonaws.com/doc/2016-11-15/"
+	STSNamespace   = "https://sts.amazonaws.com/doc/2011-06-15/"
 )
 
 // Dialect selects the envelope and error document of a Query service.
@@ -24,7 +25,17 @@ const (
 	// EC2Query is EC2's dialect: <OpResponse><requestId/>fields</OpResponse>, errors as
 	// <Response><Errors><Error><Code/><Message/></Error></Errors><RequestID/></Response>.
 	EC2Query
+	// STSQuery is the classic Query dialect in STS's namespace.
+	STSQuery
 )
+
+// namespace is the xmlns of a classic Query dialect's documents.
+func (d Dialect) namespace() string {
+	if d == STSQuery {
+		return STSNamespace
+	}
+	return ELBv2Namespace
+}
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
@@ -58,7 +69,7 @@ func EncodeResponse(d Dialect, op, requestID string, body any) ([]byte, error) {
 			return nil, err
 		}
 	default:
-		start := xml.StartElement{Name: xml.Name{Local: op + "Response"}, Attr: []xml.Attr{{Name: xml.Name{Local: "xmlns"}, Value: ELBv2Namespace}}}
+		start := xml.StartElement{Name: xml.Name{Local: op + "Response"}, Attr: []xml.Attr{{Name: xml.Name{Local: "xmlns"}, Value: d.namespace()}}}
 		if err := enc.EncodeToken(start); err != nil {
 			return nil, err
 		}
@@ -109,7 +120,7 @@ func EncodeError(d Dialect, e *Error, requestID string) []byte {
 		if IsServerFault(e.Code) {
 			typ = "Receiver"
 		}
-		doc = elbErrorDoc{Xmlns: ELBv2Namespace, Type: typ, Code: e.Code, Message: e.Message, RequestID: requestID}
+		doc = elbErrorDoc{Xmlns: d.namespace(), Type: typ, Code: e.Code, Message: e.Message, RequestID: requestID}
 	}
 	b, err := xml.Marshal(doc)
 	if err != nil { // cannot happen for string fields; keep a valid document anyway

@@ -6,8 +6,9 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 )
 
-// SetSubnets moves a load balancer to other subnets of its VPC, checked like CreateLoadBalancer's.
-func (s *Store) SetSubnets(arn string, subnets []SubnetMapping) (LoadBalancer, error) {
+// SetSubnets moves a load balancer to other subnets of its VPC, checked like CreateLoadBalancer's, and sets
+// whether it takes an IPv6 prefix for source NAT.
+func (s *Store) SetSubnets(arn string, subnets []SubnetMapping, ipv6SourceNATPrefix bool) (LoadBalancer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	lb, err := s.lb(arn)
@@ -19,7 +20,7 @@ func (s *Store) SetSubnets(arn string, subnets []SubnetMapping) (LoadBalancer, e
 	if err := s.placeLoadBalancer(&c); err != nil {
 		return LoadBalancer{}, err
 	}
-	lb.Subnets = c.Subnets
+	lb.Subnets, lb.IPv6SourceNATPrefix = c.Subnets, ipv6SourceNATPrefix
 	return cloneLB(lb), nil
 }
 

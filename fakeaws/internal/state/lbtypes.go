@@ -24,19 +24,22 @@ type SubnetMapping struct {
 
 // LoadBalancer is an ELBv2 application or network load balancer.
 type LoadBalancer struct {
-	ARN                   string            `json:"arn"`
-	Name                  string            `json:"name"`
-	Type                  string            `json:"type"`
-	Scheme                string            `json:"scheme"`
-	IPAddressType         string            `json:"ipAddressType"`
-	VPCID                 string            `json:"vpcId"`
-	DNSName               string            `json:"dnsName"`
-	CanonicalHostedZoneID string            `json:"canonicalHostedZoneId"`
-	Subnets               []SubnetMapping   `json:"subnets"`
-	SecurityGroupIDs      []string          `json:"securityGroupIds,omitempty"`
-	Attributes            map[string]string `json:"attributes,omitempty"` // only the ones set; defaults are implied
-	Tags                  []Tag             `json:"tags,omitempty"`
-	CreatedAt             time.Time         `json:"createdAt"`
+	ARN                   string          `json:"arn"`
+	Name                  string          `json:"name"`
+	Type                  string          `json:"type"`
+	Scheme                string          `json:"scheme"`
+	IPAddressType         string          `json:"ipAddressType"`
+	VPCID                 string          `json:"vpcId"`
+	DNSName               string          `json:"dnsName"`
+	CanonicalHostedZoneID string          `json:"canonicalHostedZoneId"`
+	Subnets               []SubnetMapping `json:"subnets"`
+	SecurityGroupIDs      []string        `json:"securityGroupIds,omitempty"`
+	// IPv6SourceNATPrefix is EnablePrefixForIpv6SourceNat "on" (a dualstack network load balancer's choice);
+	// AWS describes every other load balancer with "off", its documented default.
+	IPv6SourceNATPrefix bool              `json:"ipv6SourceNatPrefix,omitempty"`
+	Attributes          map[string]string `json:"attributes,omitempty"` // only the ones set; defaults are implied
+	Tags                []Tag             `json:"tags,omitempty"`
+	CreatedAt           time.Time         `json:"createdAt"`
 	// ActiveAt is when the load balancer leaves "provisioning" (scenario time).
 	ActiveAt time.Time `json:"activeAt"`
 }
@@ -57,17 +60,20 @@ type Certificate struct {
 
 // Listener is a load balancer's listener. Its default actions are those of its default rule.
 type Listener struct {
-	ARN             string            `json:"arn"`
-	LoadBalancerARN string            `json:"loadBalancerArn"`
-	Protocol        string            `json:"protocol"`
-	Port            int32             `json:"port"`
-	SSLPolicy       string            `json:"sslPolicy,omitempty"`
-	Certificates    []Certificate     `json:"certificates,omitempty"`
-	AlpnPolicy      []string          `json:"alpnPolicy,omitempty"`
-	DefaultActions  []Action          `json:"defaultActions"`
-	DefaultRuleARN  string            `json:"defaultRuleArn"`
-	Attributes      map[string]string `json:"attributes,omitempty"`
-	Tags            []Tag             `json:"tags,omitempty"`
+	ARN             string        `json:"arn"`
+	LoadBalancerARN string        `json:"loadBalancerArn"`
+	Protocol        string        `json:"protocol"`
+	Port            int32         `json:"port"`
+	SSLPolicy       string        `json:"sslPolicy,omitempty"`
+	Certificates    []Certificate `json:"certificates,omitempty"`
+	AlpnPolicy      []string      `json:"alpnPolicy,omitempty"`
+	// MutualAuthMode is an HTTPS listener's client certificate handling: "" (AWS's default, off) or
+	// "passthrough"; fakeaws holds no trust stores, so none verifies.
+	MutualAuthMode string            `json:"mutualAuthMode,omitempty"`
+	DefaultActions []Action          `json:"defaultActions"`
+	DefaultRuleARN string            `json:"defaultRuleArn"`
+	Attributes     map[string]string `json:"attributes,omitempty"`
+	Tags           []Tag             `json:"tags,omitempty"`
 }
 
 // ListenerRule is a listener rule. The default rule (IsDefault) has no priority and no conditions; its actions

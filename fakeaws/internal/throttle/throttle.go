@@ -44,6 +44,9 @@ const (
 	EC2Unfiltered        = "ec2/unfiltered-describe"
 	EC2Mutating          = "ec2/mutating"
 	EC2SecurityGroup     = "ec2/security-group-ingress"
+	// STSRequest is the one quota AWS documents for STS: 600 requests per second per account and region,
+	// shared by GetCallerIdentity, AssumeRole and the rest (no burst is documented: one second's worth).
+	STSRequest = "sts/request"
 )
 
 // Profile names.
@@ -57,10 +60,12 @@ var profiles = map[string]map[string]Limit{
 	ProfileDocumented: {
 		ELBRegistration: {4, 20}, ELBDescribe: {10, 40}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
+		STSRequest: {600, 600},
 	},
 	Profile2026: {
 		ELBRegistration: {4, 20}, ELBDescribe: {50, 200}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
+		STSRequest: {600, 600},
 	},
 	ProfileUnlimited: {},
 }
@@ -117,6 +122,8 @@ func Category(service, op string, unfiltered bool) string {
 		default:
 			return EC2Mutating
 		}
+	case "sts":
+		return STSRequest
 	}
 	return ""
 }
