@@ -35,7 +35,10 @@
 // default VPC has one subnet per zone a, b and c, tagged kubernetes.io/role/elb and
 // kubernetes.io/role/internal-elb, so subnet discovery by tag works as in an EKS cluster. A security group a
 // load balancer uses cannot be deleted (DependencyViolation), nor can a target group a listener or rule
-// forwards to (ResourceInUse).
+// forwards to (ResourceInUse). Fields AWS always describes carry its documented defaults, because clients
+// compare or late-initialise them: every load balancer's EnablePrefixForIpv6SourceNat ("off" unless a dualstack
+// network load balancer set "on") and every HTTPS listener's MutualAuthentication (Mode "off" unless
+// "passthrough").
 //
 // # Authentication
 //
