@@ -157,4 +157,3 @@ func startFakeAWS(t *testing.T) (*fakeaws.Server, *elb.Client) {
 	return srv, elb.NewFromConfig(aws.Config{Region: "us-west-2", BaseEndpoint: aws.String(h.URL),
 		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")})
 }
-
