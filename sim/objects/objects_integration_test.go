@@ -63,7 +63,7 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 		}
 		status := map[string]any{"status": map[string]any{"arn": *out.TargetGroups[0].TargetGroupArn,
 			"conditions": []any{map[string]any{"type": "Synced", "status": "True"}}}}
-		if err := c.Status().Patch(ctx, u, mergePatch(t, status)); err != nil {
+		if err := c.Status().Patch(ctx, u, statusPatch(t, status)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -138,7 +138,7 @@ func check(ctx context.Context, t *testing.T, f *Fleet, c client.Reader, run Env
 	return f.Check(objs, snap)
 }
 
-func mergePatch(t *testing.T, v any) client.Patch {
+func statusPatch(t *testing.T, v any) client.Patch {
 	data, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
