@@ -9,6 +9,7 @@ import (
 	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -22,6 +23,8 @@ type Kind struct {
 	Source string
 	// schema is the version's OpenAPI schema; nil for a built-in kind, whose `object` is dynamic.
 	schema *structuralschema.Structural
+	// validator checks values against the schema as the API server does on create; nil for a built-in kind.
+	validator validation.SchemaValidator
 }
 
 // Catalog is the kinds a scenario may use: the built-in kinds of client-go's scheme and the CRDs it was given.
@@ -58,27 +61,30 @@ func (c *Catalog) AddCRD(crd *apiextensionsv1.CustomResourceDefinition, source s
 			Source:     source,
 		}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-			s, err := structural(v.Schema.OpenAPIV3Schema)
-			if err != nil {
+			if err := k.setSchema(v.Schema.OpenAPIV3Schema); err != nil {
 				return fmt.Errorf("CRD %s version %s: %w", crd.Name, v.Name, err)
 			}
-			k.schema = s
 		}
 		c.kinds[k.GVK] = k
 	}
 	return nil
 }
 
-func structural(props *apiextensionsv1.JSONSchemaProps) (*structuralschema.Structural, error) {
+func (k *Kind) setSchema(props *apiextensionsv1.JSONSchemaProps) error {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(props, &internal, nil); err != nil {
-		return nil, err
+		return err
 	}
 	s, err := structuralschema.NewStructural(&internal)
 	if err != nil {
-		return nil, fmt.Errorf("schema is not structural: %w", err)
+		return fmt.Errorf("schema is not structural: %w", err)
 	}
-	return s, nil
+	v, _, err := validation.NewSchemaValidator(&internal)
+	if err != nil {
+		return err
+	}
+	k.schema, k.validator = s, v
+	return nil
 }
 
 // Lookup finds the kind of an object's apiVersion and kind.

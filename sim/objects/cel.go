@@ -9,11 +9,11 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	celschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	"k8s.io/apimachinery/pkg/util/version"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/environment"
 )
 
@@ -31,7 +31,7 @@ const (
 type celEnv struct {
 	env *cel.Env
 	// object is the object's schema (metadata included); nil for a built-in kind, whose `object` is dynamic.
-	object *structuralschema.Structural
+	object *schemaTree
 }
 
 // newCELEnv builds the environment of Kubernetes CEL (the libraries of CRD validation rules) with `object`
@@ -41,8 +41,9 @@ func newCELEnv(k *Kind, awsKind string) (*celEnv, error) {
 	var decls []*apiservercel.DeclType
 	objType := cel.DynType
 	if k.schema != nil {
-		e.object = withObjectMeta(k.schema)
-		dt := model.SchemaDeclType(e.object, false)
+		s := withObjectMeta(k.schema)
+		e.object = newSchemaTree(s)
+		dt := model.SchemaDeclType(s, false)
 		if dt == nil {
 			return nil, fmt.Errorf("the schema of %s has no fields CEL can read", k.GVK.Kind)
 		}
@@ -78,7 +79,7 @@ func (e *celEnv) objectVal(u map[string]any) ref.Val {
 	if e.object == nil {
 		return e.env.CELTypeAdapter().NativeToValue(u)
 	}
-	return celschema.UnstructuredToVal(u, e.object)
+	return common.UnstructuredToVal(u, e.object)
 }
 
 // withObjectMeta is a CRD's schema with apiVersion, kind and the metadata a condition may read (CRD schemas
@@ -127,6 +128,15 @@ var awsSchemas = sync.OnceValue(func() map[string]*structuralschema.Structural {
 	for kind, t := range awsViewTypes {
 		s := structuralOf(t)
 		out[kind] = &s
+	}
+	return out
+})
+
+// awsSchemaTrees are awsSchemas as the `aws` values read them.
+var awsSchemaTrees = sync.OnceValue(func() map[string]*schemaTree {
+	out := map[string]*schemaTree{}
+	for kind, s := range awsSchemas() {
+		out[kind] = newSchemaTree(s)
 	}
 	return out
 })

@@ -59,12 +59,17 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 			f.byName[g.Name] = cg
 		}
 	}
+	clean := map[*group]bool{}
+	names := true // every name template parsed, so that ref can render
 	for _, g := range f.groups {
+		n := len(errs)
 		f.compileGroup(cat, g, &errs)
+		clean[g] = len(errs) == n && f.byName[g.Name] == g && g.Count >= 1 && g.Count <= MaxCount
+		names = names && g.nameTmpl != nil
 	}
 	f.orderGroups(&errs)
-	if len(errs) == 0 {
-		for _, g := range f.groups {
+	for _, g := range f.groups {
+		if clean[g] && names {
 			f.checkRender(g, &errs)
 		}
 	}

@@ -47,11 +47,26 @@ func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
 		}
 	}
 	if len(errs) == 0 {
-		if _, err := pt.render(validationEnv, 0, 1); err != nil {
-			errs.add(mp, "object 0: %v", err)
-		}
+		pt.checkRender(mp, &errs)
 	}
 	return pt, errs.err()
+}
+
+// checkRender renders the patch of object 0 with a stand-in run and checks the patched object against the
+// kind's schema, so that a field the schema does not know or a value of the wrong type is refused before the
+// run.
+func (pt *Patcher) checkRender(mp string, errs *ErrorList) {
+	merge, err := pt.render(validationEnv, 0, 1)
+	if err != nil {
+		errs.add(mp, "object 0: %v", err)
+		return
+	}
+	obj, err := pt.f.Render(validationEnv, pt.g.Name, 0)
+	if err != nil {
+		errs.add(mp, "object 0: %v", err)
+		return
+	}
+	pt.g.kind.checkSchema(mergePatch(obj.Object, merge).(map[string]any), mp, errs)
 }
 
 // checkMerge refuses a merge patch that is not an object or that renames or moves objects.

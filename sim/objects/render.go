@@ -218,6 +218,7 @@ func (f *Fleet) checkRender(g *group, errs *ErrorList) {
 			return
 		}
 		names = append(names, u.GetName())
+		g.kind.checkSchema(u.Object, fieldPath(g.path, "template"), errs)
 	}
 	if g.Count > 1 && names[0] == names[1] {
 		errs.add(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])

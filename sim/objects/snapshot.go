@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-	celschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/cel/common"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -163,7 +163,7 @@ func (e *awsEntry) value() ref.Val {
 			e.val = types.NewErr("aws: %v", err)
 			return
 		}
-		e.val = celschema.UnstructuredToVal(u, awsSchemas()[e.kind])
+		e.val = common.UnstructuredToVal(u, awsSchemaTrees()[e.kind])
 	})
 	return e.val
 }

@@ -1,0 +1,90 @@
+package objects
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+// slowTemplate matches what makes text/template itself loop or allocate without bound (range over a large
+// integer, printf widths): the fuzz targets test this package, not those.
+var slowTemplate = regexp.MustCompile(`range|%|[0-9]{5}`)
+
+// FuzzRender parses any JSON value as a template and renders it: no panic, and a result that is JSON again,
+// with plain strings untouched.
+func FuzzRender(f *testing.F) {
+	for _, s := range []string{`"{{.Index}}"`, `{"a": ["{{int (add 1 .Index)}}", 2, null]}`, `"{{ref \"g\" 0}}"`, `"{{awsName .Group}}"`, `"{{bool \"true\"}}"`} {
+		f.Add([]byte(s), 3)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, index int) {
+		if len(raw) > 1000 || slowTemplate.Match(raw) {
+			t.Skip()
+		}
+		var errs ErrorList
+		vt := parseValueTemplate(raw, "v", parseFuncs(), &errs)
+		if vt == nil || len(errs) > 0 {
+			return
+		}
+		d := Data{Index: index, Group: "g", Namespace: "ns", RunID: "r"}
+		out, err := vt.render(bindFuncs(nil, d), d)
+		if err != nil {
+			if _, ok := err.(*FieldError); !ok {
+				t.Fatalf("render error %T %v, want a *FieldError", err, err)
+			}
+			return
+		}
+		if _, err := json.Marshal(out); err != nil {
+			t.Fatalf("rendered %#v is not JSON: %v", out, err)
+		}
+		var plain any
+		if json.Unmarshal(raw, &plain) == nil {
+			if s, ok := plain.(string); ok && !strings.Contains(s, "{{") && out != s {
+				t.Fatalf("plain string %q rendered as %#v", s, out)
+			}
+		}
+	})
+}
+
+// FuzzCompileCEL compiles any expression as a Widget group's condition and evaluates what compiles, with and
+// without AWS state: no panic, and a compile error names the field.
+func FuzzCompileCEL(f *testing.F) {
+	for _, s := range []string{
+		`object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")`,
+		`aws != null && aws.healthCheck.path == object.spec.healthCheckPath`,
+		`object.spec.nosuch == 1`, `aws.targets.all(t, t.state == "healthy")`, `object.?status.?arn.orValue("") != ""`, `)(`,
+	} {
+		f.Add(s)
+	}
+	fl := compile(f, widgets(1))
+	g := fl.byName["widgets"]
+	u := widget(f, fl, 0, "True")
+	snap, err := TakeSnapshot(&fakeState{tgs: []fakeaws.TargetGroup{targetGroupOf(u, "/healthz")}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	object := g.env.objectVal(u.Object)
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 2000 {
+			t.Skip()
+		}
+		x, ferr := g.env.compile(text, "fleet.objects[0].invariant", cel.BoolType)
+		if ferr != nil {
+			if ferr.Path != "fleet.objects[0].invariant" || ferr.Msg == "" {
+				t.Fatalf("compile error %+v does not name the field", ferr)
+			}
+			return
+		}
+		for _, aws := range []ref.Val{types.NullValue, g.awsValue(object, snap)} {
+			act := &activation{object: object, aws: aws}
+			_, _ = x.evalBool(act)
+			_ = x.explain(act)
+		}
+	})
+}
