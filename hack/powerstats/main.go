@@ -79,10 +79,10 @@ func rejudge(files []string, weight float64, verbose bool) (ttfmr, any int) {
 		t, a := fails(r)
 		ttfmr, any = ttfmr+b2i(t), any+b2i(a)
 		if verbose {
-			checks, _ := gate.EvaluateAB(r)
-			for _, c := range checks {
+			out, _ := gate.EvaluateAB(r)
+			for _, c := range out.Checks {
 				if c.Metric.Metric == results.MetricTTFMR {
-					fmt.Fprintf(os.Stderr, "%s\t×%.3g\tp %.2g\t%s\tany check failed: %v\n", f, c.Ratio.Center, c.PAdjusted, c.Verdict, a)
+					fmt.Fprintf(os.Stderr, "%s\t×%.3g\tp %.2g\t%s\tany check failed: %v\n", f, c.Ratio.Center, c.P, c.Verdict, a)
 				}
 			}
 		}
@@ -99,12 +99,12 @@ func b2i(b bool) int {
 
 // fails judges one gate run's A/B comparison: whether TTFMR, and whether any check, failed.
 func fails(r *results.Results) (ttfmr, any bool) {
-	checks, err := gate.EvaluateAB(r)
+	out, err := gate.EvaluateAB(r)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	for _, c := range checks {
+	for _, c := range out.Checks {
 		if c.Verdict == gate.Fail {
 			any = true
 			ttfmr = ttfmr || c.Metric.Metric == results.MetricTTFMR
