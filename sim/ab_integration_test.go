@@ -28,21 +28,10 @@ func buildRestartsim(t *testing.T) string {
 	return bin
 }
 
-// TestABGateCatchesSlowStart runs an A/B comparison of the same build against itself with a
-// start-up regression injected into the candidate (the slow-start mutant: reconciling starts 1.5 s
-// late) and checks that the runs interleave on one fleet, that every restart cost is measured out
-// of process, and that the gate fails on TTFMR with the check named.
-func TestABGateCatchesSlowStart(t *testing.T) {
-	testenv.RequireAssets(t)
-	bin := buildRestartsim(t)
-	sc, err := scenario.Parse("ab.yaml", []byte(header+oneStrategy+`ab:
-  strategy: ckpt
-  repeats: 5
-  maxRepeats: 5
-  baseline: {binary: `+bin+`}
-  candidate: {binary: `+bin+`, args: [--mutant=slow-start, --mutant-delay=1500ms, --allow-mutants]}
-  metrics: [{metric: ttfmr_seconds}, {metric: controller_cpu_seconds_before_first_meaningful}]
-timeline:
+// abRunScenario is the one-strategy scenario with the ab section given and a crash restart with churn.
+func abRunScenario(t *testing.T, ab string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse("ab.yaml", []byte(header+oneStrategy+ab+`timeline:
   - {action: restart, mode: crash}
   - {after: 1s, action: churn, kind: scale, services: 2}
   - {waitFor: steadyState, timeout: 2m}
@@ -50,6 +39,24 @@ timeline:
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sc
+}
+
+// TestABGateCatchesSlowStart runs an A/B comparison of the same build against itself with a
+// start-up regression injected into the candidate (the slow-start mutant: reconciling starts 1.5 s
+// late) and checks that the runs interleave on one fleet, that every restart cost is measured out
+// of process, and that the gate fails on TTFMR with the check named.
+func TestABGateCatchesSlowStart(t *testing.T) {
+	testenv.RequireAssets(t)
+	bin := buildRestartsim(t)
+	sc := abRunScenario(t, `ab:
+  strategy: ckpt
+  repeats: 5
+  maxRepeats: 5
+  baseline: {binary: `+bin+`}
+  candidate: {binary: `+bin+`, args: [--mutant=slow-start, --mutant-delay=1500ms, --allow-mutants]}
+  metrics: [{metric: ttfmr_seconds}, {metric: controller_cpu_seconds_before_first_meaningful}]
+`)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
@@ -101,7 +108,7 @@ timeline:
 func TestABGateInconclusive(t *testing.T) {
 	testenv.RequireAssets(t)
 	bin := buildRestartsim(t)
-	sc, err := scenario.Parse("ab.yaml", []byte(header+oneStrategy+`ab:
+	sc := abRunScenario(t, `ab:
   strategy: ckpt
   repeats: 2
   block: 2
@@ -110,14 +117,7 @@ func TestABGateInconclusive(t *testing.T) {
   baseline: {binary: `+bin+`}
   candidate: {binary: `+bin+`}
   metrics: [{metric: ttfmr_seconds}]
-timeline:
-  - {action: restart, mode: crash}
-  - {after: 1s, action: churn, kind: scale, services: 2}
-  - {waitFor: steadyState, timeout: 2m}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var stdout bytes.Buffer
