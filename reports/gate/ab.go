@@ -99,8 +99,6 @@ type ABOptions struct {
 	// Saturated tells whether a run ran on a saturated machine; nil: unknown. Saturated runs are
 	// counted in an inconclusive verdict's reason.
 	Saturated func(results.Summary) bool
-	// Final: no further look will be taken (the run stopped); the advice then says what to change.
-	Final bool
 	// Resamples is the bootstrap's resample count (default 4000); fewer for studies that judge
 	// many comparisons.
 	Resamples int
@@ -127,7 +125,7 @@ func EvaluateAB(r *results.Results) (*ABOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return JudgeAB(ab, base, cand, ABOptions{Final: true})
+	return JudgeAB(ab, base, cand, ABOptions{})
 }
 
 // JudgeAB judges the runs of each side so far, in the order they ran, at the last look of

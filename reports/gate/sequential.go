@@ -197,7 +197,6 @@ func Sequence(ab *results.AB, next func(round int) (base, cand results.Summary),
 			base, cand = append(base, b), append(cand, c)
 		}
 		last := k == plan.Looks()-1
-		o.Final = last
 		out, err := JudgeAB(ab, base, cand, o)
 		if err != nil || out.Verdict != Inconclusive || last || !more(out) {
 			return out, err

@@ -202,3 +202,30 @@ func TestSequentialRuleAlpha(t *testing.T) {
 		t.Errorf("family-wise rejection rate %.3f over five looks, want ≤ %g", rate, ab.Alpha)
 	}
 }
+
+// TestSequenceStops: the sequence stops at a look the budget refuses to extend, and at the plan's
+// last look, with the runs of that look judged.
+func TestSequenceStops(t *testing.T) {
+	// Both sides alike and spread over two orders of magnitude: never decided.
+	next := func(i int) (results.Summary, results.Summary) {
+		v := []float64{0.1, 10}[i%2]
+		return results.Summary{TTFMRSeconds: &v}, results.Summary{TTFMRSeconds: &v}
+	}
+	noisy := simAB()
+	noisy.Metrics = noisy.Metrics[:1]
+	looks := 0
+	out, err := Sequence(noisy, next, func(*ABOutcome) bool { looks++; return false }, ABOptions{Resamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != Inconclusive || out.Runs != 8 || looks != 1 {
+		t.Errorf("budget refused: %s after %d runs and %d looks, want inconclusive after 8 and 1", out.Verdict, out.Runs, looks)
+	}
+	out, err = Sequence(noisy, next, func(*ABOutcome) bool { return true }, ABOptions{Resamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != Inconclusive || out.Runs != 24 || out.Look != 4 {
+		t.Errorf("%s at %d runs, look %d: want inconclusive at the plan's last, 24 and 4", out.Verdict, out.Runs, out.Look)
+	}
+}
