@@ -61,7 +61,7 @@ case $mode in
 pool)
 	file=$out/pool-scenario.yaml
 	# One look at N: every run is kept, whatever the verdict.
-	sed -E "s/^(  repeats:) [0-9]+/\1 $n\n  maxRepeats: $n\n  budget: 10h/" "$scenario" >"$file"
+	sed -E -e "s/^(  repeats:) [0-9]+/\1 $n/" -e "s/^(  maxRepeats:) [0-9]+/\1 $n/" -e "s/^(  budget:) .*/\1 10h/" "$scenario" >"$file"
 	for cond in "$@"; do
 		name=${cond%%:*}
 		gate "$file" "$out/$name/pool" "$cond"

@@ -56,7 +56,7 @@ func newABView(r *results.Results) *abView {
 		row := abRow{Metric: c.Metric.Metric, Weight: fmtValue(c.Metric.AlphaWeight()), Skipped: c.Skipped, Verdict: string(c.Verdict)}
 		if !c.Skipped && c.Weight < c.Metric.AlphaWeight() {
 			row.Weight = fmt.Sprintf("%s (of %s)", fmtValue(c.Weight), fmtValue(c.Metric.AlphaWeight()))
-			v.Notes = append(v.Notes, fmt.Sprintf("%s weighs %s instead of %s: its spread at the first look allows %.0f %% of the resolution its minimum effect needs within the plan's runs", c.Metric.Metric, fmtValue(c.Weight), fmtValue(c.Metric.AlphaWeight()), c.Resolution*100))
+			v.Notes = append(v.Notes, fmt.Sprintf("%s weighs %s instead of %s: its spread within each side at the first look allows %.0f %% of the resolution its minimum effect needs within the plan's runs", c.Metric.Metric, fmtValue(c.Weight), fmtValue(c.Metric.AlphaWeight()), c.Resolution*100))
 		}
 		if c.Skipped {
 			row.Verdict = "skipped: " + c.Reason

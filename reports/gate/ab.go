@@ -34,8 +34,8 @@ type ABCheck struct {
 	// when that is below 1 (see Resolution), but never below a tenth of it.
 	Weight float64
 	// Resolution is the tolerance over the 95 % interval's expected half-width at the plan's most
-	// runs, from the first look's pooled sample (both sides, so it says nothing of which is worse):
-	// below 1 the check cannot be expected to rule out a regression within the plan.
+	// runs, from the first look's spread within each side: below 1 the check cannot be expected to
+	// rule out a regression within the plan.
 	Resolution float64
 	// Required: the gate passes only when this check does. Every check is, but one whose
 	// Resolution is below 1 and whose configured weight is not the highest (the metric the gate is
@@ -166,7 +166,7 @@ func JudgeAB(ab *results.AB, base, cand []results.Summary, o ABOptions) (*ABOutc
 		first := plan.Runs(0)
 		fb, _ := metricSample(base[:first], m.Metric)
 		fc, _ := metricSample(cand[:first], m.Metric)
-		c.Resolution = resolution(append(fb, fc...), m, plan.Runs(plan.Looks()-1))
+		c.Resolution = resolution(fb, fc, m, plan.Runs(plan.Looks()-1))
 		c.Weight = m.AlphaWeight() * weightShare(c.Resolution)
 		c.Required = c.Resolution >= 1 || m.AlphaWeight() == maxWeight
 		weights[i] = c.Weight
@@ -194,19 +194,25 @@ func JudgeAB(ab *results.AB, base, cand []results.Summary, o ABOptions) (*ABOutc
 	return out, nil
 }
 
-// resolution is the tolerance at the pooled sample's median over the expected half-width of the
-// difference's 95 % interval at maxRuns per side (+Inf for a sample without spread).
-func resolution(pooled []float64, m results.ABMetric, maxRuns int) float64 {
-	sort.Float64s(pooled)
-	q := func(p float64) float64 { return pooled[int(math.Round(p*float64(len(pooled)-1)))] }
-	iqr := q(0.75) - q(0.25)
-	if iqr == 0 {
+// resolution is the tolerance at the baseline's median over the expected half-width of the
+// difference's 95 % interval at maxRuns per side, from each side's spread (the mean of their IQRs:
+// a shift between the sides, the regression itself, must not count as spread). +Inf for samples
+// without spread, 0 for a spread that runs to +Inf.
+func resolution(base, cand []float64, m results.ABMetric, maxRuns int) float64 {
+	iqr := (iqrOf(base) + iqrOf(cand)) / 2
+	switch {
+	case iqr == 0:
 		return math.Inf(1)
-	}
-	if math.IsInf(iqr, 0) || math.IsNaN(iqr) {
+	case math.IsInf(iqr, 0) || math.IsNaN(iqr):
 		return 0
 	}
-	return tolerance(m, median(pooled)) * math.Sqrt(float64(maxRuns)) / (halfWidthFactor * iqr)
+	return tolerance(m, median(base)) * math.Sqrt(float64(maxRuns)) / (halfWidthFactor * iqr)
+}
+
+// iqrOf is a sorted sample's interquartile range (nearest ranks).
+func iqrOf(sorted []float64) float64 {
+	q := func(p float64) float64 { return sorted[int(math.Round(p*float64(len(sorted)-1)))] }
+	return q(0.75) - q(0.25)
 }
 
 // tolerance is the largest increase over a baseline median of base that is not a regression: the

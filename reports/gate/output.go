@@ -201,7 +201,7 @@ func writeABVerdict(w io.Writer, o *ABOutcome) {
 	}
 	for _, c := range o.Checks {
 		if !c.Skipped && c.Weight < c.Metric.AlphaWeight() {
-			fmt.Fprintf(w, "Weight: %s weighs %.2g instead of %s: its pooled spread at the first look allows only %.0f%% of the resolution its minimum effect needs within %d runs per side%s\n",
+			fmt.Fprintf(w, "Weight: %s weighs %.2g instead of %s: its spread within each side at the first look allows only %.0f%% of the resolution its minimum effect needs within %d runs per side%s\n",
 				c.Metric.Metric, c.Weight, format(c.Metric.AlphaWeight()), c.Resolution*100, o.Plan.Runs(o.Plan.Looks()-1), map[bool]string{true: "", false: " (reported; it holds a pass back only when it looks worse than its minimum effect)"}[c.Required])
 		}
 	}
