@@ -44,13 +44,10 @@ func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutco
 		ab.Stopped = "decided"
 	case out.Look == plan.Looks()-1:
 		ab.Stopped = "max"
+	case ab.Stopped == "budget":
 	default:
 		block := plan.Runs(out.Look+1) - out.Runs
-		mean := 0.0
-		for _, s := range roundSecs {
-			mean += s / float64(len(roundSecs))
-		}
-		need := time.Duration(float64(block) * max(mean, roundSecs[len(roundSecs)-1]) * float64(time.Second))
+		need := time.Duration(float64(block) * roundEstimate(roundSecs) * float64(time.Second))
 		left := time.Duration(ab.BudgetSeconds*float64(time.Second)) - elapsed
 		if ab.BudgetSeconds > 0 && need > left {
 			ab.Stopped = "budget"
@@ -65,3 +62,22 @@ func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutco
 }
 
 func fmtRatio(v float64) string { return fmt.Sprintf("%.3g", v) }
+
+// roundEstimate is how long the next round is expected to take: the slower of the rounds' mean
+// and the last one.
+func roundEstimate(roundSecs []float64) float64 {
+	mean := 0.0
+	for _, s := range roundSecs {
+		mean += s / float64(len(roundSecs))
+	}
+	return max(mean, roundSecs[len(roundSecs)-1])
+}
+
+// roundFits reports whether another round ends within the A/B budget, counted from started (the
+// run's start, fleet snapshot included).
+func roundFits(ab *results.AB, started time.Time, roundSecs []float64) bool {
+	if ab.BudgetSeconds <= 0 || len(roundSecs) == 0 {
+		return true
+	}
+	return time.Since(started).Seconds()+roundEstimate(roundSecs) <= ab.BudgetSeconds
+}

@@ -143,6 +143,13 @@ func runRounds(ctx context.Context, o Options, sc *scenario.Scenario, arms []arm
 	var roundSecs []float64
 	target := rounds(sc) // rounds to run before the next look (A/B) or in all
 	for round := 0; round < target; round++ {
+		if res.AB != nil && round >= 2 && !roundFits(res.AB, res.Scenario.StartedAt, roundSecs) {
+			// Even the first look's runs stop at the budget; the gate judges those it has.
+			res.AB.Stopped = "budget"
+			fmt.Fprintf(o.Stdout, "A/B: the budget ends the runs after %d + %d\n", round, round)
+			abLook(o, res, arms, runs, roundSecs)
+			break
+		}
 		seed := roundSeed(sc, round)
 		if round == 0 || seed != roundSeed(sc, round-1) {
 			dropSnapshot()

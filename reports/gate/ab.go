@@ -139,11 +139,17 @@ func JudgeAB(ab *results.AB, base, cand []results.Summary, o ABOptions) (*ABOutc
 	for k := 0; k < plan.Looks() && plan.Runs(k) <= n; k++ {
 		look = k
 	}
-	out := &ABOutcome{Plan: plan, Look: max(look, 0)}
-	if look < 0 {
-		return nil, fmt.Errorf("gate: %d + %d runs, fewer than the first look's %d per side", len(base), len(cand), plan.Initial)
+	out := &ABOutcome{Plan: plan, Look: max(look, 0), Runs: n}
+	switch {
+	case n < 2:
+		return nil, fmt.Errorf("gate: %d + %d runs: the comparison needs two per side at least", len(base), len(cand))
+	case look < 0:
+		// The budget ended the first look's runs early: judged as the first look with fewer runs,
+		// at its level (less information at the same level keeps the false-alarm rate).
+		look = 0
+	default:
+		out.Runs = plan.Runs(look)
 	}
-	out.Runs = plan.Runs(look)
 	base, cand = base[:out.Runs], cand[:out.Runs]
 	checks := make([]ABCheck, len(ab.Metrics))
 	pvals := make([][]float64, len(ab.Metrics))
@@ -163,7 +169,7 @@ func JudgeAB(ab *results.AB, base, cand []results.Summary, o ABOptions) (*ABOutc
 			checks[i] = c
 			continue
 		}
-		first := plan.Runs(0)
+		first := min(plan.Runs(0), out.Runs)
 		fb, _ := metricSample(base[:first], m.Metric)
 		fc, _ := metricSample(cand[:first], m.Metric)
 		c.Resolution = resolution(fb, fc, m, plan.Runs(plan.Looks()-1))
@@ -171,8 +177,8 @@ func JudgeAB(ab *results.AB, base, cand []results.Summary, o ABOptions) (*ABOutc
 		c.Required = c.Resolution >= 1 || m.AlphaWeight() == maxWeight
 		weights[i] = c.Weight
 		for k := 0; k <= look; k++ {
-			b, _ := metricSample(base[:plan.Runs(k)], m.Metric)
-			cd, _ := metricSample(cand[:plan.Runs(k)], m.Metric)
+			b, _ := metricSample(base[:min(plan.Runs(k), out.Runs)], m.Metric)
+			cd, _ := metricSample(cand[:min(plan.Runs(k), out.Runs)], m.Metric)
 			pvals[i] = append(pvals[i], benchmath.AssumeNothing.Compare(benchmath.NewSample(b, thr), benchmath.NewSample(cd, thr)).P)
 		}
 		sb, sc := benchmath.NewSample(c.Baseline, thr), benchmath.NewSample(c.Candidate, thr)

@@ -162,10 +162,15 @@ func TestEvaluateABBadInput(t *testing.T) {
 	if _, err := EvaluateAB(&results.Results{}); err == nil {
 		t.Error("no A/B section: no error")
 	}
-	r = abResults(seq(1, 1, 8), seq(1, 1, 8))
-	r.AB.Repeats = 10
-	if _, err := EvaluateAB(r); err == nil || !strings.Contains(err.Error(), "fewer than the first look") {
-		t.Errorf("8 runs for a first look at 10: err = %v", err)
+	if _, err := EvaluateAB(abResults([]float64{1}, []float64{2})); err == nil || !strings.Contains(err.Error(), "two per side") {
+		t.Errorf("1 + 1 runs: err = %v", err)
+	}
+	// A budget that ended the first look's runs early: judged at the first look's level.
+	r = abResults(seq(1.4, 0.05, 8), seq(2.8, 0.1, 8))
+	r.AB.Repeats, r.AB.Block, r.AB.MaxRepeats = 10, 4, 22
+	out, err := EvaluateAB(r)
+	if err != nil || out.Runs != 8 || out.Look != 0 || out.Verdict != Fail {
+		t.Errorf("8 runs of a first look at 10: %+v, %v; want a FAIL at look 0 on 8 runs", out, err)
 	}
 }
 
