@@ -50,7 +50,7 @@ gate() {
 	start=$(date +%s)
 	start_hogs
 	"$bin" gate -f "$file" --out "$dir/run" --baseline-binary "$bin" --candidate-binary "$bin" "${cargs[@]}" \
-		--junit "$dir/junit.xml" >"$dir/gate.txt" 2>"$dir/stderr.log" || rc=$?
+		--baseline "${BASELINE:-scenarios/baselines/ci-gate.json}" --junit "$dir/junit.xml" >"$dir/gate.txt" 2>"$dir/stderr.log" || rc=$?
 	stop_hogs
 	# The runs' etcd copies and logs are large; the verdicts and results stay.
 	find "$dir/run" -mindepth 3 -maxdepth 3 -type d -name 'fleet-*' -exec rm -rf {} +

@@ -256,3 +256,22 @@ func TestABOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestSaturatedMachine: runs on a saturated machine turn a pass into an inconclusive, named in the
+// reason, and leave a failure standing.
+func TestSaturatedMachine(t *testing.T) {
+	r := abResults(seq(1.4, 0.05, 8), seq(1.41, 0.05, 8))
+	b, _ := abRuns(r, "s-baseline")
+	c, _ := abRuns(r, "s")
+	all := ABOptions{Saturated: func(results.Summary) bool { return true }}
+	out, err := JudgeAB(r.AB, b, c, all)
+	if err != nil || out.Verdict != Inconclusive || !strings.Contains(out.Reason, "saturated in 16 of 16 runs") {
+		t.Errorf("A/A on a saturated machine: %v %q (%v), want inconclusive naming the saturated runs", out.Verdict, out.Reason, err)
+	}
+	r = abResults(seq(1.4, 0.05, 8), seq(2.8, 0.1, 8))
+	b, _ = abRuns(r, "s-baseline")
+	c, _ = abRuns(r, "s")
+	if out, _ := JudgeAB(r.AB, b, c, all); out.Verdict != Fail {
+		t.Errorf("2x on a saturated machine: %v, want FAIL", out.Verdict)
+	}
+}

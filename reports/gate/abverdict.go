@@ -112,10 +112,25 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 		}
 	}
 	runs := fmt.Sprintf("%d + %d runs", o.Runs, o.Runs)
+	sat := 0
+	if opts.Saturated != nil {
+		for _, r := range append(append([]results.Summary(nil), base...), cand...) {
+			if opts.Saturated(r) {
+				sat++
+			}
+		}
+	}
 	switch {
 	case len(failed) > 0:
 		o.Verdict = Fail
 		o.Reason = fmt.Sprintf("regression on %s (%s)", strings.Join(failed, ", "), runs)
+		return
+	case len(blocking) == 0 && 4*sat > len(base)+len(cand):
+		// On a saturated machine a fixed slowdown (a later start, a cost per binding) is a small
+		// share of everything the load stretched: its absence there says little of a quiet one.
+		o.Verdict = Inconclusive
+		o.Reason = fmt.Sprintf("no regression shown, but the machine was saturated in %d of %d runs (%s)", sat, len(base)+len(cand), runs)
+		o.Advice = "rerun the gate on a machine that is not saturated; a change that cannot be judged must not land unjudged"
 		return
 	case len(blocking) == 0:
 		o.Verdict = Pass
@@ -130,16 +145,8 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 	if len(noisy) > 0 {
 		parts = append(parts, "too much noise on "+strings.Join(noisy, ", "))
 	}
-	if opts.Saturated != nil {
-		sat := 0
-		for _, r := range append(append([]results.Summary(nil), base...), cand...) {
-			if opts.Saturated(r) {
-				sat++
-			}
-		}
-		if sat > 0 {
-			parts = append(parts, fmt.Sprintf("the machine was saturated in %d of %d runs", sat, len(base)+len(cand)))
-		}
+	if sat > 0 {
+		parts = append(parts, fmt.Sprintf("the machine was saturated in %d of %d runs", sat, len(base)+len(cand)))
 	}
 	o.Reason = strings.Join(parts, "; ")
 	o.Advice = "rerun the gate on a quieter machine (fewer jobs beside it), or raise ab.budget and ab.maxRepeats; a change that cannot be judged must not land unjudged"
