@@ -132,11 +132,13 @@ GATE_BASE           ?= $(shell cat scenarios/baselines/gate-base.ref)
 GATE_FLAGS          ?=
 
 .PHONY: gate
-gate: envtest-assets build ## A/B gate: build GATE_BASE (default: the pinned commit) and the working tree, run scenarios/ci-gate.yaml with both, judge (exit 1 on a regression; JUnit in out/ci-gate/).
-	rm -rf $(GATE_OUT)/run $(GATE_OUT)/junit.xml
-	base=$$(hack/gate-base.sh "$(GATE_BASE)"); \
+gate: envtest-assets build ## A/B gate: build GATE_BASE (default: the pinned commit) and the working tree, run scenarios/ci-gate.yaml with both, judge (exit 1 on a regression, 75 inconclusive; the gate's own exit code in out/ci-gate/exit-code, JUnit in out/ci-gate/).
+	rm -rf $(GATE_OUT)/run $(GATE_OUT)/junit.xml $(GATE_OUT)/exit-code
+	mkdir -p $(GATE_OUT)
+	base=$$(hack/gate-base.sh "$(GATE_BASE)"); rc=0; \
 		$(BIN)/restartsim gate -f $(GATE_SCENARIO) --out $(GATE_OUT)/run --baseline-binary "$$base" \
-			--candidate-binary $(BIN)/restartsim --baseline $(GATE_BASELINE) --junit $(GATE_OUT)/junit.xml $(GATE_FLAGS)
+			--candidate-binary $(BIN)/restartsim --baseline $(GATE_BASELINE) --junit $(GATE_OUT)/junit.xml $(GATE_FLAGS) || rc=$$?; \
+		echo $$rc >$(GATE_OUT)/exit-code; exit $$rc
 
 CLUSTER_DIR ?= out/cluster
 

@@ -1,40 +1,86 @@
 #!/usr/bin/env bash
-# Power study of the A/B gate: runs `restartsim gate -f scenarios/ci-gate.yaml` RUNS times per
-# condition, with both sides on the same binary (bin/restartsim) and the condition's arguments on
-# the candidate only (a test-only slowdown mutant, or none for an A/A run), and records each run's
-# verdict in $OUT/summary.tsv: condition, run, gate exit code, TTFMR ratio of medians [95 %], the
-# failed checks, wall seconds. Conditions alternate run by run, so the machine's load over the
-# study weighs on all of them alike.
+# Power study of the sequential A/B gate (docs/performance.md, "CI gate: power"). Both sides run one
+# binary (bin/restartsim); a condition's arguments go to the candidate only (a test-only slowdown
+# mutant, or none for A/A). LOAD=loaded runs a CPU hog of two busy loops beside every run (2 cores
+# burnt, as on a shared CI runner); LOAD=quiet runs nothing beside it.
 #
-#   hack/power-study.sh RUNS 'aa:' 'start2x:--mutant=slow-start --mutant-delay=290ms --allow-mutants' ...
+#   hack/power-study.sh pool N  name:args ...   one A/B run per condition of N + N runs, never stopped
+#                                               early (ab.repeats = ab.maxRepeats = N): the pool the
+#                                               gate's verdict rates are estimated from
+#   hack/power-study.sh gates RUNS name:args ...  RUNS real `restartsim gate` runs per condition
+#                                               (the sequential gate as CI runs it), alternating
+#                                               conditions run by run; verdicts in $OUT/$LOAD/gates.tsv
+#   go run ./hack/powerstats -dir $OUT          the table: replayed verdict rates and the real runs
+#
+# Conditions of the study:
+#   'aa:' 's15:--mutant=slow-start --mutant-delay=145ms --allow-mutants'
+#   's2:--mutant=slow-start --mutant-delay=290ms --allow-mutants' 's3:--mutant=slow-start --mutant-delay=580ms --allow-mutants'
+#   'e2:--mutant=slow-early-exit --mutant-delay=5ms --allow-mutants'
 set -euo pipefail
-runs=${1:?usage: hack/power-study.sh RUNS name:args ...}
-shift
-out=${OUT:-out/power}
+mode=${1:?usage: hack/power-study.sh pool|gates N name:args ...}
+n=${2:?usage: hack/power-study.sh pool|gates N name:args ...}
+shift 2
+load=${LOAD:-quiet}
+out=${OUT:-out/power}/$load
 scenario=${SCENARIO:-scenarios/ci-gate.yaml}
 bin=${BIN:-bin/restartsim}
 mkdir -p "$out"
-[[ -f "$out/summary.tsv" ]] || printf 'condition\trun\texit\tttfmr_ratio\tfailed\twall_s\n' >"$out/summary.tsv"
-first=${START:-1} # numbers the runs, so a later call adds runs instead of replacing them
-for ((i = first; i < first + runs; i++)); do
+
+hogs=()
+stop_hogs() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done; hogs=(); }
+trap stop_hogs EXIT
+start_hogs() {
+	[[ $load == loaded ]] || return 0
+	for _ in 1 2; do
+		(while :; do :; done) &
+		hogs+=($!)
+	done
+}
+
+# gate runs one `restartsim gate` of scenario file $1 into directory $2 with condition $3; sets
+# rc (its exit code) and wall (seconds).
+gate() {
+	local file=$1 dir=$2 cond=$3 start
+	rc=0
+	local -a args cargs=()
+	read -r -a args <<<"${cond#*:}"
+	for a in "${args[@]}"; do cargs+=(--candidate-arg="$a"); done
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	start=$(date +%s)
+	start_hogs
+	"$bin" gate -f "$file" --out "$dir/run" --baseline-binary "$bin" --candidate-binary "$bin" "${cargs[@]}" \
+		--baseline "${BASELINE:-scenarios/baselines/ci-gate.json}" --junit "$dir/junit.xml" >"$dir/gate.txt" 2>"$dir/stderr.log" || rc=$?
+	stop_hogs
+	# The runs' etcd copies and logs are large; the verdicts and results stay.
+	find "$dir/run" -mindepth 3 -maxdepth 3 -type d -name 'fleet-*' -exec rm -rf {} +
+	wall=$(($(date +%s) - start))
+}
+
+case $mode in
+pool)
+	file=$out/pool-scenario.yaml
+	# One look at N: every run is kept, whatever the verdict.
+	sed -E -e "s/^(  repeats:) [0-9]+/\1 $n/" -e "s/^(  maxRepeats:) [0-9]+/\1 $n/" -e "s/^(  budget:) .*/\1 10h/" "$scenario" >"$file"
 	for cond in "$@"; do
 		name=${cond%%:*}
-		read -r -a args <<<"${cond#*:}"
-		cargs=()
-		for a in "${args[@]}"; do cargs+=(--candidate-arg="$a"); done
-		dir="$out/$name/$i"
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		start=$(date +%s)
-		rc=0
-		"$bin" gate -f "$scenario" --out "$dir/run" --baseline-binary "$bin" --candidate-binary "$bin" \
-			"${cargs[@]}" --baseline "${BASELINE:-scenarios/baselines/ci-gate.json}" --junit "$dir/junit.xml" \
-			>"$dir/gate.txt" 2>"$dir/stderr.log" || rc=$?
-		wall=$(($(date +%s) - start))
-		ratio=$(awk -F'  +' '$1 == "ttfmr_seconds" {print $4}' "$dir/gate.txt")
-		failed=$(grep -o 'failure message="[^ :]*' "$dir/junit.xml" 2>/dev/null | cut -d'"' -f2 | paste -sd, - || true)
-		printf '%s\t%d\t%d\t%s\t%s\t%d\n' "$name" "$i" "$rc" "$ratio" "${failed:--}" "$wall" | tee -a "$out/summary.tsv"
-		# The runs' etcd copies and logs are large; the verdicts and results stay.
-		find "$dir/run" -mindepth 3 -maxdepth 3 -type d -name 'fleet-*' -exec rm -rf {} +
+		gate "$file" "$out/$name/pool" "$cond"
+		printf '%s\tpool\t%d+%d runs\texit %s\t%ss\n' "$name" "$n" "$n" "$rc" "$wall"
 	done
-done
+	;;
+gates)
+	[[ -f "$out/gates.tsv" ]] || printf 'condition\trun\texit\twall_s\n' >"$out/gates.tsv"
+	first=${START:-1} # numbers the runs, so a later call adds runs instead of replacing them
+	for ((i = first; i < first + n; i++)); do
+		for cond in "$@"; do
+			name=${cond%%:*}
+			gate "$scenario" "$out/$name/gate-$i" "$cond"
+			printf '%s\t%d\t%s\t%s\n' "$name" "$i" "$rc" "$wall" | tee -a "$out/gates.tsv"
+		done
+	done
+	;;
+*)
+	echo "usage: hack/power-study.sh pool|gates N name:args ..." >&2
+	exit 2
+	;;
+esac

@@ -87,8 +87,8 @@ func abRow(t *testing.T, html, metric string) string {
 func TestReportShowsABRegression(t *testing.T) {
 	files, html := renderHTML(t, abResults(8, 2, -1))
 	row := abRow(t, html, results.MetricTTFMR)
-	// 8 + 8 runs completely separated: p = 2 ÷ C(16, 8) = 0.000155, times the two tested metrics.
-	for _, want := range []string{"FAIL", "×2 ", "0.00031"} {
+	// 8 + 8 runs completely separated: p = 2 ÷ C(16, 8) = 0.000155, against its level.
+	for _, want := range []string{"FAIL", "×2 ", "0.00016 ≤"} {
 		if !strings.Contains(row, want) {
 			t.Errorf("TTFMR row %q lacks %q", row, want)
 		}
@@ -152,11 +152,11 @@ func TestReportABSameBuildPasses(t *testing.T) {
 
 func TestReportABTooFewRuns(t *testing.T) {
 	files, html := renderHTML(t, abResults(3, 2, -1))
-	if !strings.Contains(html, "Not judged: ") || !strings.Contains(html, "raise ab.repeats") {
-		t.Error("a comparison the test cannot judge should say why")
+	if !strings.Contains(html, "INCONCLUSIVE</span> after 3 + 3 runs") || !strings.Contains(html, "too few runs") || !strings.Contains(html, "What to do:") {
+		t.Error("a comparison the test cannot judge should say it is inconclusive, why, and what to do")
 	}
-	if strings.Contains(html, `id="ab-checks"`) {
-		t.Error("a verdict table for a comparison that was not judged")
+	if row := abRow(t, html, results.MetricTTFMR); !strings.Contains(row, "INCONCLUSIVE") {
+		t.Errorf("TTFMR row %q, want INCONCLUSIVE", row)
 	}
 	if len(files.Figures) == 0 || files.Figures[len(files.Figures)-1].ID != reports.FigureABRuns {
 		t.Error("the runs are still worth plotting when they cannot be judged")

@@ -17,6 +17,11 @@ type abView struct {
 	Order   string
 	Alpha   float64
 	Rows    []abRow
+	// Verdict, Reason and Advice are the comparison's (pass, FAIL, INCONCLUSIVE); Runs the runs
+	// per side judged and Looks how many looks the gate took; Notes say why weights were lowered.
+	Verdict, Reason, Advice string
+	Runs, Looks             int
+	Notes                   []string
 	// Error is why the comparison could not be judged (e.g. too few runs); Rows is empty then.
 	Error   string
 	Summary template.HTML
@@ -33,8 +38,8 @@ func newABSide(side, strategy string, b results.Build) abSide {
 }
 
 type abRow struct {
-	Metric, Weight, Baseline, Candidate, Ratio, P, Limit, Verdict string
-	Failed, Improved, Skipped                                     bool
+	Metric, Weight, Baseline, Candidate, Ratio, Diff, P, Limit, Verdict string
+	Failed, Improved, Inconclusive, Skipped                             bool
 }
 
 func newABView(r *results.Results) *abView {
@@ -45,14 +50,19 @@ func newABView(r *results.Results) *abView {
 	v := &abView{Repeats: ab.Repeats, Alpha: ab.Alpha, Order: runOrder(ab), Sides: []abSide{
 		newABSide("baseline", ab.Baseline, ab.BaselineBuild), newABSide("candidate", ab.Candidate, ab.CandidateBuild)}}
 	v.addMachines(r)
-	checks, err := gate.EvaluateAB(r)
+	out, err := gate.EvaluateAB(r)
 	if err != nil {
 		v.Error = err.Error()
 		return v
 	}
+	v.Verdict, v.Reason, v.Advice, v.Runs, v.Looks = string(out.Verdict), out.Reason, out.Advice, out.Runs, out.Look+1
 	var failed, improved, tested []string
-	for _, c := range checks {
+	for _, c := range out.Checks {
 		row := abRow{Metric: c.Metric.Metric, Weight: fmtValue(c.Metric.AlphaWeight()), Skipped: c.Skipped, Verdict: string(c.Verdict)}
+		if !c.Skipped && c.Weight < c.Metric.AlphaWeight() {
+			row.Weight = fmt.Sprintf("%s (of %s)", fmtValue(c.Weight), fmtValue(c.Metric.AlphaWeight()))
+			v.Notes = append(v.Notes, fmt.Sprintf("%s weighs %s instead of %s: its spread within each side at the first look allows %.0f %% of the resolution its minimum effect needs within the plan's runs", c.Metric.Metric, fmtValue(c.Weight), fmtValue(c.Metric.AlphaWeight()), c.Resolution*100))
+		}
 		if c.Skipped {
 			row.Verdict = "skipped: " + c.Reason
 			v.Rows = append(v.Rows, row)
@@ -60,8 +70,9 @@ func newABView(r *results.Results) *abView {
 		}
 		tested = append(tested, c.Metric.Metric)
 		row.Baseline, row.Candidate, row.Ratio = c.BaselineMedian.String(), c.CandidateMedian.String(), "×"+c.Ratio.String()
-		row.P, row.Limit = fmt.Sprintf("%.2g", c.PAdjusted), fmtValue(c.Limit())
-		row.Failed, row.Improved = c.Verdict == gate.Fail, c.Verdict == gate.Improved
+		row.Diff = fmt.Sprintf("%+.3g [%+.3g, %+.3g]", c.Diff.Center, c.Diff.Lo, c.Diff.Hi)
+		row.P, row.Limit = fmt.Sprintf("%.2g ≤ %.2g", c.P, c.Level), fmtValue(c.Limit())
+		row.Failed, row.Improved, row.Inconclusive = c.Verdict == gate.Fail, c.Verdict == gate.Improved, c.Verdict == gate.Inconclusive
 		if c.Reason != "" {
 			row.Verdict += ": " + c.Reason
 		}
@@ -73,7 +84,7 @@ func newABView(r *results.Results) *abView {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	v.Summary = abSummary(tested, failed, improved)
+	v.Summary = abSummary(out, tested, failed, improved)
 	return v
 }
 
@@ -93,12 +104,16 @@ func runOrder(ab *results.AB) string {
 	return b.String()
 }
 
-func abSummary(tested, failed, improved []string) template.HTML {
+func abSummary(out *gate.ABOutcome, tested, failed, improved []string) template.HTML {
 	esc := func(names []string) string { return template.HTMLEscapeString(strings.Join(names, ", ")) }
 	var b strings.Builder
-	if len(failed) == 0 {
-		fmt.Fprintf(&b, `<span class="pass">The candidate passed</span> on all %d compared metrics`, len(tested))
-	} else {
+	switch {
+	case out.Verdict == gate.Inconclusive:
+		fmt.Fprintf(&b, `<span class="fail">INCONCLUSIVE</span> after %d + %d runs: %s. What to do: %s`, out.Runs, out.Runs,
+			template.HTMLEscapeString(out.Reason), template.HTMLEscapeString(out.Advice))
+	case len(failed) == 0:
+		fmt.Fprintf(&b, `<span class="pass">The candidate passed</span> on all %d compared metrics after %d + %d runs`, len(tested), out.Runs, out.Runs)
+	default:
 		fmt.Fprintf(&b, `<span class="fail">The candidate regressed</span> on %d of %d compared metrics: <b>%s</b>`, len(failed), len(tested), esc(failed))
 	}
 	if len(improved) > 0 {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os/exec"
@@ -27,20 +28,10 @@ func buildRestartsim(t *testing.T) string {
 	return bin
 }
 
-// TestABGateCatchesSlowStart runs an A/B comparison of the same build against itself with a
-// start-up regression injected into the candidate (the slow-start mutant: reconciling starts 1.5 s
-// late) and checks that the runs interleave on one fleet, that every restart cost is measured out
-// of process, and that the gate fails on TTFMR with the check named.
-func TestABGateCatchesSlowStart(t *testing.T) {
-	testenv.RequireAssets(t)
-	bin := buildRestartsim(t)
-	sc, err := scenario.Parse("ab.yaml", []byte(header+oneStrategy+`ab:
-  strategy: ckpt
-  repeats: 5
-  baseline: {binary: `+bin+`}
-  candidate: {binary: `+bin+`, args: [--mutant=slow-start, --mutant-delay=1500ms, --allow-mutants]}
-  metrics: [{metric: ttfmr_seconds}, {metric: controller_cpu_seconds_before_first_meaningful}]
-timeline:
+// abRunScenario is the one-strategy scenario with the ab section given and a crash restart with churn.
+func abRunScenario(t *testing.T, ab string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse("ab.yaml", []byte(header+oneStrategy+ab+`timeline:
   - {action: restart, mode: crash}
   - {after: 1s, action: churn, kind: scale, services: 2}
   - {waitFor: steadyState, timeout: 2m}
@@ -48,6 +39,24 @@ timeline:
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sc
+}
+
+// TestABGateCatchesSlowStart runs an A/B comparison of the same build against itself with a
+// start-up regression injected into the candidate (the slow-start mutant: reconciling starts 1.5 s
+// late) and checks that the runs interleave on one fleet, that every restart cost is measured out
+// of process, and that the gate fails on TTFMR with the check named.
+func TestABGateCatchesSlowStart(t *testing.T) {
+	testenv.RequireAssets(t)
+	bin := buildRestartsim(t)
+	sc := abRunScenario(t, `ab:
+  strategy: ckpt
+  repeats: 5
+  maxRepeats: 5
+  baseline: {binary: `+bin+`}
+  candidate: {binary: `+bin+`, args: [--mutant=slow-start, --mutant-delay=1500ms, --allow-mutants]}
+  metrics: [{metric: ttfmr_seconds}, {metric: controller_cpu_seconds_before_first_meaningful}]
+`)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
@@ -90,5 +99,43 @@ timeline:
 	}
 	if !slices.Contains(names, "ab/ttfmr_seconds") || !strings.Contains(err.Error(), "ab/ttfmr_seconds") {
 		t.Errorf("failed A/B checks %v (%v), want ab/ttfmr_seconds named", names, err)
+	}
+}
+
+// TestABGateInconclusive: with one look's worth of runs too few for the test (2 + 2) and a budget
+// too small for another block, the comparison stops after its first look, says so, and the gate
+// judges it inconclusive (the too few runs named) rather than passing it.
+func TestABGateInconclusive(t *testing.T) {
+	testenv.RequireAssets(t)
+	bin := buildRestartsim(t)
+	sc := abRunScenario(t, `ab:
+  strategy: ckpt
+  repeats: 2
+  block: 2
+  maxRepeats: 10
+  budget: 1s
+  baseline: {binary: `+bin+`}
+  candidate: {binary: `+bin+`}
+  metrics: [{metric: ttfmr_seconds}]
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var stdout bytes.Buffer
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: &stdout, NoReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Results
+	if st, _ := res.Strategy("ckpt"); len(st.Runs) != 2 || res.AB.Stopped != "budget" || len(res.AB.RunSeconds) != 4 {
+		t.Errorf("%d candidate runs, stopped %q, %d run times: want 2, budget, 4", len(st.Runs), res.AB.Stopped, len(res.AB.RunSeconds))
+	}
+	for _, want := range []string{"A/B look 1 of 5: 2 + 2 runs", "ttfmr_seconds", "INCONCLUSIVE", "of the budget is left: stop"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the look's output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	_, err = cigate.Evaluate(res, nil)
+	if !cigate.IsInconclusive(err) || !strings.Contains(err.Error(), "too few runs") {
+		t.Errorf("gate: %v, want inconclusive for too few runs", err)
 	}
 }

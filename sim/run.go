@@ -141,7 +141,16 @@ func runRounds(ctx context.Context, o Options, sc *scenario.Scenario, arms []arm
 		}
 	}
 	defer dropSnapshot()
-	for round := 0; round < rounds(sc); round++ {
+	var roundSecs []float64
+	target := rounds(sc) // rounds to run before the next look (A/B) or in all
+	for round := 0; round < target; round++ {
+		if res.AB != nil && round >= 2 && !roundFits(res.AB, res.Scenario.StartedAt, roundSecs) {
+			// Even the first look's runs stop at the budget; the gate judges those it has.
+			res.AB.Stopped = "budget"
+			fmt.Fprintf(o.Stdout, "A/B: the budget ends the runs after %d + %d\n", round, round)
+			abLook(o, res, arms, runs, roundSecs)
+			break
+		}
 		seed := roundSeed(sc, round)
 		if round == 0 || seed != roundSeed(sc, round-1) {
 			dropSnapshot()
@@ -153,16 +162,18 @@ func runRounds(ctx context.Context, o Options, sc *scenario.Scenario, arms []arm
 				res.Scenario.FleetSetupSeconds += measure.Round3(snap.stats.Elapsed.Seconds())
 			}
 		}
+		roundStart := time.Now()
 		for k, i := range armOrder(sc, arms, round) {
 			a := arms[i]
 			sdir := filepath.Join(dir, a.st.Name)
 			if rounds(sc) > 1 {
 				sdir = filepath.Join(dir, a.st.Name, "repeat-"+strconv.Itoa(round+1))
 			}
-			o.Logger.Info(fmt.Sprintf("strategy %d/%d %s, repeat %d/%d", k+1, len(arms), a.st.Name, round+1, rounds(sc)))
+			o.Logger.Info(fmt.Sprintf("strategy %d/%d %s, repeat %d/%d", k+1, len(arms), a.st.Name, round+1, target))
 			if o.cluster != nil {
 				o.cluster.seq++
 			}
+			runStart := time.Now()
 			r, err := runStrategy(ctx, o, sc, a, seed, sdir, snap)
 			if err != nil {
 				return nil, fmt.Errorf("strategy %s: %w", a.st.Name, err)
@@ -170,11 +181,16 @@ func runRounds(ctx context.Context, o Options, sc *scenario.Scenario, arms []arm
 			runs[i] = append(runs[i], r)
 			if res.AB != nil {
 				res.AB.Order = append(res.AB.Order, a.st.Name)
+				res.AB.RunSeconds = append(res.AB.RunSeconds, measure.Round3(time.Since(runStart).Seconds()))
 			}
 			res.Scenario.FleetSetupSeconds += measure.Round3(r.fleetSetup.Seconds())
 			if res.Environment.KubernetesVersion == "" {
 				res.Environment.KubernetesVersion = r.k8sVersion
 			}
+		}
+		roundSecs = append(roundSecs, time.Since(roundStart).Seconds())
+		if res.AB != nil && round+1 == target {
+			target = max(target, abLook(o, res, arms, runs, roundSecs))
 		}
 	}
 	return runs, nil

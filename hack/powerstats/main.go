@@ -1,20 +1,26 @@
-// Command powerstats estimates the A/B gate's catch and false-alarm rates from the runs of a power
-// study (hack/power-study.sh): per condition it pools every gate run's per-run summaries of each
-// side and judges many gate runs drawn from the pools (the gate's repeat count per side, without
-// replacement), with the gate's own statistics. The pooled estimate supplements the verdicts of
-// the real gate runs, which are independent but few; those are judged again here with this
-// build's gate, so that a change of its statistics is measured on the same runs.
+// Command powerstats estimates the sequential A/B gate's verdict rates from a power study
+// (hack/power-study.sh). Per load and condition it reads the pool (one A/B run of N + N runs that
+// never stopped early) and replays the gate on draws from it: each simulated gate run draws its
+// runs with replacement from the pool's baseline and candidate runs, in rounds, and judges them
+// with the gate's own sequential rule (gate.Sequence) and the plan of -scenario's ab section; its
+// wall time is the pool's fleet set-up plus the drawn runs' own wall times, and a block starts only
+// when it fits the budget as the simulation judges it. Resampled figures are estimates from the
+// pool's runs, not independent gate runs; the real end-to-end gate runs (gates.tsv) are listed
+// beside them.
 //
-//	go run ./hack/powerstats -dir out/power -draws 2000 [-n 6] [-ttfmr-weight 1]
+//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml]
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
@@ -22,152 +28,83 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "out/power", "power study output (one folder per condition)")
-	draws := flag.Int("draws", 2000, "gate runs drawn per condition")
-	perSide := flag.Int("n", 0, "runs per side of a drawn gate run (default: the study's ab.repeats)")
-	weight := flag.Float64("ttfmr-weight", scenario.DefaultABTTFMRWeight, "TTFMR's weight in the weighted Holm correction (1: equal weights)")
-	perRun := flag.Bool("runs", false, "also print every gate run's TTFMR check as judged by this build")
+	dir := flag.String("dir", "out/power", "power study output: <load>/<condition>/pool and gates.tsv")
+	draws := flag.Int("draws", 1000, "simulated gate runs per cell")
+	file := flag.String("scenario", "scenarios/ci-gate.yaml", "the gate's scenario, for its ab plan and metrics")
 	flag.Parse()
-	conds, err := os.ReadDir(*dir)
+	sc, err := scenario.Load(*file)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		fail(err)
 	}
-	fmt.Println("condition\tgate runs\tfailing on TTFMR / on any A/B check\tpooled runs per side\tTTFMR ratio of pooled medians\tdrawn runs failing on TTFMR\tdrawn runs failing on any A/B check")
-	for _, c := range conds {
-		if !c.IsDir() {
+	ab := sc.ResultsAB()
+	loads, err := os.ReadDir(*dir)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | real gate runs: fail / inconclusive / pass | real wall time median / max |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	for _, l := range loads {
+		if !l.IsDir() {
 			continue
 		}
-		files, _ := filepath.Glob(filepath.Join(*dir, c.Name(), "*", "run", "*", "*", "results.json"))
-		if len(files) == 0 {
-			continue
-		}
-		pooled, n := pool(files, *weight)
-		if *perSide > 0 {
-			n = *perSide
-		}
-		runT, runAny := rejudge(files, *weight, *perRun)
-		ttfmr, any := estimate(pooled, n, *draws)
-		fmt.Printf("%s\t%d\t%d / %d\t%d+%d\t%.2f\t%.3f\t%.3f\n", c.Name(), len(files), runT, runAny,
-			len(side(pooled, pooled.AB.Baseline)), len(side(pooled, pooled.AB.Candidate)), medianRatio(pooled), ttfmr, any)
-	}
-}
-
-// load reads a gate run's results with TTFMR weighted as given.
-func load(f string, weight float64) (*results.Results, bool) {
-	r, err := results.Load(f)
-	if err != nil || r.AB == nil {
-		fmt.Fprintf(os.Stderr, "skipping %s: %v\n", f, err)
-		return nil, false
-	}
-	for i := range r.AB.Metrics {
-		if r.AB.Metrics[i].Metric == results.MetricTTFMR {
-			r.AB.Metrics[i].Weight = weight
-		}
-	}
-	return r, true
-}
-
-// rejudge counts the gate runs that fail on TTFMR and on any A/B check, judged by this build;
-// verbose prints each run's TTFMR check to stderr.
-func rejudge(files []string, weight float64, verbose bool) (ttfmr, any int) {
-	for _, f := range files {
-		r, ok := load(f, weight)
-		if !ok {
-			continue
-		}
-		t, a := fails(r)
-		ttfmr, any = ttfmr+b2i(t), any+b2i(a)
-		if verbose {
-			checks, _ := gate.EvaluateAB(r)
-			for _, c := range checks {
-				if c.Metric.Metric == results.MetricTTFMR {
-					fmt.Fprintf(os.Stderr, "%s\t×%.3g\tp %.2g\t%s\tany check failed: %v\n", f, c.Ratio.Center, c.PAdjusted, c.Verdict, a)
-				}
+		real := readGates(filepath.Join(*dir, l.Name(), "gates.tsv"))
+		conds, _ := os.ReadDir(filepath.Join(*dir, l.Name()))
+		for _, c := range conds {
+			if !c.IsDir() {
+				continue
 			}
+			files, _ := filepath.Glob(filepath.Join(*dir, l.Name(), c.Name(), "pool", "run", "*", "*", "results.json"))
+			if len(files) == 0 {
+				continue
+			}
+			p, err := loadPool(files[0])
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", files[0], err)
+				continue
+			}
+			r := replay(ab, p, *draws)
+			g := real[c.Name()]
+			fmt.Printf("| %s | %s | %d | ×%.2f | %s | %s | %s | %s | %s |\n", l.Name(), c.Name(), len(p.base), p.ttfmrRatio(),
+				r.counts(), r.wall(), r.runs(), g.counts(), g.wall())
 		}
 	}
-	return ttfmr, any
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(2)
 }
 
-// fails judges one gate run's A/B comparison: whether TTFMR, and whether any check, failed.
-func fails(r *results.Results) (ttfmr, any bool) {
-	checks, err := gate.EvaluateAB(r)
+// pool is one A/B run's runs per side with each run's wall time, and the fleet set-up time.
+type pool struct {
+	base, cand         []results.Summary
+	baseSecs, candSecs []float64
+	setup              float64
+}
+
+func loadPool(f string) (*pool, error) {
+	r, err := results.Load(f)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		return nil, err
 	}
-	for _, c := range checks {
-		if c.Verdict == gate.Fail {
-			any = true
-			ttfmr = ttfmr || c.Metric.Metric == results.MetricTTFMR
+	if r.AB == nil || len(r.AB.RunSeconds) != len(r.AB.Order) {
+		return nil, fmt.Errorf("no A/B runs with their wall times")
+	}
+	p := &pool{setup: r.Scenario.FleetSetupSeconds}
+	b, _ := r.Strategy(r.AB.Baseline)
+	c, _ := r.Strategy(r.AB.Candidate)
+	p.base, p.cand = b.Runs, c.Runs
+	for i, name := range r.AB.Order {
+		if name == r.AB.Baseline {
+			p.baseSecs = append(p.baseSecs, r.AB.RunSeconds[i])
+		} else {
+			p.candSecs = append(p.candSecs, r.AB.RunSeconds[i])
 		}
 	}
-	return ttfmr, any
+	return p, nil
 }
 
-// pool merges the runs of both sides of every results file into one results; n is the gate's
-// repeat count per side.
-func pool(files []string, weight float64) (*results.Results, int) {
-	var out *results.Results
-	for _, f := range files {
-		r, ok := load(f, weight)
-		if !ok {
-			continue
-		}
-		if out == nil {
-			out = r
-			continue
-		}
-		for _, name := range []string{r.AB.Baseline, r.AB.Candidate} {
-			s, _ := r.Strategy(name)
-			dst, _ := out.Strategy(name)
-			dst.Runs = append(dst.Runs, s.Runs...)
-		}
-	}
-	return out, out.AB.Repeats
-}
-
-func side(r *results.Results, name string) []results.Summary {
-	s, _ := r.Strategy(name)
-	return s.Runs
-}
-
-// estimate draws gate runs of n runs per side from the pool and returns the fraction failing on
-// TTFMR and on any A/B check.
-func estimate(pooled *results.Results, n, draws int) (ttfmr, any float64) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	base, cand := side(pooled, pooled.AB.Baseline), side(pooled, pooled.AB.Candidate)
-	var failT, failAny int
-	for d := 0; d < draws; d++ {
-		r := *pooled
-		r.Strategies = []results.Strategy{
-			{Name: pooled.AB.Baseline, Runs: pick(rng, base, n)},
-			{Name: pooled.AB.Candidate, Runs: pick(rng, cand, n)},
-		}
-		t, a := fails(&r)
-		failT, failAny = failT+b2i(t), failAny+b2i(a)
-	}
-	return float64(failT) / float64(draws), float64(failAny) / float64(draws)
-}
-
-func pick(rng *rand.Rand, from []results.Summary, n int) []results.Summary {
-	idx := rng.Perm(len(from))[:min(n, len(from))]
-	out := make([]results.Summary, len(idx))
-	for i, j := range idx {
-		out[i] = from[j]
-	}
-	return out
-}
-
-func medianRatio(r *results.Results) float64 {
+func (p *pool) ttfmrRatio() float64 {
 	med := func(runs []results.Summary) float64 {
 		var v []float64
 		for _, s := range runs {
@@ -181,9 +118,112 @@ func medianRatio(r *results.Results) float64 {
 		sort.Float64s(v)
 		return v[len(v)/2]
 	}
-	b := med(side(r, r.AB.Baseline))
-	if b == 0 {
-		return 0
+	return med(p.cand) / med(p.base)
+}
+
+// tally counts verdicts, wall times and runs per side of a cell's gate runs.
+type tally struct {
+	verdicts map[string]int
+	walls    []float64
+	perSide  []float64
+}
+
+func (t *tally) add(verdict string, wall float64, runs int) {
+	if t.verdicts == nil {
+		t.verdicts = map[string]int{}
 	}
-	return med(side(r, r.AB.Candidate)) / b
+	t.verdicts[verdict]++
+	t.walls = append(t.walls, wall)
+	t.perSide = append(t.perSide, float64(runs))
+}
+
+func (t tally) counts() string {
+	if len(t.walls) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d / %d / %d of %d", t.verdicts["fail"], t.verdicts["inconclusive"], t.verdicts["pass"], len(t.walls))
+}
+
+func medMax(v []float64, unit string) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return fmt.Sprintf("%.0f%s / %.0f%s", s[len(s)/2], unit, s[len(s)-1], unit)
+}
+
+func (t tally) wall() string { return medMax(t.walls, " s") }
+func (t tally) runs() string { return medMax(t.perSide, "") }
+
+// replay simulates draws gate runs on the pool with the gate's sequential rule and budget.
+func replay(ab *results.AB, p *pool, draws int) tally {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var t tally
+	for range draws {
+		wall := p.setup
+		rounds := 0
+		next := func(int) (results.Summary, results.Summary) {
+			i, j := rng.IntN(len(p.base)), rng.IntN(len(p.cand))
+			wall += p.baseSecs[i] + p.candSecs[j]
+			rounds++
+			return p.base[i], p.cand[j]
+		}
+		more := func(o *gate.ABOutcome) bool {
+			// As the simulation decides: a block fits when its rounds, each as long as the mean so
+			// far, end within the budget.
+			block := o.Plan.Runs(o.Look+1) - o.Runs
+			perRound := (wall - p.setup) / float64(rounds)
+			return ab.BudgetSeconds <= 0 || wall+float64(block)*perRound <= ab.BudgetSeconds
+		}
+		out, err := gate.Sequence(ab, next, more, gate.ABOptions{Resamples: 500})
+		if err != nil {
+			fail(err)
+		}
+		t.add(verdictName(out.Verdict), wall, out.Runs)
+	}
+	return t
+}
+
+func verdictName(v gate.Verdict) string {
+	switch v {
+	case gate.Fail:
+		return "fail"
+	case gate.Inconclusive:
+		return "inconclusive"
+	}
+	return "pass"
+}
+
+// readGates reads the real gate runs' exit codes and wall times per condition.
+func readGates(path string) map[string]tally {
+	out := map[string]tally{}
+	f, err := os.Open(path)
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 4 || cols[0] == "condition" {
+			continue
+		}
+		code, _ := strconv.Atoi(cols[2])
+		wall, _ := strconv.ParseFloat(cols[3], 64)
+		v := "pass"
+		switch code {
+		case 0:
+		case 1:
+			v = "fail"
+		case 75:
+			v = "inconclusive"
+		default:
+			v = "error"
+		}
+		t := out[cols[0]]
+		t.add(v, wall, 0)
+		out[cols[0]] = t
+	}
+	return out
 }

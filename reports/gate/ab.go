@@ -1,11 +1,10 @@
 package gate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
 	"sort"
 
 	"golang.org/x/perf/benchmath"
@@ -13,23 +12,37 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 )
 
-// ABCheck is one metric compared between the two sides of an A/B run.
+// ABCheck is one metric compared between the two sides of an A/B run, at the gate's last look.
 type ABCheck struct {
 	Metric results.ABMetric
-	// Baseline and Candidate are the metric in each run (+Inf where the run never reached the event
-	// it measures, e.g. a change never applied), sorted.
+	// Baseline and Candidate are the metric in each run judged (+Inf where the run never reached
+	// the event it measures, e.g. a change never applied), sorted.
 	Baseline, Candidate []float64
 	// BaselineMedian and CandidateMedian with their 95 % confidence intervals (benchmath's
 	// order-statistic intervals, which assume nothing of the distribution).
 	BaselineMedian, CandidateMedian Interval
-	// Ratio is CandidateMedian ÷ BaselineMedian, with a 95 % bootstrap interval.
-	Ratio Interval
-	// P is the two-sided Mann–Whitney U test's p-value; PAdjusted is adjusted over every compared
-	// metric by the weighted Holm procedure (Holm–Bonferroni when the weights are equal).
-	P, PAdjusted float64
-	Alpha        float64
-	Verdict      Verdict
-	Reason       string
+	// Ratio is CandidateMedian ÷ BaselineMedian and Diff their difference, each with a 95 %
+	// bootstrap interval.
+	Ratio, Diff Interval
+	// P is the two-sided Mann–Whitney U test's p-value at the last look; Level is the nominal level
+	// it is tested at there (the group-sequential boundary for the check's share of alpha, after
+	// weighted Holm). RejectedAt is the look (0-based) whose p-value crossed its boundary, −1 none.
+	P, Level   float64
+	RejectedAt int
+	Alpha      float64
+	// Weight is the check's share of alpha as used: its configured weight times its resolution
+	// when that is below 1 (see Resolution), but never below a tenth of it.
+	Weight float64
+	// Resolution is the tolerance over the 95 % interval's expected half-width at the plan's most
+	// runs, from the first look's spread within each side: below 1 the check cannot be expected to
+	// rule out a regression within the plan.
+	Resolution float64
+	// Required: the gate passes only when this check does. Every check is, but one whose
+	// Resolution is below 1 and whose configured weight is not the highest (the metric the gate is
+	// for stays required).
+	Required bool
+	Verdict  Verdict
+	Reason   string
 	// Skipped is set when neither side measured the metric (e.g. CPU of in-process controllers).
 	Skipped bool
 }
@@ -47,11 +60,60 @@ const confidence = 0.95
 // seeded, so a results.json always gives the same interval.
 const bootstrapResamples = 4000
 
-// EvaluateAB compares the A/B sides of r on every metric of r.AB. A metric fails only when the
-// candidate is worse with significance (Holm-adjusted p below Alpha) and by more than the metric's
-// minimum effect, relative and absolute. It returns an error for bad input: no A/B section, a side
-// missing, or too few runs for the test to reject at all.
-func EvaluateAB(r *results.Results) ([]ABCheck, error) {
+// halfWidthFactor turns a sample's IQR into the expected half-width of the 95 % interval of a
+// difference of two medians of n runs each, times √n: 1.96 × √2 × 1.2533 (the median's
+// standard error over the standard deviation, for normal data) ÷ 1.349 (IQR over the standard
+// deviation).
+const halfWidthFactor = 2.575
+
+// minWeightShare is the least share of its configured weight a noisy check keeps, so that a clear
+// regression on it can still fail the gate.
+const minWeightShare = 0.1
+
+// weightShare is the share of its configured weight a check keeps at a resolution: all of it at 1
+// and above, else the resolution rounded down to a twentieth (so that a few alphas recur and their
+// boundaries are computed once), never below minWeightShare.
+func weightShare(res float64) float64 {
+	if res >= 1 {
+		return 1
+	}
+	return math.Max(minWeightShare, math.Floor(res*20)/20)
+}
+
+// ABOutcome is the gate's judgement of an A/B comparison at its last look.
+type ABOutcome struct {
+	Checks []ABCheck
+	// Verdict is Fail when a check failed, Pass when every required check passed (and no other
+	// one looks worse than its minimum effect), else Inconclusive.
+	Verdict Verdict
+	// Reason says why (for Inconclusive: too few runs, too much noise, a saturated machine) and
+	// Advice what to do about an inconclusive verdict.
+	Reason, Advice string
+	// Look is the last look (0-based) and Runs the runs per side it judged; Plan the schedule.
+	Look, Runs int
+	Plan       Schedule
+}
+
+// ABOptions adjust the A/B judgement.
+type ABOptions struct {
+	// Saturated tells whether a run ran on a saturated machine; nil: unknown. Saturated runs are
+	// counted in an inconclusive verdict's reason, and more than a quarter of them turn a pass
+	// into an inconclusive (a fail stands).
+	Saturated func(results.Summary) bool
+	// Resamples is the bootstrap's resample count (default 4000); fewer for studies that judge
+	// many comparisons.
+	Resamples int
+}
+
+// ABPlan is the sequential schedule of ab: one look at Repeats for results without one.
+func ABPlan(ab *results.AB) Schedule {
+	return Schedule{Initial: ab.Repeats, Block: ab.Block, Max: max(ab.MaxRepeats, ab.Repeats)}
+}
+
+// EvaluateAB judges the A/B comparison of r as finished: every run the results hold, at the
+// look of the plan they reached. It returns an error for bad input: no A/B section, a side
+// missing.
+func EvaluateAB(r *results.Results) (*ABOutcome, error) {
 	ab := r.AB
 	if ab == nil {
 		return nil, errors.New("gate: the results hold no A/B comparison (scenario section ab)")
@@ -64,46 +126,110 @@ func EvaluateAB(r *results.Results) ([]ABCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	tested := 0
+	return JudgeAB(ab, base, cand, ABOptions{})
+}
+
+// JudgeAB judges the runs of each side so far, in the order they ran, at the last look of
+// ab's plan that they reach: a check fails when its sequential test rejected (at any look so far)
+// with the candidate worse and its median above the minimum effect; passes when its interval
+// rules out a regression above the minimum effect; and is inconclusive otherwise.
+func JudgeAB(ab *results.AB, base, cand []results.Summary, o ABOptions) (*ABOutcome, error) {
+	plan := ABPlan(ab)
+	n := min(len(base), len(cand))
+	look := -1
+	for k := 0; k < plan.Looks() && plan.Runs(k) <= n; k++ {
+		look = k
+	}
+	out := &ABOutcome{Plan: plan, Look: max(look, 0), Runs: n}
+	switch {
+	case n < 2:
+		return nil, fmt.Errorf("gate: %d + %d runs: the comparison needs two per side at least", len(base), len(cand))
+	case look < 0:
+		// The budget ended the first look's runs early: judged as the first look with fewer runs,
+		// at its level (less information at the same level keeps the false-alarm rate).
+		look = 0
+	default:
+		out.Runs = plan.Runs(look)
+	}
+	base, cand = base[:out.Runs], cand[:out.Runs]
 	checks := make([]ABCheck, len(ab.Metrics))
+	pvals := make([][]float64, len(ab.Metrics))
+	weights := make([]float64, len(ab.Metrics))
+	thr := &benchmath.Thresholds{CompareAlpha: ab.Alpha}
+	maxWeight := 0.0
+	for _, m := range ab.Metrics {
+		maxWeight = math.Max(maxWeight, m.AlphaWeight())
+	}
 	for i, m := range ab.Metrics {
-		c := ABCheck{Metric: m, Alpha: ab.Alpha, Verdict: Pass}
+		c := ABCheck{Metric: m, Alpha: ab.Alpha, Verdict: Pass, RejectedAt: -1}
 		var seenB, seenC bool
 		c.Baseline, seenB = metricSample(base, m.Metric)
 		c.Candidate, seenC = metricSample(cand, m.Metric)
 		if !seenB && !seenC {
 			c.Skipped, c.Reason = true, "not measured for this controller"
-		} else {
-			tested++
-		}
-		checks[i] = c
-	}
-	if tested == 0 {
-		return checks, nil
-	}
-	if minP, need := minUTestP(len(base), len(cand)), firstLevel(checks, ab.Alpha); minP >= need {
-		return nil, fmt.Errorf("gate: %d + %d runs are too few: the Mann–Whitney test cannot go below p = %.3g, and %d metrics at a family-wise alpha of %g need p < %.3g for the least weighted; raise ab.repeats",
-			len(base), len(cand), minP, tested, ab.Alpha, need)
-	}
-	thr := &benchmath.Thresholds{CompareAlpha: ab.Alpha}
-	for i := range checks {
-		c := &checks[i]
-		if c.Skipped {
+			checks[i] = c
 			continue
 		}
-		sb, sc := benchmath.NewSample(c.Baseline, thr), benchmath.NewSample(c.Candidate, thr)
-		c.BaselineMedian = summary(sb)
-		c.CandidateMedian = summary(sc)
-		c.P = benchmath.AssumeNothing.Compare(sb, sc).P
-		c.Ratio = ratioInterval(c.Baseline, c.Candidate, int64(i))
-	}
-	holm(checks)
-	for i := range checks {
-		if !checks[i].Skipped {
-			judgeAB(&checks[i])
+		first := min(plan.Runs(0), out.Runs)
+		fb, _ := metricSample(base[:first], m.Metric)
+		fc, _ := metricSample(cand[:first], m.Metric)
+		c.Resolution = resolution(fb, fc, m, plan.Runs(plan.Looks()-1))
+		c.Weight = m.AlphaWeight() * weightShare(c.Resolution)
+		c.Required = c.Resolution >= 1 || m.AlphaWeight() == maxWeight
+		weights[i] = c.Weight
+		for k := 0; k <= look; k++ {
+			b, _ := metricSample(base[:min(plan.Runs(k), out.Runs)], m.Metric)
+			cd, _ := metricSample(cand[:min(plan.Runs(k), out.Runs)], m.Metric)
+			pvals[i] = append(pvals[i], benchmath.AssumeNothing.Compare(benchmath.NewSample(b, thr), benchmath.NewSample(cd, thr)).P)
 		}
+		sb, sc := benchmath.NewSample(c.Baseline, thr), benchmath.NewSample(c.Candidate, thr)
+		c.BaselineMedian, c.CandidateMedian = summary(sb), summary(sc)
+		c.P = pvals[i][look]
+		c.Ratio, c.Diff = bootstrapIntervals(c.Baseline, c.Candidate, int64(i), cmp.Or(o.Resamples, bootstrapResamples))
+		checks[i] = c
 	}
-	return checks, nil
+	rejected, levels := sequentialHolm(pvals, weights, ab.Alpha, plan)
+	for i := range checks {
+		if checks[i].Skipped {
+			continue
+		}
+		checks[i].RejectedAt, checks[i].Level = rejected[i], levels[i]
+		judgeAB(&checks[i], out.Runs)
+	}
+	out.Checks = checks
+	out.decide(base, cand, o)
+	return out, nil
+}
+
+// resolution is the tolerance at the baseline's median over the expected half-width of the
+// difference's 95 % interval at maxRuns per side, from each side's spread (the mean of their IQRs:
+// a shift between the sides, the regression itself, must not count as spread). +Inf for samples
+// without spread, 0 for a spread that runs to +Inf.
+func resolution(base, cand []float64, m results.ABMetric, maxRuns int) float64 {
+	iqr := (iqrOf(base) + iqrOf(cand)) / 2
+	switch {
+	case iqr == 0:
+		return math.Inf(1)
+	case math.IsInf(iqr, 0) || math.IsNaN(iqr):
+		return 0
+	}
+	return tolerance(m, median(base)) * math.Sqrt(float64(maxRuns)) / (halfWidthFactor * iqr)
+}
+
+// iqrOf is a sorted sample's interquartile range (nearest ranks).
+func iqrOf(sorted []float64) float64 {
+	q := func(p float64) float64 { return sorted[int(math.Round(p*float64(len(sorted)-1)))] }
+	return q(0.75) - q(0.25)
+}
+
+// tolerance is the largest increase over a baseline median of base that is not a regression: the
+// relative minimum effect, or the absolute one when that is smaller, and never below MinDelta.
+func tolerance(m results.ABMetric, base float64) float64 {
+	t := base * m.MinEffect
+	if m.AbsEffect > 0 {
+		t = math.Min(t, m.AbsEffect)
+	}
+	return math.Max(t, m.MinDelta)
 }
 
 func abRuns(r *results.Results, name string) ([]results.Summary, error) {
@@ -173,97 +299,4 @@ func median(sorted []float64) float64 {
 		return math.Max(a, b)
 	}
 	return (a + b) / 2
-}
-
-// ratioInterval is the ratio of medians with a percentile bootstrap interval (resampling each side
-// with replacement), seeded by seed.
-func ratioInterval(base, cand []float64, seed int64) Interval {
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
-	rs := make([]float64, bootstrapResamples)
-	b, c := make([]float64, len(base)), make([]float64, len(cand))
-	for i := range rs {
-		for j := range b {
-			b[j] = base[rng.IntN(len(base))]
-		}
-		for j := range c {
-			c[j] = cand[rng.IntN(len(cand))]
-		}
-		sort.Float64s(b)
-		sort.Float64s(c)
-		rs[i] = ratio(median(b), median(c))
-	}
-	sort.Float64s(rs)
-	q := func(p float64) float64 { return rs[min(len(rs)-1, int(p*float64(len(rs))))] }
-	return Interval{Center: ratio(median(base), median(cand)), Lo: q((1 - confidence) / 2), Hi: q((1 + confidence) / 2)}
-}
-
-// firstLevel is the smallest level a tested check must reach for the weighted Holm procedure to
-// reject it at all: alpha times its weight's share of every tested check's.
-func firstLevel(checks []ABCheck, alpha float64) float64 {
-	total, least := 0.0, math.Inf(1)
-	for _, c := range checks {
-		if !c.Skipped {
-			w := c.Metric.AlphaWeight()
-			total += w
-			least = math.Min(least, w)
-		}
-	}
-	return alpha * least / total
-}
-
-// holm sets PAdjusted by the weighted Holm step-down (Holm 1979) over the checks that were
-// tested: ordered by p ÷ weight, the k-th is multiplied by the weights left (its own and those
-// after it) over its weight, and adjusted values are kept monotone. With equal weights this is
-// Holm–Bonferroni: the i-th smallest of m p-values times m−i.
-func holm(checks []ABCheck) {
-	var idx []int
-	left := 0.0
-	for i := range checks {
-		if !checks[i].Skipped {
-			idx = append(idx, i)
-			left += checks[i].Metric.AlphaWeight()
-		}
-	}
-	q := func(i int) float64 { return checks[i].P / checks[i].Metric.AlphaWeight() }
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case q(a) < q(b):
-			return -1
-		case q(a) > q(b):
-			return 1
-		}
-		return 0
-	})
-	running := 0.0
-	for _, i := range idx {
-		running = math.Max(running, math.Min(1, q(i)*left))
-		checks[i].PAdjusted = running
-		left -= checks[i].Metric.AlphaWeight()
-	}
-}
-
-// judgeAB sets the verdict: a failure needs significance and an effect above both minimums.
-func judgeAB(c *ABCheck) {
-	b, cand := c.BaselineMedian.Center, c.CandidateMedian.Center
-	significant := c.PAdjusted < c.Alpha
-	limit := c.Limit()
-	switch {
-	case significant && cand > limit:
-		c.Verdict = Fail
-		c.Reason = fmt.Sprintf("%s slower/costlier than the baseline (×%s, interval ×%s–%s), significant (p = %.2g after Holm < %g) and above the minimum effect (+%.0f%% and +%s)",
-			change(b, cand), format(c.Ratio.Center), format(c.Ratio.Lo), format(c.Ratio.Hi), c.PAdjusted, c.Alpha, c.Metric.MinEffect*100, format(c.Metric.MinDelta))
-	case significant && cand < b:
-		c.Verdict = Improved
-		c.Reason = fmt.Sprintf("%s vs baseline (p = %.2g after Holm)", change(b, cand), c.PAdjusted)
-	case significant:
-		c.Reason = fmt.Sprintf("%s vs baseline: significant (p = %.2g) but within the minimum effect", change(b, cand), c.PAdjusted)
-	default:
-		c.Reason = fmt.Sprintf("%s vs baseline: not significant (p = %.2g after Holm)", change(b, cand), c.PAdjusted)
-	}
-}
-
-// Limit is the largest candidate median that passes whatever the p-value.
-func (c ABCheck) Limit() float64 {
-	base := c.BaselineMedian.Center
-	return math.Max(base*(1+c.Metric.MinEffect), base+c.Metric.MinDelta)
 }

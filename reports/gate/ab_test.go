@@ -29,7 +29,7 @@ func abResults(base, cand []float64, metrics ...results.ABMetric) *results.Resul
 	}
 	return &results.Results{
 		Strategies: []results.Strategy{side("s-baseline", base), side("s", cand)},
-		AB:         &results.AB{Strategy: "s", Baseline: "s-baseline", Candidate: "s", Alpha: 0.05, Metrics: metrics},
+		AB:         &results.AB{Strategy: "s", Baseline: "s-baseline", Candidate: "s", Alpha: 0.05, Metrics: metrics, Repeats: min(len(base), len(cand))},
 	}
 }
 
@@ -68,90 +68,76 @@ func TestMannWhitneyKnownValues(t *testing.T) {
 		{"separated 8+8", seq(1, 1, 8), seq(9, 1, 8), 2.0 / 12870},
 	} {
 		m := results.ABMetric{Metric: results.MetricTTFMR, MinEffect: 0}
-		checks, err := EvaluateAB(abResults(tc.base, tc.cand, m))
+		out, err := EvaluateAB(abResults(tc.base, tc.cand, m))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if got := checks[0].P; !near(got, tc.want) {
+		if got := out.Checks[0].P; !near(got, tc.want) {
 			t.Errorf("%s: p = %g, want %g", tc.name, got, tc.want)
 		}
 	}
 }
 
-func TestHolm(t *testing.T) {
-	checks := []ABCheck{{P: 0.01}, {P: 0.04}, {P: 0.03}, {P: 0.5, Skipped: true}}
-	holm(checks)
-	want := []float64{0.03, 0.06, 0.06}
-	for i, w := range want {
-		if !near(checks[i].PAdjusted, w) {
-			t.Errorf("check %d: adjusted p = %g, want %g", i, checks[i].PAdjusted, w)
-		}
-	}
-	if checks[3].PAdjusted != 0 {
-		t.Errorf("a skipped check was adjusted: %g", checks[3].PAdjusted)
-	}
-}
-
-// Weighted Holm by hand: weights 3, 1, 1 (total 5); p ÷ w orders them 0.003 (w 3), 0.01, 0.02.
-// Step 1: 0.009 ÷ 3 × 5 = 0.015; step 2: 0.01 × 2 = 0.02; step 3: 0.02 × 1 = 0.02.
-func TestWeightedHolm(t *testing.T) {
-	w := func(p, weight float64) ABCheck { return ABCheck{P: p, Metric: results.ABMetric{Weight: weight}} }
-	checks := []ABCheck{w(0.02, 1), w(0.009, 3), w(0.01, 1)}
-	holm(checks)
-	for i, want := range []float64{0.02, 0.015, 0.02} {
-		if !near(checks[i].PAdjusted, want) {
-			t.Errorf("check %d: adjusted p = %g, want %g", i, checks[i].PAdjusted, want)
-		}
-	}
-	// The weight moves the level: p = 0.012 fails equal-weight Holm over 7 metrics (0.084) and
-	// passes with weight 3 among 9 (0.036).
-	equal := []ABCheck{w(0.012, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1), w(0.5, 1)}
-	weighted := append([]ABCheck(nil), equal...)
-	weighted[0].Metric.Weight = 3
-	holm(equal)
-	holm(weighted)
-	if !near(equal[0].PAdjusted, 0.084) || !near(weighted[0].PAdjusted, 0.036) {
-		t.Errorf("adjusted p: equal weights %g (want 0.084), weight 3 %g (want 0.036)", equal[0].PAdjusted, weighted[0].PAdjusted)
-	}
-	if got := firstLevel(weighted, 0.05); !near(got, 0.05/9) {
-		t.Errorf("first level %g, want alpha/9 for the least weighted", got)
-	}
-}
-
+// TestEvaluateABVerdicts: the three verdicts against known samples, judged at one look (the
+// whole alpha, 0.05, on one metric).
 func TestEvaluateABVerdicts(t *testing.T) {
+	rel := results.ABMetric{Metric: results.MetricTTFMR, MinEffect: 0.2, MinDelta: 0.1}
+	abs := rel
+	abs.AbsEffect = 0.5
+	inf := math.Inf(1)
 	for _, tc := range []struct {
 		name       string
 		base, cand []float64
+		metric     results.ABMetric
 		want       Verdict
 		reason     string
 	}{
-		{"2x slower", seq(1.4, 0.05, 8), seq(2.8, 0.1, 8), Fail, "significant"},
-		{"A/A", seq(1.4, 0.05, 8), seq(1.41, 0.05, 8), Pass, "not significant"},
-		// Every candidate run is slower, but by 10 %: below the minimum effect of 20 %.
-		{"small but significant", seq(10, 0.01, 8), seq(11, 0.01, 8), Pass, "within the minimum effect"},
-		{"2x faster", seq(2.8, 0.1, 8), seq(1.4, 0.05, 8), Improved, "vs baseline"},
+		{"2x slower", seq(1.4, 0.05, 8), seq(2.8, 0.1, 8), rel, Fail, "above the minimum effect"},
+		{"A/A, tight", seq(1.4, 0.05, 8), seq(1.41, 0.05, 8), rel, Pass, "no regression above +20%"},
+		// Every candidate run is slower, but by 10 %: significant, below the minimum effect...
+		{"small but significant", seq(10, 0.01, 8), seq(11, 0.01, 8), rel, Pass, "significant, below the minimum effect"},
+		// ... unless the metric's absolute minimum effect (0.5 s) is smaller than the +1 s.
+		{"small relative, large absolute", seq(10, 0.01, 8), seq(11, 0.01, 8), abs, Fail, "+20% or +0.5 s"},
+		{"2x faster", seq(2.8, 0.1, 8), seq(1.4, 0.05, 8), rel, Improved, "vs baseline"},
 		// A candidate whose changes were never applied has no TTFMR: +Inf, the worst value.
-		{"never applied", seq(1.4, 0.05, 8), []float64{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)}, Fail, "significant"},
+		{"never applied", seq(1.4, 0.05, 8), []float64{inf, inf, inf, inf, inf, inf, inf, inf}, rel, Fail, "significant"},
+		// The sides overlap and spread from 1 to 3: neither a regression nor its absence is shown.
+		{"A/A, noisy", []float64{1, 1.3, 1.6, 1.9, 2.2, 2.5, 2.8, 3.1}, []float64{1.1, 1.4, 1.7, 2.0, 2.3, 2.6, 2.9, 3.2}, rel, Inconclusive, "interval reaches above"},
+		// At 3 + 3 runs the test cannot go below p = 0.1.
+		{"too few runs", seq(1, 1, 3), seq(5, 1, 3), rel, Inconclusive, "too few runs"},
 	} {
-		checks, err := EvaluateAB(abResults(tc.base, tc.cand))
+		out, err := EvaluateAB(abResults(tc.base, tc.cand, tc.metric))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		c := checks[0]
+		c := out.Checks[0]
 		if c.Verdict != tc.want || !strings.Contains(c.Reason, tc.reason) {
 			t.Errorf("%s: verdict %q (%s), want %q containing %q", tc.name, c.Verdict, c.Reason, tc.want, tc.reason)
+		}
+		want := tc.want
+		if want == Improved {
+			want = Pass
+		}
+		if out.Verdict != want {
+			t.Errorf("%s: comparison %q (%s), want %q", tc.name, out.Verdict, out.Reason, want)
+		}
+		if want == Inconclusive && (out.Advice == "" || !strings.Contains(out.Reason, "ttfmr_seconds")) {
+			t.Errorf("%s: reason %q, advice %q: want the check named and what to do", tc.name, out.Reason, out.Advice)
 		}
 	}
 }
 
 func TestEvaluateABRatioAndMedians(t *testing.T) {
-	checks, err := EvaluateAB(abResults(seq(1, 0.1, 8), seq(2, 0.2, 8)))
+	out, err := EvaluateAB(abResults(seq(1, 0.1, 8), seq(2, 0.2, 8)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := checks[0]
+	c := out.Checks[0]
 	if !near(c.Ratio.Center, 2) || !(c.Ratio.Lo <= 2 && 2 <= c.Ratio.Hi) || c.Ratio.Lo <= 1 {
 		t.Errorf("ratio %+v, want 2 inside an interval above 1", c.Ratio)
+	}
+	if !near(c.Diff.Center, 1.35) || !(c.Diff.Lo <= 1.35 && 1.35 <= c.Diff.Hi) || c.Diff.Lo <= 0 {
+		t.Errorf("difference %+v, want 1.35 inside an interval above 0", c.Diff)
 	}
 	if !near(c.BaselineMedian.Center, 1.35) || !near(c.CandidateMedian.Center, 2.7) {
 		t.Errorf("medians %+v, %+v, want 1.35 and 2.7", c.BaselineMedian, c.CandidateMedian)
@@ -162,16 +148,12 @@ func TestEvaluateABRatioAndMedians(t *testing.T) {
 		}
 	}
 	again, _ := EvaluateAB(abResults(seq(1, 0.1, 8), seq(2, 0.2, 8)))
-	if again[0].Ratio != c.Ratio {
-		t.Errorf("bootstrap interval not reproducible: %+v then %+v", c.Ratio, again[0].Ratio)
+	if again.Checks[0].Ratio != c.Ratio {
+		t.Errorf("bootstrap interval not reproducible: %+v then %+v", c.Ratio, again.Checks[0].Ratio)
 	}
 }
 
 func TestEvaluateABBadInput(t *testing.T) {
-	// At 3 + 3 runs the test cannot go below p = 0.1: no verdict is possible.
-	if _, err := EvaluateAB(abResults(seq(1, 1, 3), seq(5, 1, 3))); err == nil || !strings.Contains(err.Error(), "too few") {
-		t.Errorf("3+3 runs: err = %v, want too few", err)
-	}
 	r := abResults(seq(1, 1, 8), seq(1, 1, 8))
 	r.Strategies = r.Strategies[1:]
 	if _, err := EvaluateAB(r); err == nil || !strings.Contains(err.Error(), "missing") {
@@ -180,23 +162,69 @@ func TestEvaluateABBadInput(t *testing.T) {
 	if _, err := EvaluateAB(&results.Results{}); err == nil {
 		t.Error("no A/B section: no error")
 	}
+	if _, err := EvaluateAB(abResults([]float64{1}, []float64{2})); err == nil || !strings.Contains(err.Error(), "two per side") {
+		t.Errorf("1 + 1 runs: err = %v", err)
+	}
+	// A budget that ended the first look's runs early: judged at the first look's level.
+	r = abResults(seq(1.4, 0.05, 8), seq(2.8, 0.1, 8))
+	r.AB.Repeats, r.AB.Block, r.AB.MaxRepeats = 10, 4, 22
+	out, err := EvaluateAB(r)
+	if err != nil || out.Runs != 8 || out.Look != 0 || out.Verdict != Fail {
+		t.Errorf("8 runs of a first look at 10: %+v, %v; want a FAIL at look 0 on 8 runs", out, err)
+	}
 }
 
-// TestEvaluateABSkipsUnmeasured: a metric neither side measured is skipped and does not count in
-// the Holm correction.
+// TestEvaluateABSkipsUnmeasured: a metric neither side measured is skipped and takes no share of
+// alpha.
 func TestEvaluateABSkipsUnmeasured(t *testing.T) {
 	r := abResults(seq(1.4, 0.05, 8), seq(2.8, 0.1, 8),
 		results.ABMetric{Metric: results.MetricTTFMR, MinEffect: 0.2},
 		results.ABMetric{Metric: results.MetricControllerCPUBeforeFirst, MinEffect: 0.2})
-	checks, err := EvaluateAB(r)
+	out, err := EvaluateAB(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !checks[1].Skipped || checks[1].Verdict != Pass {
-		t.Errorf("cpu check %+v, want skipped", checks[1])
+	if c := out.Checks[1]; !c.Skipped || c.Verdict != Pass {
+		t.Errorf("cpu check %+v, want skipped", c)
 	}
-	if !near(checks[0].PAdjusted, checks[0].P) {
-		t.Errorf("adjusted p %g, want the raw %g (one metric tested)", checks[0].PAdjusted, checks[0].P)
+	if !near(out.Checks[0].Level, 0.05) {
+		t.Errorf("level %g, want the whole alpha (one metric tested)", out.Checks[0].Level)
+	}
+}
+
+// TestSpreadLowersWeight: a metric whose pooled spread is far wider than its minimum effect weighs
+// less and, unless it is the metric of the highest weight, no longer holds a pass back.
+func TestSpreadLowersWeight(t *testing.T) {
+	noisyBase := []float64{1, 1.5, 2, 3, 4, 5, 6, 7}
+	noisyCand := []float64{1.1, 1.4, 2.1, 2.9, 4.1, 5, 5.9, 7.1}
+	r := abResults(seq(1.4, 0.01, 8), seq(1.4, 0.01, 8),
+		results.ABMetric{Metric: results.MetricTTFMR, MinEffect: 0.2, Weight: 3},
+		results.ABMetric{Metric: results.MetricChangeLatencyP95, MinEffect: 0.2, Weight: 1})
+	for i := range r.Strategies[0].Runs {
+		b, c := noisyBase[i], noisyCand[i]
+		r.Strategies[0].Runs[i].ChangeLatency.P95 = b
+		r.Strategies[0].Runs[i].ChangeLatency.Count = 1
+		r.Strategies[1].Runs[i].ChangeLatency.P95 = c
+		r.Strategies[1].Runs[i].ChangeLatency.Count = 1
+	}
+	out, err := EvaluateAB(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ttfmr, p95 := out.Checks[0], out.Checks[1]
+	if ttfmr.Weight != 3 || !ttfmr.Required {
+		t.Errorf("ttfmr weight %g required %v, want 3 and required", ttfmr.Weight, ttfmr.Required)
+	}
+	if !(p95.Resolution < 1 && p95.Weight < 1 && !p95.Required) || p95.Verdict != Inconclusive {
+		t.Errorf("p95: resolution %g weight %g required %v verdict %s, want demoted and inconclusive", p95.Resolution, p95.Weight, p95.Required, p95.Verdict)
+	}
+	if out.Verdict != Pass {
+		t.Errorf("comparison %s (%s), want a pass: the noisy check looks no worse", out.Verdict, out.Reason)
+	}
+	var table strings.Builder
+	writeABVerdict(&table, out)
+	if !strings.Contains(table.String(), "Weight: change_latency_p95_seconds weighs") {
+		t.Errorf("the output does not say why the weight is lower:\n%s", table.String())
 	}
 }
 
@@ -213,7 +241,7 @@ func TestABOutput(t *testing.T) {
 	if err := WriteTable(&table, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"A/B METRIC", "ttfmr_seconds", "1.575 [", "3.15 [", "×2 [", "FAIL: +100%"} {
+	for _, want := range []string{"A/B METRIC", "ttfmr_seconds", "1.575 [", "3.15 [", "×2 [", "+1.575 [", "FAIL: +100%", "A/B verdict: FAIL after 8 + 8 runs (look 1 of 1)"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())
 		}
@@ -222,9 +250,28 @@ func TestABOutput(t *testing.T) {
 	if err := WriteJUnit(&junit, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`name="ab/ttfmr_seconds"`, `time="3.150"`, `<property name="pHolm"`, `<property name="candidate" value="2.8 2.9`, `failures="1"`, `type="regression"`} {
+	for _, want := range []string{`name="ab/ttfmr_seconds"`, `time="3.150"`, `<property name="level"`, `<property name="ab.verdict" value="FAIL"`, `<property name="candidate" value="2.8 2.9`, `failures="1"`, `type="regression"`} {
 		if !strings.Contains(junit.String(), want) {
 			t.Errorf("junit lacks %q:\n%s", want, junit.String())
 		}
+	}
+}
+
+// TestSaturatedMachine: runs on a saturated machine turn a pass into an inconclusive, named in the
+// reason, and leave a failure standing.
+func TestSaturatedMachine(t *testing.T) {
+	r := abResults(seq(1.4, 0.05, 8), seq(1.41, 0.05, 8))
+	b, _ := abRuns(r, "s-baseline")
+	c, _ := abRuns(r, "s")
+	all := ABOptions{Saturated: func(results.Summary) bool { return true }}
+	out, err := JudgeAB(r.AB, b, c, all)
+	if err != nil || out.Verdict != Inconclusive || !strings.Contains(out.Reason, "saturated in 16 of 16 runs") {
+		t.Errorf("A/A on a saturated machine: %v %q (%v), want inconclusive naming the saturated runs", out.Verdict, out.Reason, err)
+	}
+	r = abResults(seq(1.4, 0.05, 8), seq(2.8, 0.1, 8))
+	b, _ = abRuns(r, "s-baseline")
+	c, _ = abRuns(r, "s")
+	if out, _ := JudgeAB(r.AB, b, c, all); out.Verdict != Fail {
+		t.Errorf("2x on a saturated machine: %v, want FAIL", out.Verdict)
 	}
 }

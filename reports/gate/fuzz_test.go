@@ -28,8 +28,8 @@ func FuzzEvaluate(f *testing.F) {
 		rep, err := Evaluate(r, r)
 		if err == nil || IsViolation(err) {
 			for _, c := range rep.AB {
-				if !c.Skipped && (math.IsNaN(c.PAdjusted) || c.PAdjusted < 0 || c.PAdjusted > 1) {
-					t.Fatalf("%s: adjusted p %g outside [0, 1]", c.Name(), c.PAdjusted)
+				if !c.Skipped && (math.IsNaN(c.P) || c.P < 0 || c.P > 1 || c.Verdict == "") {
+					t.Fatalf("%s: p %g outside [0, 1] or no verdict", c.Name(), c.P)
 				}
 			}
 		}

@@ -52,6 +52,23 @@ type Report struct {
 	AB       []ABCheck
 	// Machines is the machine of every A/B run, in run order.
 	Machines []MachineRun
+	// ABOutcome is the A/B comparison's verdict (nil without one); AB is its checks.
+	ABOutcome *ABOutcome
+}
+
+// InconclusiveError is the error of a gate whose A/B comparison could neither show a regression
+// nor rule one out, and no other check failed: distinct from a violation, so that a CLI can give it
+// its own exit code and CI can run the gate again.
+type InconclusiveError struct{ Reason, Advice string }
+
+func (e *InconclusiveError) Error() string {
+	return "gate: INCONCLUSIVE: " + e.Reason + ". What to do: " + e.Advice
+}
+
+// IsInconclusive reports whether err is or wraps an *InconclusiveError.
+func IsInconclusive(err error) bool {
+	var e *InconclusiveError
+	return errors.As(err, &e)
 }
 
 // FailedAB returns the failed A/B checks.
@@ -95,8 +112,9 @@ func violation(failed []Check, failedAB []ABCheck, total int) error {
 // Evaluate checks current against its own gate rules (current.Gate) and the baseline, and judges
 // its A/B comparison (current.AB) when it has one. With a nil baseline only absolute limits are
 // checked (used when recording a new baseline). It returns the report and a *results.ViolationError when
-// a check fails; any other error is bad input: no rules, an invalid rule, a strategy or metric
-// missing from either run, or an A/B comparison with too few runs.
+// a check fails, or an *InconclusiveError when none failed but the A/B comparison could not be
+// judged; any other error is bad input: no rules, an invalid rule, a strategy or metric missing
+// from either run.
 func Evaluate(current, baseline *results.Results) (*Report, error) {
 	if current == nil {
 		return nil, errors.New("gate: no current results")
@@ -106,10 +124,11 @@ func Evaluate(current, baseline *results.Results) (*Report, error) {
 	}
 	rep := &Report{Scenario: current.Scenario.Name, Machines: ABMachines(current)}
 	if current.AB != nil {
-		var err error
-		if rep.AB, err = EvaluateAB(current); err != nil {
+		out, err := EvaluateAB(current)
+		if err != nil {
 			return nil, err
 		}
+		rep.AB, rep.ABOutcome = out.Checks, out
 	}
 	for i, rule := range current.Gate {
 		if err := validateRule(rule); err != nil {
@@ -124,6 +143,9 @@ func Evaluate(current, baseline *results.Results) (*Report, error) {
 	failed, failedAB := rep.Failed(), rep.FailedAB()
 	if len(failed)+len(failedAB) > 0 {
 		return rep, violation(failed, failedAB, len(rep.Checks)+len(rep.AB))
+	}
+	if o := rep.ABOutcome; o != nil && o.Verdict == Inconclusive {
+		return rep, &InconclusiveError{Reason: o.Reason, Advice: o.Advice}
 	}
 	return rep, nil
 }

@@ -17,6 +17,9 @@ func WriteTable(w io.Writer, r *Report) error {
 		if err := writeABTable(w, r.AB); err != nil {
 			return err
 		}
+		if r.ABOutcome != nil {
+			writeABVerdict(w, r.ABOutcome)
+		}
 		if len(r.Checks) == 0 {
 			return nil
 		}
@@ -56,7 +59,8 @@ type junitSuite struct {
 	Tests    int    `xml:"tests,attr"`
 	Failures int    `xml:"failures,attr"`
 	Errors   int    `xml:"errors,attr"`
-	// Properties describe the A/B runs' machines.
+	Skipped  int    `xml:"skipped,attr,omitempty"`
+	// Properties describe the A/B verdict and the runs' machines.
 	Properties *junitProperties `xml:"properties,omitempty"`
 	Cases      []junitCase      `xml:"testcase"`
 	SystemOut  string           `xml:"system-out,omitempty"`
@@ -111,10 +115,24 @@ type junitProblem struct {
 func WriteJUnit(w io.Writer, r *Report) error {
 	suite := junitSuite{Name: "restartsim gate: " + r.Scenario, Tests: len(r.Checks) + len(r.AB), Properties: machineProperties(r.Machines)}
 	for _, c := range r.AB {
-		suite.Cases = append(suite.Cases, abCase(r.Scenario, c))
-		if c.Verdict == Fail {
+		tc := abCase(r.Scenario, c)
+		suite.Cases = append(suite.Cases, tc)
+		switch {
+		case tc.Failure != nil:
 			suite.Failures++
+		case tc.Error != nil:
+			suite.Errors++
+		case tc.Skipped != nil:
+			suite.Skipped++
 		}
+	}
+	if o := r.ABOutcome; o != nil {
+		ab := props("ab.verdict", string(o.Verdict), "ab.reason", o.Reason, "ab.advice", o.Advice,
+			"ab.runsPerSide", strconv.Itoa(o.Runs), "ab.look", fmt.Sprintf("%d of %d", o.Look+1, o.Plan.Looks()))
+		if suite.Properties != nil {
+			ab.Property = append(ab.Property, suite.Properties.Property...)
+		}
+		suite.Properties = ab
 	}
 	for _, c := range r.Checks {
 		base := "-"
@@ -163,20 +181,61 @@ func writeSuites(w io.Writer, s junitSuite) error {
 	return err
 }
 
-// writeABTable writes one line per A/B metric: the medians with their intervals, the ratio with
-// its interval, the Holm-adjusted p-value, the limit on the candidate's median and the verdict.
+// writeABTable writes one line per A/B metric: the medians with their intervals, the ratio and
+// the difference with their intervals, the p-value of the last look against its level, the
+// check's weight, the limit on the candidate's median and the verdict with its reason.
 func writeABTable(w io.Writer, checks []ABCheck) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "A/B METRIC\tBASELINE median [95%]\tCANDIDATE median [95%]\tRATIO [95%]\tP (Holm)\tLIMIT\tVERDICT")
+	fmt.Fprintln(tw, "A/B METRIC\tBASELINE median [95%]\tCANDIDATE median [95%]\tRATIO [95%]\tDIFF [95%]\tP ≤ LEVEL\tWEIGHT\tLIMIT\tVERDICT")
 	for _, c := range checks {
 		if c.Skipped {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tskipped: %s\n", c.Metric.Metric, c.Reason)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\tskipped: %s\n", c.Metric.Metric, c.Reason)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2g\t%s\t%s\n", c.Metric.Metric, c.BaselineMedian, c.CandidateMedian,
-			"×"+c.Ratio.String(), c.PAdjusted, format(c.Limit()), abVerdict(c))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2g ≤ %.2g\t%s\t%s\t%s\n", c.Metric.Metric, c.BaselineMedian, c.CandidateMedian,
+			"×"+c.Ratio.String(), signed(c.Diff), c.P, c.Level, weightText(c), format(c.Limit()), abVerdict(c))
 	}
 	return tw.Flush()
+}
+
+// writeABVerdict writes the comparison's verdict, why, and what to do when it is inconclusive.
+func writeABVerdict(w io.Writer, o *ABOutcome) {
+	fmt.Fprintf(w, "A/B verdict: %s after %d + %d runs (look %d of %d): %s\n", o.Verdict, o.Runs, o.Runs, o.Look+1, o.Plan.Looks(), o.Reason)
+	if o.Advice != "" {
+		fmt.Fprintf(w, "What to do: %s\n", o.Advice)
+	}
+	for _, c := range o.Checks {
+		if !c.Skipped && c.Weight < c.Metric.AlphaWeight() {
+			fmt.Fprintf(w, "Weight: %s weighs %.2g instead of %s: its spread within each side at the first look allows only %.0f%% of the resolution its minimum effect needs within %d runs per side%s\n",
+				c.Metric.Metric, c.Weight, format(c.Metric.AlphaWeight()), c.Resolution*100, o.Plan.Runs(o.Plan.Looks()-1), map[bool]string{true: "", false: " (reported; it holds a pass back only when it looks worse than its minimum effect)"}[c.Required])
+		}
+	}
+}
+
+// weightText is a check's share of alpha as used, with its configured one when the spread lowered it.
+func weightText(c ABCheck) string {
+	if c.Weight < c.Metric.AlphaWeight() {
+		return fmt.Sprintf("%.2g (of %s)", c.Weight, format(c.Metric.AlphaWeight()))
+	}
+	return format(c.Weight)
+}
+
+// signed prints a difference with its interval, with a sign.
+func signed(iv Interval) string {
+	f := func(v float64) string {
+		switch {
+		case math.IsInf(v, 1):
+			return "+inf"
+		case math.IsInf(v, -1):
+			return "-inf"
+		case math.IsNaN(v):
+			return "?"
+		case v > 0:
+			return "+" + format(v)
+		}
+		return format(v)
+	}
+	return fmt.Sprintf("%s [%s, %s]", f(iv.Center), f(iv.Lo), f(iv.Hi))
 }
 
 // String prints a value with its interval; a bound too few runs cannot give is "?", a value of
@@ -195,12 +254,16 @@ func (iv Interval) String() string {
 	return fmt.Sprintf("%s [%s, %s]", c, f(iv.Lo), f(iv.Hi))
 }
 
-// abVerdict is the verdict column: the verdict, and why for a failure.
+// abVerdict is the verdict column: the verdict and why.
 func abVerdict(c ABCheck) string {
-	if c.Verdict == Fail {
-		return string(c.Verdict) + ": " + c.Reason
+	v := string(c.Verdict)
+	if c.Verdict == Inconclusive && !c.blocks() {
+		v += " (not required)"
 	}
-	return string(c.Verdict)
+	if c.Reason != "" {
+		v += ": " + c.Reason
+	}
+	return v
 }
 
 func abCase(scenario string, c ABCheck) junitCase {
@@ -217,12 +280,18 @@ func abCase(scenario string, c ABCheck) junitCase {
 		return strings.Join(s, " ")
 	}
 	tc.Properties = props("baselineMedian", c.BaselineMedian.String(), "candidateMedian", c.CandidateMedian.String(),
-		"ratio", c.Ratio.String(), "p", fmt.Sprintf("%.3g", c.P), "pHolm", fmt.Sprintf("%.3g", c.PAdjusted),
-		"limit", format(c.Limit()), "baseline", join(c.Baseline), "candidate", join(c.Candidate),
-		"verdict", string(c.Verdict))
-	if c.Verdict == Fail {
-		msg := fmt.Sprintf("%s: candidate median %s vs baseline %s: %s", c.Name(), format(c.CandidateMedian.Center), format(c.BaselineMedian.Center), c.Reason)
+		"ratio", c.Ratio.String(), "diff", signed(c.Diff), "p", fmt.Sprintf("%.3g", c.P), "level", fmt.Sprintf("%.3g", c.Level),
+		"weight", fmt.Sprintf("%.3g", c.Weight), "limit", format(c.Limit()), "baseline", join(c.Baseline), "candidate", join(c.Candidate),
+		"verdict", string(c.Verdict), "reason", c.Reason)
+	msg := fmt.Sprintf("%s: candidate median %s vs baseline %s: %s", c.Name(), format(c.CandidateMedian.Center), format(c.BaselineMedian.Center), c.Reason)
+	switch {
+	case c.Verdict == Fail:
 		tc.Failure = &junitProblem{Message: msg, Type: "regression", Text: msg}
+	case c.blocks():
+		// An error, not a skip: CI servers show errors as prominently as failures.
+		tc.Error = &junitProblem{Message: "INCONCLUSIVE: " + msg, Type: "inconclusive", Text: msg}
+	case c.Verdict == Inconclusive:
+		tc.Skipped = &junitProblem{Message: "INCONCLUSIVE (not required): " + msg, Type: "inconclusive"}
 	}
 	return tc
 }

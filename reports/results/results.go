@@ -305,6 +305,16 @@ type AB struct {
 	Metrics        []ABMetric `json:"metrics"`
 	BaselineBuild  Build      `json:"baselineBuild"`
 	CandidateBuild Build      `json:"candidateBuild"`
+
+	// Sequential sampling: after Repeats runs per side the gate looks, and adds Block runs per side
+	// while a check is inconclusive, up to MaxRepeats and within BudgetSeconds of wall time (0 in
+	// results written before it: one look at Repeats).
+	Block         int     `json:"block,omitempty"`
+	MaxRepeats    int     `json:"maxRepeats,omitempty"`
+	BudgetSeconds float64 `json:"budgetSeconds,omitempty"`
+	// RunSeconds is each run's wall time, in Order; Stopped says why sampling stopped.
+	RunSeconds []float64 `json:"runSeconds,omitempty"`
+	Stopped    string    `json:"stopped,omitempty"`
 }
 
 // ABMetric is one compared figure with its minimum effect (see scenario.ABMetric).
@@ -312,6 +322,8 @@ type ABMetric struct {
 	Metric    string  `json:"metric"`
 	MinEffect float64 `json:"minEffect"`
 	MinDelta  float64 `json:"minDelta,omitempty"`
+	// AbsEffect is a regression that matters whatever its relative size (0: none).
+	AbsEffect float64 `json:"absEffect,omitempty"`
 	// Weight is the metric's share of the family-wise alpha (weighted Holm); 0, in results written
 	// before weights, counts as 1.
 	Weight float64 `json:"weight,omitempty"`

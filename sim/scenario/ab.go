@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/utils/ptr"
 
@@ -18,9 +19,22 @@ import (
 type AB struct {
 	// Strategy names the strategy both builds run. Required.
 	Strategy string `json:"strategy"`
-	// Repeats is the number of runs per side. Default 8: at 8 + 8 runs the two-sided Mann–Whitney
-	// test reaches p = 0.00016, below the corrected level of every default metric.
+	// Repeats is the number of runs per side before the gate's first look. Default 8: at 8 + 8 runs
+	// the two-sided Mann–Whitney test reaches p = 0.00016, below the first look's level of every
+	// default metric.
 	Repeats int `json:"repeats,omitempty"`
+	// Block is the number of runs per side added after a look whose verdict is inconclusive.
+	// Default 4: about 80 s of ci-gate on two quiet cores, so that a look comes often enough to
+	// stop early and the boundary's levels stay near those of a few equal looks.
+	Block int `json:"block,omitempty"`
+	// MaxRepeats is the most runs per side; the group-sequential boundary spends alpha over
+	// Repeats … MaxRepeats. Default 24 (8 + 4 blocks of 4): 48 ci-gate runs fit the default budget
+	// on two quiet cores.
+	MaxRepeats int `json:"maxRepeats,omitempty"`
+	// Budget is the wall time the scenario run may take, fleet snapshot included; a block starts
+	// only when the runs so far say it fits. Default 10m: with the baseline's build (1-2 min when
+	// not cached) `make gate` stays within CI's 15 minutes.
+	Budget *Duration `json:"budget,omitempty"`
 	// Baseline and Candidate say what each side runs. `restartsim gate --baseline-binary /
 	// --candidate-binary` override their binaries.
 	Baseline  Build `json:"baseline,omitempty"`
@@ -51,9 +65,13 @@ type ABMetric struct {
 	Metric string `json:"metric"`
 	// MinEffect is the smallest relative regression worth failing on. Default 0.2.
 	MinEffect *float64 `json:"minEffect,omitempty"`
-	// MinDelta is the smallest absolute regression worth failing on, in the metric's unit.
-	// Default 0.
+	// MinDelta is the smallest absolute regression worth failing on, in the metric's unit: a floor
+	// under every other minimum effect. Default 0.
 	MinDelta float64 `json:"minDelta,omitempty"`
+	// AbsEffect is an absolute regression that matters whatever its relative size: the minimum
+	// effect is the smaller of MinEffect × the baseline's median and AbsEffect. Default
+	// DefaultABAbsEffectSeconds for *_seconds metrics, none for others.
+	AbsEffect *float64 `json:"absEffect,omitempty"`
 	// Weight is the metric's share of ab.alpha in the weighted Holm procedure: a metric of weight 3
 	// among six of weight 1 is tested at 3/9 of alpha before the others' rejections, those at 1/9.
 	// Default 1; DefaultABMetrics weighs TTFMR, the figure the gate is for, at 3.
@@ -62,9 +80,18 @@ type ABMetric struct {
 
 // A/B defaults.
 const (
-	DefaultABRepeats   = 8
-	DefaultABAlpha     = 0.05
-	DefaultABMinEffect = 0.2
+	DefaultABRepeats    = 8
+	DefaultABBlock      = 4
+	DefaultABMaxRepeats = 24
+	DefaultABBudget     = 10 * time.Minute
+	// DefaultABAbsEffectSeconds is the absolute minimum effect of seconds metrics (scenario
+	// seconds for latencies): the smallest regression a restart of a 15-20 s TTFMR (LBC, whose
+	// new leader waits for the Lease and retries it every 2 s) can rule out within a gate's budget
+	// — its A/A spread is about the Lease's retry period — and well under the +2 s a slower
+	// start-up costs. Below 5 s of baseline the relative +20 % is the smaller and decides.
+	DefaultABAbsEffectSeconds = 1.0
+	DefaultABAlpha            = 0.05
+	DefaultABMinEffect        = 0.2
 	// DefaultABTTFMRWeight is TTFMR's weight among the default metrics (each other's is 1).
 	DefaultABTTFMRWeight = 3.0
 	// BaselineSuffix names the baseline side's strategy: "<strategy>-baseline".
@@ -99,6 +126,15 @@ func setABDefaults(ab *AB) {
 	if ab.Alpha == 0 {
 		ab.Alpha = DefaultABAlpha
 	}
+	if ab.Block == 0 {
+		ab.Block = DefaultABBlock
+	}
+	if ab.MaxRepeats == 0 {
+		ab.MaxRepeats = max(DefaultABMaxRepeats, ab.Repeats)
+	}
+	if ab.Budget == nil {
+		ab.Budget = &Duration{DefaultABBudget}
+	}
 	if len(ab.Metrics) == 0 {
 		ab.Metrics = DefaultABMetrics()
 	}
@@ -109,6 +145,9 @@ func setABDefaults(ab *AB) {
 		}
 		if ab.Metrics[i].Weight == nil {
 			ab.Metrics[i].Weight = ptr.To(1.0)
+		}
+		if ab.Metrics[i].AbsEffect == nil && strings.HasSuffix(ab.Metrics[i].Metric, "_seconds") {
+			ab.Metrics[i].AbsEffect = ptr.To(DefaultABAbsEffectSeconds)
 		}
 	}
 }
@@ -125,6 +164,11 @@ func (v *validator) validateAB(s *Scenario) {
 		v.add("ab.strategy", "the baseline side is named %q: it must be a DNS label of at most 63 and no other strategy's name", BaselineName(ab.Strategy))
 	}
 	v.count("ab.repeats", ab.Repeats, 2, maxABRepeats)
+	v.count("ab.block", ab.Block, 1, maxABRepeats)
+	v.count("ab.maxRepeats", ab.MaxRepeats, ab.Repeats, maxABRepeats)
+	if ab.Budget != nil && ab.Budget.Duration <= 0 {
+		v.add("ab.budget", "must be positive, got %s", ab.Budget.Duration)
+	}
 	if s.Repeats != 1 {
 		v.add("repeats", "with ab, set the number of runs per side in ab.repeats (got repeats %d)", s.Repeats)
 	}
@@ -151,6 +195,9 @@ func (v *validator) validateAB(s *Scenario) {
 		if m.MinDelta < 0 {
 			v.add(p+".minDelta", "must not be negative, got %g", m.MinDelta)
 		}
+		if m.AbsEffect != nil && *m.AbsEffect < 0 {
+			v.add(p+".absEffect", "must not be negative, got %g", *m.AbsEffect)
+		}
 	}
 	for side, b := range map[string]Build{"baseline": ab.Baseline, "candidate": ab.Candidate} {
 		for i, a := range b.Args {
@@ -166,10 +213,12 @@ func (s *Scenario) ResultsAB() *results.AB {
 	}
 	out := &results.AB{Strategy: s.AB.Strategy, Baseline: BaselineName(s.AB.Strategy), Candidate: s.AB.Strategy,
 		Repeats: s.AB.Repeats, Alpha: s.AB.Alpha,
+		Block: s.AB.Block, MaxRepeats: s.AB.MaxRepeats, BudgetSeconds: s.AB.Budget.Seconds(),
 		BaselineBuild:  results.Build{Binary: s.AB.Baseline.Binary, Args: s.AB.Baseline.Args},
 		CandidateBuild: results.Build{Binary: s.AB.Candidate.Binary, Args: s.AB.Candidate.Args}}
 	for _, m := range s.AB.Metrics {
-		out.Metrics = append(out.Metrics, results.ABMetric{Metric: m.Metric, MinEffect: *m.MinEffect, MinDelta: m.MinDelta, Weight: *m.Weight})
+		out.Metrics = append(out.Metrics, results.ABMetric{Metric: m.Metric, MinEffect: *m.MinEffect, MinDelta: m.MinDelta, Weight: *m.Weight,
+			AbsEffect: ptr.Deref(m.AbsEffect, 0)})
 	}
 	return out
 }

@@ -50,22 +50,28 @@ func newGateCommand() *cobra.Command {
 	o := &gateOptions{}
 	cmd := &cobra.Command{
 		Use:   "gate -f (SCENARIO | RESULTS.json) [--baseline BASELINE] [--junit FILE]",
-		Short: "Judge a run: an A/B comparison of two builds with statistics, and rules against a baseline (exit 0 pass, 1 regression, 2 bad input)",
+		Short: "Judge a run: an A/B comparison of two builds with statistics, and rules against a baseline (exit 0 pass, 1 regression, 2 bad input, 75 inconclusive)",
 		Long: `Judge a run's results.json (-f FILE.json), or run a scenario first (-f FILE.yaml) and judge its
 results.
 
 Two layers, each optional, both from the scenario:
   ab:    two builds of one strategy's controller run side by side in the same run, on the same
          fleet snapshot and timeline, interleaved A B B A ...; per metric the gate compares the
-         two samples with a Mann-Whitney U test (Holm-corrected over the metrics) and fails only
-         when the candidate is significantly worse by more than the metric's minimum effect.
+         two samples with a Mann-Whitney U test. It looks after ab.repeats runs per side and,
+         while a check is inconclusive, after every further ab.block runs, within ab.budget of
+         wall time and ab.maxRepeats runs; a group-sequential boundary spends the family-wise
+         alpha over the looks, weighted Holm shares it among the metrics. A check fails when the
+         candidate is significantly worse by more than its minimum effect, passes when the
+         intervals rule out a regression above the minimum effect, and is inconclusive otherwise.
          --baseline-binary / --candidate-binary (and --*-arg) set the two builds.
   gate:  rules on one run's figures against a committed baseline results.json (a file path or
          s3://bucket/key; --baseline) and absolute limits.
 
 Prints the verdict tables. Exit code 0: every check passed; 1: a regression, a value over an
 absolute limit, or a candidate that broke the run; 2: bad input or environment (unreadable
-files, unknown metric, missing baseline, too few runs for the test). --junit is removed before a
+files, unknown metric, missing baseline); 75: inconclusive, nothing failed but the A/B
+comparison could not rule out a regression (too few runs for the noise, a loaded machine):
+run the gate again, on a quieter machine or with a larger ab.budget. --junit is removed before a
 run, so a failed run never leaves an old pass behind.
 
 S3 credentials, region and endpoint come from the usual AWS environment (AWS_PROFILE,
@@ -194,7 +200,7 @@ func (o *gateOptions) run(ctx context.Context, out, stderr io.Writer) error {
 		}
 	}
 	rep, err := gate.Evaluate(cur, base)
-	if err != nil && !gate.IsViolation(err) {
+	if err != nil && !gate.IsViolation(err) && !gate.IsInconclusive(err) {
 		return o.inputError(cur.Scenario.Name, err)
 	}
 	if werr := gate.WriteTable(out, rep); werr != nil {
@@ -205,7 +211,11 @@ func (o *gateOptions) run(ctx context.Context, out, stderr io.Writer) error {
 			return badInput(werr)
 		}
 	}
-	if err != nil {
+	if gate.IsInconclusive(err) && !o.UpdateBaseline {
+		fmt.Fprintf(out, "gate INCONCLUSIVE (exit %d): no regression shown, none ruled out; %d checks\n", ExitInconclusive, len(rep.AB)+len(rep.Checks))
+		return &ExitError{Code: ExitInconclusive, Err: err}
+	}
+	if err != nil && !gate.IsInconclusive(err) {
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
 	if o.UpdateBaseline {

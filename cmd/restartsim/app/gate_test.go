@@ -140,3 +140,49 @@ timeline: []
 		}
 	}
 }
+
+// abFile writes an A/B results.json whose sides each have TTFMR values base and cand.
+func abFile(t *testing.T, base, cand []float64) string {
+	t.Helper()
+	side := func(name string, vals []float64) results.Strategy {
+		s := results.Strategy{Name: name}
+		for _, v := range vals {
+			v := v
+			s.Runs = append(s.Runs, results.Summary{TTFMRSeconds: &v})
+		}
+		return s
+	}
+	r := &results.Results{Scenario: results.Scenario{Name: "ab"},
+		Strategies: []results.Strategy{side("s-baseline", base), side("s", cand)},
+		AB: &results.AB{Strategy: "s", Baseline: "s-baseline", Candidate: "s", Alpha: 0.05, Repeats: len(base),
+			Metrics: []results.ABMetric{{Metric: results.MetricTTFMR, MinEffect: 0.2, AbsEffect: 1}}}}
+	path := filepath.Join(t.TempDir(), "results.json")
+	if err := r.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestGateCommandABVerdicts: the three A/B verdicts map to exit 0, 1 and 75, and an inconclusive
+// one is named, with its reason, in the output and as an error in the JUnit.
+func TestGateCommandABVerdicts(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	for _, tc := range []struct {
+		name       string
+		base, cand []float64
+		code       int
+		out, xml   string
+	}{
+		{"pass", []float64{1.40, 1.41, 1.42, 1.43, 1.44, 1.45, 1.46, 1.47}, []float64{1.41, 1.42, 1.43, 1.44, 1.45, 1.46, 1.47, 1.48}, ExitOK, "A/B verdict: pass", `name="ab.verdict" value="pass"`},
+		{"fail", []float64{1.40, 1.41, 1.42, 1.43, 1.44, 1.45, 1.46, 1.47}, []float64{2.8, 2.9, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5}, ExitFailure, "A/B verdict: FAIL", `type="regression"`},
+		{"inconclusive", []float64{1, 1.4, 1.8, 2.2, 2.6, 3.0, 3.4, 3.8}, []float64{1.1, 1.5, 1.9, 2.3, 2.7, 3.1, 3.5, 3.9}, ExitInconclusive, "gate INCONCLUSIVE (exit 75)", `type="inconclusive"`},
+	} {
+		code, out := execute(t, "gate", "-f", abFile(t, tc.base, tc.cand), "--junit", junit)
+		if code != tc.code || !strings.Contains(out, tc.out) {
+			t.Errorf("%s: exit %d, want %d with %q:\n%s", tc.name, code, tc.code, tc.out, out)
+		}
+		if data, _ := os.ReadFile(junit); !strings.Contains(string(data), tc.xml) {
+			t.Errorf("%s: junit lacks %q:\n%s", tc.name, tc.xml, data)
+		}
+	}
+}

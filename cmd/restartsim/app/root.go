@@ -16,6 +16,9 @@ const (
 	ExitOK       = 0
 	ExitFailure  = 1 // also: gate found a regression
 	ExitBadInput = 2
+	// ExitInconclusive: the gate could neither show a regression nor rule one out (EX_TEMPFAIL of
+	// sysexits.h: run it again, ideally on a quieter machine).
+	ExitInconclusive = 75
 	// ExitInterrupted: SIGINT or SIGTERM stopped the command before it finished (128 + SIGINT, as a
 	// shell reports a process killed by ^C).
 	ExitInterrupted = 130

@@ -1,0 +1,187 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// Inconclusive is the verdict of a check, or of the whole A/B comparison, whose data neither
+// show a regression nor rule one out.
+const Inconclusive Verdict = "INCONCLUSIVE"
+
+// Limit is the largest candidate median that is not a regression: the baseline's median plus
+// the tolerance (the minimum effect).
+func (c ABCheck) Limit() float64 {
+	base := c.BaselineMedian.Center
+	return base + tolerance(c.Metric, base)
+}
+
+// ruledOut reports whether the intervals exclude every regression above the minimum effect:
+// the difference's upper end within MinDelta, or the ratio's within 1 + MinEffect and the
+// difference's within AbsEffect.
+func (c ABCheck) ruledOut() bool {
+	m := c.Metric
+	if c.Diff.Hi <= m.MinDelta {
+		return true
+	}
+	abs := m.AbsEffect
+	if abs <= 0 {
+		abs = math.Inf(1)
+	}
+	return c.Ratio.Hi <= 1+m.MinEffect && c.Diff.Hi <= abs
+}
+
+// toleranceText names the minimum effect: "+20%", "+20% or +1 s".
+func toleranceText(m results.ABMetric) string {
+	s := fmt.Sprintf("+%.0f%%", m.MinEffect*100)
+	if m.AbsEffect > 0 {
+		s += " or +" + format(m.AbsEffect)
+		if strings.HasSuffix(m.Metric, "_seconds") {
+			s += " s"
+		}
+	}
+	return s
+}
+
+// judgeAB sets a tested check's verdict from its sequential test and its intervals.
+func judgeAB(c *ABCheck, runs int) {
+	b, cand := c.BaselineMedian.Center, c.CandidateMedian.Center
+	rejected := c.RejectedAt >= 0
+	worse := cand > b
+	ivs := fmt.Sprintf("×%s, interval ×%s–%s", format(c.Ratio.Center), format(c.Ratio.Lo), format(c.Ratio.Hi))
+	sig := fmt.Sprintf("significant at look %d (p = %.2g ≤ %.2g)", c.RejectedAt+1, c.P, c.Level)
+	switch {
+	case rejected && worse && cand > c.Limit():
+		c.Verdict = Fail
+		c.Reason = fmt.Sprintf("%s slower/costlier than the baseline (%s), %s and above the minimum effect (%s)", change(b, cand), ivs, sig, toleranceText(c.Metric))
+	case rejected && !worse:
+		c.Verdict = Improved
+		c.Reason = fmt.Sprintf("%s vs baseline (%s), %s", change(b, cand), ivs, sig)
+	case c.ruledOut() && rejected:
+		c.Verdict = Pass
+		c.Reason = fmt.Sprintf("significant, below the minimum effect: %s (%s, difference up to %s), %s < %s", change(b, cand), ivs, format(c.Diff.Hi), sig, toleranceText(c.Metric))
+	case c.ruledOut():
+		c.Verdict = Pass
+		c.Reason = fmt.Sprintf("no regression above %s: %s (%s, difference up to %s)", toleranceText(c.Metric), change(b, cand), ivs, format(c.Diff.Hi))
+	default:
+		c.Verdict = Inconclusive
+		switch {
+		case rejected:
+			c.Reason = fmt.Sprintf("significantly worse, %s (%s), but not yet shown above or below the minimum effect %s", change(b, cand), ivs, toleranceText(c.Metric))
+		case minUTestP(runs, runs) > c.Level:
+			c.Reason = fmt.Sprintf("too few runs: at %d + %d the test cannot reach its level %.2g; %s", runs, runs, c.Level, ivs)
+		default:
+			c.Reason = fmt.Sprintf("%s (%s, p = %.2g > %.2g): the interval reaches above the minimum effect %s", change(b, cand), ivs, c.P, c.Level, toleranceText(c.Metric))
+		}
+		if c.Resolution < 1 {
+			c.Reason += fmt.Sprintf("; too noisy to rule out within the plan (resolution %.2g)", c.Resolution)
+		}
+	}
+}
+
+// blocks reports whether an inconclusive check holds the gate's pass back: a required one
+// always; another one (too noisy to be ruled out within the plan) when it looks worse than its
+// minimum effect with some evidence (p < 0.1 at the last look).
+func (c ABCheck) blocks() bool {
+	if c.Skipped || c.Verdict != Inconclusive {
+		return false
+	}
+	return c.Required || (c.CandidateMedian.Center > c.Limit() && c.P < 0.1)
+}
+
+// decide sets the comparison's verdict, reason and advice from its checks.
+func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
+	var failed, blocking, noisy, few []string
+	for _, c := range o.Checks {
+		switch {
+		case c.Verdict == Fail:
+			failed = append(failed, c.Metric.Metric)
+		case c.blocks():
+			blocking = append(blocking, c.Metric.Metric)
+			if strings.Contains(c.Reason, "too few runs") {
+				few = append(few, c.Metric.Metric)
+			}
+			if c.Resolution < 1 {
+				noisy = append(noisy, c.Metric.Metric)
+			}
+		}
+	}
+	runs := fmt.Sprintf("%d + %d runs", o.Runs, o.Runs)
+	sat := 0
+	if opts.Saturated != nil {
+		for _, r := range append(append([]results.Summary(nil), base...), cand...) {
+			if opts.Saturated(r) {
+				sat++
+			}
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		o.Verdict = Fail
+		o.Reason = fmt.Sprintf("regression on %s (%s)", strings.Join(failed, ", "), runs)
+		return
+	case len(blocking) == 0 && 4*sat > len(base)+len(cand):
+		// On a saturated machine a fixed slowdown (a later start, a cost per binding) is a small
+		// share of everything the load stretched: its absence there says little of a quiet one.
+		o.Verdict = Inconclusive
+		o.Reason = fmt.Sprintf("no regression shown, but the machine was saturated in %d of %d runs (%s)", sat, len(base)+len(cand), runs)
+		o.Advice = "rerun the gate on a machine that is not saturated; a change that cannot be judged must not land unjudged"
+		return
+	case len(blocking) == 0:
+		o.Verdict = Pass
+		o.Reason = fmt.Sprintf("no regression above the minimum effect on any required check (%s)", runs)
+		return
+	}
+	o.Verdict = Inconclusive
+	parts := []string{fmt.Sprintf("%s not judged after %s", strings.Join(blocking, ", "), runs)}
+	if len(few) > 0 {
+		parts = append(parts, "too few runs for "+strings.Join(few, ", "))
+	}
+	if len(noisy) > 0 {
+		parts = append(parts, "too much noise on "+strings.Join(noisy, ", "))
+	}
+	if sat > 0 {
+		parts = append(parts, fmt.Sprintf("the machine was saturated in %d of %d runs", sat, len(base)+len(cand)))
+	}
+	o.Reason = strings.Join(parts, "; ")
+	o.Advice = "rerun the gate on a quieter machine (fewer jobs beside it), or raise ab.budget and ab.maxRepeats; a change that cannot be judged must not land unjudged"
+}
+
+// bootstrapIntervals are the ratio and the difference of the medians (candidate over / minus
+// baseline) with percentile bootstrap intervals (each side resampled with replacement), seeded by
+// seed.
+func bootstrapIntervals(base, cand []float64, seed int64, resamples int) (ratioIv, diffIv Interval) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
+	rs, ds := make([]float64, resamples), make([]float64, resamples)
+	b, c := make([]float64, len(base)), make([]float64, len(cand))
+	for i := range rs {
+		for j := range b {
+			b[j] = base[rng.IntN(len(base))]
+		}
+		for j := range c {
+			c[j] = cand[rng.IntN(len(cand))]
+		}
+		sort.Float64s(b)
+		sort.Float64s(c)
+		rs[i], ds[i] = ratio(median(b), median(c)), diff(median(b), median(c))
+	}
+	sort.Float64s(rs)
+	sort.Float64s(ds)
+	q := func(v []float64, p float64) float64 { return v[min(len(v)-1, int(p*float64(len(v))))] }
+	lo, hi := (1-confidence)/2, (1+confidence)/2
+	mb, mc := median(base), median(cand)
+	return Interval{Center: ratio(mb, mc), Lo: q(rs, lo), Hi: q(rs, hi)}, Interval{Center: diff(mb, mc), Lo: q(ds, lo), Hi: q(ds, hi)}
+}
+
+// diff is the candidate's median minus the baseline's, defined for infinite medians.
+func diff(base, cand float64) float64 {
+	if base == cand {
+		return 0
+	}
+	return cand - base
+}
