@@ -10,9 +10,6 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
-// ackSynced is when an ACK resource is ready.
-const ackSynced = `object.status.conditions.exists(c, c.type == "ACK.ResourceSynced" && c.status == "True")`
-
 // ackGroups are the ACK ELBv2 controller's four kinds as a scenario describes them: target groups found by
 // name, load balancers, listeners and rules by the ARN in their status, each kind after what it refers to.
 func ackGroups() []Group {

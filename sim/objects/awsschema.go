@@ -2,7 +2,6 @@ package objects
 
 import (
 	"reflect"
-	"strings"
 	"time"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
@@ -88,21 +87,14 @@ func structuralOf(t reflect.Type) structuralschema.Structural {
 	return structuralschema.Structural{} // not exposed (no type): interfaces, funcs
 }
 
-// addFields adds t's JSON fields to props; an embedded struct without a JSON name is inlined, as encoding/json
-// does.
+// addFields adds t's JSON fields to props.
 func addFields(t reflect.Type, props map[string]structuralschema.Structural) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-" || !f.IsExported() && !f.Anonymous:
+	for _, f := range jsonFields(t) {
+		ft := t.Field(f.index).Type
+		if f.name == "" {
+			addFields(ft, props)
 			continue
-		case name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct:
-			addFields(f.Type, props)
-			continue
-		case name == "":
-			name = f.Name
 		}
-		props[name] = structuralOf(f.Type)
+		props[f.name] = structuralOf(ft)
 	}
 }

@@ -111,9 +111,8 @@ func (c *Catalog) Lookup(apiVersion, kind string) (*Kind, error) {
 }
 
 // clusterScoped are the built-in kinds that are not namespaced (the scheme does not record scope).
-var clusterScoped = map[schema.GroupKind]bool{}
-
-func init() {
+var clusterScoped = func() map[schema.GroupKind]bool {
+	out := map[schema.GroupKind]bool{}
 	for group, kinds := range map[string][]string{
 		"":                             {"Namespace", "Node", "PersistentVolume", "ComponentStatus"},
 		"rbac.authorization.k8s.io":    {"ClusterRole", "ClusterRoleBinding"},
@@ -132,7 +131,8 @@ func init() {
 			"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"},
 	} {
 		for _, k := range kinds {
-			clusterScoped[schema.GroupKind{Group: group, Kind: k}] = true
+			out[schema.GroupKind{Group: group, Kind: k}] = true
 		}
 	}
-}
+	return out
+}()

@@ -63,7 +63,7 @@ func TestCELCompilesWhatConditionsNeed(t *testing.T) {
 	}
 }
 
-// widget is a Widget object of the fleet with a Synced condition and a status ARN.
+// widget is a Widget object of the fleet with ACK's synced condition and a status ARN.
 func widget(t testing.TB, f *Fleet, index int, synced string) *unstructured.Unstructured {
 	t.Helper()
 	u, err := f.Render(testEnv, "widgets", index)
@@ -72,7 +72,7 @@ func widget(t testing.TB, f *Fleet, index int, synced string) *unstructured.Unst
 	}
 	u.Object["status"] = map[string]any{
 		"arn":        "arn:tg-" + u.GetName(),
-		"conditions": []any{map[string]any{"type": "Synced", "status": synced}},
+		"conditions": []any{map[string]any{"type": "ACK.ResourceSynced", "status": synced}},
 	}
 	return u
 }

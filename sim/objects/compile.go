@@ -3,7 +3,6 @@ package objects
 import (
 	"slices"
 	"strings"
-
 	"text/template/parse"
 
 	"github.com/google/cel-go/cel"
@@ -37,9 +36,13 @@ type envKey struct {
 	aws string
 }
 
-// Compile checks and compiles groups against the catalog's kinds. path is the groups' field path (e.g.
-// fleet.objects); the error is an ErrorList whose paths extend it, e.g. fleet.objects[1].template.spec.name.
+// Compile checks and compiles groups against the catalog's kinds (nil: the built-in kinds only). path is the
+// groups' field path (e.g. fleet.objects); the error is an ErrorList of every problem, whose paths extend it,
+// e.g. fleet.objects[1].template.spec.name.
 func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
+	if cat == nil {
+		cat = NewCatalog()
+	}
 	f := &Fleet{byName: map[string]*group{}, envs: map[envKey]*celEnv{}}
 	var errs ErrorList
 	for i, g := range groups {
@@ -73,7 +76,10 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 			f.checkRender(g, &errs)
 		}
 	}
-	return f, errs.err()
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return f, nil
 }
 
 func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {

@@ -27,8 +27,13 @@
 //
 // Object i of a group goes to the run's namespace i mod n (Env.Namespaces), so ref between groups of equal or
 // proportional counts stays within a namespace; refNamespace names the namespace of a reference across them.
-// metadata.name must be templated so that names differ (checked on the first and last object) and be a DNS
-// subdomain; metadata.namespace is the harness's. Every object gets the labels GroupLabel and IndexLabel.
+// metadata.name must be templated so that names differ and be a DNS subdomain; metadata.namespace is the
+// harness's. Every object gets the labels GroupLabel and IndexLabel.
+//
+// Compile renders each group's first and last object with a stand-in run, and CompilePatch patches the first,
+// so that what would fail for every object fails before the run: a missing field of Data, a ref out of range,
+// repeated names, and for a CRD kind what its schema refuses — a field it does not know (which the API server
+// would drop without a word), "{{.Index}}" where it wants an integer, a string over its maxLength.
 //
 // # Conditions
 //

@@ -49,14 +49,6 @@ func (l *ErrorList) add(path, format string, args ...any) {
 	*l = append(*l, &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
-// err returns the list as an error, nil when empty.
-func (l ErrorList) err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
 // fieldPath joins a field name to a path: .name for plain names, [name] for keys that are not (an annotation
 // key holds dots and slashes), as the scenario parser writes map keys.
 func fieldPath(path, name string) string {

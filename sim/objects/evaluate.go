@@ -122,7 +122,8 @@ func (f *Fleet) objectGroup(o *unstructured.Unstructured) (*group, int, bool) {
 	labels := o.GetLabels()
 	g := f.byName[labels[GroupLabel]]
 	index, err := strconv.Atoi(labels[IndexLabel])
-	if g == nil || err != nil || index < 0 || index >= g.Count || g.kind.GVK != o.GroupVersionKind() {
+	gvk := o.GroupVersionKind()
+	if g == nil || err != nil || index < 0 || index >= g.Count || !gvk.Empty() && gvk != g.kind.GVK {
 		return nil, 0, false
 	}
 	return g, index, true

@@ -18,7 +18,6 @@ type expr struct {
 	text string
 	path string // its field path, for messages
 	prog cel.Program
-	want *cel.Type // cel.BoolType or cel.StringType
 	// parts are the field chains it reads (object.spec.x, aws.healthCheck.path), whose values explain a result.
 	parts []exprPart
 }
@@ -44,7 +43,7 @@ func (e *celEnv) compile(text, path string, want *cel.Type) (*expr, *FieldError)
 	if err != nil {
 		return nil, &FieldError{Path: path, Msg: "does not compile: " + err.Error()}
 	}
-	x := &expr{text: text, path: path, prog: prog, want: want}
+	x := &expr{text: text, path: path, prog: prog}
 	for _, c := range fieldChains(checked.NativeRep().Expr()) {
 		a, iss := e.env.Compile(c)
 		if iss.Err() != nil {

@@ -56,7 +56,7 @@ func FuzzRender(f *testing.F) {
 // without AWS state: no panic, and a compile error names the field.
 func FuzzCompileCEL(f *testing.F) {
 	for _, s := range []string{
-		`object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")`,
+		`object.status.conditions.exists(c, c.type == "ACK.ResourceSynced" && c.status == "True")`,
 		`aws != null && aws.healthCheck.path == object.spec.healthCheckPath`,
 		`object.spec.nosuch == 1`, `aws.targets.all(t, t.state == "healthy")`, `object.?status.?arn.orValue("") != ""`, `)(`,
 	} {

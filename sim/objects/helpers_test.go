@@ -28,11 +28,14 @@ const widgetTemplate = `{"apiVersion": "test.restartsim.io/v1", "kind": "Widget"
   "metadata": {"name": "w-{{.Index}}"},
   "spec": {"name": "{{awsName \"w\"}}", "port": "{{int (add 8000 .Index)}}", "healthCheckPath": "/healthz"}}`
 
-// widgets is a group of n Widgets, each a target group found by spec.name, ready once Synced.
+// ackSynced is when an ACK resource is ready; the test CRDs' Widgets report the same condition.
+const ackSynced = `object.status.conditions.exists(c, c.type == "ACK.ResourceSynced" && c.status == "True")`
+
+// widgets is a group of n Widgets, each a target group found by spec.name, ready once synced.
 func widgets(n int) Group {
 	return Group{
 		Name: "widgets", Count: n, Template: json.RawMessage(widgetTemplate),
-		Ready:     `object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")`,
+		Ready:     ackSynced,
 		AWS:       &AWSRef{Kind: AWSTargetGroup, Name: "object.spec.name"},
 		Invariant: `aws != null && aws.healthCheck.path == object.spec.healthCheckPath`,
 	}

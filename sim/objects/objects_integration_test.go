@@ -51,7 +51,7 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 		t.Fatalf("after create: %d progress calls, status %+v; want 50 present, none ready", created.Load(), st.Groups[0])
 	}
 
-	// The Widgets' controller: a target group each, then the ARN and Synced in the status.
+	// The Widgets' controller: a target group each, then the ARN and ACK's synced condition in the status.
 	for _, u := range objs {
 		s := u.Object["spec"].(map[string]any)
 		out, err := api.CreateTargetGroup(ctx, &elb.CreateTargetGroupInput{
@@ -62,7 +62,7 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 			t.Fatal(err)
 		}
 		status := map[string]any{"status": map[string]any{"arn": *out.TargetGroups[0].TargetGroupArn,
-			"conditions": []any{map[string]any{"type": "Synced", "status": "True"}}}}
+			"conditions": []any{map[string]any{"type": "ACK.ResourceSynced", "status": "True"}}}}
 		if err := c.Status().Patch(ctx, u, statusPatch(t, status)); err != nil {
 			t.Fatal(err)
 		}

@@ -49,7 +49,10 @@ func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
 	if len(errs) == 0 {
 		pt.checkRender(mp, &errs)
 	}
-	return pt, errs.err()
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return pt, nil
 }
 
 // checkRender renders the patch of object 0 with a stand-in run and checks the patched object against the

@@ -2,13 +2,13 @@ package objects
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/cel/common"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -158,12 +158,7 @@ func (e *awsEntry) value() ref.Val {
 		return types.NullValue
 	}
 	e.once.Do(func() {
-		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(e.view)
-		if err != nil {
-			e.val = types.NewErr("aws: %v", err)
-			return
-		}
-		e.val = common.UnstructuredToVal(u, awsSchemaTrees()[e.kind])
+		e.val = common.UnstructuredToVal(jsonValue(reflect.ValueOf(e.view)), awsSchemaTrees()[e.kind])
 	})
 	return e.val
 }

@@ -79,7 +79,7 @@ func TestTemplateParseErrorsNameTheField(t *testing.T) {
 	} {
 		var errs ErrorList
 		parseValueTemplate(json.RawMessage(tc.value), "v", parseFuncs(), &errs)
-		wantError(t, errs.err(), tc.path, tc.msg)
+		wantError(t, errs, tc.path, tc.msg)
 	}
 }
 
