@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,16 +66,7 @@ func TestACKRestart(t *testing.T) {
 	if _, errs := scenario.CompileObjects(sc); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := rep.Results.Strategies[0]
-	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
-		t.Fatalf("invariants %+v, steady state %v: want every kind as its objects say, and steady", st.Invariants, st.Summary.SteadyStateSeconds)
-	}
+	st := runSteady(t, sc, 6*time.Minute)
 	kinds := map[string]bool{}
 	for _, c := range st.Changes {
 		if c.LatencySeconds == nil {

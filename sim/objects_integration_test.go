@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -68,16 +69,7 @@ func TestObjectGroupPatchesTimedThroughAWSState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := rep.Results.Strategies[0]
-	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
-		t.Fatalf("invariants %+v, steady state %v: want every Widget's target group as its spec says, and steady", st.Invariants, st.Summary.SteadyStateSeconds)
-	}
+	st := runSteady(t, sc, 5*time.Minute)
 	if got := st.Summary.Objects.Groups["widgets"]; got != 60 || st.Summary.Objects.TGBs != 0 {
 		t.Errorf("objects %+v: want 60 widgets and no bindings", st.Summary.Objects)
 	}
@@ -98,4 +90,20 @@ func TestObjectGroupPatchesTimedThroughAWSState(t *testing.T) {
 	if s := st.Summary.TTFMRSeconds; s == nil || *s <= 0 {
 		t.Errorf("TTFMR %v: want the first ModifyTargetGroup of a patched widget after the restart", s)
 	}
+}
+
+// runSteady runs sc's one strategy and requires it to end steady with its invariants holding.
+func runSteady(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *results.Strategy {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &rep.Results.Strategies[0]
+	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
+		t.Fatalf("invariants %+v, steady state %v: want every object as its spec says, and steady", st.Invariants, st.Summary.SteadyStateSeconds)
+	}
+	return st
 }

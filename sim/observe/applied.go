@@ -52,18 +52,7 @@ func StartIngressApplied(ctx context.Context, aws backend.Backend, clusterName s
 	}
 	a := &IngressApplied{aws: state, targets: aws.Targets, cluster: clusterName,
 		pending: map[string]trackedChange{}, seen: map[string]time.Time{}}
-	go func() {
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-t.C:
-				a.poll(now)
-			}
-		}
-	}()
+	go pollEvery(ctx, interval, a.poll)
 	return a
 }
 
@@ -246,4 +235,18 @@ func (s *lbSnapshot) forwardsToBackend(a fakeaws.Action, e workload.Expectation)
 	slices.Sort(have)
 	slices.Sort(want)
 	return slices.Equal(have, want)
+}
+
+// pollEvery calls poll with the time every interval until ctx ends.
+func pollEvery(ctx context.Context, interval time.Duration, poll func(time.Time)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			poll(now)
+		}
+	}
 }

@@ -151,18 +151,7 @@ type ObjectsApplied struct {
 // StartObjectsApplied polls every interval until ctx ends.
 func StartObjectsApplied(ctx context.Context, objs *Objects, interval time.Duration) *ObjectsApplied {
 	a := &ObjectsApplied{objs: objs, pending: map[string]*objects.Change{}, seen: map[string]time.Time{}, arns: map[string]string{}}
-	go func() {
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-t.C:
-				a.poll(now)
-			}
-		}
-	}()
+	go pollEvery(ctx, interval, a.poll)
 	return a
 }
 
