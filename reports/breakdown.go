@@ -141,8 +141,11 @@ func changeTables(r *results.Results) []changeTable {
 				continue
 			}
 			object := c.TGB
-			if c.Ingress != "" {
+			switch {
+			case c.Ingress != "":
 				object = "Ingress " + c.Ingress
+			case c.Object != "":
+				object = c.Object // group/namespace/name
 			}
 			row := changeRow{ID: c.ID, Kind: c.Kind, Object: object, Made: fmtSeconds(c.AtSeconds), Applied: optSeconds(c.AppliedSeconds),
 				Latency: optSeconds(c.LatencySeconds), OfRestart: s.Restart != nil && dataset.OfRestart(s.Restart, c)}

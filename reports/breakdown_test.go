@@ -113,3 +113,4 @@ func TestBreakdownStepBeforeThePrevious(t *testing.T) {
 		t.Error("the story does not say the first reconcile came earlier")
 	}
 }
+
