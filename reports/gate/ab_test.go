@@ -275,3 +275,19 @@ func TestSaturatedMachine(t *testing.T) {
 		t.Errorf("2x on a saturated machine: %v, want FAIL", out.Verdict)
 	}
 }
+
+// Two runs a side rule nothing out, however close they are: the check is inconclusive for too few
+// runs, not a pass.
+func TestABTooFewRunsNeverPass(t *testing.T) {
+	c := ABCheck{Metric: results.ABMetric{Metric: "ttfmr_seconds", MinEffect: 0.2}, Level: 0.015, RejectedAt: -1,
+		BaselineMedian: Interval{Center: 5}, CandidateMedian: Interval{Center: 4.9},
+		Ratio: Interval{Center: 0.98, Lo: 0.95, Hi: 1.01}, Diff: Interval{Center: -0.1, Lo: -0.2, Hi: 0.05}, P: 0.67}
+	judgeAB(&c, 2)
+	if c.Verdict != Inconclusive || !strings.Contains(c.Reason, "too few runs") {
+		t.Errorf("2 + 2 runs: %s (%s), want inconclusive for too few runs", c.Verdict, c.Reason)
+	}
+	judgeAB(&c, 8)
+	if c.Verdict != Pass {
+		t.Errorf("8 + 8 runs with the interval below the tolerance: %s (%s), want pass", c.Verdict, c.Reason)
+	}
+}

@@ -55,6 +55,9 @@ func judgeAB(c *ABCheck, runs int) {
 	worse := cand > b
 	ivs := fmt.Sprintf("×%s, interval ×%s–%s", format(c.Ratio.Center), format(c.Ratio.Lo), format(c.Ratio.Hi))
 	sig := fmt.Sprintf("significant at look %d (p = %.2g ≤ %.2g)", c.RejectedAt+1, c.P, c.Level)
+	// A bootstrap interval of a handful of runs is far narrower than the truth: ruling a
+	// regression out needs as many runs as the test needs to show one.
+	enough := minUTestP(runs, runs) <= c.Level
 	switch {
 	case rejected && worse && cand > c.Limit():
 		c.Verdict = Fail
@@ -62,10 +65,10 @@ func judgeAB(c *ABCheck, runs int) {
 	case rejected && !worse:
 		c.Verdict = Improved
 		c.Reason = fmt.Sprintf("%s vs baseline (%s), %s", change(b, cand), ivs, sig)
-	case c.ruledOut() && rejected:
+	case enough && c.ruledOut() && rejected:
 		c.Verdict = Pass
 		c.Reason = fmt.Sprintf("significant, below the minimum effect: %s (%s, difference up to %s), %s < %s", change(b, cand), ivs, format(c.Diff.Hi), sig, toleranceText(c.Metric))
-	case c.ruledOut():
+	case enough && c.ruledOut():
 		c.Verdict = Pass
 		c.Reason = fmt.Sprintf("no regression above %s: %s (%s, difference up to %s)", toleranceText(c.Metric), change(b, cand), ivs, format(c.Diff.Hi))
 	default:
