@@ -113,4 +113,3 @@ func TestBreakdownStepBeforeThePrevious(t *testing.T) {
 		t.Error("the story does not say the first reconcile came earlier")
 	}
 }
-
