@@ -1,9 +1,12 @@
 package machine
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/restartsim/restartsim/reports/results"
 )
@@ -84,16 +87,12 @@ func TestSaturationRule(t *testing.T) {
 // that woke up at least once.
 func TestWatchRecords(t *testing.T) {
 	w := Start(Options{ProcRoot: "testdata/start", ProbeInterval: time.Millisecond, CPUs: 2})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	// The positive sign: the probe has woken three times.
+	_ = wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
 		w.mu.Lock()
-		n := len(w.lateness)
-		w.mu.Unlock()
-		if n >= 3 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer w.mu.Unlock()
+		return len(w.lateness) >= 3, nil
+	})
 	m := w.Stop()
 	if m.Error != "" || m.Load1Start != 0.42 || m.Load1End != 0.42 || m.SchedDelay.Count < 3 || m.ProbeIntervalMillis != 1 {
 		t.Fatalf("machine = %+v", m)
