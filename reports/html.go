@@ -37,6 +37,7 @@ type page struct {
 	Changes    []changeTable
 	AB         *abView
 	Standby    []standbyRow
+	Memory     []memoryRow
 	// ABFigure is drawn in the A/B section rather than among the figures.
 	ABFigure *figureView
 }
@@ -72,7 +73,7 @@ type invariantView struct {
 
 func newPage(r *results.Results, files Files) page {
 	pg := page{R: r, Skipped: files.Skipped, Gate: gateRows(r), Breakdown: breakdownRows(r), Steps: breakdownSteps,
-		Changes: changeTables(r), AB: newABView(r), Standby: standbyRows(r)}
+		Changes: changeTables(r), AB: newABView(r), Standby: standbyRows(r), Memory: memoryRows(r)}
 	pg.Verdict = verdict(r, pg.Gate, pg.AB)
 	for _, s := range r.Strategies {
 		row := strategyRow{

@@ -22,6 +22,7 @@ const (
 	FigureRestartCost = "restart-cost"
 	FigureSweep       = "ttfmr-sweep"
 	FigureABRuns      = "ab-runs"
+	FigureMemory      = "controller-memory"
 )
 
 // Figure is one PNG written by Render.
@@ -103,6 +104,11 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 	if !hasSweep {
 		noSweep = "the scenario does not sweep fleet size"
 	}
+	mem := dataset.NewMemory(r, tl)
+	noMemory := ""
+	if len(mem.Panels) == 0 {
+		noMemory = "no controller memory was read"
+	}
 	timeline := dataset.NewEventTimeline(r)
 	noTimeline := ""
 	if timeline.Empty() {
@@ -121,6 +127,9 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 		{id: FigureQueueDepths, title: "Queue depths",
 			caption: "Controller work-queue depth and deferred-queue depth over scenario time, one line per strategy.",
 			skip:    noTS, draw: func() (chart.PNG, error) { return chart.QueueDepths(dataset.NewQueueDepths(r, tl)) }},
+		{id: FigureMemory, title: "Controller memory",
+			caption: "Per strategy, each controller instance's resident memory (solid; the largest of its readings, which sample it every 20 ms, per bin) and Go heap in use (dashed, from its go_memstats_heap_inuse_bytes), over the measured phase. Black dashed lines are restarts; grey dotted lines when the instance that took over got the Lease and when its caches synced: a restart's peak usually comes while the informers list. In-process replicas share the harness's process, whose memory is shown.",
+			skip:    noMemory, draw: func() (chart.PNG, error) { return chart.Memory(mem) }},
 		{id: FigureRestartCost, title: "Cost of the restart",
 			caption: "AWS API calls made before the first meaningful reconcile, and Kubernetes writes by the controller, per strategy.",
 			draw:    func() (chart.PNG, error) { return chart.Bars(dataset.NewBars(r)) }},

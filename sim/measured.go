@@ -26,6 +26,7 @@ type measuredPhase struct {
 	t0, end    time.Time
 	samples    []measure.Sample
 	work       []sut.WorkPoint
+	memory     []sut.MemoryPoint
 	machine    *results.Machine
 	invariants results.Invariants
 }
@@ -102,6 +103,7 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	running.End()
 	m.samples = sampler.Stop()
 	m.work = scrape.Stop()
+	m.memory = r.memory.Stop()
 	m.machine = host.Stop()
 	m.ex.Wait()
 	if err != nil {
@@ -130,6 +132,7 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 	r.addAudit(in, m.t0, toSec)
 	addObserved(in, seen, toSec)
 	in.Work = takeoverWork(seen, m.work, toSec)
+	in.Memory = memoryReadings(seen, m.memory, toSec)
 	r.watch.Release() // the run keeps only the records
 	out := measure.Run(in)
 	out.Summary.Machine = m.machine
@@ -197,4 +200,21 @@ func takeoverWork(seen sut.Observations, points []sut.WorkPoint, toSec func(time
 		}
 	}
 	return w
+}
+
+// memoryReadings are the controller instances' memory points in scenario seconds (nil: none).
+func memoryReadings(seen sut.Observations, points []sut.MemoryPoint, toSec func(time.Time) float64) *measure.Memory {
+	if len(points) == 0 {
+		return nil
+	}
+	m := &measure.Memory{Interval: sut.MemoryScrapeInterval.Seconds()}
+	if t := seen.Takeover; t != nil {
+		m.Takeover, m.TakeoverStarted = ptr.To(t.Instance), toSec(t.Started)
+	}
+	for _, p := range points {
+		m.Shared = m.Shared || p.Instance == sut.HarnessProcess
+		m.Readings = append(m.Readings, measure.MemoryReading{Instance: p.Instance, At: toSec(p.At), RSS: p.RSSBytes,
+			HWM: p.HWMBytes, HeapInuse: p.HeapInuseBytes, HeapAlloc: p.HeapAllocBytes})
+	}
+	return m
 }

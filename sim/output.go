@@ -53,6 +53,7 @@ func printSummary(w io.Writer, res *results.Results, last string) {
 	tw.Flush()
 	printBreakdown(w, res)
 	printWork(w, res)
+	printMemory(w, res)
 	printABRuns(w, res)
 	fmt.Fprintln(w, "BLIND: latency of the changes pending at the restart, made during it or by the next churn step, until AWS has them.")
 	fmt.Fprintln(w, "TTFMR: from the restart to the first AWS mutation applying any of them (the luckiest change).")

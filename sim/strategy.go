@@ -67,6 +67,8 @@ type strategyRun struct {
 	// runCtx ends, with the exit as its cause, when an external controller exits on its own.
 	runCtx          context.Context
 	stopControllers func()
+	// memory reads the controller instances' memory from their start to the measured phase's end.
+	memory *sut.Scrape[sut.MemoryPoint]
 	watch           *observe.Watch
 	stopWatch       func()
 	checker         *observe.Checker
@@ -241,6 +243,9 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	}()
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	r.stops.add(stopCtrls)
+	// Memory is read from each instance's start: a controller's peak may come while it first syncs.
+	r.memory = sut.StartMemoryScrape(ctrls)
+	r.stops.add(func() { r.memory.Stop() })
 	if err := ctrls.Start(ctrlCtx); err != nil {
 		ctrls.Stop()
 		return fmt.Errorf("starting the controller: %w", err)

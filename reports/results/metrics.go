@@ -36,6 +36,9 @@ const (
 	MetricReconcileSecondsUntilDrain  = "reconcile_seconds_until_drained"
 	MetricReconcilesUntilDrain        = "reconciles_until_drained"
 	MetricEarlyExitSecondsPerBinding  = "early_exit_seconds_per_binding"
+	// Memory of the instance that took over after the first restart (see RestartMemory).
+	MetricRestartPeakRSS  = "restart_peak_rss_bytes"
+	MetricRestartPeakHeap = "restart_peak_heap_bytes"
 )
 
 // Metrics returns every metric the summary has a value for. Metrics of events that never
@@ -84,6 +87,7 @@ func (s *Summary) Metrics() map[string]float64 {
 		m[MetricStandbyRSS] = float64(*s.StandbyRSSBytes)
 	}
 	s.Work.addMetrics(m)
+	s.Memory.addMetrics(m)
 	return m
 }
 
@@ -97,6 +101,7 @@ func MetricNames() []string {
 		MetricControllerCPUBeforeFirst, MetricAPIRequestsBeforeFirst, MetricCacheSync, MetricListRequests, MetricWatchRequests,
 		MetricLeaseWrites, MetricStandbyRSS, MetricReconcileSecondsBeforeFirst, MetricReconcilesBeforeFirst,
 		MetricReconcileSecondsUntilDrain, MetricReconcilesUntilDrain, MetricEarlyExitSecondsPerBinding,
+		MetricRestartPeakRSS, MetricRestartPeakHeap,
 	}
 	sort.Strings(names)
 	return names

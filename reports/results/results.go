@@ -188,6 +188,8 @@ type Summary struct {
 	// Work is the first restart's reconcile work, from the controller's own metrics (nil: no
 	// restart, or no metrics).
 	Work *RestartWork `json:"work,omitempty"`
+	// Memory is the controller instances' memory (nil: not read).
+	Memory *Memory `json:"memory,omitempty"`
 	// Machine is the machine's load and the harness's scheduling delay during the measured phase.
 	Machine *Machine `json:"machine,omitempty"`
 }

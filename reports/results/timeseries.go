@@ -13,6 +13,10 @@ const (
 	SeriesAWSThrottled  = "aws_throttled" // + ":<Operation>", throttled calls in the bucket
 	SeriesQueueDepth    = "workqueue_depth"
 	SeriesDeferredDepth = "deferred_queue_depth"
+	// Memory per controller instance, + ":<instance>" (HarnessInstance for the harness's process):
+	// the largest reading in the bucket.
+	SeriesMemoryRSS  = "memory_rss_bytes"
+	SeriesMemoryHeap = "memory_heap_inuse_bytes"
 )
 
 // Sample is one row of timeseries.csv: the value of a series in the 1-second bucket starting at

@@ -143,6 +143,8 @@ type Input struct {
 	// Work is the reconcile work of the instance that took over after the first restart, from its
 	// own metrics (nil: not scraped).
 	Work *Work
+	// Memory is the controller instances' memory readings (nil: not read).
+	Memory *Memory
 	// SteadyAt is when the final steady state was reached (nil: never).
 	SteadyAt *float64
 	// End is when the measured phase ended.

@@ -28,7 +28,7 @@ type Output struct {
 }
 
 // registry lists the measurements in the order they run (later ones may use earlier results).
-var registry = []Measurement{changeLatency{}, ttfmr{}, blindTime{}, restartPhases{}, awsCalls{}, blindCosts{}, work{}, k8sWrites{}, apiLoad{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
+var registry = []Measurement{changeLatency{}, ttfmr{}, blindTime{}, restartPhases{}, awsCalls{}, blindCosts{}, work{}, memory{}, k8sWrites{}, apiLoad{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
 
 // Names lists the registered measurements.
 func Names() []string {

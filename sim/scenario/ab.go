@@ -99,8 +99,12 @@ const (
 	maxABRepeats   = 100
 )
 
-// DefaultABMetrics are compared when ab.metrics is empty: the restart's latency and its low-noise
-// costs up to the first meaningful reconcile.
+// minMemoryDelta is the smallest memory regression the default metrics fail on: a Go heap's
+// readings move by a few MiB with the collector's timing alone.
+const minMemoryDelta = 4 << 20
+
+// DefaultABMetrics are compared when ab.metrics is empty: the restart's latency, its low-noise
+// costs up to the first meaningful reconcile, and its peak memory.
 func DefaultABMetrics() []ABMetric {
 	m := func(name string, minDelta float64) ABMetric { return ABMetric{Metric: name, MinDelta: minDelta} }
 	ttfmr := m(results.MetricTTFMR, 0.1)
@@ -113,6 +117,8 @@ func DefaultABMetrics() []ABMetric {
 		m(results.MetricAPIRequestsBeforeFirst, 5),
 		m(results.MetricAWSCallsBeforeFirstMeaningful, 5),
 		m(results.MetricCacheSync, 0.1),
+		m(results.MetricRestartPeakRSS, minMemoryDelta),
+		m(results.MetricRestartPeakHeap, minMemoryDelta),
 	}
 }
 

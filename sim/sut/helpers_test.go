@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if report := os.Getenv(awsChildReport); report != "" {
 		runAWSChild(report)
 	}
+	if addr := os.Getenv(memoryChildAddr); addr != "" {
+		runMemoryChild(addr)
+	}
 	ctrllog.SetLogger(logr.Discard())
 	os.Exit(m.Run())
 }

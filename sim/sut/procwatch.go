@@ -29,6 +29,7 @@ type procWatch struct {
 	syncedAt time.Time
 	cpu      []CPUPoint
 	rss      int64 // bytes, at the last sample
+	peakRSS  int64 // bytes, the largest sample since takePeakRSS last ran
 }
 
 func newProcWatch(out io.Writer, synced *regexp.Regexp) *procWatch {
@@ -72,8 +73,8 @@ func (w *procWatch) sample(pid int, done <-chan struct{}) {
 		if st, err := p.Stat(); err == nil {
 			w.mu.Lock()
 			w.cpu = append(w.cpu, CPUPoint{At: time.Now(), Seconds: st.CPUTime()})
-			w.rss = int64(st.ResidentMemory())
 			w.mu.Unlock()
+			w.noteRSS(int64(st.ResidentMemory()))
 		}
 		select {
 		case <-done:
@@ -91,6 +92,24 @@ func (w *procWatch) now() (cpuSeconds float64, rssBytes int64) {
 		cpuSeconds = w.cpu[n-1].Seconds
 	}
 	return cpuSeconds, w.rss
+}
+
+// noteRSS records a sample of the resident size.
+func (w *procWatch) noteRSS(b int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.rss = b
+	w.peakRSS = max(w.peakRSS, b)
+}
+
+// takePeakRSS returns the largest resident size sampled since its previous call (the latest
+// sample when none was taken since) and starts a new interval.
+func (w *procWatch) takePeakRSS() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	peak := max(w.peakRSS, w.rss)
+	w.peakRSS = 0
+	return peak
 }
 
 // stats returns the CPU samples so far and when the caches synced (zero: not yet, or no pattern).

@@ -36,6 +36,7 @@ type Controllers interface {
 	// Observed is what the instances themselves showed so far.
 	Observed() Observations
 	WorkScraper
+	MemoryScraper
 }
 
 // Observations are what the run learns from the controller instances, not from the cluster or AWS.

@@ -47,22 +47,23 @@ type WorkScraper interface {
 	ScrapeWork() []WorkPoint
 }
 
-// WorkScrape scrapes a controller's instances every WorkScrapeInterval until Stop.
-type WorkScrape struct {
+// Scrape calls a scraper every interval until Stop, and keeps what it returned.
+type Scrape[T any] struct {
 	stop   chan struct{}
 	done   chan struct{}
-	points []WorkPoint
+	once   sync.Once
+	points []T
 }
 
-// StartWorkScrape starts scraping c.
-func StartWorkScrape(c WorkScraper) *WorkScrape {
-	w := &WorkScrape{stop: make(chan struct{}), done: make(chan struct{})}
+// StartScrape calls scrape at once, then every interval.
+func StartScrape[T any](interval time.Duration, scrape func() []T) *Scrape[T] {
+	w := &Scrape[T]{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
-		tk := time.NewTicker(WorkScrapeInterval)
+		tk := time.NewTicker(interval)
 		defer tk.Stop()
 		for {
-			w.points = append(w.points, c.ScrapeWork()...)
+			w.points = append(w.points, scrape()...)
 			select {
 			case <-w.stop:
 				return
@@ -73,9 +74,15 @@ func StartWorkScrape(c WorkScraper) *WorkScrape {
 	return w
 }
 
-// Stop ends the scraping and returns every point, in time order per instance.
-func (w *WorkScrape) Stop() []WorkPoint {
-	close(w.stop)
+// StartWorkScrape scrapes c's reconcile work every WorkScrapeInterval.
+func StartWorkScrape(c WorkScraper) *Scrape[WorkPoint] {
+	return StartScrape(WorkScrapeInterval, c.ScrapeWork)
+}
+
+// Stop ends the scraping and returns every point, in time order per instance. It may be called
+// more than once.
+func (w *Scrape[T]) Stop() []T {
+	w.once.Do(func() { close(w.stop) })
 	<-w.done
 	return w.points
 }

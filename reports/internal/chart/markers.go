@@ -28,6 +28,8 @@ func (ms markers) Plot(c draw.Canvas, plt *plot.Plot) {
 			c.FillPolygon(faultFill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
 		case m.Kind == dataset.MarkerFault:
 			c.StrokeLine2(faultStyle, x0, c.Min.Y, x0, c.Max.Y)
+		case m.Kind == dataset.MarkerPhase:
+			c.StrokeLine2(phaseStyle, x0, c.Min.Y, x0, c.Max.Y)
 		default:
 			c.StrokeLine2(restartStyle, x0, c.Min.Y, x0, c.Max.Y)
 		}
@@ -48,11 +50,13 @@ func (ms markers) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 // legend returns one entry per marker kind present.
 func (ms markers) legend() []legendEntry {
-	var restart, fault, window bool
+	var restart, phase, fault, window bool
 	for _, m := range ms {
 		switch {
 		case m.Kind == dataset.MarkerRestart:
 			restart = true
+		case m.Kind == dataset.MarkerPhase:
+			phase = true
 		case m.End > m.At:
 			window = true
 		default:
@@ -62,6 +66,9 @@ func (ms markers) legend() []legendEntry {
 	var out []legendEntry
 	if restart {
 		out = append(out, legendEntry{"controller restart", lineThumb{restartStyle}})
+	}
+	if phase {
+		out = append(out, legendEntry{"restart phase (Lease, caches synced)", lineThumb{phaseStyle}})
 	}
 	if fault {
 		out = append(out, legendEntry{"AWS fault", lineThumb{faultStyle}})

@@ -58,6 +58,7 @@ var (
 	restartStyle   = draw.LineStyle{Color: color.Black, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
 	faultFill      = color.NRGBA{0xff, 0x99, 0x00, 0x40}
 	faultStyle     = draw.LineStyle{Color: color.RGBA{0xff, 0x99, 0x00, 0xff}, Width: vg.Points(2)}
+	phaseStyle     = draw.LineStyle{Color: color.Gray{0x70}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1.5), vg.Points(2)}}
 )
 
 // newPlot returns a plot with readable font sizes, a grid and no legend entries (legends are

@@ -42,6 +42,8 @@ const (
 	MarkerRestart MarkerKind = iota
 	// MarkerFault is a window (or an instant when End == At): an AWS fault.
 	MarkerFault
+	// MarkerPhase is an instant: a restart's phase began (the Lease taken, the caches synced).
+	MarkerPhase
 )
 
 // Marker is a timeline event drawn on a time axis.

@@ -1,0 +1,127 @@
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/restartsim/restartsim/reports/results"
+)
+
+// MemoryLine is one instance's resident size or Go heap over time, in MiB.
+type MemoryLine struct {
+	Line
+	// Instance indexes the instance among its panel's (one colour each); Heap tells the heap line
+	// from the resident one.
+	Instance int
+	Heap     bool
+}
+
+// MemoryPanel is one strategy's controller memory.
+type MemoryPanel struct {
+	Strategy string
+	// Shared tells the lines are the harness's process, which in-process replicas share.
+	Shared  bool
+	Lines   []MemoryLine
+	Markers []Marker
+}
+
+// Memory is the memory figure: one panel per strategy with memory readings.
+type Memory struct {
+	BinSeconds int
+	Panels     []MemoryPanel
+}
+
+// NewMemory prepares the memory figure from the memory series of timeseries.csv: per instance
+// its largest reading per bin, resident and heap, with every restart's stop, Lease and cache sync
+// marked.
+func NewMemory(r *results.Results, t *Timeline) Memory {
+	out := Memory{BinSeconds: t.BinSeconds}
+	for i := range r.Strategies {
+		s := &r.Strategies[i]
+		panel := MemoryPanel{Strategy: s.Name, Shared: s.Summary.Memory != nil && s.Summary.Memory.Process == results.MemoryProcessHarness}
+		instances := map[string]int{}
+		for _, name := range t.SeriesNames(s.Name) {
+			heap := strings.HasPrefix(name, results.SeriesMemoryHeap+":")
+			inst, ok := strings.CutPrefix(name, results.SeriesMemoryRSS+":")
+			if heap {
+				inst = strings.TrimPrefix(name, results.SeriesMemoryHeap+":")
+			} else if !ok {
+				continue
+			}
+			if _, seen := instances[inst]; !seen {
+				instances[inst] = len(instances)
+			}
+			what := "resident"
+			if heap {
+				what = "Go heap in use"
+			}
+			pts := t.Peaks(s.Name, name)
+			for j := range pts {
+				pts[j].Y /= 1 << 20
+			}
+			panel.Lines = append(panel.Lines, MemoryLine{Line: Line{Name: instanceLabel(s, inst) + ", " + what, Points: pts},
+				Instance: instances[inst], Heap: heap})
+		}
+		if len(panel.Lines) == 0 {
+			continue
+		}
+		panel.Markers = append(Markers(s), phaseMarkers(s)...)
+		out.Panels = append(out.Panels, panel)
+	}
+	return out
+}
+
+// instanceLabel names an instance of a memory series by its role.
+func instanceLabel(s *results.Strategy, inst string) string {
+	id, err := strconv.Atoi(inst)
+	if err != nil {
+		return inst
+	}
+	if id == results.HarnessInstance {
+		return "harness process"
+	}
+	if m := s.Summary.Memory; m != nil {
+		for _, im := range m.Instances {
+			if im.Instance == id {
+				return fmt.Sprintf("replica %d (%s)", id, im.Role)
+			}
+		}
+	}
+	return fmt.Sprintf("replica %d", id)
+}
+
+// phaseMarkers marks, for every restart, when the instance that took over got the Lease and when
+// its caches synced.
+func phaseMarkers(s *results.Strategy) []Marker {
+	var out []Marker
+	for _, ph := range s.Restarts {
+		if ph.LeaderElection && ph.LeadingSeconds != nil {
+			out = append(out, Marker{Kind: MarkerPhase, Label: "Lease", At: *ph.LeadingSeconds, End: *ph.LeadingSeconds})
+		}
+		if ph.CachesSyncedSeconds != nil {
+			out = append(out, Marker{Kind: MarkerPhase, Label: "caches synced", At: *ph.CachesSyncedSeconds, End: *ph.CachesSyncedSeconds})
+		}
+	}
+	return out
+}
+
+// Peaks is a gauge's largest value per bin, only in bins that have samples: an instance that
+// stopped has no value afterwards (unlike Gauge, which holds the last one).
+func (t *Timeline) Peaks(strategy, series string) Points {
+	bySec := t.series[strategy][series]
+	var pts Points
+	for _, start := range t.bins() {
+		peak, found := math.Inf(-1), false
+		for s := start; s < start+t.BinSeconds && s <= t.Last; s++ {
+			if v, ok := bySec[s]; ok {
+				peak, found = math.Max(peak, v), true
+			}
+		}
+		if found {
+			pts = append(pts, Point{X: t.x(start), Y: peak})
+		}
+	}
+	return pts
+}
