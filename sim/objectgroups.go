@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/actions"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/runerr"
@@ -28,7 +30,8 @@ type objectGroups struct {
 }
 
 // createObjects creates the groups that come after no other; the others wait for the controller to
-// make the groups they come after ready (createLaterObjects, in the warm-up).
+// make the groups they come after ready (createLaterObjects, in the warm-up). A fleet snapshot
+// holds its groups already (fleetSnapshot.objectsRunID).
 func (r *strategyRun) createObjects(ctx context.Context) error {
 	c, errs := scenario.CompileObjects(r.sc)
 	if len(errs) > 0 {
@@ -41,33 +44,49 @@ func (r *strategyRun) createObjects(ctx context.Context) error {
 	if err != nil {
 		return runerr.BadInput(err)
 	}
-	objEnv, err := r.objectEnv(aws)
+	runID := objectsRunID(fmt.Sprintf("%s/%d", r.dir, r.seed))
+	if r.snap != nil {
+		runID = r.snap.objectsRunID
+	}
+	objEnv, err := objectEnv(r.cloud, aws, r.sc, r.spec.ClusterName, r.fleet.Namespaces, runID)
 	if err != nil {
 		return err
 	}
 	r.objects = &objectGroups{deps: actions.ObjectDeps{Fleet: c.Fleet, Env: objEnv, AWS: aws}}
-	creating := startPhase(r.o.Progress, "creating the object groups")
+	if r.snap != nil {
+		return nil
+	}
+	return createFirstObjects(ctx, r.o, r.sc, r.client, c.Fleet, objEnv, r.log)
+}
+
+// createFirstObjects creates the groups that come after no other.
+func createFirstObjects(ctx context.Context, o Options, sc *scenario.Scenario, c client.Client, f *objects.Fleet, objEnv objects.Env, log logr.Logger) error {
+	creating := startPhase(o.Progress, "creating the object groups")
 	defer creating.End()
 	start := time.Now()
-	for _, g := range c.Fleet.Order()[0] {
-		if err := c.Fleet.CreateGroup(ctx, r.client, objEnv, g, objects.CreateOptions{Concurrency: r.sc.Fleet.Concurrency}); err != nil {
+	for _, g := range f.Order()[0] {
+		if err := f.CreateGroup(ctx, c, objEnv, g, objects.CreateOptions{Concurrency: sc.Fleet.Concurrency}); err != nil {
 			return fmt.Errorf("creating the object groups: %w", err)
 		}
 	}
-	r.log.Info("object groups created", "groups", c.Fleet.Order()[0], "elapsed", time.Since(start).Round(time.Millisecond))
+	log.Info("object groups created", "groups", f.Order()[0], "elapsed", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
-// objectEnv is what the groups' templates see: names unique to this run (its folder), the fleet's
-// namespaces, VPC and subnets.
-func (r *strategyRun) objectEnv(aws objects.AWSState) (objects.Env, error) {
-	vpc, err := r.cloud.DefaultVPCID()
+// objectsRunID is the {{.RunID}} of the groups' templates: short, and unique to what key names.
+func objectsRunID(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:4])
+}
+
+// objectEnv is what the groups' templates see: the run's ID, the fleet's namespaces, VPC and
+// subnets.
+func objectEnv(cloud backend.Backend, aws objects.AWSState, sc *scenario.Scenario, clusterName string, namespaces []string, runID string) (objects.Env, error) {
+	vpc, err := cloud.DefaultVPCID()
 	if err != nil {
 		return objects.Env{}, err
 	}
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", r.dir, r.seed)))
-	env := objects.Env{RunID: hex.EncodeToString(sum[:4]), Region: r.sc.AWS.Region, VpcID: vpc, ClusterName: r.spec.ClusterName,
-		Namespaces: r.fleet.Namespaces}
+	env := objects.Env{RunID: runID, Region: sc.AWS.Region, VpcID: vpc, ClusterName: clusterName, Namespaces: namespaces}
 	if l, ok := aws.(interface{ Subnets() []fakeaws.Subnet }); ok {
 		for _, sn := range l.Subnets() {
 			if sn.VPCID == vpc {

@@ -95,15 +95,21 @@ func TestObjectGroupPatchesTimedThroughAWSState(t *testing.T) {
 // runSteady runs sc's one strategy and requires it to end steady with its invariants holding.
 func runSteady(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *results.Strategy {
 	t.Helper()
+	st := &runAll(t, sc, timeout).Strategies[0]
+	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
+		t.Fatalf("invariants %+v, steady state %v: want every object as its spec says, and steady", st.Invariants, st.Summary.SteadyStateSeconds)
+	}
+	return st
+}
+
+// runAll runs sc to the end.
+func runAll(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *results.Results {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &rep.Results.Strategies[0]
-	if !st.Invariants.Passed || st.Summary.SteadyStateSeconds == nil {
-		t.Fatalf("invariants %+v, steady state %v: want every object as its spec says, and steady", st.Invariants, st.Summary.SteadyStateSeconds)
-	}
-	return st
+	return rep.Results
 }

@@ -8,12 +8,14 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -31,6 +33,8 @@ type fleetSnapshot struct {
 	stats   workload.Stats
 	// converged is the wall time the reference controller took to register every target.
 	converged time.Duration
+	// objectsRunID is the {{.RunID}} the snapshot's object groups were made with ("": none).
+	objectsRunID string
 }
 
 // converge runs the reference controller with upstream checkpoints until AWS holds every target,
@@ -79,9 +83,21 @@ func convergeWorkers(sc *scenario.Scenario) int {
 // useFleetSnapshot tells whether strategies share snapshots: only envtest with the in-process fakeaws
 // can be copied, and only several runs per seed gain from it.
 func useFleetSnapshot(o Options, sc *scenario.Scenario, runsPerSeed int) bool {
-	// The reference controller converges a snapshot's fleet, and cannot make an object group ready.
 	return !o.NoFleetSnapshot && runsPerSeed > 1 && o.Kubeconfig == "" && sc.Cluster.Kubeconfig == nil &&
-		o.AWSEndpoint == "" && sc.Controller.External == nil && len(sc.Fleet.Objects) == 0
+		o.AWSEndpoint == "" && sc.Controller.External == nil && objectsFitSnapshot(sc)
+}
+
+// objectsFitSnapshot tells whether a snapshot can hold the scenario's object groups: only groups
+// that need nothing of a controller to exist, as the snapshot's reference controller does nothing
+// for them. A group with an AWS resource, or that waits for another group's objects to be ready,
+// needs the controller under test.
+func objectsFitSnapshot(sc *scenario.Scenario) bool {
+	for _, g := range sc.Fleet.Objects {
+		if g.AWS != nil || len(g.After) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // buildFleetSnapshot creates and converges seed's fleet in dir and saves it. The caller removes dir.
@@ -177,5 +193,32 @@ func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.S
 	}
 	fleet.Close()
 	snap.fleet = fleet
+	return snap.createObjects(ctx, o, sc, seed, c, cloud, spec.ClusterName, fleet.Namespaces, log)
+}
+
+// createObjects creates the scenario's object groups (objectsFitSnapshot) with a run ID of the
+// seed's, which every strategy run on the snapshot then uses.
+func (snap *fleetSnapshot) createObjects(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, c client.Client,
+	cloud backend.Backend, clusterName string, namespaces []string, log logr.Logger) error {
+	compiled, errs := scenario.CompileObjects(sc)
+	if len(errs) > 0 {
+		return runerr.BadInput(errs)
+	}
+	if compiled == nil {
+		return nil
+	}
+	aws, err := observe.AWSStateOf(cloud)
+	if err != nil {
+		return runerr.BadInput(err)
+	}
+	runID := objectsRunID(fmt.Sprintf("fleet snapshot/%d", seed))
+	objEnv, err := objectEnv(cloud, aws, sc, clusterName, namespaces, runID)
+	if err != nil {
+		return err
+	}
+	if err := createFirstObjects(ctx, o, sc, c, compiled.Fleet, objEnv, log); err != nil {
+		return err
+	}
+	snap.objectsRunID = runID
 	return nil
 }

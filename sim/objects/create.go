@@ -75,8 +75,20 @@ func (f *Fleet) CreateGroup(ctx context.Context, c client.Client, env Env, group
 			if err != nil {
 				return fmt.Errorf("group %s object %d: %w", group, i, err)
 			}
-			if err := c.Create(egctx, u); err != nil && !apierrors.IsAlreadyExists(err) {
-				return fmt.Errorf("creating %s %s (group %s object %d): %w", u.GetKind(), keyOf(u), group, i, err)
+			status, hasStatus := u.Object["status"]
+			if err := c.Create(egctx, u); err != nil {
+				if !apierrors.IsAlreadyExists(err) {
+					return fmt.Errorf("creating %s %s (group %s object %d): %w", u.GetKind(), keyOf(u), group, i, err)
+				}
+				hasStatus = false // made by an earlier Create, status included
+			}
+			if hasStatus {
+				// The API server drops a new object's status; what writes it on a real cluster (a kubelet,
+				// the object's controller) is not running, so the template's is written as it would.
+				u.Object["status"] = status
+				if err := c.Status().Update(egctx, u); err != nil {
+					return fmt.Errorf("writing the status of %s %s (group %s object %d): %w", u.GetKind(), keyOf(u), group, i, err)
+				}
 			}
 			if n := done.Add(1); opts.Progress != nil {
 				opts.Progress(group, int(n), g.Count)

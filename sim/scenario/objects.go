@@ -16,7 +16,8 @@ type ObjectGroup struct {
 	// {{.ClusterName}} {{.SubnetIDs}}, with the functions awsName (a name unique per run and object
 	// within AWS's 32-character limit), ref and refNamespace (another group's object at an index)
 	// and add, sub, mul, div, mod. The objects are spread over fleet.namespaces and carry the run's
-	// labels. Required.
+	// labels. A status in the template is written through the status subresource once the object
+	// exists (e.g. a Pod's Running status, which no kubelet writes on envtest). Required.
 	Template json.RawMessage `json:"template"`
 	// After are groups whose objects must all be ready before this group's are created (e.g. a
 	// listener's load balancer). Default: none, created with the fleet.
