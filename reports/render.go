@@ -128,7 +128,7 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 			caption: "Controller work-queue depth and deferred-queue depth over scenario time, one line per strategy.",
 			skip:    noTS, draw: func() (chart.PNG, error) { return chart.QueueDepths(dataset.NewQueueDepths(r, tl)) }},
 		{id: FigureMemory, title: "Controller memory",
-			caption: "Per strategy, each controller instance's resident memory (solid; the largest of its readings, which sample it every 20 ms, per bin) and Go heap in use (dashed, from its go_memstats_heap_inuse_bytes), over the measured phase. Black dashed lines are restarts; grey dotted lines when the instance that took over got the Lease and when its caches synced: a restart's peak usually comes while the informers list. In-process replicas share the harness's process, whose memory is shown.",
+			caption: "Per strategy, each controller instance's resident memory (solid; the largest of its readings, which sample it every 20 ms, per bin) and Go heap in use (dashed, from its go_memstats_heap_inuse_bytes; a gap where its metrics endpoint did not answer, often early in its start), over the measured phase. Black dashed lines are restarts; grey dotted lines when the instance that took over got the Lease and when its caches synced: a restart's peak usually comes while the informers list. In-process replicas share the harness's process, whose memory is shown.",
 			skip:    noMemory, draw: func() (chart.PNG, error) { return chart.Memory(mem) }},
 		{id: FigureRestartCost, title: "Cost of the restart",
 			caption: "AWS API calls made before the first meaningful reconcile, and Kubernetes writes by the controller, per strategy.",

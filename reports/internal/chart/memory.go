@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -39,12 +40,23 @@ func Memory(d dataset.Memory) (PNG, error) {
 			if l.Heap {
 				sty.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			}
-			line, err := newLine(l.Points, sty)
-			if err != nil {
-				return PNG{}, fmt.Errorf("%s %s: %w", panel.Strategy, l.Name, err)
+			for _, run := range dataset.Runs(l.Points, d.BinSeconds) {
+				if len(run) == 1 { // a lone reading between gaps: a dot
+					dot, err := plotter.NewScatter(run)
+					if err != nil {
+						return PNG{}, fmt.Errorf("%s %s: %w", panel.Strategy, l.Name, err)
+					}
+					dot.GlyphStyle.Color, dot.GlyphStyle.Radius = sty.Color, vg.Points(2)
+					p.Add(dot)
+					continue
+				}
+				line, err := newLine(run, sty)
+				if err != nil {
+					return PNG{}, fmt.Errorf("%s %s: %w", panel.Strategy, l.Name, err)
+				}
+				p.Add(line)
 			}
-			p.Add(line)
-			entries = append(entries, legendEntry{l.Name, line})
+			entries = append(entries, legendEntry{l.Name, lineThumb{sty}})
 		}
 		headroom(p)
 		plots = append(plots, []*plot.Plot{p})

@@ -58,6 +58,9 @@ func NewMemory(r *results.Results, t *Timeline) Memory {
 				what = "Go heap in use"
 			}
 			pts := t.Peaks(s.Name, name)
+			if len(pts) == 0 {
+				continue // an instance that ran only before the measured phase
+			}
 			for j := range pts {
 				pts[j].Y /= 1 << 20
 			}
@@ -108,7 +111,7 @@ func phaseMarkers(s *results.Strategy) []Marker {
 }
 
 // Peaks is a gauge's largest value per bin, only in bins that have samples: an instance that
-// stopped has no value afterwards (unlike Gauge, which holds the last one).
+// stopped, or did not answer, has no value there (unlike Gauge, which holds the last one).
 func (t *Timeline) Peaks(strategy, series string) Points {
 	bySec := t.series[strategy][series]
 	var pts Points
@@ -124,4 +127,18 @@ func (t *Timeline) Peaks(strategy, series string) Points {
 		}
 	}
 	return pts
+}
+
+// Runs splits points into runs of consecutive bins (binSeconds apart), so that a chart leaves a
+// gap where an instance was not read instead of drawing a line across it.
+func Runs(pts Points, binSeconds int) []Points {
+	var out []Points
+	start := 0
+	for i := 1; i <= len(pts); i++ {
+		if i == len(pts) || pts[i].X-pts[i-1].X > float64(binSeconds)+0.5 {
+			out = append(out, pts[start:i])
+			start = i
+		}
+	}
+	return out
 }
