@@ -23,7 +23,7 @@ func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutco
 		return out
 	}
 	plan := gate.ABPlan(ab)
-	out, err := gate.JudgeAB(ab, sums(ab.Baseline), sums(ab.Candidate), gate.ABOptions{})
+	out, err := gate.JudgeAB(ab, sums(ab.Baseline), sums(ab.Candidate), gate.ABOptions{Saturated: gate.RanSaturated})
 	if err != nil {
 		fmt.Fprintf(o.Stdout, "A/B look: %v\n", err)
 		ab.Stopped = "error"

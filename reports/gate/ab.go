@@ -126,7 +126,7 @@ func EvaluateAB(r *results.Results) (*ABOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return JudgeAB(ab, base, cand, ABOptions{})
+	return JudgeAB(ab, base, cand, ABOptions{Saturated: RanSaturated})
 }
 
 // JudgeAB judges the runs of each side so far, in the order they ran, at the last look of

@@ -291,3 +291,21 @@ func TestABTooFewRunsNeverPass(t *testing.T) {
 		t.Errorf("8 + 8 runs with the interval below the tolerance: %s (%s), want pass", c.Verdict, c.Reason)
 	}
 }
+
+// The gate reads each run's machine: an A/A comparison that passes on a quiet machine is
+// inconclusive when most of its runs were saturated, and says so.
+func TestEvaluateABReadsTheRunsMachines(t *testing.T) {
+	r := abResults(seq(1.4, 0.05, 8), seq(1.41, 0.05, 8))
+	if out, err := EvaluateAB(r); err != nil || out.Verdict != Pass {
+		t.Fatalf("A/A, machine not measured: %v (%v), want pass", out.Verdict, err)
+	}
+	for i := range r.Strategies {
+		for j := range r.Strategies[i].Runs {
+			r.Strategies[i].Runs[j].Machine = &results.Machine{Saturated: j%4 != 0}
+		}
+	}
+	out, err := EvaluateAB(r)
+	if err != nil || out.Verdict != Inconclusive || !strings.Contains(out.Reason, "saturated in 12 of 16 runs") {
+		t.Errorf("A/A with 12 of 16 runs saturated: %v %q (%v), want inconclusive naming them", out.Verdict, out.Reason, err)
+	}
+}

@@ -54,6 +54,10 @@ func ABMachines(r *results.Results) []MachineRun {
 	return out
 }
 
+// RanSaturated tells whether a run's machine was saturated (results.SaturationRule); false when
+// it was not measured. It is the ABOptions.Saturated of the gate.
+func RanSaturated(s results.Summary) bool { return s.Machine != nil && s.Machine.Saturated }
+
 // Saturated counts the runs whose machine was saturated, and the runs whose machine is known.
 func Saturated(runs []MachineRun) (saturated, known int) {
 	for _, r := range runs {
