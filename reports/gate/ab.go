@@ -98,7 +98,7 @@ type ABOutcome struct {
 type ABOptions struct {
 	// Saturated tells whether a run ran on a saturated machine; nil: unknown. Saturated runs are
 	// counted in an inconclusive verdict's reason, and more than a quarter of them turn a pass
-	// into an inconclusive (a fail stands).
+	// into an inconclusive when a duration (a *_seconds metric) is compared; a fail stands.
 	Saturated func(results.Summary) bool
 	// Resamples is the bootstrap's resample count (default 4000); fewer for studies that judge
 	// many comparisons.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/utils/ptr"
+
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -307,5 +309,16 @@ func TestEvaluateABReadsTheRunsMachines(t *testing.T) {
 	out, err := EvaluateAB(r)
 	if err != nil || out.Verdict != Inconclusive || !strings.Contains(out.Reason, "saturated in 12 of 16 runs") {
 		t.Errorf("A/A with 12 of 16 runs saturated: %v %q (%v), want inconclusive naming them", out.Verdict, out.Reason, err)
+	}
+	// A load does not stretch memory: the same figures as a peak heap stand on a saturated machine.
+	r.AB.Metrics = []results.ABMetric{{Metric: results.MetricRestartPeakHeap, MinEffect: 0.2}}
+	for i := range r.Strategies {
+		for j := range r.Strategies[i].Runs {
+			sum := &r.Strategies[i].Runs[j]
+			sum.Memory = &results.Memory{Restart: &results.RestartMemory{PeakHeapInuseBytes: ptr.To(int64(*sum.TTFMRSeconds * 1e8))}}
+		}
+	}
+	if out, err := EvaluateAB(r); err != nil || out.Verdict != Pass {
+		t.Errorf("peak heap A/A with 12 of 16 runs saturated: %v %q (%v), want pass", out.Verdict, out.Reason, err)
 	}
 }

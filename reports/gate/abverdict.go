@@ -100,7 +100,9 @@ func (c ABCheck) blocks() bool {
 // decide sets the comparison's verdict, reason and advice from its checks.
 func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 	var failed, blocking, noisy, few []string
+	timed := false // a judged check of a duration, which a loaded machine stretches
 	for _, c := range o.Checks {
+		timed = timed || (!c.Skipped && strings.HasSuffix(c.Metric.Metric, "_seconds"))
 		switch {
 		case c.Verdict == Fail:
 			failed = append(failed, c.Metric.Metric)
@@ -128,9 +130,10 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 		o.Verdict = Fail
 		o.Reason = fmt.Sprintf("regression on %s (%s)", strings.Join(failed, ", "), runs)
 		return
-	case len(blocking) == 0 && 4*sat > len(base)+len(cand):
+	case len(blocking) == 0 && timed && 4*sat > len(base)+len(cand):
 		// On a saturated machine a fixed slowdown (a later start, a cost per binding) is a small
 		// share of everything the load stretched: its absence there says little of a quiet one.
+		// Memory and counts are not stretched, so a comparison of those alone stands.
 		o.Verdict = Inconclusive
 		o.Reason = fmt.Sprintf("no regression shown, but the machine was saturated in %d of %d runs (%s)", sat, len(base)+len(cand), runs)
 		o.Advice = "rerun the gate on a machine that is not saturated; a change that cannot be judged must not land unjudged"
