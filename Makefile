@@ -92,7 +92,7 @@ lint: ## gofmt check and go vet.
 
 .PHONY: test
 test: cluster-assets verify ## Build the envtest and local-cluster assets, verify, and run all tests (unit + envtest + local-cluster integration).
-	@echo "running every test (about 10-15 min on 2 cores)"
+	@echo "running every test (about 10-15 min on 2 cores; on a slow machine RESTARTSIM_TEST_TIMEOUT_SCALE=3 waits 3 times longer)"
 	@$(GO_QUIET) go test $(GO_TEST_FLAGS) ./...
 
 # Benchmarks. Every figure worth comparing is a ratio measured in the same run
