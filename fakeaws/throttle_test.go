@@ -191,9 +191,11 @@ func TestThrottleAccuracy(t *testing.T) {
 }
 
 // TestStandardRetryerSucceeds: with aws-documented buckets (scaled 20×) and the SDK's standard retryer (10
-// attempts, retry quota off as LBC configures it), every call eventually succeeds.
+// attempts, retry quota off as LBC configures it), every call eventually succeeds. The buckets' clock
+// stands still until a call was refused (40 calls against a burst of 20 are, however slowly they come),
+// then moves 250 ms every 20 ms, so the retries find tokens again.
 func TestStandardRetryerSucceeds(t *testing.T) {
-	e := newEnv(t, fakeaws.Options{Clock: clock.RealClock{}, Profile: fakeaws.ProfileAWSDocumented, TimeScale: 20})
+	e := newEnv(t, fakeaws.Options{Profile: fakeaws.ProfileAWSDocumented, TimeScale: 20})
 	arn := e.createTG(t, "tg", "ip", 80)
 	cfg := e.cfg.Copy()
 	cfg.Retryer = func() aws.Retryer {
@@ -206,6 +208,31 @@ func TestStandardRetryerSucceeds(t *testing.T) {
 		})
 	}
 	client := elb.NewFromConfig(cfg)
+	throttled := func() int {
+		n := 0
+		for _, c := range e.srv.Recorder().Calls() {
+			if c.Outcome == fakeaws.OutcomeThrottled {
+				n++
+			}
+		}
+		return n
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for refused := false; ; {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if refused = refused || throttled() > 0; refused {
+				e.clock.Step(250 * time.Millisecond)
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Add(1)
@@ -223,13 +250,7 @@ func TestStandardRetryerSucceeds(t *testing.T) {
 	if len(ths) != 40 {
 		t.Fatalf("%d targets registered, want 40", len(ths))
 	}
-	throttled := 0
-	for _, c := range e.srv.Recorder().Calls() {
-		if c.Outcome == fakeaws.OutcomeThrottled {
-			throttled++
-		}
-	}
-	if throttled == 0 {
+	if throttled() == 0 {
 		t.Fatal("no call was throttled; the test does not exercise retries")
 	}
 }
