@@ -14,6 +14,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // BenchmarkEarlyExitReconcile measures one Reconcile of an unchanged TargetGroupBinding whose
@@ -44,9 +45,9 @@ func benchEarlyExit(b *testing.B, nTargets, neighbours int) {
 	defer r.stop()
 	c := r.c
 	early := c.metrics.Reconciles.WithLabelValues(metrics.ResultEarlyExit)
-	eventually(b, 30*time.Second, "checkpoint saved", func() bool { return checkpoint.IsSet(getTGB(b, ns, "web").Annotations) })
-	eventually(b, 30*time.Second, "first early exit", func() bool { return testutil.ToFloat64(early) >= 1 })
-	eventually(b, 30*time.Second, "cache holds every neighbour", func() bool {
+	testwait.Until(b, 30*time.Second, "checkpoint saved", func() bool { return checkpoint.IsSet(getTGB(b, ns, "web").Annotations) })
+	testwait.Until(b, 30*time.Second, "first early exit", func() bool { return testutil.ToFloat64(early) >= 1 })
+	testwait.Until(b, 30*time.Second, "cache holds every neighbour", func() bool {
 		var l discoveryv1.EndpointSliceList
 		return c.client.List(ctx, &l) == nil && len(l.Items) == neighbours+1
 	})

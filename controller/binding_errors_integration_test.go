@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // hasEvent reports whether a Warning event with reason regards the binding.
@@ -35,17 +37,17 @@ func hasEvent(t *testing.T, ns, tgb, reason string) bool {
 // controller keeps running and retries with backoff (a few retries, not a hot loop).
 func expectBindingError(t *testing.T, r *running, ns, name, reason string) {
 	t.Helper()
-	eventually(t, 10*time.Second, "Ready=False "+reason, func() bool { return readyReason(t, ns, name) == reason })
-	eventually(t, 10*time.Second, "event "+reason, func() bool { return hasEvent(t, ns, name, reason) })
+	testwait.Until(t, 10*time.Second, "Ready=False "+reason, func() bool { return readyReason(t, ns, name) == reason })
+	testwait.Until(t, 10*time.Second, "event "+reason, func() bool { return hasEvent(t, ns, name, reason) })
 	errs := func() float64 { return testutil.ToFloat64(r.c.metrics.Reconciles.WithLabelValues(metrics.ResultError)) }
-	first := errs()
-	time.Sleep(2 * time.Second)
-	n := errs()
-	if n <= first {
-		t.Fatalf("no retry within 2s (errors %v → %v)", first, n)
-	}
-	if n > 30 {
-		t.Fatalf("%v failed reconciles in a few seconds: a hot loop, not backoff", n)
+	first, since := errs(), time.Now()
+	testwait.Until(t, 10*time.Second, "four retries", func() bool { return errs() >= first+4 })
+	retries, took := errs()-first, time.Since(since)
+	// The work queue's per-item backoff doubles from 5 ms, so took holds at most log2(took/5ms + 1)
+	// backoff delays (a slow machine only lengthens took); a hot loop retries far more often. The
+	// slack of 2 is the retry already due when counting began and one an event brings forward.
+	if limit := math.Log2(float64(took)/float64(5*time.Millisecond)+1) + 2; retries > limit {
+		t.Fatalf("%v retries in %v, more than the backoff allows (%.1f): a hot loop", retries, took, limit)
 	}
 	select {
 	case err := <-r.done:
@@ -67,8 +69,8 @@ func TestMissingService(t *testing.T) {
 	expectBindingError(t, r, ns, "web", ReasonServiceNotFound)
 
 	eps := backend(t, ns, "web", 93, 2) // the Service appears
-	eventually(t, 10*time.Second, "targets registered", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
-	eventually(t, 10*time.Second, "Ready=True", func() bool { return readyReason(t, ns, "web") == "Reconciled" })
+	testwait.Until(t, 10*time.Second, "targets registered", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	testwait.Until(t, 10*time.Second, "Ready=True", func() bool { return readyReason(t, ns, "web") == "Reconciled" })
 }
 
 func TestMissingServicePort(t *testing.T) {
@@ -92,8 +94,8 @@ func TestMissingServicePort(t *testing.T) {
 	if err := k8s.Update(context.Background(), svc); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 10*time.Second, "targets registered", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
-	eventually(t, 10*time.Second, "Ready=True", func() bool { return readyReason(t, ns, "web") == "Reconciled" })
+	testwait.Until(t, 10*time.Second, "targets registered", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	testwait.Until(t, 10*time.Second, "Ready=True", func() bool { return readyReason(t, ns, "web") == "Reconciled" })
 }
 
 func TestMissingTargetGroup(t *testing.T) {

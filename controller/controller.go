@@ -68,8 +68,10 @@ type Controller struct {
 	progress   *progress
 	resumeDone chan struct{}
 
-	// hooks for tests: called after RegisterTargets succeeded, before the checkpoint save.
-	afterRegister func(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error
+	// hooks for tests: called after RegisterTargets succeeded, before the checkpoint save;
+	// afterReconcile after each reconcile of the work queue, with its result (metrics.Result*).
+	afterRegister  func(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error
+	afterReconcile func(key types.NamespacedName, result string)
 }
 
 // New builds a controller on mgr: AWS clients, field indexes, watches, the reconciler and (for the

@@ -17,6 +17,7 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/networking"
 	"github.com/restartsim/restartsim/controller/internal/readinessgate"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 func gateStatus(t *testing.T, ns, pod, tgb string) corev1.ConditionStatus {
@@ -43,22 +44,22 @@ func TestReadinessGateContainerRestart(t *testing.T) {
 	setSliceEndpoints(t, ns, "web-slice", notReady...) // held back only by the gate
 	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 	startController(t, ns, testOptions(CheckpointAnnotation))
-	eventually(t, 10*time.Second, "gate True", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
+	testwait.Until(t, 10*time.Second, "gate True", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
 	setSliceEndpoints(t, ns, "web-slice", eps...) // the pod is Ready now
-	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 
 	// The container restarts: containers not ready, endpoint not ready.
 	pod := mkPod(ns, eps[0].pod)
 	setContainersReady(t, pod, false)
 	setSliceEndpoints(t, ns, "web-slice", notReady...)
-	eventually(t, 10*time.Second, "target deregistered", func() bool { return len(liveTargets(t, arn)) == 0 })
-	eventually(t, 10*time.Second, "gate False", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionFalse })
+	testwait.Until(t, 10*time.Second, "target deregistered", func() bool { return len(liveTargets(t, arn)) == 0 })
+	testwait.Until(t, 10*time.Second, "gate False", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionFalse })
 
 	// The container is back; the pod is still not Ready (gate False), so the endpoint stays not ready.
 	setContainersReady(t, pod, true)
-	eventually(t, 10*time.Second, "target registered again", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
-	eventually(t, 10*time.Second, "gate True again", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
-	eventually(t, 10*time.Second, "checkpoint saved", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "target registered again", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	testwait.Until(t, 10*time.Second, "gate True again", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
+	testwait.Until(t, 10*time.Second, "checkpoint saved", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 }
 
 // TestBackendServiceRecreated is upstream #4343: Service deleted, then recreated with the same
@@ -70,14 +71,14 @@ func TestBackendServiceRecreated(t *testing.T) {
 	eps := backend(t, ns, "web", 70, 2)
 	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 	startController(t, ns, testOptions(CheckpointAnnotation))
-	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 	if err := k8s.Delete(ctx, mkService(ns, "web", 0)); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 10*time.Second, "targets deregistered", func() bool { return len(liveTargets(t, arn)) == 0 })
-	eventually(t, 10*time.Second, "checkpoint reset", func() bool { return !checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "targets deregistered", func() bool { return len(liveTargets(t, arn)) == 0 })
+	testwait.Until(t, 10*time.Second, "checkpoint reset", func() bool { return !checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 	create(t, mkService(ns, "web", 0))
-	eventually(t, 10*time.Second, "targets registered again", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	testwait.Until(t, 10*time.Second, "targets registered again", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
 }
 
 func ownedRules(t *testing.T, sgID string) []string {
@@ -130,15 +131,15 @@ func TestSharedSecurityGroup(t *testing.T) {
 	create(t, a, b)
 	startController(t, ns, testOptions(CheckpointAnnotation))
 	want := []string{"tcp/80/10.1.0.0/16", "tcp/8080/10.1.0.0/16", "tcp/9090/10.1.0.0/16"}
-	eventually(t, 10*time.Second, fmt.Sprintf("rules %v", want), func() bool { return fmt.Sprint(ownedRules(t, sg.ID)) == fmt.Sprint(want) })
-	eventually(t, 10*time.Second, "b registered", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(epsB)...) })
+	testwait.Until(t, 10*time.Second, fmt.Sprintf("rules %v", want), func() bool { return fmt.Sprint(ownedRules(t, sg.ID)) == fmt.Sprint(want) })
+	testwait.Until(t, 10*time.Second, "b registered", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(epsB)...) })
 
 	if err := k8s.Delete(ctx, getTGB(t, ns, "a")); err != nil {
 		t.Fatal(err)
 	}
 	want = []string{"tcp/80/10.1.0.0/16", "tcp/9090/10.1.0.0/16"}
-	eventually(t, 10*time.Second, fmt.Sprintf("rules %v", want), func() bool { return fmt.Sprint(ownedRules(t, sg.ID)) == fmt.Sprint(want) })
-	eventually(t, 10*time.Second, "a deregistered", func() bool { return len(liveTargets(t, arnA)) == 0 })
+	testwait.Until(t, 10*time.Second, fmt.Sprintf("rules %v", want), func() bool { return fmt.Sprint(ownedRules(t, sg.ID)) == fmt.Sprint(want) })
+	testwait.Until(t, 10*time.Second, "a deregistered", func() bool { return len(liveTargets(t, arnA)) == 0 })
 	if !sameSet(liveTargets(t, arnB), targetKeys(epsB)...) {
 		t.Fatal("b's targets changed")
 	}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // countingBindingWrites makes the manager's client count into n its creates, updates and patches of
@@ -84,8 +85,8 @@ func TestLBRedeployOfAnUnchangedStackWritesNoBinding(t *testing.T) {
 	deployShop(t, ns, opts).stop()
 	var writes atomic.Int64
 	r, _ := startManager(t, ns, opts, countingBindingWrites(&writes))
-	eventually(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lbResultDeployed) >= 1 })
-	time.Sleep(500 * time.Millisecond) // room for a late write to show
+	testwait.Until(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lbResultDeployed) >= 1 })
+	waitStackBindingsReconciled(t, r, ns, shopID) // the controller that would write them has seen them
 	if n := writes.Load(); n != 0 {
 		t.Fatalf("redeploying an unchanged stack wrote TargetGroupBindings %d times, want 0", n)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // classWithParams creates an IngressClass of its own for the test, naming IngressClassParams of the
@@ -70,17 +71,17 @@ func TestLBIngressClassParamsAreAModelInput(t *testing.T) {
 
 	first := startController(t, ns, opts)
 	waitDeployed(t, ns, true, "cart", "catalog")
-	eventually(t, 30*time.Second, "team=a on the stack", func() bool { return teamTagged(opts.ClusterName, "a") })
+	testwait.Until(t, 30*time.Second, "team=a on the stack", func() bool { return teamTagged(opts.ClusterName, "a") })
 	checkpointA := modelCheckpointOf(t, ns, "cart")
 	setTeam(t, opts.IngressClass, "b")
-	eventually(t, 30*time.Second, "team=b on the stack while running", func() bool { return teamTagged(opts.ClusterName, "b") })
+	testwait.Until(t, 30*time.Second, "team=b on the stack while running", func() bool { return teamTagged(opts.ClusterName, "b") })
 	// Stop once team=b's checkpoint is saved: the restart must not skip the group on it.
-	eventually(t, 30*time.Second, "a new checkpoint", func() bool { return modelCheckpointOf(t, ns, "cart") != checkpointA })
+	testwait.Until(t, 30*time.Second, "a new checkpoint", func() bool { return modelCheckpointOf(t, ns, "cart") != checkpointA })
 	first.stop()
 
 	setTeam(t, opts.IngressClass, "c")
 	r := startController(t, ns, opts)
-	eventually(t, 30*time.Second, "team=c on the stack after the restart, by a deploy", func() bool {
+	testwait.Until(t, 30*time.Second, "team=c on the stack after the restart, by a deploy", func() bool {
 		return teamTagged(opts.ClusterName, "c") && ingressCounter(t, r, lbResultDeployed) >= 1
 	})
 }

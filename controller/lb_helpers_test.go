@@ -19,6 +19,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // lbTestOptions run the load balancer reconcilers for a cluster named after ns, so that each test's
@@ -136,6 +137,21 @@ func stackTGBs(t *testing.T, ns string, id lbmodel.StackID) []v1beta1.TargetGrou
 	return list.Items
 }
 
+// waitStackBindingsReconciled waits until the TargetGroupBinding controller of r has finished a
+// reconcile of every binding of the stack: with the load balancer reconciler's own sign (its skip or
+// deploy counted), the restarted instance has done what the restart made it do.
+func waitStackBindingsReconciled(t *testing.T, r *running, ns string, id lbmodel.StackID) {
+	t.Helper()
+	var names []string
+	for _, tgb := range stackTGBs(t, ns, id) {
+		names = append(names, tgb.Name)
+	}
+	if len(names) == 0 {
+		t.Fatalf("stack %s has no bindings", id.Name)
+	}
+	r.waitReconciled(t, ns, names)
+}
+
 // counter reads a counter of reg by name and label values (0 when it has not been counted yet).
 func counter(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) float64 {
 	t.Helper()
@@ -183,7 +199,7 @@ func countOperation(ops []string, prefix string) int {
 // model checkpoint on, a saved checkpoint.
 func waitDeployed(t *testing.T, ns string, model bool, names ...string) {
 	t.Helper()
-	eventually(t, 60*time.Second, "the group deployed", func() bool {
+	testwait.Until(t, 60*time.Second, "the group deployed", func() bool {
 		for _, name := range names {
 			ing := &networkingv1.Ingress{}
 			if err := k8s.Get(context.Background(), clientKey(ns, name), ing); err != nil {

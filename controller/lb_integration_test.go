@@ -13,6 +13,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 var shopID = lbmodel.StackID{Kind: lbmodel.KindIngress, Name: "shop"}
@@ -52,7 +53,7 @@ func deployShop(t *testing.T, ns string, opts Options) *running {
 			t.Fatalf("binding %s owners = %+v, want the Ingress naming %s", tgb.Name, tgb.OwnerReferences, tgb.Spec.ServiceRef.Name)
 		}
 		arn, svc := tgb.Spec.TargetGroupARN, tgb.Spec.ServiceRef.Name
-		eventually(t, 30*time.Second, "targets of "+svc+" registered", func() bool { return sameSet(liveTargets(t, arn), want[svc]...) })
+		testwait.Until(t, 30*time.Second, "targets of "+svc+" registered", func() bool { return sameSet(liveTargets(t, arn), want[svc]...) })
 	}
 	return r
 }
@@ -76,7 +77,7 @@ func TestLBIngressGroupDeployAndDelete(t *testing.T) {
 	if err := k8s.Delete(ctx, cart); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 30*time.Second, "cart released", func() bool {
+	testwait.Until(t, 30*time.Second, "cart released", func() bool {
 		return k8s.Get(ctx, clientKey(ns, "cart"), &networkingv1.Ingress{}) != nil && len(stackTGBs(t, ns, shopID)) == 1 &&
 			len(clusterTargetGroups(opts.ClusterName)) == 1
 	})
@@ -100,7 +101,7 @@ func TestLBIngressGroupDeployAndDelete(t *testing.T) {
 	if err := k8s.Delete(ctx, catalog); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 30*time.Second, "the stack deleted", func() bool {
+	testwait.Until(t, 30*time.Second, "the stack deleted", func() bool {
 		return k8s.Get(ctx, clientKey(ns, "catalog"), &networkingv1.Ingress{}) != nil && len(stackTGBs(t, ns, shopID)) == 0 &&
 			len(clusterLoadBalancers(opts.ClusterName)) == 0 && len(clusterTargetGroups(opts.ClusterName)) == 0
 	})
@@ -126,11 +127,11 @@ func ingressCounter(t *testing.T, r *running, result string) float64 {
 }
 
 func TestLBModelCheckpointSkipsUnchangedGroupAfterRestart(t *testing.T) {
-	_, r, n := restartShop(t, Options{ModelCheckpoint: ModelCheckpointModel}, nil)
-	eventually(t, 30*time.Second, "the checkpoint skip", func() bool {
+	ns, r, n := restartShop(t, Options{ModelCheckpoint: ModelCheckpointModel}, nil)
+	testwait.Until(t, 30*time.Second, "the checkpoint skip", func() bool {
 		return counter(t, r.reg, "lb_model_checkpoint_skips_total", map[string]string{"kind": "ingress"}) >= 1
 	})
-	time.Sleep(500 * time.Millisecond) // room for a wrong deploy to show
+	waitStackBindingsReconciled(t, r, ns, shopID)
 	if ops := loadBalancerOperations(operationsSince(n)); len(ops) > 0 {
 		t.Fatalf("restart of an unchanged group called AWS: %v", ops)
 	}
@@ -158,7 +159,7 @@ func TestLBSecretRotatedWhileRunningIsApplied(t *testing.T) {
 	opts := lbTestOptions(ns, ModelCheckpointModel)
 	deployShop(t, ns, opts)
 	rotateSecret(t)(ns)
-	eventually(t, 30*time.Second, "the rotated client secret on both rules", func() bool {
+	testwait.Until(t, 30*time.Second, "the rotated client secret on both rules", func() bool {
 		return slices.Equal(oidcClientSecrets(t, opts.ClusterName), []string{"secret-2", "secret-2"})
 	})
 }
@@ -166,7 +167,7 @@ func TestLBSecretRotatedWhileRunningIsApplied(t *testing.T) {
 func TestLBModelCheckpointAppliesSecretRotatedWhileDown(t *testing.T) {
 	ns, _, _ := restartShop(t, Options{ModelCheckpoint: ModelCheckpointModel}, rotateSecret(t))
 	cluster := lbTestOptions(ns, "").ClusterName
-	eventually(t, 30*time.Second, "the rotated client secret on both rules", func() bool {
+	testwait.Until(t, 30*time.Second, "the rotated client secret on both rules", func() bool {
 		return slices.Equal(oidcClientSecrets(t, cluster), []string{"secret-2", "secret-2"})
 	})
 }
@@ -180,10 +181,10 @@ func TestLBSecretBlindMutantMissesSecretRotatedWhileDown(t *testing.T) {
 	rotateSecret(t)(ns)
 	n := aws_.Recorder().Len()
 	r := startController(t, ns, o)
-	eventually(t, 30*time.Second, "the (wrong) checkpoint skip", func() bool {
+	testwait.Until(t, 30*time.Second, "the (wrong) checkpoint skip", func() bool {
 		return counter(t, r.reg, "lb_model_checkpoint_skips_total", map[string]string{"kind": "ingress"}) >= 1
 	})
-	time.Sleep(500 * time.Millisecond)
+	waitStackBindingsReconciled(t, r, ns, shopID)
 	if got := oidcClientSecrets(t, o.ClusterName); !slices.Equal(got, []string{"secret-1", "secret-1"}) {
 		t.Fatalf("client secrets with the secret-blind mutant = %v, want the stale secret-1", got)
 	}
@@ -194,7 +195,7 @@ func TestLBSecretBlindMutantMissesSecretRotatedWhileDown(t *testing.T) {
 
 func TestLBNoModelCheckpointRedeploysAfterRestart(t *testing.T) {
 	_, r, n := restartShop(t, Options{ModelCheckpoint: ModelCheckpointNone}, nil)
-	eventually(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lbResultDeployed) >= 1 })
+	testwait.Until(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lbResultDeployed) >= 1 })
 	ops := operationsSince(n)
 	if countOperation(ops, "DescribeLoadBalancers") == 0 || countOperation(ops, "DescribeRules") == 0 {
 		t.Fatalf("restart without a model checkpoint made no load balancer Describe calls: %v", ops)
@@ -229,7 +230,7 @@ func TestLBBackendServiceChangeReplacesBinding(t *testing.T) {
 	if err := k8s.Update(ctx, svc); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 60*time.Second, "the cart binding replaced", func() bool {
+	testwait.Until(t, 60*time.Second, "the cart binding replaced", func() bool {
 		name, arn := bindingOf("cart")
 		return name != "" && name != oldName && arn != oldARN && len(stackTGBs(t, ns, shopID)) == 2
 	})
@@ -239,5 +240,5 @@ func TestLBBackendServiceChangeReplacesBinding(t *testing.T) {
 	if len(tgs) != 2 || i < 0 || tgs[i].Port != 8081 {
 		t.Fatalf("target groups after the change = %+v, want two, the cart one on port 8081", tgs)
 	}
-	eventually(t, 30*time.Second, "the cart targets in the new target group", func() bool { return len(liveTargets(t, arn)) == 2 })
+	testwait.Until(t, 30*time.Second, "the cart targets in the new target group", func() bool { return len(liveTargets(t, arn)) == 2 })
 }

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // deployNLB turns Service echo into an NLB Service and waits until its stack is deployed: a network
@@ -27,7 +28,7 @@ func deployNLB(t *testing.T, ns string, opts Options) (*running, lbmodel.StackID
 	if err := k8s.Update(ctx, svc); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 60*time.Second, "the NLB deployed", func() bool {
+	testwait.Until(t, 60*time.Second, "the NLB deployed", func() bool {
 		if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
 			return false
 		}
@@ -47,7 +48,7 @@ func deployNLB(t *testing.T, ns string, opts Options) (*running, lbmodel.StackID
 		t.Fatalf("bindings of the Service stack = %d, want 1", len(tgbs))
 	}
 	arn := tgbs[0].Spec.TargetGroupARN
-	eventually(t, 30*time.Second, "the NLB's targets registered", func() bool { return sameSet(liveTargets(t, arn), want...) })
+	testwait.Until(t, 30*time.Second, "the NLB's targets registered", func() bool { return sameSet(liveTargets(t, arn), want...) })
 	return r, id
 }
 
@@ -66,10 +67,10 @@ func TestLBServiceNLB(t *testing.T) {
 	first.stop()
 	n := aws_.Recorder().Len()
 	r := startController(t, ns, opts)
-	eventually(t, 30*time.Second, "the Service's checkpoint skip", func() bool {
+	testwait.Until(t, 30*time.Second, "the Service's checkpoint skip", func() bool {
 		return counter(t, r.reg, "lb_model_checkpoint_skips_total", map[string]string{"kind": "service"}) >= 1
 	})
-	time.Sleep(500 * time.Millisecond)
+	waitStackBindingsReconciled(t, r, ns, id)
 	if ops := loadBalancerOperations(operationsSince(n)); len(ops) > 0 {
 		t.Fatalf("restart of an unchanged NLB Service called AWS: %v", ops)
 	}
@@ -77,7 +78,7 @@ func TestLBServiceNLB(t *testing.T) {
 	if err := k8s.Delete(ctx, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "echo"}}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 30*time.Second, "the NLB stack deleted", func() bool {
+	testwait.Until(t, 30*time.Second, "the NLB stack deleted", func() bool {
 		return k8s.Get(ctx, clientKey(ns, "echo"), &corev1.Service{}) != nil && stackGone(t, ns, id, opts.ClusterName)
 	})
 }
@@ -97,7 +98,7 @@ func TestLBServiceNoLongerNLB(t *testing.T) {
 	if err := k8s.Update(ctx, svc); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 30*time.Second, "the Service released", func() bool {
+	testwait.Until(t, 30*time.Second, "the Service released", func() bool {
 		if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
 			return false
 		}

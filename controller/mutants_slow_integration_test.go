@@ -14,6 +14,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // The slowdown mutants change no outcome, only when it happens: each test asserts a lower bound
@@ -24,7 +25,7 @@ import (
 func firstTimeAtLeast(t *testing.T, timeout time.Duration, what string, n float64, value func() float64) time.Time {
 	t.Helper()
 	var at time.Time
-	eventually(t, timeout, what, func() bool {
+	testwait.Until(t, timeout, what, func() bool {
 		at = time.Now()
 		return value() >= n
 	})
@@ -52,7 +53,7 @@ func TestMutantSlowEarlyExit(t *testing.T) {
 	setup := startController(t, ns, base)
 	for i := range arns {
 		name := fmt.Sprintf("web-%d", i)
-		eventually(t, 10*time.Second, "checkpoint "+name, func() bool { return checkpoint.IsSet(getTGB(t, ns, name).Annotations) })
+		testwait.Until(t, 10*time.Second, "checkpoint "+name, func() bool { return checkpoint.IsSet(getTGB(t, ns, name).Annotations) })
 	}
 	setup.stop()
 
@@ -141,7 +142,7 @@ func TestMutantSlowStart(t *testing.T) {
 				synced := time.Now()
 				first := firstTimeAtLeast(t, 30*time.Second, "the first reconcile", 1, func() float64 { return count(r) })
 				t.Logf("first reconcile %v after the start, %v after the caches synced", first.Sub(start), first.Sub(synced))
-				eventually(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(want)...) })
+				testwait.Until(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(want)...) })
 				if mutant == "" {
 					return
 				}
@@ -159,7 +160,7 @@ func TestMutantWaitUsesClock(t *testing.T) {
 	c := &Controller{opts: Options{Mutant: MutantSlowEarlyExit, MutantDelay: time.Minute, Clock: clk}}
 	done := make(chan error, 1)
 	go func() { done <- c.slowEarlyExit(context.Background()) }()
-	eventually(t, 5*time.Second, "the wait's timer", clk.HasWaiters)
+	testwait.Until(t, 5*time.Second, "the wait's timer", clk.HasWaiters)
 	clk.Step(time.Minute - time.Millisecond)
 	select {
 	case err := <-done:
@@ -173,7 +174,7 @@ func TestMutantWaitUsesClock(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { done <- c.mutantWait(ctx) }()
-	eventually(t, 5*time.Second, "the wait's timer", clk.HasWaiters)
+	testwait.Until(t, 5*time.Second, "the wait's timer", clk.HasWaiters)
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled wait returned %v", err)

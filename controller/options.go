@@ -191,6 +191,10 @@ const (
 )
 
 // setDefaults fills every unset field; the one place defaults are applied.
+// WithDefaults is o with every unset field at its documented default, as New applies them: the
+// options a controller built from o runs with.
+func (o Options) WithDefaults() Options { return o.setDefaults() }
+
 func (o Options) setDefaults() Options {
 	if o.Checkpoint == "" {
 		o.Checkpoint = CheckpointAnnotation

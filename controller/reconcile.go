@@ -67,6 +67,9 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if result == metrics.ResultEarlyExit {
 		c.metrics.EarlyExit.Observe(time.Since(start).Seconds())
 	}
+	if c.afterReconcile != nil {
+		c.afterReconcile(req.NamespacedName, result)
+	}
 	return res, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
+	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 var compactValue = regexp.MustCompile(`^[A-Za-z0-9_-]{43}/[0-9]+$`)
@@ -29,7 +32,7 @@ func TestRestartSkipsUnchanged(t *testing.T) {
 			create(t, mkTGB(ns, "a", "a", arnA, v1beta1.TargetTypeIP), mkTGB(ns, "b", "b", arnB, v1beta1.TargetTypeIP))
 			first := startController(t, ns, testOptions(mode))
 			for _, n := range []string{"a", "b"} {
-				eventually(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
+				testwait.Until(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
 			}
 			ann := getTGB(t, ns, "a").Annotations
 			if mode == CheckpointCompact {
@@ -46,9 +49,9 @@ func TestRestartSkipsUnchanged(t *testing.T) {
 			setSliceEndpoints(t, ns, "b-slice", newB...)
 			since := aws_.Recorder().Len()
 			second := startController(t, ns, testOptions(mode))
-			eventually(t, 10*time.Second, "b re-registered", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
-			eventually(t, 10*time.Second, "b checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "b").Annotations) })
-			time.Sleep(500 * time.Millisecond) // let a's reconcile (early exit) happen
+			testwait.Until(t, 10*time.Second, "b re-registered", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
+			testwait.Until(t, 10*time.Second, "b checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "b").Annotations) })
+			second.waitReconciled(t, ns, []string{"a"}) // a's reconcile after the restart has finished
 			if calls := callsFor(since, arnA); len(calls) != 0 {
 				t.Fatalf("unchanged binding made %d AWS calls after restart: %+v", len(calls), calls)
 			}
@@ -75,7 +78,7 @@ func TestCrashBeforeCheckpointSave(t *testing.T) {
 			eps := backend(t, ns, "web", 30, 2)
 			create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 			first := startController(t, ns, testOptions(mode))
-			eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+			testwait.Until(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 			first.stop()
 
 			crashed := make(chan struct{})
@@ -105,7 +108,7 @@ func TestCrashBeforeCheckpointSave(t *testing.T) {
 			}
 			since := aws_.Recorder().Len()
 			startController(t, ns, testOptions(mode))
-			eventually(t, 10*time.Second, "checkpoint after recovery", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+			testwait.Until(t, 10*time.Second, "checkpoint after recovery", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 			if len(callsFor(since, arn)) == 0 {
 				t.Fatal("recovery made no AWS calls: it skipped")
 			}
@@ -128,19 +131,19 @@ func TestDeferredFullReconcile(t *testing.T) {
 			create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 			opts := testOptions(mode)
 			first := startController(t, ns, opts)
-			eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+			testwait.Until(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 			first.stop()
 
 			opts.DeferralDelay, opts.DeferralJitter = delay, jitter
 			since := aws_.Recorder().Len()
 			start := time.Now()
 			second := startController(t, ns, opts)
-			eventually(t, delay+jitter+3*time.Second, "deferred full reconcile", func() bool { return len(callsFor(since, arn)) > 0 })
+			testwait.Until(t, delay+jitter+3*time.Second, "deferred full reconcile", func() bool { return len(callsFor(since, arn)) > 0 })
 			elapsed := time.Since(start)
 			if elapsed < delay {
 				t.Fatalf("full reconcile after %v, before the deferral delay %v", elapsed, delay)
 			}
-			eventually(t, 5*time.Second, "checkpoint saved again", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+			testwait.Until(t, 5*time.Second, "checkpoint saved again", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 			if n := testutil.ToFloat64(second.c.metrics.Reconciles.WithLabelValues("early_exit")); n < 1 {
 				t.Fatalf("early exits = %v", n)
 			}
@@ -149,14 +152,24 @@ func TestDeferredFullReconcile(t *testing.T) {
 					t.Fatalf("deferred resets = %v, want 1", n)
 				}
 			}
-			// Exactly one: no further full reconcile in the next deferral window.
-			n := len(callsFor(since, arn))
-			time.Sleep(delay + jitter)
-			if m := len(callsFor(since, arn)); m != n {
-				t.Fatalf("a second forced reconcile happened (%d → %d calls)", n, m)
+			// Exactly one: once the forced reconcile has finished, and any reconcile its own writes
+			// cause has decided again, no second forced reconcile is scheduled. In annotation mode it
+			// resets and saves the checkpoint, which wakes the binding once more (an early exit); in
+			// compact mode the saved checkpoint still matches and nothing is written.
+			testwait.Until(t, 10*time.Second, "the forced full reconcile", func() bool {
+				return second.reconciles.count(ns, "web", metrics.ResultFull) > 0
+			})
+			if mode == CheckpointAnnotation {
+				testwait.Until(t, 10*time.Second, "an early exit after the forced full reconcile", func() bool {
+					rs := second.reconciles.of(ns, "web")
+					return slices.Contains(rs[slices.Index(rs, metrics.ResultFull):], metrics.ResultEarlyExit)
+				})
 			}
 			if d := testutil.ToFloat64(second.c.metrics.DeferredQueueDepth); d != 0 {
-				t.Fatalf("deferred depth %v", d)
+				t.Fatalf("deferred depth %v after the forced full reconcile: another one is scheduled", d)
+			}
+			if got := second.reconciles.count(ns, "web", metrics.ResultFull); got != 1 {
+				t.Fatalf("%d full reconciles after the restart (%v), want the one forced", got, second.reconciles.of(ns, "web"))
 			}
 		})
 	}

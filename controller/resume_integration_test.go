@@ -27,6 +27,7 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
 	"github.com/restartsim/restartsim/controller/internal/readinessgate"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 func resumeOptions(ns string) Options {
@@ -90,7 +91,7 @@ func (s *slowPodLists) released() time.Time {
 func waitWatermark(t *testing.T, ns string, since time.Time) Watermark {
 	t.Helper()
 	var w Watermark
-	eventually(t, 10*time.Second, "resume watermark", func() bool {
+	testwait.Until(t, 10*time.Second, "resume watermark", func() bool {
 		got, ok, err := ReadWatermark(context.Background(), k8s, ns, DefaultLeaderElectionID)
 		if err != nil {
 			t.Fatal(err)
@@ -113,7 +114,7 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	create(t, mkTGB(ns, "a", "a", arnA, v1beta1.TargetTypeIP), mkTGB(ns, "b", "b", arnB, v1beta1.TargetTypeIP))
 	first := startController(t, ns, resumeOptions(ns))
 	for _, n := range []string{"a", "b"} {
-		eventually(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
+		testwait.Until(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
 	}
 	waitWatermark(t, ns, time.Now())
 	first.stop()
@@ -122,12 +123,12 @@ func TestResumeBeforeCacheSync(t *testing.T) {
 	setSliceEndpoints(t, ns, "b-slice", newB...)
 	since := aws_.Recorder().Len()
 	second := callingBeforeSync(t, ns, since, arnB, "RegisterTargets")
-	eventually(t, 10*time.Second, "b's targets", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
+	testwait.Until(t, 10*time.Second, "b's targets", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
 	if n := testutil.ToFloat64(second.c.metrics.ResumeReconciles.WithLabelValues(metrics.ResultFull)); n < 1 {
 		t.Fatalf("fast-path full reconciles = %v", n)
 	}
-	eventually(t, 10*time.Second, "b checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "b").Annotations) })
-	time.Sleep(500 * time.Millisecond) // the normal path's early exits
+	testwait.Until(t, 10*time.Second, "b checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "b").Annotations) })
+	second.waitReconciled(t, ns, []string{"a"}) // a's reconcile on the normal path has finished
 	if calls := callsFor(since, arnA); len(calls) != 0 {
 		t.Fatalf("unchanged binding made %d AWS calls after the restart: %+v", len(calls), calls)
 	}
@@ -164,7 +165,7 @@ func stoppedAfterCheckpoint(t *testing.T, third int) (ns, arn string, eps []epRe
 	eps = backend(t, ns, "web", third, 2)
 	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 	first := startController(t, ns, resumeOptions(ns))
-	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 	return ns, arn, eps, stopPastSettled(t, ns, first)
 }
 
@@ -180,7 +181,7 @@ func TestResumeStaleWatermark(t *testing.T) {
 	next := append(eps, epRef{pod: eps[0].pod, ip: "10.0.42.77", ready: true})
 	setSliceEndpoints(t, ns, "web-slice", next...)
 	second := startController(t, ns, resumeOptions(ns))
-	eventually(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
+	testwait.Until(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
 	for _, r := range []string{metrics.ResultFull, metrics.ResultEarlyExit, metrics.ResultError} {
 		if n := testutil.ToFloat64(second.c.metrics.ResumeReconciles.WithLabelValues(r)); n != 0 {
 			t.Fatalf("fast path reconciled (%s: %v) from a stale watermark", r, n)
@@ -239,14 +240,14 @@ func TestResumeListsSlicesAtTheirEvent(t *testing.T) {
 	opts := resumeOptions(ns)
 	opts.Namespaces = []string{ns}
 	startManagerAs(t, recorded, opts, nil)
-	eventually(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
+	testwait.Until(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
 	// A reconcile an earlier replayed event started may list at the watermark; the slice event's
 	// own reconcile (queued after it was taken) lists at its resource version.
 	atLeast := func(q url.Values, rv string) bool {
 		c, err := resourceversion.CompareResourceVersion(q.Get("resourceVersion"), rv)
 		return q.Get("resourceVersionMatch") == string(metav1.ResourceVersionMatchNotOlderThan) && err == nil && c >= 0
 	}
-	eventually(t, 10*time.Second, "a slice list at the slice event", func() bool {
+	testwait.Until(t, 10*time.Second, "a slice list at the slice event", func() bool {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
 		return slices.ContainsFunc(rec.queries, func(q url.Values) bool {
@@ -289,8 +290,8 @@ func TestResumeTakesGatedPodChanges(t *testing.T) {
 	setSliceEndpoints(t, ns, "web-slice", notReady...) // held back by the gate; the slice never changes again
 	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 	first := startController(t, ns, resumeOptions(ns))
-	eventually(t, 10*time.Second, "first pod's gate True", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
-	eventually(t, 10*time.Second, "checkpoint and status", func() bool {
+	testwait.Until(t, 10*time.Second, "first pod's gate True", func() bool { return gateStatus(t, ns, eps[0].pod, "web") == corev1.ConditionTrue })
+	testwait.Until(t, 10*time.Second, "checkpoint and status", func() bool {
 		tgb := getTGB(t, ns, "web")
 		return checkpoint.IsSet(tgb.Annotations) && ptr.Deref(tgb.Status.ObservedGeneration, 0) == tgb.Generation
 	})
@@ -302,8 +303,8 @@ func TestResumeTakesGatedPodChanges(t *testing.T) {
 
 	setContainersReady(t, late, true)
 	callingBeforeSync(t, ns, aws_.Recorder().Len(), arn, "RegisterTargets")
-	eventually(t, 10*time.Second, "both targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
-	eventually(t, 10*time.Second, "second pod's gate True", func() bool { return gateStatus(t, ns, eps[1].pod, "web") == corev1.ConditionTrue })
+	testwait.Until(t, 10*time.Second, "both targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	testwait.Until(t, 10*time.Second, "second pod's gate True", func() bool { return gateStatus(t, ns, eps[1].pod, "web") == corev1.ConditionTrue })
 }
 
 // stopPastSettled stops a resume controller once it has recorded a watermark past every write so
@@ -315,7 +316,7 @@ func stopPastSettled(t *testing.T, ns string, r *running) Watermark {
 		t.Fatal(err)
 	}
 	var w Watermark
-	eventually(t, 10*time.Second, "watermark past the settled state", func() bool {
+	testwait.Until(t, 10*time.Second, "watermark past the settled state", func() bool {
 		w = waitWatermark(t, ns, time.Now())
 		c, err := resourceversion.CompareResourceVersion(w.ResourceVersion, settled)
 		return err == nil && c >= 0
@@ -337,15 +338,15 @@ func TestResumeTakesNodeChanges(t *testing.T) {
 	tgb.Spec.TargetType = nil // read from the target group: the fast path's field selector must still find it
 	create(t, tgb)
 	first := startController(t, ns, resumeOptions(ns))
-	eventually(t, 10*time.Second, "two instance targets", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id1+":30081") })
-	eventually(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "two instance targets", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id1+":30081") })
+	testwait.Until(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 	stopPastSettled(t, ns, first)
 
 	setNodeReady(t, ns+"-n1", corev1.ConditionFalse)
 	id2 := createNode(t, ns, 2, "web", true)
 	second := callingBeforeSync(t, ns, aws_.Recorder().Len(), arn, "RegisterTargets")
-	eventually(t, 10*time.Second, "n1 replaced by n2", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id2+":30081") })
-	eventually(t, 10*time.Second, "checkpoint after the replacement", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "n1 replaced by n2", func() bool { return sameSet(liveTargets(t, arn), id0+":30081", id2+":30081") })
+	testwait.Until(t, 10*time.Second, "checkpoint after the replacement", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 	stopPastSettled(t, ns, second)
 
 	setNodeReady(t, ns+"-n0", corev1.ConditionTrue) // a kubelet's status report: a heartbeat only
@@ -390,8 +391,8 @@ func TestResumeDeregistersDeletedBindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	callingBeforeSync(t, ns, aws_.Recorder().Len(), arn, "DeregisterTargets")
-	eventually(t, 10*time.Second, "no targets", func() bool { return len(liveTargets(t, arn)) == 0 })
-	eventually(t, 10*time.Second, "binding gone", func() bool {
+	testwait.Until(t, 10*time.Second, "no targets", func() bool { return len(liveTargets(t, arn)) == 0 })
+	testwait.Until(t, 10*time.Second, "binding gone", func() bool {
 		return apierrors.IsNotFound(k8s.Get(context.Background(), clientKey(ns, "web"), &v1beta1.TargetGroupBinding{}))
 	})
 }

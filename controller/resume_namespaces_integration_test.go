@@ -19,6 +19,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // TestResumeAcrossNamespaces: a controller limited to two namespaces replays both through one
@@ -56,7 +57,7 @@ func TestResumeAcrossNamespaces(t *testing.T) {
 
 			first, _ := startManagerAs(t, restCfg, opts, nil)
 			for _, k := range [][2]string{{nsA, "a"}, {nsB, "b"}} {
-				eventually(t, 10*time.Second, "checkpoint "+k[1], func() bool { return checkpoint.IsSet(getTGB(t, k[0], k[1]).Annotations) })
+				testwait.Until(t, 10*time.Second, "checkpoint "+k[1], func() bool { return checkpoint.IsSet(getTGB(t, k[0], k[1]).Annotations) })
 			}
 			waitWatermark(t, nsA, time.Now())
 			first.stop()
@@ -88,7 +89,7 @@ func TestResumeAcrossNamespaces(t *testing.T) {
 			if full != 1 || failed != 0 {
 				t.Errorf("fast-path full reconciles = %v, failed = %v: want b's alone", full, failed)
 			}
-			eventually(t, 10*time.Second, "b's targets", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
+			testwait.Until(t, 10*time.Second, "b's targets", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(newB)...) })
 			if calls := callsFor(since, arnO); len(calls) != 0 {
 				t.Fatalf("a binding outside the controller's namespaces made %d AWS calls: %+v", len(calls), calls)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // TestStandbyTakeoverSeesChangesMadeWhileStandby: a standby replica's informers (all of them,
@@ -27,7 +28,7 @@ func TestStandbyTakeoverSeesChangesMadeWhileStandby(t *testing.T) {
 	opts.LeaderElection, opts.LeaderElectionNamespace, opts.LeaderElectionID = true, ns, "tgb-"+ns
 
 	leader, _ := startReplica(t, ns, opts, false) // crashes: never releases the lease
-	eventually(t, 10*time.Second, "checkpoint a", func() bool { return checkpoint.IsSet(getTGB(t, ns, "a").Annotations) })
+	testwait.Until(t, 10*time.Second, "checkpoint a", func() bool { return checkpoint.IsSet(getTGB(t, ns, "a").Annotations) })
 	standby, elected := startReplica(t, ns, opts, true)
 	select {
 	case <-elected:
@@ -47,7 +48,7 @@ func TestStandbyTakeoverSeesChangesMadeWhileStandby(t *testing.T) {
 	default:
 	}
 
-	eventually(t, 20*time.Second, "standby elected", func() bool {
+	testwait.Until(t, 20*time.Second, "standby elected", func() bool {
 		select {
 		case <-elected:
 			return true
@@ -55,10 +56,10 @@ func TestStandbyTakeoverSeesChangesMadeWhileStandby(t *testing.T) {
 			return false
 		}
 	})
-	eventually(t, 10*time.Second, "a re-registered", func() bool { return sameSet(liveTargets(t, arnA), targetKeys(newA)...) })
-	eventually(t, 10*time.Second, "b registered", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(epsB)...) })
+	testwait.Until(t, 10*time.Second, "a re-registered", func() bool { return sameSet(liveTargets(t, arnA), targetKeys(newA)...) })
+	testwait.Until(t, 10*time.Second, "b registered", func() bool { return sameSet(liveTargets(t, arnB), targetKeys(epsB)...) })
 	for _, n := range []string{"a", "b"} {
-		eventually(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
+		testwait.Until(t, 10*time.Second, "checkpoint "+n, func() bool { return checkpoint.IsSet(getTGB(t, ns, n).Annotations) })
 	}
 	if standby.c.initialSkipped.Load() == 0 {
 		t.Fatal("no secondary initial-list event was skipped: the takeover did not take the optimised path")

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
@@ -33,6 +35,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // One envtest API server and one fakeaws endpoint for the package; each test uses its own
@@ -115,11 +118,57 @@ func testOptions(mode CheckpointMode) Options {
 
 // running is one started controller.
 type running struct {
-	c       *Controller
-	reg     *prometheus.Registry
-	cancel  context.CancelFunc
-	done    chan error
-	stopped bool
+	c          *Controller
+	reg        *prometheus.Registry
+	reconciles *reconcileLog
+	cancel     context.CancelFunc
+	done       chan error
+	stopped    bool
+}
+
+// reconcileLog keeps one controller's finished reconciles, in order, by binding: the positive sign a
+// test waits for before it checks that a reconcile did nothing.
+type reconcileLog struct {
+	mu      sync.Mutex
+	results map[types.NamespacedName][]string
+}
+
+func (l *reconcileLog) record(key types.NamespacedName, result string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.results == nil {
+		l.results = map[types.NamespacedName][]string{}
+	}
+	l.results[key] = append(l.results[key], result)
+}
+
+// of is the results of the binding's reconciles so far, oldest first.
+func (l *reconcileLog) of(ns, name string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.results[types.NamespacedName{Namespace: ns, Name: name}])
+}
+
+// count is how many reconciles of the binding ended with one of results (any result when none given).
+func (l *reconcileLog) count(ns, name string, results ...string) int {
+	n := 0
+	for _, r := range l.of(ns, name) {
+		if len(results) == 0 || slices.Contains(results, r) {
+			n++
+		}
+	}
+	return n
+}
+
+// waitReconciled waits until the controller has finished a reconcile of each named binding of ns that
+// ended with one of results (any result when none given).
+func (r *running) waitReconciled(t testing.TB, ns string, names []string, results ...string) {
+	t.Helper()
+	for _, name := range names {
+		testwait.Until(t, 10*time.Second, fmt.Sprintf("a reconcile of %s/%s ending %v", ns, name, results), func() bool {
+			return r.reconciles.count(ns, name, results...) > 0
+		})
+	}
 }
 
 // startController builds a fresh manager and controller (like a new process) for namespace ns.
@@ -159,10 +208,12 @@ func startManagerAs(t testing.TB, restCfg *rest.Config, opts Options, tweak func
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	log := &reconcileLog{}
+	c.afterReconcile = log.record
 	for _, s := range setup {
 		s(c, cancel)
 	}
-	r := &running{c: c, reg: reg, cancel: cancel, done: make(chan error, 1)}
+	r := &running{c: c, reg: reg, reconciles: log, cancel: cancel, done: make(chan error, 1)}
 	go func() { r.done <- mgr.Start(ctx) }()
 	t.Cleanup(r.stop)
 	if !mgr.GetCache().WaitForCacheSync(ctx) {
@@ -214,17 +265,6 @@ func createTargetGroup(t testing.TB, name string, tt elbtypes.TargetTypeEnum) st
 		t.Fatal(err)
 	}
 	return aws.ToString(out.TargetGroups[0].TargetGroupArn)
-}
-
-func eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
 }
 
 // liveTargets returns the non-draining targets of a group as "id:port".

@@ -13,6 +13,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 func TestEndpointChangesRegisterExactlyTheDifference(t *testing.T) {
@@ -21,8 +22,8 @@ func TestEndpointChangesRegisterExactlyTheDifference(t *testing.T) {
 	eps := backend(t, ns, "web", 1, 3)
 	create(t, mkTGB(ns, "web", "web", arn, v1beta1.TargetTypeIP))
 	r := startController(t, ns, testOptions(CheckpointAnnotation))
-	eventually(t, 10*time.Second, "initial registration", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
-	eventually(t, 5*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
+	testwait.Until(t, 10*time.Second, "initial registration", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
+	testwait.Until(t, 5*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 
 	// Replace pod 0 by pod 3.
 	p3 := mkPod(ns, "web-3")
@@ -31,7 +32,7 @@ func TestEndpointChangesRegisterExactlyTheDifference(t *testing.T) {
 	next := []epRef{eps[1], eps[2], {pod: "web-3", ip: "10.0.1.4", ready: true}}
 	since := aws_.Recorder().Len()
 	setSliceEndpoints(t, ns, "web-slice", next...)
-	eventually(t, 10*time.Second, "re-registration", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
+	testwait.Until(t, 10*time.Second, "re-registration", func() bool { return sameSet(liveTargets(t, arn), targetKeys(next)...) })
 	var reg, dereg []fakeaws.Target
 	for _, c := range callsFor(since, arn) {
 		switch c.Operation {
@@ -73,12 +74,12 @@ func TestInstanceTargets(t *testing.T) {
 	}
 	create(t, mkInstanceTGB(ns, "web", arn))
 	startController(t, ns, testOptions(CheckpointCompact))
-	eventually(t, 10*time.Second, "instance targets "+fmt.Sprint(want), func() bool { return sameSet(liveTargets(t, arn), want...) })
+	testwait.Until(t, 10*time.Second, "instance targets "+fmt.Sprint(want), func() bool { return sameSet(liveTargets(t, arn), want...) })
 
 	// A node turning ready joins.
 	setNodeReady(t, ns+"-n3", corev1.ConditionTrue)
 	want = append(want, fmt.Sprintf("i-%08x%d:30080", nsSeq.Load(), 3))
-	eventually(t, 10*time.Second, "node 3 registered", func() bool { return sameSet(liveTargets(t, arn), want...) })
+	testwait.Until(t, 10*time.Second, "node 3 registered", func() bool { return sameSet(liveTargets(t, arn), want...) })
 }
 
 // createNode creates node <ns>-n<i> in pool (labels pool and test=ns) with an EC2 instance behind
@@ -133,7 +134,7 @@ func TestRegistrationChunksOf200(t *testing.T) {
 	since := aws_.Recorder().Len()
 	create(t, mkTGB(ns, "big", "big", arn, v1beta1.TargetTypeIP))
 	startController(t, ns, testOptions(CheckpointNone))
-	eventually(t, 15*time.Second, "210 targets", func() bool { return len(liveTargets(t, arn)) == len(eps) })
+	testwait.Until(t, 15*time.Second, "210 targets", func() bool { return len(liveTargets(t, arn)) == len(eps) })
 	var sizes []int
 	for _, c := range callsFor(since, arn) {
 		if c.Operation == "RegisterTargets" {

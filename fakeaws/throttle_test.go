@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 func isThrottle(err error) bool {
@@ -107,62 +108,94 @@ func TestThrottleBucketsExact(t *testing.T) {
 	}
 }
 
-// TestThrottleAccuracy hammers one bucket with retries off on the real clock: in every window the accepted calls
-// stay within burst + rate×T + 1.
+// TestThrottleAccuracy hammers one bucket with retries off on the real clock for 600 ms and until it has
+// refused 40 calls: in every window the accepted calls stay within burst + rate×T + 1, and no call was refused
+// while a token was due (before a refusal at τ, every window (s, τ] accepted at least rate×(τ−s) − 1,
+// less one per concurrent caller, whose calls may reach the bucket out of order). Neither bound assumes
+// the callers are fast: a slow machine makes fewer calls, each judged the same way.
 func TestThrottleAccuracy(t *testing.T) {
-	const rate, burst = 40.0, 5
+	const rate, burst, callers, refusals, span = 40.0, 5, 3, 40, 600 * time.Millisecond
 	e := newEnv(t, fakeaws.Options{Clock: clock.RealClock{}, Profile: fakeaws.ProfileAWSDocumented,
 		Overrides: map[string]fakeaws.Limit{"DescribeTargetHealth": {Rate: rate, Burst: burst}}})
 	arn := e.createTG(t, "tg", "ip", 80)
-	deadline := time.Now().Add(600 * time.Millisecond)
-	var wg sync.WaitGroup
-	for range 3 {
+	var (
+		wg        sync.WaitGroup
+		mu        sync.Mutex
+		throttled int
+		stop      = make(chan struct{})
+	)
+	for range callers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for time.Now().Before(deadline) {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
 				_, err := e.elb.DescribeTargetHealth(ctx, &elb.DescribeTargetHealthInput{TargetGroupArn: aws.String(arn)})
 				if err != nil && !isThrottle(err) {
 					t.Error(err)
 					return
 				}
+				if err != nil {
+					mu.Lock()
+					throttled++
+					mu.Unlock()
+				}
 			}
 		}()
 	}
+	start := time.Now()
+	testwait.Until(t, 30*time.Second, fmt.Sprintf("%d refused calls over %v", refusals, span), func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return throttled >= refusals && time.Since(start) >= span
+	})
+	close(stop)
 	wg.Wait()
-	var times []time.Time
-	var first, last time.Time
+	var accepted, refused []time.Time
 	for _, c := range e.srv.Recorder().Calls() {
-		if c.Operation != "DescribeTargetHealth" {
-			continue
-		}
-		if first.IsZero() {
-			first = c.Time
-		}
-		last = c.Time
-		if c.Outcome == fakeaws.OutcomeOK {
-			times = append(times, c.Time)
+		switch {
+		case c.Operation != "DescribeTargetHealth":
+		case c.Outcome == fakeaws.OutcomeOK:
+			accepted = append(accepted, c.Time)
+		case c.Outcome == fakeaws.OutcomeThrottled:
+			refused = append(refused, c.Time)
 		}
 	}
-	sort.Slice(times, func(i, j int) bool { return times[i].Before(times[j]) })
-	for i := range times {
-		for j := i; j < len(times); j++ {
-			window := times[j].Sub(times[i]).Seconds()
+	byTime := func(ts []time.Time) { sort.Slice(ts, func(i, j int) bool { return ts[i].Before(ts[j]) }) }
+	byTime(accepted)
+	byTime(refused)
+	for i := range accepted {
+		for j := i; j < len(accepted); j++ {
+			window := accepted[j].Sub(accepted[i]).Seconds()
 			if n := float64(j - i + 1); n > burst+rate*window+1 {
 				t.Fatalf("%v accepted calls within %.3fs > %v", n, window, burst+rate*window+1)
 			}
 		}
 	}
-	span := last.Sub(first).Seconds()
-	if min := 0.7 * (burst + rate*span); float64(len(times)) < min {
-		t.Fatalf("only %d accepted in %.2fs, want at least %.0f", len(times), span, min)
+	for _, tau := range refused {
+		for i, s := range accepted { // windows (s, τ]: the accepted calls after s up to τ
+			if !s.Before(tau) {
+				break
+			}
+			n := sort.Search(len(accepted), func(k int) bool { return accepted[k].After(tau) }) - (i + 1)
+			if want := rate*tau.Sub(s).Seconds() - 1 - callers; float64(n) < want {
+				t.Fatalf("refused at %v while %d calls were accepted in the %v before it, want at least %.1f: a token was due",
+					tau.Format("15:04:05.000"), n, tau.Sub(s), want)
+			}
+		}
 	}
 }
 
 // TestStandardRetryerSucceeds: with aws-documented buckets (scaled 20×) and the SDK's standard retryer (10
-// attempts, retry quota off as LBC configures it), every call eventually succeeds.
+// attempts, retry quota off as LBC configures it), every call eventually succeeds. The buckets' clock
+// stands still until a call was refused (40 calls against a burst of 20 are, however slowly they come),
+// then moves 250 ms every 20 ms, so the retries find tokens again.
 func TestStandardRetryerSucceeds(t *testing.T) {
-	e := newEnv(t, fakeaws.Options{Clock: clock.RealClock{}, Profile: fakeaws.ProfileAWSDocumented, TimeScale: 20})
+	e := newEnv(t, fakeaws.Options{Profile: fakeaws.ProfileAWSDocumented, TimeScale: 20})
 	arn := e.createTG(t, "tg", "ip", 80)
 	cfg := e.cfg.Copy()
 	cfg.Retryer = func() aws.Retryer {
@@ -175,6 +208,31 @@ func TestStandardRetryerSucceeds(t *testing.T) {
 		})
 	}
 	client := elb.NewFromConfig(cfg)
+	throttled := func() int {
+		n := 0
+		for _, c := range e.srv.Recorder().Calls() {
+			if c.Outcome == fakeaws.OutcomeThrottled {
+				n++
+			}
+		}
+		return n
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for refused := false; ; {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if refused = refused || throttled() > 0; refused {
+				e.clock.Step(250 * time.Millisecond)
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Add(1)
@@ -192,13 +250,7 @@ func TestStandardRetryerSucceeds(t *testing.T) {
 	if len(ths) != 40 {
 		t.Fatalf("%d targets registered, want 40", len(ths))
 	}
-	throttled := 0
-	for _, c := range e.srv.Recorder().Calls() {
-		if c.Outcome == fakeaws.OutcomeThrottled {
-			throttled++
-		}
-	}
-	if throttled == 0 {
+	if throttled() == 0 {
 		t.Fatal("no call was throttled; the test does not exercise retries")
 	}
 }

@@ -6,10 +6,11 @@ import (
 	"math"
 	"os"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/internal/chart"
 	"github.com/restartsim/restartsim/reports/internal/dataset"
@@ -206,23 +207,26 @@ func TestABRunsPlotsEveryRunInOrder(t *testing.T) {
 		}
 		k++
 	}
-	var vals []float64
-	for _, pt := range p.Baseline {
-		vals = append(vals, pt.Y)
+	// The medians are the gate's: a missing run ranks after every measured one.
+	values := func(pts dataset.Points, missing int) []float64 {
+		var v []float64
+		for _, pt := range pts {
+			v = append(v, pt.Y)
+		}
+		for range missing {
+			v = append(v, stats.Missing)
+		}
+		return v
 	}
-	if got, want := p.BaselineMedian, sortedMedian(vals); math.Abs(got-want) > 1e-12 {
+	if got, want := p.BaselineMedian, stats.Median(values(p.Baseline, 0)); math.Abs(got-want) > 1e-12 {
 		t.Errorf("baseline median %g, want %g", got, want)
+	}
+	cvals := values(p.Candidate, 1)
+	slices.Sort(cvals)
+	if got, want := p.CandidateMedian, (cvals[3]+cvals[4])/2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("candidate median %g with one of 8 runs missing, want %g: the 4th and 5th of the 7 measured", got, want)
 	}
 	if _, ok := dataset.NewABRuns(&results.Results{}); ok {
 		t.Error("an A/B figure for a run without a comparison")
 	}
-}
-
-func sortedMedian(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -18,10 +18,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -104,19 +105,18 @@ func loadPool(f string) (*pool, error) {
 	return p, nil
 }
 
+// ttfmrRatio is the candidate's TTFMR median over the baseline's, each as the gate takes it (a run
+// without a TTFMR ranks after every run with one).
 func (p *pool) ttfmrRatio() float64 {
 	med := func(runs []results.Summary) float64 {
-		var v []float64
-		for _, s := range runs {
+		v := make([]float64, len(runs))
+		for i, s := range runs {
+			v[i] = stats.Missing
 			if s.TTFMRSeconds != nil {
-				v = append(v, *s.TTFMRSeconds)
+				v[i] = *s.TTFMRSeconds
 			}
 		}
-		if len(v) == 0 {
-			return 0
-		}
-		sort.Float64s(v)
-		return v[len(v)/2]
+		return stats.Median(v)
 	}
 	return med(p.cand) / med(p.base)
 }
@@ -148,9 +148,7 @@ func medMax(v []float64, unit string) string {
 	if len(v) == 0 {
 		return "-"
 	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	return fmt.Sprintf("%.0f%s / %.0f%s", s[len(s)/2], unit, s[len(s)-1], unit)
+	return fmt.Sprintf("%.0f%s / %.0f%s", stats.Median(v), unit, slices.Max(v), unit)
 }
 
 func (t tally) wall() string { return medMax(t.walls, " s") }

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -213,7 +214,7 @@ func resolution(base, cand []float64, m results.ABMetric, maxRuns int) float64 {
 	case math.IsInf(iqr, 0) || math.IsNaN(iqr):
 		return 0
 	}
-	return tolerance(m, median(base)) * math.Sqrt(float64(maxRuns)) / (halfWidthFactor * iqr)
+	return tolerance(m, stats.Median(base)) * math.Sqrt(float64(maxRuns)) / (halfWidthFactor * iqr)
 }
 
 // iqrOf is a sorted sample's interquartile range (nearest ranks).
@@ -243,7 +244,8 @@ func abRuns(r *results.Results, name string) ([]results.Summary, error) {
 	return s.Runs, nil
 }
 
-// metricSample is the metric in every run, +Inf where a run lacks it; false when no run has it.
+// metricSample is the metric in every run, sorted, stats.Missing (+Inf) where a run lacks it; false
+// when no run has it.
 func metricSample(runs []results.Summary, metric string) ([]float64, bool) {
 	out := make([]float64, len(runs))
 	seen := false
@@ -251,7 +253,7 @@ func metricSample(runs []results.Summary, metric string) ([]float64, bool) {
 		if v, ok := runs[i].Metrics()[metric]; ok {
 			out[i], seen = v, true
 		} else {
-			out[i] = math.Inf(1)
+			out[i] = stats.Missing
 		}
 	}
 	sort.Float64s(out)
@@ -262,7 +264,7 @@ func metricSample(runs []results.Summary, metric string) ([]float64, bool) {
 // that runs at +Inf give +Inf rather than NaN).
 func summary(s *benchmath.Sample) Interval {
 	sum := benchmath.AssumeNothing.Summary(s, confidence)
-	return Interval{Center: median(s.Values), Lo: sum.Lo, Hi: sum.Hi}
+	return Interval{Center: stats.Median(s.Values), Lo: sum.Lo, Hi: sum.Hi}
 }
 
 // minUTestP is the smallest two-sided p-value the Mann–Whitney U test can give for samples of
@@ -287,16 +289,4 @@ func ratio(base, cand float64) float64 {
 		return 0
 	}
 	return cand / base
-}
-
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	a, b := sorted[n/2-1], sorted[n/2]
-	if math.IsInf(a, 1) || math.IsInf(b, 1) {
-		return math.Max(a, b)
-	}
-	return (a + b) / 2
 }

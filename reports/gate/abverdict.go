@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -172,15 +173,14 @@ func bootstrapIntervals(base, cand []float64, seed int64, resamples int) (ratioI
 		for j := range c {
 			c[j] = cand[rng.IntN(len(cand))]
 		}
-		sort.Float64s(b)
-		sort.Float64s(c)
-		rs[i], ds[i] = ratio(median(b), median(c)), diff(median(b), median(c))
+		mb, mc := stats.Median(b), stats.Median(c)
+		rs[i], ds[i] = ratio(mb, mc), diff(mb, mc)
 	}
 	sort.Float64s(rs)
 	sort.Float64s(ds)
 	q := func(v []float64, p float64) float64 { return v[min(len(v)-1, int(p*float64(len(v))))] }
 	lo, hi := (1-confidence)/2, (1+confidence)/2
-	mb, mc := median(base), median(cand)
+	mb, mc := stats.Median(base), stats.Median(cand)
 	return Interval{Center: ratio(mb, mc), Lo: q(rs, lo), Hi: q(rs, hi)}, Interval{Center: diff(mb, mc), Lo: q(ds, lo), Hi: q(ds, hi)}
 }
 

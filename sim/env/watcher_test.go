@@ -10,13 +10,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 const watcherChildEnv = "RESTARTSIM_WATCHER_TEST_CHILD"
 
 // TestWatcherActsWhenItsProcessIsKilled: a process killed by SIGKILL has its watched process group killed,
 // the matching directories removed (a path with a space, a pattern matching two) and the note written;
-// a released watch does nothing.
+// a released watch does nothing. Either way the test judges once the watcher has exited: it acts before
+// it exits, or never.
 func TestWatcherActsWhenItsProcessIsKilled(t *testing.T) {
 	if dir := os.Getenv(watcherChildEnv); dir != "" {
 		runWatcherChild(dir)
@@ -42,15 +45,18 @@ func TestWatcherActsWhenItsProcessIsKilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		sc := bufio.NewScanner(out)
-		pid := 0
+		pid, watcher := 0, 0
 		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "watcher "); ok {
+				watcher, _ = strconv.Atoi(v)
+			}
 			if v, ok := strings.CutPrefix(sc.Text(), "watched "); ok {
 				pid, _ = strconv.Atoi(v)
 				break
 			}
 		}
-		if pid == 0 {
-			t.Fatal("the child did not report its watched process")
+		if pid == 0 || watcher == 0 {
+			t.Fatalf("the child did not report its watched process (%d) and its watcher (%d)", pid, watcher)
 		}
 		if killed {
 			_ = cmd.Process.Signal(syscall.SIGKILL)
@@ -62,13 +68,7 @@ func TestWatcherActsWhenItsProcessIsKilled(t *testing.T) {
 			_, err3 := os.Stat(filepath.Join(run, "INCOMPLETE"))
 			return !alive(pid) && os.IsNotExist(err1) && os.IsNotExist(err2) && err3 == nil
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for killed && !cleaned() && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if !killed {
-			time.Sleep(500 * time.Millisecond) // time to act, were it going to
-		}
+		testwait.Until(t, 10*time.Second, "the watcher to exit", func() bool { return !alive(watcher) })
 		if cleaned() != killed {
 			t.Errorf("killed %v: watched process alive %v, cleaned up %v", killed, alive(pid), cleaned())
 		}
@@ -92,6 +92,7 @@ func runWatcherChild(run string) {
 	w.RemoveOnCrash(filepath.Join(run, "fleet-*", "etcd"))
 	w.NoteOnCrash(filepath.Join(run, "INCOMPLETE"))
 	println := func(s string) { _, _ = os.Stdout.WriteString(s + "\n") }
+	println("watcher " + strconv.Itoa(childOtherThan(sleeper.Process.Pid)))
 	println("watched " + strconv.Itoa(sleeper.Process.Pid))
 	if os.Getenv(watcherChildEnv+"_RELEASE") != "" {
 		w.Release(true)
@@ -99,4 +100,25 @@ func runWatcherChild(run string) {
 	}
 	time.Sleep(time.Minute)
 	os.Exit(4)
+}
+
+// childOtherThan is the pid of a child process of this one other than pid (0 when there is none): the
+// watcher's /bin/sh, the only other process the watcher child starts.
+func childOtherThan(pid int) int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state, ppid, ...
+		if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		if child, _ := strconv.Atoi(filepath.Base(filepath.Dir(f))); child != pid {
+			return child
+		}
+	}
+	return 0
 }

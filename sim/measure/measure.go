@@ -2,8 +2,8 @@ package measure
 
 import (
 	"math"
-	"sort"
 
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -48,18 +48,14 @@ func Run(in *Input) *Output {
 	return out
 }
 
-// Quantiles summarises values (nearest-rank).
+// Quantiles summarises measured values: their median (stats.Median, the mean of the middle two for an
+// even count) and their nearest-rank p95, p99 and maximum, each to the millisecond.
 func Quantiles(vals []float64) results.Quantiles {
 	if len(vals) == 0 {
 		return results.Quantiles{}
 	}
-	s := append([]float64(nil), vals...)
-	sort.Float64s(s)
-	q := func(p float64) float64 {
-		i := int(math.Ceil(p*float64(len(s)))) - 1
-		return Round3(s[max(0, min(i, len(s)-1))])
-	}
-	return results.Quantiles{Count: len(s), P50: q(0.50), P95: q(0.95), P99: q(0.99), Max: Round3(s[len(s)-1])}
+	return results.Quantiles{Count: len(vals), P50: Round3(stats.Median(vals)), P95: Round3(stats.Quantile(vals, 0.95)),
+		P99: Round3(stats.Quantile(vals, 0.99)), Max: Round3(stats.Quantile(vals, 1))}
 }
 
 // round keeps results readable: millisecond precision.

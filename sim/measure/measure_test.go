@@ -268,3 +268,16 @@ func TestObjectChangeFirstMutationByNamedCall(t *testing.T) {
 		t.Errorf("TTFMR without named mutations = %v, want 7 (when AWS was seen to show it)", deref(got))
 	}
 }
+
+// Quantiles' p50 is the harness's one median (the mean of the middle two for an even count); p95, p99
+// and max are values of the sample.
+func TestQuantilesMedianAndNearestRanks(t *testing.T) {
+	got := Quantiles([]float64{4, 1, 3, 2})
+	want := results.Quantiles{Count: 4, P50: 2.5, P95: 4, P99: 4, Max: 4}
+	if got != want {
+		t.Fatalf("Quantiles(1..4) = %+v, want %+v", got, want)
+	}
+	if got := Quantiles([]float64{0.0014, 0.0026, 10}); got.P50 != 0.003 || got.Max != 10 {
+		t.Fatalf("Quantiles = %+v, want p50 0.003 (to the millisecond), max 10", got)
+	}
+}

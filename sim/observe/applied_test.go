@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/lbdeploy"
 	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -105,34 +107,38 @@ func TestIngressAppliedSeesAChangeWhenAllItsFactsHold(t *testing.T) {
 	a := StartIngressApplied(ctx, backend.Local{Server: srv}, "sim", 5*time.Millisecond)
 	ing := types.NamespacedName{Namespace: "shop", Name: "web"}
 	cart := types.NamespacedName{Namespace: "shop", Name: "cart"}
+	secret := func(v string) workload.Expectation {
+		return workload.Expectation{Check: workload.ExpectOIDCClientSecret, Group: "shop-g", Ingress: ing, Host: "shop.example.com", Path: "/cart", Value: v}
+	}
 	a.Track("rotate", ing, []workload.Expectation{
-		{Check: workload.ExpectOIDCClientSecret, Group: "shop-g", Ingress: ing, Host: "shop.example.com", Path: "/cart", Value: "s3cret-2"},
+		secret("s3cret-2"),
 		{Check: workload.ExpectHealthCheckPath, Group: "shop-g", Ingress: ing, Service: cart, ServicePort: 80, Value: "/ready"},
 	})
 	a.Track("nothing", ing, nil)
-	time.Sleep(50 * time.Millisecond)
+	// seenByAPoll tracks a probe, on an Ingress of its own, that holds once AWS shows the client secret v,
+	// and waits until a poll saw it: that poll judged "rotate" on the same state.
+	probes := 0
+	seenByAPoll := func(v string) {
+		t.Helper()
+		probes++
+		id := fmt.Sprintf("probe-%d", probes)
+		a.Track(id, types.NamespacedName{Namespace: "shop", Name: id}, []workload.Expectation{secret(v)})
+		testwait.Until(t, 5*time.Second, "a poll that saw client secret "+v, func() bool { _, ok := a.SeenAt(id); return ok })
+	}
+	seenByAPoll("s3cret-1")
 	if _, ok := a.SeenAt("rotate"); ok {
 		t.Fatal("seen applied before AWS shows it")
 	}
 	deployObjects(t, dep, groupedOIDCObjects("s3cret-2", "/healthz")) // one of its two facts
-	time.Sleep(50 * time.Millisecond)
+	seenByAPoll("s3cret-2")
 	if _, ok := a.SeenAt("rotate"); ok {
 		t.Fatal("seen applied with only the client secret rotated")
 	}
 	before := time.Now()
 	deployObjects(t, dep, groupedOIDCObjects("s3cret-2", "/ready"))
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if at, ok := a.SeenAt("rotate"); ok {
-			if at.Before(before) {
-				t.Fatalf("seen at %v, before the deploy that applied it (%v)", at, before)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("never seen applied")
-		}
-		time.Sleep(5 * time.Millisecond)
+	testwait.Until(t, 5*time.Second, "the change seen applied", func() bool { _, ok := a.SeenAt("rotate"); return ok })
+	if at, _ := a.SeenAt("rotate"); at.Before(before) {
+		t.Fatalf("seen at %v, before the deploy that applied it (%v)", at, before)
 	}
 	if _, ok := a.SeenAt("nothing"); ok {
 		t.Fatal("a change without expectations was seen applied")

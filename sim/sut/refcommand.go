@@ -81,6 +81,25 @@ func literal(s string) string {
 	return `{{"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"}}`
 }
 
+// ReferenceOptions is the reference strategy c.Strategy seen both ways: the options in-process replica 0
+// runs with against fakeaws at awsEndpoint, and the argv template that runs the strategy out of process
+// with binary (OutOfProcess's command, rendered at each start). `restartsim controller` must parse the
+// one into the other.
+func ReferenceOptions(c InProcessConfig, binary, awsEndpoint string) (controller.Options, []string, error) {
+	p := newInProcess(c)
+	o, err := p.options(0, awsEndpoint, nil)
+	if err != nil {
+		return controller.Options{}, nil, err
+	}
+	st := c.Strategy
+	st.Binary = binary
+	x, err := OutOfProcess(p, st)
+	if err != nil {
+		return controller.Options{}, nil, err
+	}
+	return o, x.Command, nil
+}
+
 // OutOfProcess returns the external-controller definition that runs strategy st out of process: a
 // reference strategy with a binary through referenceCommand, an external one as defined. Nil when
 // st runs in process.
@@ -90,7 +109,7 @@ func OutOfProcess(p *inProcess, st scenario.Strategy) (*scenario.External, error
 	}
 	// Every process gets the strategy's own workers: one command serves the warm-up and restarts.
 	q := &inProcess{strategy: st, scale: p.scale, replicas: p.replicas, namespaces: p.namespaces, leaseNS: p.leaseNS,
-		creds: p.creds, vpcID: p.vpcID}
+		creds: p.creds, vpcID: p.vpcID, loadBalancers: p.loadBalancers, clusterName: p.clusterName}
 	argv, err := referenceCommand(q, st.Binary, st.Args)
 	if err != nil {
 		return nil, err

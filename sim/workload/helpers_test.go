@@ -63,22 +63,6 @@ func (tf *testFleet) desired(t *testing.T) map[types.NamespacedName]workload.Des
 	return d
 }
 
-// eventually polls cond every 25 ms for up to 10 s.
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ok, detail := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s: %s", what, detail)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-}
-
 // applied returns before + register − deregister, sorted like Desired's targets.
 func applied(before []workload.Target, ch workload.Change) []workload.Target {
 	out := slices.DeleteFunc(slices.Clone(before), func(x workload.Target) bool { return slices.Contains(ch.Deregister, x) })

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -166,7 +168,7 @@ func TestConcurrentMutationsWithSimulator(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, "desired targets = fleet pods", func() (bool, string) {
+	testwait.UntilDetail(t, 10*time.Second, "desired targets = fleet pods", func() (bool, string) {
 		d := tf.desired(t)
 		for _, key := range keys {
 			info, _ := tf.TGB(key)

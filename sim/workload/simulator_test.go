@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -114,7 +115,7 @@ func TestSimulatorReadinessGates(t *testing.T) {
 	}
 	wait := func(wantReady corev1.ConditionStatus, wantEP string) {
 		t.Helper()
-		eventually(t, fmt.Sprintf("pod Ready=%s, endpoint %s", wantReady, wantEP), func() (bool, string) {
+		testwait.UntilDetail(t, 10*time.Second, fmt.Sprintf("pod Ready=%s, endpoint %s", wantReady, wantEP), func() (bool, string) {
 			p := getPod(t, pod)
 			ep := epState(endpointOf(t, tg.Key(), pod))
 			return podReady(p) == wantReady && ep == wantEP, fmt.Sprintf("Ready=%s endpoint %s", podReady(p), ep)
@@ -134,7 +135,7 @@ func TestSimulatorReadinessGates(t *testing.T) {
 	wait(corev1.ConditionTrue, "ready=true serving=true terminating=false")
 
 	// Node heartbeats, as a kubelet keeps them.
-	eventually(t, "node lease", func() (bool, string) {
+	testwait.UntilDetail(t, 10*time.Second, "node lease", func() (bool, string) {
 		var lease coordinationv1.Lease
 		err := k8s.Get(context.Background(), types.NamespacedName{Namespace: "kube-node-lease", Name: tf.Nodes[0].Name}, &lease)
 		return err == nil && lease.Spec.RenewTime != nil, fmt.Sprint(err)
@@ -150,7 +151,7 @@ func TestSimulatorReadinessGates(t *testing.T) {
 	if err := k8s.Update(context.Background(), &e); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "slice repaired", func() (bool, string) {
+	testwait.UntilDetail(t, 10*time.Second, "slice repaired", func() (bool, string) {
 		var got discoveryv1.EndpointSlice
 		if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(&e), &got); err != nil {
 			t.Fatal(err)
@@ -173,7 +174,7 @@ func TestContainerRestartMirrorsEndpoints(t *testing.T) {
 			info, _ := tf.TGB(types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name[:len(pod.Name)-2]})
 			if gated {
 				setGate(t, pod, workload.ReadinessGatePrefix+info.Key.Name, corev1.ConditionTrue)
-				eventually(t, "gated pod ready", func() (bool, string) {
+				testwait.UntilDetail(t, 10*time.Second, "gated pod ready", func() (bool, string) {
 					return podReady(getPod(t, pod)) == corev1.ConditionTrue, string(podReady(getPod(t, pod)))
 				})
 			}
@@ -198,18 +199,18 @@ func TestContainerRestartMirrorsEndpoints(t *testing.T) {
 			}
 			// Back after the delay; a gated pod is Ready at once (its gate is still True) until the
 			// controller re-flips the gate, which the kubelet and endpoint controller then follow.
-			eventually(t, "container back", func() (bool, string) {
+			testwait.UntilDetail(t, 10*time.Second, "container back", func() (bool, string) {
 				ep := epState(endpointOf(t, info.Key, pod))
 				return ep == "ready=true serving=true terminating=false", ep
 			})
 			if gated {
 				setGate(t, pod, workload.ReadinessGatePrefix+info.Key.Name, corev1.ConditionFalse)
-				eventually(t, "gate re-flip mirrored", func() (bool, string) {
+				testwait.UntilDetail(t, 10*time.Second, "gate re-flip mirrored", func() (bool, string) {
 					ep := epState(endpointOf(t, info.Key, pod))
 					return ep == "ready=false serving=false terminating=false", ep
 				})
 				setGate(t, pod, workload.ReadinessGatePrefix+info.Key.Name, corev1.ConditionTrue)
-				eventually(t, "gate back", func() (bool, string) {
+				testwait.UntilDetail(t, 10*time.Second, "gate back", func() (bool, string) {
 					ep := epState(endpointOf(t, info.Key, pod))
 					return ep == "ready=true serving=true terminating=false", ep
 				})

@@ -51,10 +51,10 @@ func ABRuns(d dataset.ABRuns) (PNG, error) {
 			return PNG{}, fmt.Errorf("%s: %w", panel.Metric, err)
 		}
 		p.Add(b, c)
-		if !math.IsNaN(panel.BaselineMedian) {
+		if finite(panel.BaselineMedian) { // +Inf: most of the side's runs never got there
 			p.Add(hline{y: panel.BaselineMedian, style: baseSty})
 		}
-		if !math.IsNaN(panel.CandidateMedian) {
+		if finite(panel.CandidateMedian) {
 			p.Add(hline{y: panel.CandidateMedian, style: candSty})
 		}
 		headroom(p)
@@ -122,7 +122,7 @@ func sideScatter(pts dataset.Points, colour int, shape draw.GlyphDrawer) (*plott
 // panelTitle names the metric and the ratio of medians, and runs missing from a side.
 func panelTitle(p dataset.ABPanel) string {
 	t := p.Metric
-	if p.BaselineMedian > 0 && !math.IsNaN(p.CandidateMedian) {
+	if p.BaselineMedian > 0 && finite(p.BaselineMedian) && finite(p.CandidateMedian) {
 		t += fmt.Sprintf("  (candidate ×%.3g)", p.CandidateMedian/p.BaselineMedian)
 	}
 	var never []string
@@ -148,6 +148,8 @@ func metricUnit(metric string) string {
 	}
 	return "count"
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // hline is a horizontal line across the data area at y.
 type hline struct {

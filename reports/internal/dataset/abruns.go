@@ -2,8 +2,9 @@ package dataset
 
 import (
 	"math"
-	"sort"
+	"slices"
 
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -15,7 +16,9 @@ type ABPanel struct {
 	// the metric measures are left out and counted in the Missing fields.
 	Baseline, Candidate               Points
 	BaselineMissing, CandidateMissing int
-	BaselineMedian, CandidateMedian   float64 // NaN when the side has no value
+	// BaselineMedian and CandidateMedian are the sides' medians as the gate takes them
+	// (stats.Median, a missing run ranking last): +Inf when at least half the side's runs are missing.
+	BaselineMedian, CandidateMedian float64
 }
 
 // ABRuns is the A/B figure: one panel per compared metric that either side measured.
@@ -46,7 +49,7 @@ func NewABRuns(r *results.Results) (ABRuns, bool) {
 		if len(bv) == 0 && len(cv) == 0 {
 			continue // neither side measures it (e.g. CPU of in-process controllers)
 		}
-		p.BaselineMedian, p.CandidateMedian = medianOf(bv), medianOf(cv)
+		p.BaselineMedian, p.CandidateMedian = sideMedian(bv, p.BaselineMissing), sideMedian(cv, p.CandidateMissing)
 		out.Panels = append(out.Panels, p)
 	}
 	return out, true
@@ -88,15 +91,11 @@ func sidePoints(runs []results.Summary, pos []float64, metric string) (pts Point
 	return pts, missing, vals
 }
 
-func medianOf(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
+// sideMedian is the median of a side's measured values and its missing runs.
+func sideMedian(vals []float64, missing int) float64 {
+	all := slices.Clone(vals)
+	for range missing {
+		all = append(all, stats.Missing)
 	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return stats.Median(all)
 }
