@@ -154,7 +154,6 @@ type TargetGroupBindingSpec struct {
 	// +optional
 	VpcID string `json:"vpcID,omitempty"`
 
-
 	// IamRoleArnToAssume is an IAM role to assume for the target group's AWS calls (a target group in
 	// another account). The reference controller keeps it for the checkpoint but does not assume it.
 	// +optional
