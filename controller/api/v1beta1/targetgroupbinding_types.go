@@ -25,6 +25,10 @@ const (
 	IPAddressTypeIPv6 IPAddressType = "ipv6"
 )
 
+// TargetGroupProtocol is the protocol of a target group.
+// +kubebuilder:validation:Enum=HTTP;HTTPS;TCP;TLS;UDP;TCP_UDP;QUIC;TCP_QUIC
+type TargetGroupProtocol string
+
 // NetworkingProtocol is the protocol of an ingress rule.
 // +kubebuilder:validation:Enum=TCP;UDP
 type NetworkingProtocol string
@@ -94,6 +98,9 @@ type TargetGroupBindingNetworking struct {
 }
 
 // TargetGroupBindingSpec binds a Service's endpoints to an ELBv2 target group.
+//
+// The checkpoint hashes this struct's JSON, so its fields, their JSON names and their order are the
+// AWS Load Balancer Controller's: a checkpoint written by one controller then matches in the other.
 // +kubebuilder:validation:XValidation:rule="has(self.targetGroupARN) || has(self.targetGroupName)",message="one of targetGroupARN and targetGroupName is required"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.targetType) == has(self.targetType)",message="targetType is immutable"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.ipAddressType) == has(self.ipAddressType)",message="ipAddressType is immutable"
@@ -110,10 +117,20 @@ type TargetGroupBindingSpec struct {
 	// +optional
 	TargetGroupName string `json:"targetGroupName,omitempty"`
 
+	// MultiClusterTargetGroup means other clusters register targets in the same group: the controller
+	// deregisters only targets it registered itself.
+	// +optional
+	MultiClusterTargetGroup bool `json:"multiClusterTargetGroup,omitempty"`
+
 	// TargetType is instance or ip; when unset the controller reads it from the target group.
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="targetType is immutable"
 	// +optional
 	TargetType *TargetType `json:"targetType,omitempty"`
+
+	// TargetGroupProtocol is the target group's protocol; when unset the controller reads it from the
+	// target group.
+	// +optional
+	TargetGroupProtocol *TargetGroupProtocol `json:"targetGroupProtocol,omitempty"`
 
 	// ServiceRef is the backend Service whose endpoints become targets.
 	ServiceRef ServiceReference `json:"serviceRef"`
@@ -137,10 +154,14 @@ type TargetGroupBindingSpec struct {
 	// +optional
 	VpcID string `json:"vpcID,omitempty"`
 
-	// MultiClusterTargetGroup means other clusters register targets in the same group: the controller
-	// deregisters only targets it registered itself.
+	// IamRoleArnToAssume is an IAM role to assume for the target group's AWS calls (a target group in
+	// another account). The reference controller keeps it for the checkpoint but does not assume it.
 	// +optional
-	MultiClusterTargetGroup bool `json:"multiClusterTargetGroup,omitempty"`
+	IamRoleArnToAssume string `json:"iamRoleArnToAssume,omitempty"`
+
+	// AssumeRoleExternalId is the external ID given when assuming iamRoleArnToAssume.
+	// +optional
+	AssumeRoleExternalId string `json:"assumeRoleExternalId,omitempty"`
 }
 
 // TargetGroupBindingStatus is the observed state of a TargetGroupBinding.

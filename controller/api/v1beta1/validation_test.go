@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -147,5 +148,34 @@ func TestCRDImmutableFields(t *testing.T) {
 	cur.Spec.ServiceRef.Port = intstr.FromString("http")
 	if err := k8s.Update(ctx, cur); err != nil {
 		t.Fatalf("updating serviceRef.port: %v", err)
+	}
+}
+
+// TestCRDKeepsLBCFields: the fields the AWS Load Balancer Controller hashes into its checkpoint are
+// stored, not pruned, so both controllers hash the same spec.
+func TestCRDKeepsLBCFields(t *testing.T) {
+	ctx := context.Background()
+	tgb := validTGB("lbc-fields")
+	quic := v1beta1.TargetGroupProtocol("TCP_QUIC")
+	tgb.Spec.TargetGroupProtocol = &quic
+	tgb.Spec.IamRoleArnToAssume = "arn:aws:iam::210987654321:role/tg-access"
+	tgb.Spec.AssumeRoleExternalId = "ext-42"
+	tgb.Spec.MultiClusterTargetGroup = true
+	want := tgb.Spec
+	if err := k8s.Create(ctx, tgb); err != nil {
+		t.Fatal(err)
+	}
+	got := &v1beta1.TargetGroupBinding{}
+	if err := k8s.Get(ctx, client.ObjectKeyFromObject(tgb), got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Spec, want) {
+		t.Fatalf("stored spec %+v, want %+v", got.Spec, want)
+	}
+	bad := validTGB("bad-protocol")
+	sctp := v1beta1.TargetGroupProtocol("SCTP")
+	bad.Spec.TargetGroupProtocol = &sctp
+	if err := k8s.Create(ctx, bad); err == nil || !strings.Contains(err.Error(), "spec.targetGroupProtocol") {
+		t.Fatalf("Create error = %v; want spec.targetGroupProtocol rejected", err)
 	}
 }

@@ -327,6 +327,11 @@ func (in *TargetGroupBindingSpec) DeepCopyInto(out *TargetGroupBindingSpec) {
 		*out = new(TargetType)
 		**out = **in
 	}
+	if in.TargetGroupProtocol != nil {
+		in, out := &in.TargetGroupProtocol, &out.TargetGroupProtocol
+		*out = new(TargetGroupProtocol)
+		**out = **in
+	}
 	out.ServiceRef = in.ServiceRef
 	if in.Networking != nil {
 		in, out := &in.Networking, &out.Networking

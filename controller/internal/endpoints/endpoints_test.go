@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -135,5 +136,60 @@ func TestResolveInstance(t *testing.T) {
 	}
 	if _, err := ResolveInstance(InstanceInput{ServicePort: corev1.ServicePort{Port: 80}}); err == nil {
 		t.Fatal("ClusterIP service accepted")
+	}
+}
+
+// TestResolveIPHashesEveryListing: an IP:port listed in two slices is one target but two checkpoint
+// identifiers, as the AWS Load Balancer Controller hashes it, so both controllers' checkpoints agree.
+func TestResolveIPHashesEveryListing(t *testing.T) {
+	p := pod("web-0", false, true)
+	slice := discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4,
+		Ports:     []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080)}},
+		Endpoints: []discoveryv1.Endpoint{ep("10.0.0.1", "web-0", ptr.To(true))}}
+	res := ResolveIP(IPInput{
+		ServicePort: corev1.ServicePort{Name: "http", Port: 80},
+		Slices:      []discoveryv1.EndpointSlice{slice, slice}, AddressType: discoveryv1.AddressTypeIPv4,
+		Pod: func(string) (*corev1.Pod, bool) { return p, true },
+	})
+	if len(res.Targets()) != 1 {
+		t.Fatalf("targets %v: want the IP:port once", res.Targets())
+	}
+	id := "10.0.0.1:8080:100000"
+	if got := res.HashIDs(); len(got) != 2 || got[0] != id || got[1] != id {
+		t.Fatalf("hash identifiers %v: want %s twice", got, id)
+	}
+}
+
+// TestResolveIPMatchesPortsByName: slice ports are matched to the Service port by name alone (the
+// AWS Load Balancer Controller's rule); a Service port without a name takes every slice port.
+func TestResolveIPMatchesPortsByName(t *testing.T) {
+	p := pod("web-0", false, true)
+	udp := corev1.ProtocolUDP
+	slice := discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4,
+		Ports: []discoveryv1.EndpointPort{
+			{Name: ptr.To("dns"), Port: ptr.To[int32](53), Protocol: &udp},
+			{Name: ptr.To("metrics"), Port: ptr.To[int32](9153)},
+		},
+		Endpoints: []discoveryv1.Endpoint{ep("10.0.0.1", "web-0", ptr.To(true))}}
+	for _, tc := range []struct {
+		name string
+		sp   corev1.ServicePort
+		want []string
+	}{
+		{"name, protocol ignored", corev1.ServicePort{Name: "dns", Port: 53, Protocol: corev1.ProtocolTCP}, []string{"10.0.0.1:53"}},
+		{"no name takes every port", corev1.ServicePort{Port: 53}, []string{"10.0.0.1:53", "10.0.0.1:9153"}},
+		{"other name", corev1.ServicePort{Name: "http", Port: 80}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := ResolveIP(IPInput{ServicePort: tc.sp, Slices: []discoveryv1.EndpointSlice{slice},
+				AddressType: discoveryv1.AddressTypeIPv4, Pod: func(string) (*corev1.Pod, bool) { return p, true }})
+			var got []string
+			for _, tg := range res.Targets() {
+				got = append(got, tg.Key())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("targets %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -35,66 +35,62 @@ func ResolveIP(in IPInput) Result {
 		if s.AddressType != in.AddressType {
 			continue
 		}
-		port, ok := slicePort(s, in.ServicePort)
-		if !ok {
-			continue
-		}
-		for _, ep := range s.Endpoints {
-			if len(ep.Addresses) == 0 || ep.TargetRef == nil || ep.TargetRef.Kind != "Pod" {
-				continue
-			}
-			ready := ep.Conditions.Ready == nil || *ep.Conditions.Ready
-			pod, found := in.Pod(ep.TargetRef.Name)
-			if !found {
-				if ready {
-					res.Incomplete = true
-				}
-				continue
-			}
-			gated := readinessgate.HasGate(pod, in.Gate)
-			if !ready && (in.NoGateHoldBack || !gated || !readinessgate.ContainersReady(pod) || pod.DeletionTimestamp != nil) {
-				if gated {
-					res.Excluded = append(res.Excluded, pod)
-				}
-				continue
-			}
-			t := targets.Target{ID: ep.Addresses[0], Port: port}
-			if seen[t.Key()] {
-				continue
-			}
-			seen[t.Key()] = true
-			res.Endpoints = append(res.Endpoints, Endpoint{
-				Target: t,
-				HashID: checkpoint.IPEndpointID(t.ID, port, pod.CreationTimestamp.Time),
-				Pod:    pod, Gated: gated, Ready: ready,
-			})
+		for _, port := range slicePorts(s, in.ServicePort) {
+			res.addSliceEndpoints(in, s, port, seen)
 		}
 	}
 	sortEndpoints(res.Endpoints)
 	return res
 }
 
-// slicePort finds the slice's port for the Service port (matched by name, as the endpoint slice
-// controller names slice ports after Service ports).
-func slicePort(s *discoveryv1.EndpointSlice, sp corev1.ServicePort) (int32, bool) {
-	for _, p := range s.Ports {
-		name := ""
-		if p.Name != nil {
-			name = *p.Name
+// addSliceEndpoints adds the targets of one slice port. An IP:port seen before is one target, as
+// AWS registers it once, but its identifier still enters the checkpoint each time, as the AWS Load
+// Balancer Controller hashes every occurrence: an endpoint listed in two slices (which the endpoint
+// slice controller allows while it moves endpoints) gives the same checkpoint in both controllers.
+func (res *Result) addSliceEndpoints(in IPInput, s *discoveryv1.EndpointSlice, port int32, seen map[string]bool) {
+	for _, ep := range s.Endpoints {
+		if len(ep.Addresses) == 0 || ep.TargetRef == nil || ep.TargetRef.Kind != "Pod" {
+			continue
 		}
-		proto := corev1.ProtocolTCP
-		if p.Protocol != nil {
-			proto = *p.Protocol
+		ready := ep.Conditions.Ready == nil || *ep.Conditions.Ready
+		pod, found := in.Pod(ep.TargetRef.Name)
+		if !found {
+			if ready {
+				res.Incomplete = true
+			}
+			continue
 		}
-		spProto := sp.Protocol
-		if spProto == "" {
-			spProto = corev1.ProtocolTCP
+		gated := readinessgate.HasGate(pod, in.Gate)
+		if !ready && (in.NoGateHoldBack || !gated || !readinessgate.ContainersReady(pod) || pod.DeletionTimestamp != nil) {
+			if gated {
+				res.Excluded = append(res.Excluded, pod)
+			}
+			continue
 		}
-		if name == sp.Name && proto == spProto && p.Port != nil {
-			return *p.Port, true
+		t := targets.Target{ID: ep.Addresses[0], Port: port}
+		hashID := checkpoint.IPEndpointID(t.ID, port, pod.CreationTimestamp.Time)
+		if seen[t.Key()] {
+			res.repeatHashIDs = append(res.repeatHashIDs, hashID)
+			continue
 		}
+		seen[t.Key()] = true
+		res.Endpoints = append(res.Endpoints, Endpoint{Target: t, HashID: hashID, Pod: pod, Gated: gated, Ready: ready})
 	}
-	return 0, false
+}
+
+// slicePorts returns the slice's ports for the Service port. They are matched by name alone, as the
+// endpoint slice controller names slice ports after Service ports and as the AWS Load Balancer
+// Controller matches them (a Service port without a name takes every port of the slice); a port
+// without a number (all ports) is no target port.
+func slicePorts(s *discoveryv1.EndpointSlice, sp corev1.ServicePort) []int32 {
+	var out []int32
+	for _, p := range s.Ports {
+		if p.Port == nil || (sp.Name != "" && (p.Name == nil || *p.Name != sp.Name)) {
+			continue
+		}
+		out = append(out, *p.Port)
+	}
+	return out
 }
 
 func sortEndpoints(eps []Endpoint) {

@@ -36,6 +36,8 @@ type Result struct {
 	// Excluded are gated pods whose endpoints are not targets (e.g. a container restarting); their
 	// gate must not stay True. Like Endpoint.Pod, they may share memory with the cache.
 	Excluded []*corev1.Pod
+	// repeatHashIDs are the checkpoint identifiers of IP:ports listed again (see addSliceEndpoints).
+	repeatHashIDs []string
 }
 
 // Targets returns the endpoints' targets.
@@ -47,13 +49,13 @@ func (r Result) Targets() []targets.Target {
 	return out
 }
 
-// HashIDs returns the endpoints' checkpoint identifiers.
+// HashIDs returns the endpoints' checkpoint identifiers, one per listing of an endpoint.
 func (r Result) HashIDs() []string {
-	out := make([]string, len(r.Endpoints))
+	out := make([]string, len(r.Endpoints), len(r.Endpoints)+len(r.repeatHashIDs))
 	for i, e := range r.Endpoints {
 		out[i] = e.HashID
 	}
-	return out
+	return append(out, r.repeatHashIDs...)
 }
 
 // ServicePort finds the Service port that ref names, by number or by name.
