@@ -68,11 +68,11 @@ type strategyRun struct {
 	runCtx          context.Context
 	stopControllers func()
 	// memory reads the controller instances' memory from their start to the measured phase's end.
-	memory *sut.Scrape[sut.MemoryPoint]
-	watch           *observe.Watch
-	stopWatch       func()
-	checker         *observe.Checker
-	removed         *observe.Removed
+	memory    *sut.Scrape[sut.MemoryPoint]
+	watch     *observe.Watch
+	stopWatch func()
+	checker   *observe.Checker
+	removed   *observe.Removed
 	// warmup bounds the warm-up's waits.
 	warmup time.Duration
 	// objects are the scenario's object groups (nil: none).
