@@ -18,6 +18,8 @@ const (
 	MaxSeconds = 30 * 24 * 3600
 	// MaxCount bounds every count (calls, writes, objects, changes).
 	MaxCount = 1e12
+	// maxValue bounds limits and effects, whose unit is the metric's (bytes included).
+	maxValue = 1e15
 	// MaxStrategies bounds the strategies of one run (an A/B comparison's two sides included).
 	MaxStrategies = 100
 	// MaxRuns bounds the runs of one strategy (a scenario's repeats, an A/B side's runs).
@@ -298,8 +300,8 @@ func (c *checker) optSeconds(path string, v *float64) {
 	}
 }
 
-// value checks a figure of any unit (a limit, a ratio, an effect): [0, MaxCount].
-func (c *checker) value(path string, v float64) { c.within(path, v, 0, MaxCount) }
+// value checks a figure of any unit (a limit, a ratio, an effect): [0, maxValue].
+func (c *checker) value(path string, v float64) { c.within(path, v, 0, maxValue) }
 
 func (c *checker) optValue(path string, v *float64) {
 	if v != nil {
