@@ -18,8 +18,8 @@ const maxFigurePixels = 1400 * 8000
 
 // FuzzRenderResults: whatever a results.json holds, it is refused by the reader or rendered,
 // PNGs and HTML, into figures of bounded size; it never panics, hangs or fails to draw. Seeds: the
-// golden results with a few changes each (a render must stay well under the fuzzer's 10 s per
-// input), an A/B comparison, times at their bound; testdata/fuzz/FuzzRenderResults holds what
+// golden results with a few changes each (an instrumented render must stay well under the
+// fuzzer's 10 s per input), an A/B comparison, times at their bound; testdata/fuzz/FuzzRenderResults holds what
 // fuzzing found. TestRenderCapsDrawnStrategies covers more strategies than the figures draw.
 func FuzzRenderResults(f *testing.F) {
 	for _, r := range []*results.Results{smallGolden(f), abSeed(f), boundsSeed(f)} {
@@ -29,13 +29,12 @@ func FuzzRenderResults(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	ts := shortTimeseries(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := results.Decode(data, "fuzz.json")
 		if err != nil {
 			return
 		}
-		renderBounded(t, r, ts)
+		renderBounded(t, r, nil) // FuzzRenderTimeseries draws the time series
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/internal/chart"
@@ -112,8 +113,11 @@ func figureSpecs(all *results.Results, ts []results.Sample) []figureSpec {
 	r, note := drawn(all)
 	tl := dataset.NewTimeline(ts, dataset.MaxBins)
 	noTS := ""
-	if tl.Empty() {
+	switch {
+	case tl.Empty():
 		noTS = "no timeseries.csv samples"
+	case !slices.ContainsFunc(r.Strategies, func(s results.Strategy) bool { return tl.Has(s.Name) }):
+		noTS = "no timeseries.csv samples of the strategies drawn"
 	}
 	cdf := dataset.NewLatencyCDF(r)
 	noCDF := ""

@@ -171,3 +171,24 @@ func TestRenderCapsDrawnStrategies(t *testing.T) {
 		}
 	}
 }
+
+// Time series of other strategies only (renamed, or beyond those drawn) skip the time-series
+// figures rather than failing the report.
+func TestRenderTimeseriesOfOtherStrategies(t *testing.T) {
+	r, ts := loadGolden(t)
+	for i := range r.Strategies {
+		r.Strategies[i].Name += "-renamed"
+	}
+	files, err := reports.RenderTo(outfiletest.Discard{}, r, ts, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skipped []string
+	for _, s := range files.Skipped {
+		skipped = append(skipped, s.ID+": "+s.Reason)
+	}
+	want := []string{reports.FigureAWSCalls + ": no timeseries.csv samples of the strategies drawn", reports.FigureQueueDepths + ": no timeseries.csv samples of the strategies drawn"}
+	if strings.Join(skipped, "; ") != strings.Join(want, "; ") {
+		t.Errorf("skipped %v, want %v", skipped, want)
+	}
+}
