@@ -34,8 +34,12 @@ func checkFreeSpace(freeBytes func(dir string) (uint64, error), dirs ...string) 
 		if err != nil || free >= MinFreeBytes {
 			continue
 		}
-		return fmt.Errorf("%w: %w: %s has %d MiB free; envtest's etcd needs at least %d MiB there", ErrEnvironment,
-			syscall.ENOSPC, at, free>>20, MinFreeBytes>>20)
+		have := fmt.Sprintf("%d MiB", free>>20)
+		if free < 1<<20 {
+			have = fmt.Sprintf("%d KiB", free>>10)
+		}
+		return fmt.Errorf("%w: %w: %s has %s free; envtest's etcd needs at least %d MiB there", ErrEnvironment,
+			syscall.ENOSPC, at, have, MinFreeBytes>>20)
 	}
 	return nil
 }

@@ -28,6 +28,10 @@ func TestCheckFreeSpace(t *testing.T) {
 	if !errors.Is(err, syscall.ENOSPC) || !errors.Is(err, ErrEnvironment) || !strings.Contains(err.Error(), "no space left on device: "+dir+" has 255 MiB free") {
 		t.Errorf("one byte short: %v, want ENOSPC naming %s (the nearest existing directory)", err, dir)
 	}
+	free[dir] = 300 << 10
+	if err := checkFreeSpace(fake, dir); err == nil || !strings.Contains(err.Error(), "has 300 KiB free") {
+		t.Errorf("under a MiB: %v, want the KiB free", err)
+	}
 	if err := checkFreeSpace(fake, "/no/such/filesystem"); err != nil {
 		t.Errorf("unreadable free space: %v, want it let through", err)
 	}
