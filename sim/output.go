@@ -11,10 +11,10 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 )
 
-// writeRun writes a measured run's output into dir, results.json, timeseries.csv and unless
-// o.NoReport the report, then prints the summary, its last line naming the report (or
-// results.json). A file that could not be written (a full disk) is an error, each file being
-// written whole or not at all: the run is then marked INCOMPLETE, its output not being all there.
+// writeRun writes a measured run's output into dir (results.json, timeseries.csv and, unless
+// o.NoReport, the report) and prints the summary, whose last line names the report or
+// results.json. Each file is written whole or not at all; one that cannot be (a full disk) is an
+// error, for which Run marks the folder INCOMPLETE: its output is not all there.
 func writeRun(fsys outfile.FS, o Options, dir string, res *results.Results, series []results.Sample) error {
 	resultsFile := filepath.Join(dir, "results.json")
 	if err := outfile.Write(fsys, resultsFile, res.Encode); err != nil {
