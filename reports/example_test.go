@@ -41,6 +41,7 @@ func ExampleRender() {
 	// aws-calls 1400x720
 	// change-latency-cdf 1400x620
 	// queue-depths 1400x720
+	// controller-memory 1400x720
 	// restart-cost 1400x560
 	// ttfmr-sweep 1400x620
 }

@@ -114,6 +114,15 @@ func generate(seed uint64) (*results.Results, []results.Sample) {
 			samples = append(samples,
 				results.Sample{Strategy: sh.name, Second: sec, Series: results.SeriesQueueDepth, Value: depth},
 				results.Sample{Strategy: sh.name, Second: sec, Series: results.SeriesDeferredDepth, Value: deferred})
+			// The stopped instance until the restart, then the replacement's memory rising while it syncs.
+			inst, rss, heap := "0", 80.0, 30.0
+			if sec >= restart {
+				grow := math.Min(1, float64(sec-restart)/float64(sh.busy))
+				inst, rss, heap = "1", 50+60*grow, 20+40*grow
+			}
+			samples = append(samples,
+				results.Sample{Strategy: sh.name, Second: sec, Series: results.SeriesMemoryRSS + ":" + inst, Value: rss * (1 << 20)},
+				results.Sample{Strategy: sh.name, Second: sec, Series: results.SeriesMemoryHeap + ":" + inst, Value: heap * (1 << 20)})
 		}
 		var lat []float64
 		for i := range 30 {

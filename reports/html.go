@@ -1,14 +1,15 @@
 package reports
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/base64"
 	"fmt"
 	"html/template"
-	"os"
 	"sort"
 	"strings"
 
+	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -113,12 +114,12 @@ func newPage(r *results.Results, files Files) page {
 	return pg
 }
 
-func writeHTML(path string, pg page) error {
-	var b strings.Builder
+func writeHTML(fsys outfile.FS, path string, pg page) error {
+	var b bytes.Buffer
 	if err := tmpl.Execute(&b, pg); err != nil {
 		return fmt.Errorf("render %s: %w", path, err)
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return outfile.WriteBytes(fsys, path, b.Bytes())
 }
 
 func describeRule(g results.GateRule) string {

@@ -3,9 +3,10 @@ package reports
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/internal/chart"
 	"github.com/restartsim/restartsim/reports/internal/dataset"
 	"github.com/restartsim/restartsim/reports/results"
@@ -50,12 +51,17 @@ type Files struct {
 
 // Render writes the figures and report.html for r into dir (created if needed). ts is the
 // content of timeseries.csv; without it the time-series figures are skipped and the report
-// says so. Render fails only on unusable input or I/O errors.
+// says so. Render fails only on unusable input or I/O errors; the latter are *outfile.Error.
 func Render(r *results.Results, ts []results.Sample, dir string) (Files, error) {
+	return RenderTo(outfile.Disk{}, r, ts, dir)
+}
+
+// RenderTo is Render onto fsys. Each file is written whole or not at all.
+func RenderTo(fsys outfile.FS, r *results.Results, ts []results.Sample, dir string) (Files, error) {
 	if r == nil || len(r.Strategies) == 0 {
 		return Files{}, errors.New("reports: results have no strategies")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := outfile.MkdirAll(dir); err != nil {
 		return Files{}, fmt.Errorf("reports: %w", err)
 	}
 	var files Files
@@ -69,17 +75,33 @@ func Render(r *results.Results, ts []results.Sample, dir string) (Files, error) 
 			return files, fmt.Errorf("reports: figure %s: %w", spec.id, err)
 		}
 		path := filepath.Join(dir, spec.id+".png")
-		if err := os.WriteFile(path, img.Data, 0o644); err != nil {
+		if err := outfile.WriteBytes(fsys, path, img.Data); err != nil {
 			return files, fmt.Errorf("reports: %w", err)
 		}
 		files.Figures = append(files.Figures, Figure{ID: spec.id, Title: spec.title, Caption: spec.caption,
 			Path: path, Width: img.Width, Height: img.Height, png: img.Data})
 	}
 	files.HTML = filepath.Join(dir, HTMLFile)
-	if err := writeHTML(files.HTML, newPage(r, files)); err != nil {
+	if err := writeHTML(fsys, files.HTML, newPage(r, files)); err != nil {
 		return files, fmt.Errorf("reports: %w", err)
 	}
 	return files, nil
+}
+
+// MaxDrawnStrategies caps the strategies the figures draw (a panel each in some of them); the
+// report's tables list every one.
+const MaxDrawnStrategies = 12
+
+// drawn is r with the strategies the figures draw, and a note for the captions when some are left
+// out.
+func drawn(r *results.Results) (*results.Results, string) {
+	n := len(r.Strategies)
+	if n <= MaxDrawnStrategies {
+		return r, ""
+	}
+	d := *r
+	d.Strategies = r.Strategies[:MaxDrawnStrategies]
+	return &d, fmt.Sprintf(" Only the first %d of the %d strategies are drawn; the tables list every one.", MaxDrawnStrategies, n)
 }
 
 type figureSpec struct {
@@ -88,11 +110,15 @@ type figureSpec struct {
 	draw               func() (chart.PNG, error)
 }
 
-func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
+func figureSpecs(all *results.Results, ts []results.Sample) []figureSpec {
+	r, note := drawn(all)
 	tl := dataset.NewTimeline(ts, dataset.MaxBins)
 	noTS := ""
-	if tl.Empty() {
+	switch {
+	case tl.Empty():
 		noTS = "no timeseries.csv samples"
+	case !slices.ContainsFunc(r.Strategies, func(s results.Strategy) bool { return tl.Has(s.Name) }):
+		noTS = "no timeseries.csv samples of the strategies drawn"
 	}
 	cdf := dataset.NewLatencyCDF(r)
 	noCDF := ""
@@ -105,8 +131,8 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 		noSweep = "the scenario does not sweep fleet size"
 	}
 	mem := dataset.NewMemory(r, tl)
-	noMemory := ""
-	if len(mem.Panels) == 0 {
+	noMemory := noTS
+	if noMemory == "" && len(mem.Panels) == 0 {
 		noMemory = "no controller memory was read"
 	}
 	timeline := dataset.NewEventTimeline(r)
@@ -137,8 +163,12 @@ func figureSpecs(r *results.Results, ts []results.Sample) []figureSpec {
 			caption: "Time to first meaningful reconcile against the number of TargetGroupBindings, log-log, one line per strategy.",
 			skip:    noSweep, draw: func() (chart.PNG, error) { return chart.Sweep(sweep) }},
 	}
-	// Only an A/B run has this figure, so other runs do not list it as skipped.
-	if ab, ok := dataset.NewABRuns(r); ok {
+	for i := range specs {
+		specs[i].caption += note
+	}
+	// Only an A/B run has this figure, so other runs do not list it as skipped. Its sides may be
+	// any of the strategies.
+	if ab, ok := dataset.NewABRuns(all); ok {
 		noAB := ""
 		if len(ab.Panels) == 0 {
 			noAB = "neither side measured a compared metric"

@@ -3,12 +3,17 @@ package reports_test
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/restartsim/restartsim/internal/outfile"
+	"github.com/restartsim/restartsim/internal/outfile/outfiletest"
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/results"
 )
@@ -35,6 +40,7 @@ func TestRenderWritesEveryFigure(t *testing.T) {
 		reports.FigureAWSCalls:    {1400, 40 + 2*340},
 		reports.FigureLatencyCDF:  {1400, 620},
 		reports.FigureQueueDepths: {1400, 720},
+		reports.FigureMemory:      {1400, 40 + 2*340},
 		reports.FigureRestartCost: {1400, 560},
 		reports.FigureSweep:       {1400, 620},
 	}
@@ -111,13 +117,80 @@ func TestRenderWithoutTimeseries(t *testing.T) {
 			t.Errorf("report.html does not say why %s is missing", s.ID)
 		}
 	}
-	if len(files.Skipped) != 3 {
-		t.Errorf("skipped %v, want the two time-series figures and the sweep", files.Skipped)
+	if len(files.Skipped) != 4 {
+		t.Errorf("skipped %v, want the three time-series figures and the sweep", files.Skipped)
 	}
 }
 
 func TestRenderRejectsEmptyResults(t *testing.T) {
 	if _, err := reports.Render(&results.Results{}, nil, t.TempDir()); err == nil {
 		t.Fatal("want an error for results without strategies")
+	}
+}
+
+// A figure or the page that cannot be written, at a write or only at its close, is an
+// *outfile.Error naming the file, and no partial or empty file is left.
+func TestRenderOnFullDisk(t *testing.T) {
+	r, ts := loadGolden(t)
+	for _, tt := range []struct {
+		file    string
+		onClose bool
+	}{{reports.FigureAWSCalls + ".png", false}, {reports.HTMLFile, true}} {
+		dir := t.TempDir()
+		full := outfiletest.FullDisk{Full: func(name string) bool { return filepath.Base(name) == tt.file+".partial" }, OnClose: tt.onClose}
+		_, err := reports.RenderTo(full, r, ts, dir)
+		if !outfile.IsError(err) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), filepath.Join(dir, tt.file)) {
+			t.Errorf("%s: error %v, want ENOSPC naming it", tt.file, err)
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.Name() == tt.file || strings.HasSuffix(e.Name(), ".partial") {
+				t.Errorf("%s left behind", e.Name())
+			}
+		}
+	}
+}
+
+// The figures draw the first MaxDrawnStrategies strategies and say so; the tables list all.
+func TestRenderCapsDrawnStrategies(t *testing.T) {
+	r, ts := loadGolden(t)
+	for len(r.Strategies) < 40 {
+		s := r.Strategies[0]
+		s.Name = fmt.Sprint("extra-", len(r.Strategies))
+		r.Strategies = append(r.Strategies, s)
+	}
+	files, err := reports.RenderTo(outfiletest.Discard{}, r, ts, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files.Figures {
+		if !strings.Contains(f.Caption, "Only the first 12 of the 40 strategies are drawn") {
+			t.Errorf("%s: caption does not say strategies are left out: %q", f.ID, f.Caption)
+		}
+		if f.ID == reports.FigureTimeline && f.Height != 40+12*(110+20*25) {
+			t.Errorf("%s: %d pixels high, want 12 panels", f.ID, f.Height)
+		}
+	}
+}
+
+// Time series of other strategies only (renamed, or beyond those drawn) skip the time-series
+// figures rather than failing the report.
+func TestRenderTimeseriesOfOtherStrategies(t *testing.T) {
+	r, ts := loadGolden(t)
+	for i := range r.Strategies {
+		r.Strategies[i].Name += "-renamed"
+	}
+	files, err := reports.RenderTo(outfiletest.Discard{}, r, ts, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skipped []string
+	for _, s := range files.Skipped {
+		skipped = append(skipped, s.ID+": "+s.Reason)
+	}
+	want := []string{reports.FigureAWSCalls + ": no timeseries.csv samples of the strategies drawn", reports.FigureQueueDepths + ": no timeseries.csv samples of the strategies drawn",
+		reports.FigureMemory + ": no timeseries.csv samples of the strategies drawn"}
+	if strings.Join(skipped, "; ") != strings.Join(want, "; ") {
+		t.Errorf("skipped %v, want %v", skipped, want)
 	}
 }

@@ -3,24 +3,43 @@ package sim
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/restartsim/restartsim/internal/outfile"
+	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
-func writeOutput(dir string, res *results.Results, series []results.Sample) error {
-	if err := res.Save(filepath.Join(dir, "results.json")); err != nil {
+// writeRun writes a measured run's output into dir (results.json, timeseries.csv and, unless
+// o.NoReport, the report) and prints the summary, whose last line names the report or
+// results.json. Each file is written whole or not at all; one that cannot be (a full disk) is an
+// error, for which Run marks the folder INCOMPLETE: its output is not all there.
+func writeRun(fsys outfile.FS, o Options, dir string, res *results.Results, series []results.Sample) error {
+	resultsFile := filepath.Join(dir, "results.json")
+	if err := outfile.Write(fsys, resultsFile, res.Encode); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "timeseries.csv"))
+	err := outfile.Write(fsys, filepath.Join(dir, "timeseries.csv"), func(w io.Writer) error { return results.WriteCSV(w, series) })
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	return results.WriteCSV(f, series)
+	last := resultsFile
+	if !o.NoReport {
+		files, err := reports.RenderTo(fsys, res, series, dir)
+		if err != nil {
+			printSummary(o.Stdout, res, fmt.Sprintf("%s (the report could not be written: the run is marked %s)", resultsFile, IncompleteMarker))
+			return fmt.Errorf("the report: %w", err)
+		}
+		last = files.HTML
+	}
+	printSummary(o.Stdout, res, last)
+	return nil
 }
+
+// MarkIncomplete marks the folder of a run that completed as incomplete, with the cause: a file
+// written after it, such as a gate's JUnit report, could not be written.
+func MarkIncomplete(dir string, cause error) { markIncomplete(dir, cause) }
 
 func fmtSec(v *float64) string {
 	if v == nil {

@@ -1,9 +1,15 @@
 package sim
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/restartsim/restartsim/internal/outfile"
+	"github.com/restartsim/restartsim/internal/outfile/outfiletest"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -99,5 +105,47 @@ func TestNeverSteadyIsExplained(t *testing.T) {
 		if len([]rune(l)) > 120 {
 			t.Errorf("%d columns: %q", len([]rune(l)), l)
 		}
+	}
+}
+
+// A file of the run's output that cannot be written, at a write or only at its close, fails the
+// run (which Run then marks INCOMPLETE) and leaves no partial or empty file behind.
+func TestWriteRunFailsOnFullDisk(t *testing.T) {
+	res, err := results.Load("../reports/testdata/results.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	series, err := results.LoadCSV("../reports/testdata/timeseries.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		file     string
+		onClose  bool
+		noReport bool
+	}{
+		{file: "results.json", noReport: true},
+		{file: "timeseries.csv", onClose: true, noReport: true},
+		{file: "aws-calls.png"},
+		{file: "report.html", onClose: true},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			dir := t.TempDir()
+			full := outfiletest.FullDisk{Full: func(name string) bool { return filepath.Base(name) == tt.file+".partial" }, OnClose: tt.onClose}
+			var stdout strings.Builder
+			err := writeRun(full, Options{Stdout: &stdout, NoReport: tt.noReport}, dir, res, series)
+			if !outfile.IsError(err) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), filepath.Join(dir, tt.file)) {
+				t.Fatalf("error %v, want ENOSPC writing %s", err, tt.file)
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if e.Name() == tt.file || strings.HasSuffix(e.Name(), ".partial") {
+					t.Errorf("%s left behind", e.Name())
+				}
+			}
+			if !tt.noReport && !strings.Contains(stdout.String(), "the report could not be written: the run is marked INCOMPLETE") {
+				t.Errorf("summary does not say the run is incomplete:\n%s", stdout.String())
+			}
+		})
 	}
 }

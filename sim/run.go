@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/restartsim/restartsim/reports"
+	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/measure"
@@ -71,18 +71,9 @@ func runScenario(ctx context.Context, opts Options, started time.Time) (*Report,
 	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.Stop()
 	res.Scenario.WallSeconds = measure.Round3(time.Since(started).Seconds())
 	evaluateThresholds(sc, res)
-	if err := writeOutput(dir, res, series); err != nil {
+	if err := writeRun(outfile.Disk{}, o, dir, res, series); err != nil {
 		return nil, err
 	}
-	last := filepath.Join(dir, "results.json")
-	if !o.NoReport {
-		if files, err := reports.Render(res, series, dir); err != nil {
-			o.Logger.Error(err, "rendering the report")
-		} else {
-			last = files.HTML
-		}
-	}
-	printSummary(o.Stdout, res, last)
 	return &Report{Results: res, Dir: dir}, verdict(res)
 }
 

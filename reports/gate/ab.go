@@ -238,10 +238,20 @@ func abRuns(r *results.Results, name string) ([]results.Summary, error) {
 	if !ok {
 		return nil, fmt.Errorf("gate: A/B side %q is missing from the results", name)
 	}
-	if len(s.Runs) == 0 {
-		return []results.Summary{s.Summary}, nil
+	runs := s.Runs
+	if len(runs) == 0 {
+		runs = []results.Summary{s.Summary}
 	}
-	return s.Runs, nil
+	for i := range runs {
+		for _, m := range r.AB.Metrics {
+			if v, ok := runs[i].Metrics()[m.Metric]; ok {
+				if err := checkValue(fmt.Sprintf("%s (run %d)", name, i+1), m.Metric, v); err != nil {
+					return nil, fmt.Errorf("gate: %w", err)
+				}
+			}
+		}
+	}
+	return runs, nil
 }
 
 // metricSample is the metric in every run, sorted, stats.Missing (+Inf) where a run lacks it; false

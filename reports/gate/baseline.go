@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -146,14 +146,10 @@ func (f fileStore) Save(_ context.Context, r *results.Results) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(string(f)), 0o755); err != nil {
+	if err := outfile.MkdirAll(filepath.Dir(string(f))); err != nil {
 		return err
 	}
-	tmp := string(f) + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, string(f))
+	return outfile.WriteBytes(outfile.Disk{}, string(f), data)
 }
 
 type s3Store struct {
@@ -172,9 +168,9 @@ func (s *s3Store) Load(ctx context.Context) (*results.Results, error) {
 		return nil, fmt.Errorf("baseline %s: %w", s, err)
 	}
 	defer out.Body.Close()
-	data, err := io.ReadAll(out.Body)
+	data, err := results.ReadAll(out.Body, s.String())
 	if err != nil {
-		return nil, fmt.Errorf("baseline %s: %w", s, err)
+		return nil, fmt.Errorf("baseline %w", err)
 	}
 	return results.Decode(data, s.String())
 }

@@ -246,7 +246,16 @@ func metric(r *results.Results, strategy, name string) (float64, error) {
 	if !ok {
 		return 0, fmt.Errorf("metric %s is missing for strategy %q: the event it measures never happened in this run", name, strategy)
 	}
-	return v, nil
+	return v, checkValue(strategy, name, v)
+}
+
+// checkValue refuses a figure no run measures, negative or not finite: corrupted results, which
+// would otherwise pass any limit relative to them (a negative baseline, a negative ratio).
+func checkValue(strategy, metric string, v float64) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("corrupted results: %s of strategy %q is %g; a measured figure is finite and not negative", metric, strategy, v)
+	}
+	return nil
 }
 
 func format(v float64) string {

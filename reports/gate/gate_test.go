@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -34,6 +35,39 @@ func strategy(t *testing.T, r *results.Results, name string) *results.Strategy {
 func scale(m map[string]int, f float64) {
 	for k, v := range m {
 		m[k] = int(float64(v) * f)
+	}
+}
+
+// A negative or non-finite figure, in the run or its baseline, is corrupted input: it would pass
+// any limit taken relative to it (a checkpoint TTFMR of -100 s made the ratio -0.55, under its
+// max of 0.5).
+func TestEvaluateRefusesCorruptedFigures(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		baseline bool // corrupt the baseline rather than the run
+		strategy string
+		v        float64
+		want     string
+	}{
+		{name: "negative, relative rule", strategy: "checkpoint", v: -100, want: `ttfmr_seconds of strategy "checkpoint" is -100`},
+		{name: "negative denominator", strategy: "no-checkpoint", v: -1, want: `ttfmr_seconds of strategy "no-checkpoint" is -1`},
+		{name: "infinite", strategy: "checkpoint", v: math.Inf(1), want: "is +Inf"},
+		{name: "not a number", strategy: "checkpoint", v: math.NaN(), want: "is NaN"},
+		{name: "negative baseline", baseline: true, strategy: "checkpoint", v: -100, want: `baseline: corrupted results: ttfmr_seconds of strategy "checkpoint" is -100`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base, cur := load(t), load(t)
+			target := cur
+			if tt.baseline {
+				target = base
+			}
+			v := tt.v
+			strategy(t, target, tt.strategy).Summary.TTFMRSeconds = &v
+			_, err := gate.Evaluate(cur, base)
+			if err == nil || gate.IsViolation(err) || gate.IsInconclusive(err) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want bad input containing %q", err, tt.want)
+			}
+		})
 	}
 }
 

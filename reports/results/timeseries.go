@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"strconv"
 )
 
@@ -46,33 +48,104 @@ func WriteCSV(w io.Writer, samples []Sample) error {
 	return cw.Error()
 }
 
-// ReadCSV parses timeseries.csv; errors name the line.
-func ReadCSV(r io.Reader) ([]Sample, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(header)
-	rows, err := cr.ReadAll()
+// MaxSamples bounds the rows of a timeseries.csv (about 60 MiB of them; a 3,000-binding run
+// writes a few thousand).
+const MaxSamples = 2_000_000
+
+// LoadCSV reads the timeseries.csv at path (see ReadCSV); errors name the file.
+func LoadCSV(path string) ([]Sample, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("timeseries.csv: empty, want header %v", header)
+	defer f.Close()
+	ts, err := ReadCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ts, nil
+}
+
+// ReadCSV parses timeseries.csv, at most MaxFileBytes and MaxSamples rows of it; errors name the
+// line and the column. A second lies in [0, MaxSeconds] and a value in [0, MaxCount] (counts and
+// queue depths).
+func ReadCSV(r io.Reader) ([]Sample, error) {
+	lr := &io.LimitedReader{R: r, N: MaxFileBytes + 1}
+	cr := csv.NewReader(lr)
+	cr.FieldsPerRecord = len(header)
+	cr.ReuseRecord = true
+	readError := func(err error) error {
+		if lr.N <= 0 {
+			return fmt.Errorf("too large: more than %d MiB", MaxFileBytes>>20)
+		}
+		return err
+	}
+	row, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("empty, want header %v", header)
+	}
+	if err != nil {
+		return nil, readError(err)
 	}
 	for i, h := range header {
-		if rows[0][i] != h {
-			return nil, fmt.Errorf("timeseries.csv line 1: column %d is %q, want %q", i+1, rows[0][i], h)
+		if row[i] != h {
+			return nil, fmt.Errorf("line 1: column %d is %q, want %q", i+1, trunc(row[i]), h)
 		}
 	}
-	out := make([]Sample, 0, len(rows)-1)
-	for i, row := range rows[1:] {
-		sec, err := strconv.Atoi(row[1])
-		if err != nil {
-			return nil, fmt.Errorf("timeseries.csv line %d: second: %w", i+2, err)
+	// Names repeat on every row: keep one copy of each.
+	names := map[string]string{}
+	intern := func(s string) string {
+		if v, ok := names[s]; ok {
+			return v
 		}
-		val, err := strconv.ParseFloat(row[3], 64)
-		if err != nil {
-			return nil, fmt.Errorf("timeseries.csv line %d: value: %w", i+2, err)
+		names[s] = s
+		return s
+	}
+	var out []Sample
+	for {
+		row, err = cr.Read()
+		if err == io.EOF {
+			break
 		}
-		out = append(out, Sample{Strategy: row[0], Second: sec, Series: row[2], Value: val})
+		if err != nil {
+			return nil, readError(err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(out) == MaxSamples {
+			return nil, fmt.Errorf("line %d: more than %d samples", line, MaxSamples)
+		}
+		s, err := parseSample(row)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		s.Strategy, s.Series = intern(s.Strategy), intern(s.Series)
+		out = append(out, s)
+	}
+	if lr.N <= 0 {
+		return nil, readError(nil)
 	}
 	return out, nil
+}
+
+func parseSample(row []string) (Sample, error) {
+	for i, col := range []string{"strategy", "series"} {
+		if n := len(row[2*i]); n > MaxNameBytes {
+			return Sample{}, fmt.Errorf("%s: %d bytes, more than %d", col, n, MaxNameBytes)
+		}
+	}
+	sec, err := strconv.Atoi(row[1])
+	switch {
+	case err != nil:
+		return Sample{}, fmt.Errorf("second: %w", err)
+	case sec < 0 || sec > MaxSeconds:
+		return Sample{}, fmt.Errorf("second: %d is outside [0, %d]", sec, MaxSeconds)
+	}
+	val, err := strconv.ParseFloat(row[3], 64)
+	switch {
+	case err != nil:
+		return Sample{}, fmt.Errorf("value: %w", err)
+	case math.IsNaN(val) || math.IsInf(val, 0) || val < 0 || val > MaxCount:
+		return Sample{}, fmt.Errorf("value: %g is outside [0, %g]", val, float64(MaxCount))
+	}
+	return Sample{Strategy: row[0], Second: sec, Series: row[2], Value: val}, nil
 }

@@ -131,6 +131,13 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
 	}
+	etcdDir := o.EtcdDataDir
+	if etcdDir == "" {
+		etcdDir = os.TempDir() // where envtest makes etcd's temporary directory
+	}
+	if err := checkFreeSpace(statfsFree, o.WorkDir, etcdDir); err != nil {
+		return nil, err
+	}
 	policy := filepath.Join(o.WorkDir, "audit-policy.yaml")
 	if err := os.WriteFile(policy, []byte(auditPolicy), 0o644); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim"
@@ -44,6 +45,8 @@ type gateOptions struct {
 	S3 gate.S3Options
 
 	scenario *scenario.Scenario
+	// runDir is the folder of the run -f SCENARIO made, once it completed.
+	runDir string
 }
 
 func newGateCommand() *cobra.Command {
@@ -68,11 +71,12 @@ Two layers, each optional, both from the scenario:
          s3://bucket/key; --baseline) and absolute limits.
 
 Prints the verdict tables. Exit code 0: every check passed; 1: a regression, a value over an
-absolute limit, or a candidate that broke the run; 2: bad input or environment (unreadable
-files, unknown metric, missing baseline); 75: inconclusive, nothing failed but the A/B
-comparison could not rule out a regression (too few runs for the noise, a loaded machine):
-run the gate again, on a quieter machine or with a larger ab.budget. --junit is removed before a
-run, so a failed run never leaves an old pass behind.
+absolute limit, a candidate that broke the run, or an output that could not be written (the
+run's, --junit, the new baseline; a run's folder is then marked INCOMPLETE); 2: bad input or
+environment (unreadable files, figures out of range, unknown metric, missing baseline); 75:
+inconclusive, nothing failed but the A/B comparison could not rule out a regression (too few
+runs for the noise, a loaded machine): run the gate again, on a quieter machine or with a larger
+ab.budget. --junit is removed before a run, so a failed run never leaves an old pass behind.
 
 S3 credentials, region and endpoint come from the usual AWS environment (AWS_PROFILE,
 AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, ...) unless set by flags; with a custom
@@ -168,6 +172,10 @@ func (o *gateOptions) Validate() error {
 
 func (o *gateOptions) run(ctx context.Context, out, stderr io.Writer) error {
 	if o.JUnit != "" {
+		// Only a file is removed: --junit /dev/stdout must not take the device with it.
+		if fi, err := os.Lstat(o.JUnit); err == nil && !fi.Mode().IsRegular() {
+			return badInput(fmt.Errorf("--junit %s is not a regular file", o.JUnit))
+		}
 		if err := os.Remove(o.JUnit); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return badInput(fmt.Errorf("removing the previous --junit file: %w", err))
 		}
@@ -208,7 +216,7 @@ func (o *gateOptions) run(ctx context.Context, out, stderr io.Writer) error {
 	}
 	if o.JUnit != "" {
 		if werr := writeFile(o.JUnit, func(w io.Writer) error { return gate.WriteJUnit(w, rep) }); werr != nil {
-			return badInput(werr)
+			return o.outputError(werr)
 		}
 	}
 	if gate.IsInconclusive(err) && !o.UpdateBaseline {
@@ -220,6 +228,9 @@ func (o *gateOptions) run(ctx context.Context, out, stderr io.Writer) error {
 	}
 	if o.UpdateBaseline {
 		if err := store.Save(ctx, cur); err != nil {
+			if outfile.IsError(err) {
+				return o.outputError(err)
+			}
 			return badInput(err)
 		}
 		fmt.Fprintf(out, "baseline updated: %s\n", store)
@@ -257,14 +268,26 @@ func (o *gateOptions) simulate(ctx context.Context, out, stderr io.Writer) (*res
 	var v *results.ViolationError
 	switch {
 	case rep != nil && (err == nil || errors.As(err, &v)):
+		o.runDir = rep.Dir
 		return rep.Results, nil
 	case errors.As(err, &v):
 		o.writeJUnitError(o.scenario.Name, "regression", err)
+		return nil, &ExitError{Code: ExitFailure, Err: err}
+	case outfile.IsError(err): // the run marked its folder INCOMPLETE
 		return nil, &ExitError{Code: ExitFailure, Err: err}
 	case runerr.IsBadInput(err) || err != nil:
 		return nil, o.inputError(o.scenario.Name, err)
 	}
 	return nil, errors.New("gate: the run produced no results")
+}
+
+// outputError is exit 1 for an output that could not be written, and marks the folder of the
+// run the gate made (if any) INCOMPLETE.
+func (o *gateOptions) outputError(err error) error {
+	if o.runDir != "" {
+		sim.MarkIncomplete(o.runDir, fmt.Errorf("the gate's output: %w", err))
+	}
+	return &ExitError{Code: ExitFailure, Err: err}
 }
 
 // inputError records a gate that could not run in the JUnit file too, and marks it exit 2.
@@ -283,14 +306,7 @@ func (o *gateOptions) writeJUnitError(scenario, kind string, err error) error {
 	return writeFile(o.JUnit, func(w io.Writer) error { return gate.WriteJUnitError(w, scenario, kind, err) })
 }
 
+// writeFile writes path whole or not at all.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outfile.Write(outfile.Disk{}, path, write)
 }

@@ -186,3 +186,43 @@ func TestGateCommandABVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// A negative or out-of-range figure in the results or the baseline is corrupted input (exit 2),
+// named by file and field: a checkpoint p95 of -100 once passed a relative rule.
+func TestGateCommandRefusesCorruptedFigures(t *testing.T) {
+	_, good := copyGolden(t)
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	if code, out := execute(t, "gate", "-f", good, "--baseline", base, "--update-baseline"); code != ExitOK {
+		t.Fatalf("update: exit %d:\n%s", code, out)
+	}
+	negative := corrupt(t, func(r *results.Results) {
+		s, _ := r.Strategy("checkpoint")
+		s.Summary.BlindTime.P95 = -100
+		v := -100.0
+		s.Summary.TTFMRSeconds = &v
+	})
+	code, out := execute(t, "gate", "-f", negative, "--baseline", base)
+	if code != ExitBadInput || !strings.Contains(out, negative+": corrupted: ") || !strings.Contains(out, "strategies[1].summary.ttfmrSeconds: -100 is negative") {
+		t.Errorf("negative figures: exit %d, want %d naming the file and the field:\n%s", code, ExitBadInput, out)
+	}
+	code, out = execute(t, "gate", "-f", good, "--baseline", negative)
+	if code != ExitBadInput || !strings.Contains(out, "baseline: "+negative+": corrupted: ") {
+		t.Errorf("negative baseline: exit %d, want %d naming the file:\n%s", code, ExitBadInput, out)
+	}
+}
+
+// A --junit report that cannot be written is exit 1, and no partial file is left.
+func TestGateCommandJUnitWriteFailure(t *testing.T) {
+	_, res := copyGolden(t)
+	junit := filepath.Join(t.TempDir(), "missing", "junit.xml")
+	code, out := execute(t, "gate", "-f", res, "--junit", junit, "--baseline", regressed(t, res))
+	if code != ExitFailure || !strings.Contains(out, "writing "+junit) {
+		t.Errorf("exit %d, want %d naming %s:\n%s", code, ExitFailure, junit, out)
+	}
+	if code, out := execute(t, "gate", "-f", res, "--junit", os.DevNull); code != ExitBadInput || !strings.Contains(out, "not a regular file") {
+		t.Errorf("--junit %s: exit %d, want %d:\n%s", os.DevNull, code, ExitBadInput, out)
+	}
+	if _, err := os.Stat(os.DevNull); err != nil {
+		t.Errorf("%s: %v", os.DevNull, err)
+	}
+}

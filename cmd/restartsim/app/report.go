@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/results"
 )
@@ -33,7 +33,7 @@ func newReportCommand() *cobra.Command {
 	o := &reportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report -f RESULTS [-o DIR]",
-		Short: "Render PNG figures and a self-contained HTML report from a results.json",
+		Short: "Render PNG figures and a self-contained HTML report from a results.json (exit 0 ok, 1 a file could not be written, 2 bad input)",
 		Example: `  # Re-render a run's report after an upgrade, beside its results.json
   restartsim report -f out/quickstart/20261201T130238Z/results.json
 
@@ -80,8 +80,11 @@ func (o *reportOptions) run(_ context.Context, out io.Writer) error {
 		return badInput(err)
 	}
 	files, err := reports.Render(r, ts, o.OutDir)
+	if outfile.IsError(err) {
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
 	if err != nil {
-		return err
+		return badInput(err)
 	}
 	for _, f := range files.Figures {
 		fmt.Fprintf(out, "wrote %s\n", f.Path)
@@ -96,17 +99,9 @@ func (o *reportOptions) run(_ context.Context, out io.Writer) error {
 // readTimeseries reads timeseries.csv; a missing file yields no samples (the report then
 // skips the time-series figures and says so).
 func readTimeseries(path string) ([]results.Sample, error) {
-	f, err := os.Open(path)
+	ts, err := results.LoadCSV(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ts, err := results.ReadCSV(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return ts, nil
+	return ts, err
 }

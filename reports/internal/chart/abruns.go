@@ -149,8 +149,6 @@ func metricUnit(metric string) string {
 	return "count"
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
 // hline is a horizontal line across the data area at y.
 type hline struct {
 	y     float64

@@ -110,7 +110,7 @@ func timelineLegend(panel dataset.TimelinePanel) []legendEntry {
 			break
 		}
 	}
-	return append(out, markers(panel.Markers).legend()...)
+	return append(out, markers(panel.Markers).legend(panel.MoreMarkers)...)
 }
 
 type glyphThumb struct{ draw.GlyphStyle }

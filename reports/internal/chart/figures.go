@@ -205,11 +205,21 @@ func Sweep(d dataset.Sweep) (PNG, error) {
 		p.Add(line, pts)
 		entries = append(entries, legendEntry{"strategy " + l.Name, line})
 	}
+	widenLog(&p.X)
+	widenLog(&p.Y)
 	return render(sweepWidth, sweepHeight, func(dc draw.Canvas) error {
 		dc = figureTitle(dc, "Time to first meaningful reconcile vs fleet size")
 		drawSingle(dc, p, entries)
 		return nil
 	})
+}
+
+// widenLog gives a log axis of one value a decade around it: gonum would widen it by one unit
+// either side, to zero or below for values up to 1, which a log scale cannot draw.
+func widenLog(a *plot.Axis) {
+	if a.Min == a.Max {
+		a.Min, a.Max = a.Min/math.Sqrt(10), a.Max*math.Sqrt(10)
+	}
 }
 
 // drawSingle draws one plot with its legend to the right.

@@ -14,6 +14,9 @@ type logTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !finite(lo) || !finite(hi) {
+		return nil
+	}
 	if lo <= 0 || hi <= lo {
 		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
 	}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -48,8 +49,9 @@ func (ms markers) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return xmin, xmax, math.Inf(1), math.Inf(-1)
 }
 
-// legend returns one entry per marker kind present.
-func (ms markers) legend() []legendEntry {
+// legend returns one entry per marker kind present, and one that counts the events left out
+// (more of them).
+func (ms markers) legend(more int) []legendEntry {
 	var restart, phase, fault, window bool
 	for _, m := range ms {
 		switch {
@@ -75,6 +77,9 @@ func (ms markers) legend() []legendEntry {
 	}
 	if window {
 		out = append(out, legendEntry{"AWS fault window", boxThumb{faultFill}})
+	}
+	if more > 0 {
+		out = append(out, legendEntry{fmt.Sprintf("(%d later events not drawn)", more), lineThumb{}})
 	}
 	return out
 }

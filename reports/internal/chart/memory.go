@@ -60,7 +60,7 @@ func Memory(d dataset.Memory) (PNG, error) {
 		}
 		headroom(p)
 		plots = append(plots, []*plot.Plot{p})
-		legends = append(legends, append(entries, ms.legend()...))
+		legends = append(legends, append(entries, ms.legend(panel.MoreMarkers)...))
 	}
 	w, h := MemorySize(len(d.Panels))
 	return render(w, h, func(dc draw.Canvas) error {

@@ -156,23 +156,38 @@ func seconds(v float64) string {
 	}
 }
 
-// timeTicks labels a scenario-time axis in seconds at round steps (10 s, 30 s, 1 min, 5 min, …),
-// with an unlabelled minor tick halfway.
+// timeTicks labels a scenario-time axis in seconds at round steps (10 s, 30 s, 1 min, 5 min, …,
+// then powers of ten days), with an unlabelled minor tick halfway.
 type timeTicks struct{}
 
 var timeSteps = []float64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 28800, 86400}
 
-// Ticks implements plot.Ticker.
+// maxTimeTicks is the most labelled ticks of a time axis.
+const maxTimeTicks = 12
+
+// Ticks implements plot.Ticker. It returns at most 2 × maxTimeTicks + 2 ticks for any finite
+// range: the ticks are counted, not stepped through, so a step lost in the rounding of a huge
+// value cannot keep it from ending.
 func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
-	step := timeSteps[len(timeSteps)-1]
+	if !finite(hi-lo) || hi < lo {
+		return nil
+	}
+	step := 0.0
 	for _, s := range timeSteps {
-		if (hi-lo)/s <= 12 {
+		if (hi-lo)/s <= maxTimeTicks {
 			step = s
 			break
 		}
 	}
+	if step == 0 { // longer than the steps: days by powers of ten
+		day := timeSteps[len(timeSteps)-1]
+		step = day * math.Pow(10, math.Ceil(math.Log10((hi-lo)/maxTimeTicks/day)))
+	}
+	first := math.Ceil(lo / step)
+	n := int(math.Min(math.Floor(hi/step)-first, maxTimeTicks))
 	var ticks []plot.Tick
-	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+	for i := 0; i <= n; i++ {
+		v := (first + float64(i)) * step
 		label := v
 		if label == 0 {
 			label = 0 // not "-0"
@@ -182,11 +197,13 @@ func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
 			ticks = append(ticks, plot.Tick{Value: half})
 		}
 	}
-	if first := math.Ceil(lo/step)*step - step/2; first >= lo {
-		ticks = append(ticks, plot.Tick{Value: first})
+	if half := first*step - step/2; half >= lo {
+		ticks = append(ticks, plot.Tick{Value: half})
 	}
 	return ticks
 }
+
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // plainTicks is plot.DefaultTicks with labels printed without trailing zeros ("500", not "500.00").
 type plainTicks struct{}

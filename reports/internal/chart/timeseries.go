@@ -63,7 +63,7 @@ func CallRates(d dataset.CallRates) (PNG, error) {
 		}
 		headroom(p)
 		entries = append(entries, legendEntry{panel.Throttled.Name, thr})
-		legends[i] = append(entries, ms.legend()...)
+		legends[i] = append(entries, ms.legend(panel.MoreMarkers)...)
 		plots[i] = []*plot.Plot{p}
 	}
 	// One y scale for every panel, so strategies compare at a glance.
@@ -118,7 +118,7 @@ func QueueDepths(d dataset.QueueDepths) (PNG, error) {
 		}
 		headroom(p)
 		plots = append(plots, []*plot.Plot{p})
-		legends = append(legends, append(entries, ms.legend()...))
+		legends = append(legends, append(entries, ms.legend(d.MoreMarkers)...))
 	}
 	w, h := QueueDepthsSize()
 	return render(w, h, func(dc draw.Canvas) error {

@@ -48,6 +48,8 @@ type TimelinePanel struct {
 	// MoreChanges counts the changes left out beyond MaxTimelineChanges.
 	MoreChanges int
 	Markers     []Marker
+	// MoreMarkers counts the events left out beyond MaxMarkers.
+	MoreMarkers int
 }
 
 // EventTimeline is the Gantt-style figure of each strategy's restart and changes.
@@ -91,7 +93,9 @@ func NewEventTimeline(r *results.Results) EventTimeline {
 				p.FirstMeaningfuls = append(p.FirstMeaningfuls, *rk.FirstMeaningfulSeconds)
 			}
 		}
-		for _, m := range Markers(s) {
+		ms, more := Markers(s)
+		p.MoreMarkers = more
+		for _, m := range ms {
 			if m.Kind != MarkerRestart || !stops[m.At] { // the phases show the restarts
 				p.Markers = append(p.Markers, m)
 			}

@@ -7,8 +7,19 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 )
 
-// MaxBins caps the number of time bins per series, so a long scenario stays readable.
-const MaxBins = 300
+// Caps on what one figure draws, so that a figure stays readable and its image small whatever the
+// results hold.
+const (
+	// MaxBins caps the number of time bins per series, so a long scenario stays readable.
+	MaxBins = 300
+	// MaxOperations caps the operations drawn per panel of figure 1; the quieter ones are drawn as
+	// one line.
+	MaxOperations = 10
+	// MaxCDFPoints caps the points of a latency CDF line; more cannot be told apart on the figure.
+	MaxCDFPoints = 2000
+	// MaxLines caps the lines of figure 5 (one per strategy).
+	MaxLines = 12
+)
 
 // CallRatePanel is one strategy's panel of the AWS calls figure.
 type CallRatePanel struct {
@@ -18,6 +29,8 @@ type CallRatePanel struct {
 	// Throttled is the rate of throttled calls, all operations together.
 	Throttled Line
 	Markers   []Marker
+	// MoreMarkers counts the events left out beyond MaxMarkers.
+	MoreMarkers int
 }
 
 // CallRates is figure 1: AWS calls per second per operation over scenario time.
@@ -34,8 +47,18 @@ func NewCallRates(r *results.Results, t *Timeline) CallRates {
 		if !t.Has(s.Name) {
 			continue
 		}
-		p := CallRatePanel{Strategy: s.Name, Markers: Markers(s)}
-		for _, op := range t.Operations(s.Name, results.SeriesAWSCalls) {
+		p := CallRatePanel{Strategy: s.Name}
+		p.Markers, p.MoreMarkers = Markers(s)
+		ops := t.Operations(s.Name, results.SeriesAWSCalls)
+		for i, op := range ops {
+			if i == MaxOperations-1 && len(ops) > MaxOperations {
+				var rest []string
+				for _, op := range ops[i:] {
+					rest = append(rest, results.SeriesAWSCalls+":"+op)
+				}
+				p.Calls = append(p.Calls, Line{Name: fmt.Sprintf("%d other operations", len(rest)), Points: t.Rate(s.Name, rest...)})
+				break
+			}
 			p.Calls = append(p.Calls, Line{Name: op, Points: t.Rate(s.Name, results.SeriesAWSCalls+":"+op)})
 		}
 		var throttled []string
@@ -77,8 +100,12 @@ func NewLatencyCDF(r *results.Results) LatencyCDF {
 		if len(lat) > 0 {
 			l.Points = append(l.Points, Point{X: lat[0], Y: 0})
 		}
+		// Past MaxCDFPoints, every step-th change (and the last) makes a step.
+		step := max(1, (len(lat)+MaxCDFPoints-2)/(MaxCDFPoints-1))
 		for i, v := range lat {
-			l.Points = append(l.Points, Point{X: v, Y: float64(i+1) / float64(len(s.Changes))})
+			if i%step == step-1 || i == len(lat)-1 {
+				l.Points = append(l.Points, Point{X: v, Y: float64(i+1) / float64(len(s.Changes))})
+			}
 		}
 		out.Lines = append(out.Lines, l)
 	}
@@ -97,10 +124,11 @@ func (c LatencyCDF) Empty() bool {
 
 // QueueDepths is figure 3: one line per strategy in each of two panels.
 type QueueDepths struct {
-	BinSeconds int
-	Work       []Line
-	Deferred   []Line
-	Markers    []Marker
+	BinSeconds  int
+	Work        []Line
+	Deferred    []Line
+	Markers     []Marker
+	MoreMarkers int
 }
 
 // NewQueueDepths prepares figure 3.
@@ -116,7 +144,7 @@ func NewQueueDepths(r *results.Results, t *Timeline) QueueDepths {
 		out.Work = append(out.Work, Line{Name: s.Name, Points: t.Gauge(s.Name, results.SeriesQueueDepth)})
 		out.Deferred = append(out.Deferred, Line{Name: s.Name, Points: t.Gauge(s.Name, results.SeriesDeferredDepth)})
 	}
-	out.Markers = Markers(with...)
+	out.Markers, out.MoreMarkers = Markers(with...)
 	return out
 }
 
@@ -177,7 +205,7 @@ func NewSweep(r *results.Results) (s Sweep, ok bool) {
 		}
 	}
 	for _, n := range names {
-		if len(points[n]) > 0 {
+		if len(points[n]) > 0 && len(s.Lines) < MaxLines {
 			s.Lines = append(s.Lines, Line{Name: n, Points: points[n]})
 		}
 	}

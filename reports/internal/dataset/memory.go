@@ -25,6 +25,8 @@ type MemoryPanel struct {
 	Shared  bool
 	Lines   []MemoryLine
 	Markers []Marker
+	// MoreMarkers counts the events left out of Markers (MaxMarkers).
+	MoreMarkers int
 }
 
 // Memory is the memory figure: one panel per strategy with memory readings.
@@ -70,7 +72,8 @@ func NewMemory(r *results.Results, t *Timeline) Memory {
 		if len(panel.Lines) == 0 {
 			continue
 		}
-		panel.Markers = append(Markers(s), phaseMarkers(s)...)
+		ms, more := Markers(s)
+		panel.Markers, panel.MoreMarkers = append(ms, phaseMarkers(s)...), more
 		out.Panels = append(out.Panels, panel)
 	}
 	return out
@@ -113,18 +116,14 @@ func phaseMarkers(s *results.Strategy) []Marker {
 // Peaks is a gauge's largest value per bin, only in bins that have samples: an instance that
 // stopped, or did not answer, has no value there (unlike Gauge, which holds the last one).
 func (t *Timeline) Peaks(strategy, series string) Points {
-	bySec := t.series[strategy][series]
 	var pts Points
-	for _, start := range t.bins() {
-		peak, found := math.Inf(-1), false
-		for s := start; s < start+t.BinSeconds && s <= t.Last; s++ {
-			if v, ok := bySec[s]; ok {
-				peak, found = math.Max(peak, v), true
-			}
+	for _, s := range t.series[strategy][series] { // in time order
+		x := t.x(t.bin(s.second))
+		if n := len(pts); n > 0 && pts[n-1].X == x {
+			pts[n-1].Y = math.Max(pts[n-1].Y, s.value)
+			continue
 		}
-		if found {
-			pts = append(pts, Point{X: t.x(start), Y: peak})
-		}
+		pts = append(pts, Point{X: x, Y: s.value})
 	}
 	return pts
 }

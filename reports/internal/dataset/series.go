@@ -53,9 +53,13 @@ type Marker struct {
 	At, End float64 // scenario seconds; End == At for instants
 }
 
+// MaxMarkers caps the markers drawn on one panel: past it their labels cannot be read.
+const MaxMarkers = 40
+
 // Markers returns the restart and fault markers of the given strategies' events, deduplicated
-// (strategies share one timeline, so their events usually coincide) and sorted by time.
-func Markers(strategies ...*results.Strategy) []Marker {
+// (strategies share one timeline, so their events usually coincide) and sorted by time: the first
+// MaxMarkers of them, and how many more there are.
+func Markers(strategies ...*results.Strategy) (ms []Marker, more int) {
 	seen := map[Marker]bool{}
 	var out []Marker
 	for _, s := range strategies {
@@ -68,7 +72,10 @@ func Markers(strategies ...*results.Strategy) []Marker {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
-	return out
+	if len(out) > MaxMarkers {
+		return out[:MaxMarkers], len(out) - MaxMarkers
+	}
+	return out, 0
 }
 
 func marker(e results.Event) (Marker, bool) {

@@ -59,13 +59,82 @@ func TestMarkers(t *testing.T) {
 		{AtSeconds: 70, Kind: "churn"},
 	}}
 	b := &results.Strategy{Events: []results.Event{{AtSeconds: 60, Kind: "restart", Detail: "crash"}}}
-	got := Markers(a, b)
+	got, more := Markers(a, b)
 	want := []Marker{
 		{Kind: MarkerRestart, Label: "restart: crash", At: 60, End: 60},
 		{Kind: MarkerFault, Label: "awsFault: EC2 RequestLimitExceeded", At: 90, End: 120},
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("markers = %+v, want %+v", got, want)
+	if !reflect.DeepEqual(got, want) || more != 0 {
+		t.Errorf("markers = %+v, %d more; want %+v", got, more, want)
+	}
+}
+
+func TestMarkersAreCapped(t *testing.T) {
+	s := &results.Strategy{}
+	for i := range MaxMarkers + 5 {
+		s.Events = append(s.Events, results.Event{AtSeconds: float64(MaxMarkers + 5 - i), Kind: "restart"})
+	}
+	got, more := Markers(s)
+	if len(got) != MaxMarkers || more != 5 || got[0].At != 1 {
+		t.Errorf("%d markers from %v, %d more; want the first %d, 5 more", len(got), got[0].At, more, MaxMarkers)
+	}
+}
+
+// Samples a month apart cost as much as samples a second apart: the timeline's work follows the
+// samples and the bins, not the seconds between them.
+func TestTimelineFarApartSamples(t *testing.T) {
+	calls := results.SeriesAWSCalls + ":RegisterTargets"
+	far := results.MaxSeconds
+	samples := []results.Sample{{Strategy: "a", Second: 0, Series: calls, Value: 3}, {Strategy: "a", Second: far, Series: calls, Value: 5},
+		{Strategy: "a", Second: 0, Series: results.SeriesQueueDepth, Value: 2}}
+	tl := NewTimeline(samples, MaxBins)
+	rate := tl.Rate("a", calls)
+	gauge := tl.Gauge("a", results.SeriesQueueDepth)
+	if len(rate) != MaxBins || len(gauge) != MaxBins {
+		t.Fatalf("%d and %d points, want %d bins", len(rate), len(gauge), MaxBins)
+	}
+	var total float64
+	for _, p := range rate {
+		total += p.Y * float64(tl.BinSeconds)
+	}
+	if total != 8 || gauge[MaxBins-1].Y != 2 {
+		t.Errorf("rate total %g (want 8), last gauge %g (want 2, held)", total, gauge[MaxBins-1].Y)
+	}
+}
+
+// Past MaxOperations, the quieter operations share one line; the total is kept.
+func TestCallRatesCapOperations(t *testing.T) {
+	var samples []results.Sample
+	for i := range MaxOperations + 5 {
+		samples = append(samples, results.Sample{Strategy: "a", Second: 0, Series: fmt.Sprintf("%s:Op%02d", results.SeriesAWSCalls, i), Value: float64(100 - i)})
+	}
+	r := &results.Results{Strategies: []results.Strategy{{Name: "a"}}}
+	cr := NewCallRates(r, NewTimeline(samples, MaxBins))
+	lines := cr.Panels[0].Calls
+	if len(lines) != MaxOperations || lines[MaxOperations-1].Name != "6 other operations" {
+		t.Fatalf("%d lines, last %q; want %d, the last for 6 other operations", len(lines), lines[len(lines)-1].Name, MaxOperations)
+	}
+	var total float64
+	for _, l := range lines {
+		total += l.Points[0].Y
+	}
+	if want := float64(MaxOperations+5) * (100 - float64(MaxOperations+4)/2); total != want {
+		t.Errorf("total %g, want %g", total, want)
+	}
+}
+
+// A CDF of many changes is drawn with at most MaxCDFPoints points, keeping its ends.
+func TestLatencyCDFIsDecimated(t *testing.T) {
+	s := results.Strategy{Name: "a"}
+	n := 10 * MaxCDFPoints
+	for i := range n {
+		v := float64(i + 1)
+		s.Changes = append(s.Changes, results.Change{LatencySeconds: &v})
+	}
+	pts := NewLatencyCDF(&results.Results{Strategies: []results.Strategy{s}}).Lines[0].Points
+	last := pts[len(pts)-1]
+	if len(pts) > MaxCDFPoints+1 || pts[0] != (Point{1, 0}) || last != (Point{float64(n), 1}) {
+		t.Errorf("%d points from %v to %v; want at most %d from {1 0} to {%d 1}", len(pts), pts[0], last, MaxCDFPoints+1, n)
 	}
 }
 
