@@ -9,6 +9,11 @@
 // CPU per hostile request), mixed (valid SDK clients beside every hostile kind, slow and idle
 // connections included) for -duration, then quiet until the server's read and idle timeouts have
 // closed what the hostile clients left open.
+//
+// With -probe NAME it runs one hostile pattern alone against a fresh server instead and prints what the
+// server paid, to compare two binaries:
+//
+//	go run ./hack/fakeaws-soak -binary /tmp/restartsim-before -probe header-only
 package main
 
 import (
@@ -27,7 +32,15 @@ func main() {
 	duration := flag.Duration("duration", 2*time.Minute, "length of the mixed phase")
 	hostileOnly := flag.Duration("hostile-phase", 15*time.Second, "length of the hostile-only phase")
 	out := flag.String("out", "", "also write the report to this file")
+	probe := flag.String("probe", "", "instead of the soak, run one hostile pattern alone and print its figures: "+probeNames())
 	flag.Parse()
+	if *probe != "" {
+		if err := runProbe(*binary, *probe, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeaws-soak:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*binary, *hostileOnly, *duration, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeaws-soak:", err)
 		os.Exit(1)

@@ -116,13 +116,16 @@ func (s *server) scrape() (sample, error) {
 
 // anonRSS is the process's anonymous resident memory (RssAnon in /proc/<pid>/status): its heap and
 // stacks, without the pages of its 150 MB executable that the page cache shares (0 without /proc).
-func anonRSS(pid int) float64 {
+func anonRSS(pid int) float64 { return procStatus(pid, "RssAnon:") }
+
+// procStatus is one kB field of /proc/<pid>/status, in bytes (0 without /proc).
+func procStatus(pid int, field string) float64 {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
 			return kb * 1024
 		}
