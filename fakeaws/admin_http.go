@@ -143,7 +143,7 @@ func (s *Server) adminHandler() http.Handler {
 			adminFail(w, e)
 			return
 		}
-		held, err := s.bodies.read(r.Context(), r, s.opts.MaxBodyBytes)
+		held, err := s.bodies.read(w, r, s.opts.MaxBodyBytes)
 		defer held.release()
 		if err != nil {
 			abandonBody(w)

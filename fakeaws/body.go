@@ -30,9 +30,11 @@ const bodyBudgetWait = time.Second
 const firstBodyBuffer = 4 << 10
 
 // bodyLimiter bounds what request bodies hold while they are read, across connections: at most slots
-// bodies at once (so that bodies never take every connection and /healthz still gets one) and at most
-// budget bytes of buffers between them, reserved as each buffer grows with what has arrived.
+// bodies at once (so that bodies never take every connection and /healthz still gets one), at most budget
+// bytes of buffers between them, reserved as each buffer grows with what has arrived, and a body that
+// stops arriving for idle is cut off (the server's read timeout bounds the whole request).
 type bodyLimiter struct {
+	idle, whole time.Duration
 	slots    *semaphore.Weighted
 	bytes    *semaphore.Weighted
 	held     atomic.Int64 // bytes reserved by bodies being read or served
@@ -40,8 +42,9 @@ type bodyLimiter struct {
 	refusals atomic.Int64 // requests refused with errBodiesBusy
 }
 
-func newBodyLimiter(budget int64, slots int) *bodyLimiter {
-	return &bodyLimiter{slots: semaphore.NewWeighted(int64(slots)), bytes: semaphore.NewWeighted(budget)}
+func newBodyLimiter(budget int64, slots int, readTimeout time.Duration) *bodyLimiter {
+	return &bodyLimiter{slots: semaphore.NewWeighted(int64(slots)), bytes: semaphore.NewWeighted(budget),
+		idle: readTimeout / 6, whole: readTimeout}
 }
 
 // heldBody is a body read under the limiter; release gives its memory and slot back once the request has
@@ -86,9 +89,10 @@ func (b *heldBody) grow(ctx context.Context, most int64) error {
 
 // read reads r's body, at most limit bytes (errBodyTooLarge beyond, without reading when Content-Length
 // already says so). The buffer starts small and doubles only when full, so it never holds more than twice
-// what has arrived (plus firstBodyBuffer); every byte of it is reserved from the budget. The caller
-// releases the result once the request is answered, also after an error.
-func (l *bodyLimiter) read(ctx context.Context, r *http.Request, limit int64) (*heldBody, error) {
+// what has arrived (plus firstBodyBuffer); every byte of it is reserved from the budget. Each read waits
+// at most the idle time (a sixth of the read timeout) for the next bytes. The caller releases the result
+// once the request is answered, also after an error.
+func (l *bodyLimiter) read(w http.ResponseWriter, r *http.Request, limit int64) (*heldBody, error) {
 	if r.ContentLength > limit {
 		return nil, errBodyTooLarge
 	}
@@ -101,6 +105,8 @@ func (l *bodyLimiter) read(ctx context.Context, r *http.Request, limit int64) (*
 	}
 	l.readers.Add(1)
 	b := &heldBody{l: l, slot: true}
+	ctx, rc := r.Context(), http.NewResponseController(w)
+	end := time.Now().Add(l.whole)
 	// Room for one byte past the end, so that the read that sees end of file needs no growth.
 	most := limit + 1
 	if r.ContentLength > 0 {
@@ -119,6 +125,9 @@ func (l *bodyLimiter) read(ctx context.Context, r *http.Request, limit int64) (*
 				return b, err
 			}
 		}
+		if l.idle > 0 {
+			_ = rc.SetReadDeadline(earliest(end, time.Now().Add(l.idle))) // unsupported by test recorders: no deadline
+		}
 		n, err := r.Body.Read(b.data[len(b.data):cap(b.data)])
 		b.data = b.data[:len(b.data)+n]
 		switch {
@@ -132,13 +141,23 @@ func (l *bodyLimiter) read(ctx context.Context, r *http.Request, limit int64) (*
 	}
 }
 
-// abandonBody makes the server close the connection after this answer without reading what is left of the
-// request body: a client refused before (or while) its body is read is not waited for. The read deadline
-// lets the server's drain of a small remainder (net/http reads up to 256 KiB to keep a connection) take a
-// second at most.
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// abandonGrace is how long a refused request's body may still be read: to learn its Version (peekVersion)
+// and for net/http's drain of a remainder under 256 KiB, which lets a client that sent its whole body read
+// the answer rather than a connection reset. A body that has not arrived by then is not waited for.
+const abandonGrace = 250 * time.Millisecond
+
+// abandonBody makes the server close the connection after this answer without waiting for what is left
+// of the request body: a client refused before (or while) its body is read is not waited for.
 func abandonBody(w http.ResponseWriter) {
 	w.Header().Set("Connection", "close")
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(time.Second))
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(abandonGrace))
 }
 
 // peekLimit is how much of a refused request's body is read to learn which service's error format to

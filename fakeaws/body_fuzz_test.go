@@ -2,11 +2,12 @@ package fakeaws
 
 import (
 	"bytes"
-	"context"
-	"errors"
+		"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 )
 
 // chunkedReader returns its data in reads of the given sizes (then the rest), as a network would.
@@ -39,14 +40,14 @@ func FuzzBodyLimiter(f *testing.F) {
 	f.Add([]byte{}, []byte{}, int64(0), uint16(1))
 	f.Fuzz(func(t *testing.T, body, sizes []byte, claimed int64, limit uint16) {
 		const budget = 1 << 20
-		l := newBodyLimiter(budget, 4)
+		l := newBodyLimiter(budget, 4, 30*time.Second)
 		r, _ := http.NewRequest(http.MethodPost, "http://x/", &chunkedReader{data: body, sizes: sizes})
 		r.ContentLength = claimed
 		if claimed < -1 || claimed > 1<<20 {
 			r.ContentLength = -1
 		}
 		lim := int64(limit)
-		held, err := l.read(context.Background(), r, lim)
+		held, err := l.read(httptest.NewRecorder(), r, lim)
 		switch {
 		case r.ContentLength > lim:
 			if !errors.Is(err, errBodyTooLarge) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -121,6 +122,37 @@ func TestBodiesHoldWhatArrivedWithinTheBudget(t *testing.T) {
 		c.Close()
 	}
 	waitFor(t, "the budget to be given back", func() bool { bodies, held, _ := srv.BodiesInFlight(); return bodies == 0 && held == 0 })
+}
+
+// TestStalledBodyIsCutOff: a body that stops arriving is cut off after a sixth of the read timeout, while
+// one that keeps trickling lives until the read timeout itself.
+func TestStalledBodyIsCutOff(t *testing.T) {
+	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, ReadTimeout: 6 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := srv.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	addr := strings.TrimPrefix(u, "http://")
+	trickler := dialAndWrite(t, addr, lookingSigned(addr, 1<<20)+"A")
+	go func() {
+		for {
+			time.Sleep(100 * time.Millisecond)
+			if _, err := io.WriteString(trickler, "A"); err != nil {
+				return
+			}
+		}
+	}()
+	dialAndWrite(t, addr, lookingSigned(addr, 1<<20)+"A")
+	waitFor(t, "both bodies to be read", func() bool { bodies, _, _ := srv.BodiesInFlight(); return bodies == 2 })
+	waitFor(t, "the stalled body to be cut off", func() bool { bodies, _, _ := srv.BodiesInFlight(); return bodies < 2 })
+	if bodies, _, _ := srv.BodiesInFlight(); bodies != 1 {
+		t.Fatalf("%d bodies left, want the trickling one", bodies)
+	}
+	waitFor(t, "the read timeout to end the trickling body", func() bool { bodies, _, _ := srv.BodiesInFlight(); return bodies == 0 })
 }
 
 // TestBodiesBusyIsAWSShaped: a valid call that finds every body slot taken gets the service's 503

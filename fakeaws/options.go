@@ -18,9 +18,9 @@ import (
 // (gate baselines are results.json files), and the whole server stays within tens of MiB under hostile
 // load.
 const (
-	DefaultMaxInFlightBodyBytes = 32 << 20
-	DefaultMaxObjectBytes       = 16 << 20
-	DefaultMaxStoredBytes       = 256 << 20
+	DefaultMaxInFlightBodyBytes = 16 << 20
+	DefaultMaxObjectBytes       = 8 << 20
+	DefaultMaxStoredBytes       = 128 << 20
 )
 
 // MaxTimeScale is the largest Options.TimeScale (scenario files allow the same): at 10,000 a wall day is
@@ -96,12 +96,13 @@ type Options struct {
 	// MaxBodyBytes bounds ELBv2/EC2/admin request bodies (not S3 uploads). Default 1 MiB.
 	MaxBodyBytes int64
 	// MaxInFlightBodyBytes bounds the memory held by request bodies being read or served, across all
-	// connections (Query, admin and S3 uploads). A body's buffer grows with what has arrived and reserves
-	// from this budget as it grows; one that cannot reserve within a second is refused with 503
-	// (ServiceUnavailable, EC2 Unavailable, S3 SlowDown). At most three quarters of MaxConnections bodies are
-	// read at once, so that /healthz and other requests still get a connection. Default
-	// DefaultMaxInFlightBodyBytes; it must hold the largest body (MaxBodyBytes, and MaxObjectBytes with
-	// room for aws-chunked framing).
+	// connections (Query, admin and S3 uploads). A body is read only once its headers pass what they can
+	// of SigV4; its buffer grows with what has arrived and reserves from this budget as it grows; one that
+	// cannot reserve within a second is refused with 503 (ServiceUnavailable, EC2 Unavailable, S3
+	// SlowDown). At most three quarters of MaxConnections bodies are read at once, so that /healthz and
+	// other requests still get a connection, and a body that stops arriving for a sixth of ReadTimeout is
+	// cut off. Default DefaultMaxInFlightBodyBytes; it must hold the largest body (MaxBodyBytes, and
+	// MaxObjectBytes with room for aws-chunked framing).
 	MaxInFlightBodyBytes int64
 	// MaxObjectBytes is the largest S3 object or upload part accepted: larger is EntityTooLarge (400),
 	// refused from its Content-Length (or X-Amz-Decoded-Content-Length) before the body is read, or as soon as

@@ -39,7 +39,7 @@ type s3Write struct {
 // admitS3 checks an authenticated S3 request's names and sizes, reserves what it may store and reads its
 // body, refusing it (with the error to send) when any of these does not fit. The caller calls done once
 // the request is answered, refused or not.
-func (s *Server) admitS3(r *http.Request, op string) (*s3Write, *s3Error) {
+func (s *Server) admitS3(rw http.ResponseWriter, r *http.Request, op string) (*s3Write, *s3Error) {
 	w := &s3Write{s: s, op: op, uploadID: r.URL.Query().Get("uploadId")}
 	bucket, key, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	switch {
@@ -54,7 +54,7 @@ func (s *Server) admitS3(r *http.Request, op string) (*s3Write, *s3Error) {
 	if e := w.reserve(r, bucket, key); e != nil {
 		return w, e
 	}
-	return w, w.readBody(r)
+	return w, w.readBody(rw, r)
 }
 
 // checkSize refuses an object or part larger than Options.MaxObjectBytes from what its headers declare,
@@ -126,8 +126,8 @@ func copySource(v string) (bucket, key string) {
 
 // readBody reads the request body under the body limits and hands gofakes3 the bytes instead of the
 // connection, so that an upload is held only once it has arrived, and never beyond MaxObjectBytes.
-func (w *s3Write) readBody(r *http.Request) *s3Error {
-	held, err := w.s.bodies.read(r.Context(), r, s3BodyLimit(w.s.opts.MaxObjectBytes))
+func (w *s3Write) readBody(rw http.ResponseWriter, r *http.Request) *s3Error {
+	held, err := w.s.bodies.read(rw, r, s3BodyLimit(w.s.opts.MaxObjectBytes))
 	w.held = held
 	var ne net.Error
 	switch {

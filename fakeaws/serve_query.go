@@ -117,7 +117,7 @@ func (s *Server) startQuery(w http.ResponseWriter, r *http.Request) (*queryCall,
 // readBody reads the request body under the server's body limits, answering the error itself when it
 // cannot. The caller releases the body once it has answered.
 func (q *queryCall) readBody(r *http.Request) (*heldBody, bool) {
-	held, err := q.s.bodies.read(r.Context(), r, q.s.opts.MaxBodyBytes)
+	held, err := q.s.bodies.read(q.w, r, q.s.opts.MaxBodyBytes)
 	if err == nil {
 		return held, true
 	}

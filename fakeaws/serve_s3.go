@@ -142,7 +142,7 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 		finish(writeS3Error(w, s3Error{Code: code, Message: msg, RequestID: c.RequestID}), code)
 		return
 	}
-	wr, refusal := s.admitS3(r, c.Operation)
+	wr, refusal := s.admitS3(w, r, c.Operation)
 	defer wr.done()
 	if refusal != nil {
 		abandonBody(w)

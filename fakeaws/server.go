@@ -71,7 +71,7 @@ func New(opts Options) (*Server, error) {
 		throttle: thr,
 		faults:   faults.New(opts.Seed),
 		rec:      newRecorder(opts.MaxRecordedCalls),
-		bodies:   newBodyLimiter(opts.MaxInFlightBodyBytes, bodySlots(opts.MaxConnections)),
+		bodies:   newBodyLimiter(opts.MaxInFlightBodyBytes, bodySlots(opts.MaxConnections), opts.ReadTimeout),
 		s3quota:  s3quota.New(opts.MaxStoredBytes),
 	}
 	cfg := state.Config{

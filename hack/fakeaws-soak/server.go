@@ -74,6 +74,7 @@ func (s *server) stop() {
 // sample is one scrape of the server's metrics.
 type sample struct {
 	goroutines, rssBytes, anonBytes, cpuSeconds, requests, dropped float64
+	bodyBytes, bodyRefusals                                        float64 // fakeaws_inflight_body_bytes, fakeaws_body_limit_refusals_total
 }
 
 func (s *server) scrape() (sample, error) {
@@ -106,6 +107,10 @@ func (s *server) scrape() (sample, error) {
 			out.cpuSeconds = val
 		case name == "fakeaws_recorder_dropped_calls_total":
 			out.dropped = val
+		case name == "fakeaws_inflight_body_bytes":
+			out.bodyBytes = val
+		case name == "fakeaws_body_limit_refusals_total":
+			out.bodyRefusals = val
 		case strings.HasPrefix(name, "fakeaws_requests_total"):
 			out.requests += val
 		}
@@ -143,11 +148,14 @@ func cutMetric(line string) (string, float64, bool) {
 	return line[:i], v, err == nil
 }
 
-// watchPeak samples the server's RSS every second until the returned function is called, which
-// returns the highest seen.
-func (s *server) watchPeak() func() float64 {
+// peaks are the highest figures seen while watching.
+type peaks struct{ anon, bodyBytes float64 }
+
+// watchPeak samples the server every second, its anonymous RSS from /proc and the bytes its request bodies
+// hold from its metrics, until the returned function is called, which returns the highest of each.
+func (s *server) watchPeak() func() peaks {
 	var mu sync.Mutex
-	var peak float64
+	var p peaks
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -159,19 +167,22 @@ func (s *server) watchPeak() func() float64 {
 			case <-stop:
 				return
 			case <-t.C:
-				if smp, err := s.scrape(); err == nil {
-					mu.Lock()
-					peak = max(peak, smp.anonBytes)
-					mu.Unlock()
+				anon := anonRSS(s.cmd.Process.Pid)
+				smp, err := s.scrape()
+				mu.Lock()
+				p.anon = max(p.anon, anon)
+				if err == nil {
+					p.bodyBytes = max(p.bodyBytes, smp.bodyBytes)
 				}
+				mu.Unlock()
 			}
 		}
 	}()
-	return func() float64 {
+	return func() peaks {
 		close(stop)
 		<-done
 		mu.Lock()
 		defer mu.Unlock()
-		return peak
+		return p
 	}
 }

@@ -70,7 +70,7 @@ func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed for latency jitter, error injection and resource IDs")
 	fs.StringVar(&o.callLog, "call-log", o.callLog, "write every call as JSON lines to this file")
 	fs.IntVar(&o.maxRecordedCalls, "max-recorded-calls", o.maxRecordedCalls, "calls held in memory for /_restartsim/calls; older ones are dropped and counted (-1: all, as a remote simulate run needs)")
-	fs.Var(&o.maxInFlightBody, "max-inflight-body-bytes", "memory all request bodies being read may hold at once (a quantity: 32Mi); a body that cannot get room within a second is refused with 503")
+	fs.Var(&o.maxInFlightBody, "max-inflight-body-bytes", "memory all request bodies being read may hold at once (a quantity such as 16Mi); a body that cannot get room within a second is refused with 503")
 	fs.Var(&o.maxObject, "max-s3-object-bytes", "largest S3 object or part accepted (larger: EntityTooLarge)")
 	fs.Var(&o.maxStored, "max-s3-stored-bytes", "most S3 holds: objects with their keys and metadata, unfinished multipart uploads (beyond: InsufficientCapacity, 507)")
 	fs.BoolVar(&o.allowNonLoopback, "allow-non-loopback", o.allowNonLoopback, "allow a --listen address beyond loopback (the server has no TLS and one fixed key pair)")
