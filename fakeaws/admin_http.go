@@ -139,14 +139,14 @@ func (s *Server) adminHandler() http.Handler {
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if e := s.adminPrecheck(r); e != nil {
-			abandonBody(w)
+			defer s.bodies.refuse(w, r)()
 			adminFail(w, e)
 			return
 		}
 		held, err := s.bodies.read(w, r, s.opts.MaxBodyBytes)
 		defer held.release()
 		if err != nil {
-			abandonBody(w)
+			defer s.bodies.refuse(w, r)()
 			switch {
 			case errors.Is(err, errBodyTooLarge):
 				adminFail(w, query.Errorf("RequestEntityTooLarge", "request body exceeds %d bytes", s.opts.MaxBodyBytes))

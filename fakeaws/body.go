@@ -35,11 +35,11 @@ const firstBodyBuffer = 4 << 10
 // stops arriving for idle is cut off (the server's read timeout bounds the whole request).
 type bodyLimiter struct {
 	idle, whole time.Duration
-	slots    *semaphore.Weighted
-	bytes    *semaphore.Weighted
-	held     atomic.Int64 // bytes reserved by bodies being read or served
-	readers  atomic.Int64 // bodies being read or served
-	refusals atomic.Int64 // requests refused with errBodiesBusy
+	slots       *semaphore.Weighted
+	bytes       *semaphore.Weighted
+	held        atomic.Int64 // bytes reserved by bodies being read or served
+	readers     atomic.Int64 // bodies being read
+	refusals    atomic.Int64 // requests refused with errBodiesBusy
 }
 
 func newBodyLimiter(budget int64, slots int, readTimeout time.Duration) *bodyLimiter {
@@ -47,13 +47,14 @@ func newBodyLimiter(budget int64, slots int, readTimeout time.Duration) *bodyLim
 		idle: readTimeout / 6, whole: readTimeout}
 }
 
-// heldBody is a body read under the limiter; release gives its memory and slot back once the request has
-// been answered (until then the handler may still use the bytes).
+// heldBody is a body read under the limiter; release gives its memory back once the request has been
+// answered (until then the handler may still use the bytes). Its slot is given back as soon as it has been
+// read: slots bound the connections that wait for bodies, not the requests being served (injected latency
+// is waited with the body read).
 type heldBody struct {
 	data     []byte
 	l        *bodyLimiter
 	reserved int64
-	slot     bool
 }
 
 func (b *heldBody) release() {
@@ -62,10 +63,6 @@ func (b *heldBody) release() {
 	}
 	b.l.bytes.Release(b.reserved)
 	b.l.held.Add(-b.reserved)
-	if b.slot {
-		b.l.slots.Release(1)
-		b.l.readers.Add(-1)
-	}
 	b.l = nil
 }
 
@@ -104,7 +101,11 @@ func (l *bodyLimiter) read(w http.ResponseWriter, r *http.Request, limit int64) 
 		return nil, errBodiesBusy
 	}
 	l.readers.Add(1)
-	b := &heldBody{l: l, slot: true}
+	defer func() {
+		l.slots.Release(1)
+		l.readers.Add(-1)
+	}()
+	b := &heldBody{l: l}
 	ctx, rc := r.Context(), http.NewResponseController(w)
 	end := time.Now().Add(l.whole)
 	// Room for one byte past the end, so that the read that sees end of file needs no growth.
@@ -148,16 +149,39 @@ func earliest(a, b time.Time) time.Time {
 	return b
 }
 
-// abandonGrace is how long a refused request's body may still be read: to learn its Version (peekVersion)
-// and for net/http's drain of a remainder under 256 KiB, which lets a client that sent its whole body read
-// the answer rather than a connection reset. A body that has not arrived by then is not waited for.
+// abandonGrace is how long a refused request's large body may still be read: to learn its Version
+// (peekVersion) and, once the answer is out, to discard what the client sends meanwhile. A body that has
+// not arrived by then is not waited for.
 const abandonGrace = 250 * time.Millisecond
 
-// abandonBody makes the server close the connection after this answer without waiting for what is left
-// of the request body: a client refused before (or while) its body is read is not waited for.
-func abandonBody(w http.ResponseWriter) {
+// maxDiscard is the most of a refused large body read and thrown away (within abandonGrace): on loopback
+// that is about the time a client needs to read the refusal before the close resets the connection.
+const maxDiscard = 64 << 20
+
+// smallBody is the most net/http reads (and discards) of a body a handler left unread, to keep the
+// connection for the next request.
+const smallBody = 256 << 10
+
+// refuse prepares the answer to a request refused before (or while) its body is read; call the returned
+// function once the answer is written. What is left of a small body is discarded by net/http as usual
+// (the connection is kept), but given only the idle time to arrive. A large or unannounced one is not
+// waited for: the connection closes after the answer, and meanwhile what the client still sends (up to
+// maxDiscard, within abandonGrace) is discarded, so that a client that sent its body without waiting for
+// the answer (or for 100 Continue) reads the refusal rather than a connection reset.
+func (l *bodyLimiter) refuse(w http.ResponseWriter, r *http.Request) (afterAnswer func()) {
+	rc := http.NewResponseController(w)
+	if r.ContentLength >= 0 && r.ContentLength <= smallBody {
+		_ = rc.SetReadDeadline(time.Now().Add(l.idle))
+		return func() {}
+	}
 	w.Header().Set("Connection", "close")
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(abandonGrace))
+	_ = rc.SetReadDeadline(time.Now().Add(abandonGrace))
+	return func() {
+		_ = rc.Flush()
+		if r.Body != nil {
+			_, _ = io.CopyN(io.Discard, r.Body, maxDiscard)
+		}
+	}
 }
 
 // peekLimit is how much of a refused request's body is read to learn which service's error format to

@@ -2,7 +2,7 @@ package fakeaws
 
 import (
 	"bytes"
-		"errors"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"

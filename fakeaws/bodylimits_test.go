@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -26,6 +26,23 @@ func lookingSigned(host string, length int) string {
 	return fmt.Sprintf("POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n"+
 		"X-Amz-Date: %s\r\nAuthorization: AWS4-HMAC-SHA256 Credential=%s/%s/us-west-2/elasticloadbalancing/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=%s\r\n\r\n",
 		host, length, now.Format("20060102T150405Z"), testKey, now.Format("20060102"), strings.Repeat("0", 64))
+}
+
+// startLoopback starts a server with the test credentials on a loopback port; it returns the server and
+// its address.
+func startLoopback(t *testing.T, opts fakeaws.Options) (*fakeaws.Server, string) {
+	t.Helper()
+	opts.AccessKeyID, opts.SecretAccessKey = testKey, testSecret
+	srv, err := fakeaws.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := srv.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, strings.TrimPrefix(u, "http://")
 }
 
 // waitFor polls cond until it holds (the positive sign a test waits for) or 20 s pass.
@@ -50,17 +67,7 @@ func statusLine(conn net.Conn) string {
 // first small buffer each, not their Content-Length; bodies take at most three quarters of the connections,
 // those beyond are refused with 503 at once, and /healthz still answers while they hang.
 func TestHeaderOnlyBodiesHoldLittle(t *testing.T) {
-	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, MaxConnections: 16,
-		MaxObjectBytes: 64 << 10, MaxInFlightBodyBytes: 2 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := srv.Start("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	addr := strings.TrimPrefix(u, "http://")
+	srv, addr := startLoopback(t, fakeaws.Options{MaxConnections: 16, MaxObjectBytes: 64 << 10, MaxInFlightBodyBytes: 2 << 20})
 	const slots, conns = 12, 30 // 16 - 16/4 slots
 	var held []net.Conn
 	for i := range conns {
@@ -81,7 +88,7 @@ func TestHeaderOnlyBodiesHoldLittle(t *testing.T) {
 		t.Fatalf("a body beyond the slots was answered %q, want 503", st)
 	}
 	client := &http.Client{Timeout: 20 * time.Second}
-	resp, err := client.Get(u + "/healthz")
+	resp, err := client.Get("http://" + addr + "/healthz")
 	if err != nil {
 		t.Fatalf("/healthz while %d bodies hang: %v", bodies, err)
 	}
@@ -92,17 +99,7 @@ func TestHeaderOnlyBodiesHoldLittle(t *testing.T) {
 // keep arriving stop at the byte budget: the one that cannot get room is refused with 503.
 func TestBodiesHoldWhatArrivedWithinTheBudget(t *testing.T) {
 	const budget = 1<<20 + 256<<10
-	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret,
-		MaxObjectBytes: 64 << 10, MaxInFlightBodyBytes: budget})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := srv.Start("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	addr := strings.TrimPrefix(u, "http://")
+	srv, addr := startLoopback(t, fakeaws.Options{MaxObjectBytes: 64 << 10, MaxInFlightBodyBytes: budget})
 
 	first := dialAndWrite(t, addr, lookingSigned(addr, 1<<20)+strings.Repeat("a", 10<<10))
 	waitFor(t, "10 KiB to be held", func() bool { _, held, _ := srv.BodiesInFlight(); return held >= 10<<10 })
@@ -127,16 +124,7 @@ func TestBodiesHoldWhatArrivedWithinTheBudget(t *testing.T) {
 // TestStalledBodyIsCutOff: a body that stops arriving is cut off after a sixth of the read timeout, while
 // one that keeps trickling lives until the read timeout itself.
 func TestStalledBodyIsCutOff(t *testing.T) {
-	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, ReadTimeout: 6 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := srv.Start("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	addr := strings.TrimPrefix(u, "http://")
+	srv, addr := startLoopback(t, fakeaws.Options{ReadTimeout: 6 * time.Second})
 	trickler := dialAndWrite(t, addr, lookingSigned(addr, 1<<20)+"A")
 	go func() {
 		for {

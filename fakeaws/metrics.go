@@ -67,7 +67,7 @@ func newMetrics(s *Server, reg prometheus.Registerer) (*metrics, error) {
 	}, func() float64 { return float64(s.bodies.held.Load()) })
 	bodies := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "fakeaws_inflight_bodies",
-		Help: "Request bodies being read or served.",
+		Help: "Request bodies being read (at most three quarters of Options.MaxConnections).",
 	}, func() float64 { return float64(s.bodies.readers.Load()) })
 	refused := prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "fakeaws_body_limit_refusals_total",

@@ -70,7 +70,7 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	// What the headers alone decide is checked before the body is read, so that a client without the
 	// credentials cannot make the server hold its body.
 	if f := s.precheck(r); f != nil {
-		abandonBody(w)
+		defer s.bodies.refuse(w, r)()
 		if q.call.Service == "" {
 			q.serviceFromVersion(s.bodies.peekVersion(r))
 		}
@@ -121,7 +121,7 @@ func (q *queryCall) readBody(r *http.Request) (*heldBody, bool) {
 	if err == nil {
 		return held, true
 	}
-	abandonBody(q.w)
+	defer q.s.bodies.refuse(q.w, r)()
 	switch {
 	case errors.Is(err, errBodyTooLarge):
 		q.fail(query.Errorf("RequestEntityTooLarge", "Request body exceeds %d bytes", q.s.opts.MaxBodyBytes), OutcomeError)

@@ -138,14 +138,14 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 	}
 	if f != nil {
 		code, msg := s3AuthError(f)
-		abandonBody(w)
+		defer s.bodies.refuse(w, r)()
 		finish(writeS3Error(w, s3Error{Code: code, Message: msg, RequestID: c.RequestID}), code)
 		return
 	}
 	wr, refusal := s.admitS3(w, r, c.Operation)
 	defer wr.done()
 	if refusal != nil {
-		abandonBody(w)
+		defer s.bodies.refuse(w, r)()
 		refusal.RequestID = c.RequestID
 		finish(writeS3Error(w, *refusal), refusal.Code)
 		return

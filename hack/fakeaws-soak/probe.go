@@ -58,31 +58,40 @@ func runProbe(binary, name string, w io.Writer) error {
 	return nil
 }
 
+// repeat calls f, then again every interval after it returns, until the returned function is called
+// (which waits for a call in progress).
+func repeat(interval time.Duration, f func()) (stop func()) {
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			f()
+			select {
+			case <-quit:
+				return
+			case <-time.After(interval):
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
+}
+
 // watchPeaks reads the process's anonymous RSS and VmData from /proc every 100 ms (not through the server,
 // which a probe may keep busy) until the returned function is called, which returns the highest of each.
 // VmData counts heap the runtime has mapped, touched or not: a buffer allocated for a body that never
 // arrives is not resident, but it is heap.
 func watchPeaks(pid int) func() (anon, data float64) {
 	var anonPeak, dataPeak float64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				anonPeak = max(anonPeak, anonRSS(pid))
-				dataPeak = max(dataPeak, procStatus(pid, "VmData:"))
-			}
-		}
-	}()
+	stop := repeat(100*time.Millisecond, func() {
+		anonPeak = max(anonPeak, anonRSS(pid))
+		dataPeak = max(dataPeak, procStatus(pid, "VmData:"))
+	})
 	return func() (float64, float64) {
-		close(stop)
-		<-done
+		stop()
 		return anonPeak, dataPeak
 	}
 }
@@ -90,35 +99,22 @@ func watchPeaks(pid int) func() (anon, data float64) {
 // watchHealthz asks /healthz every half second (30 s timeout) until the returned function is called, which
 // returns the slowest answer (a timeout counts as 30 s).
 func watchHealthz(url string) func() time.Duration {
-	var worst atomic.Int64
-	stop := make(chan struct{})
-	done := make(chan struct{})
+	var worst time.Duration
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	go func() {
-		defer close(done)
-		for {
-			start := time.Now()
-			resp, err := client.Get(url + "/healthz")
-			took := time.Since(start)
-			if err != nil {
-				took = 30 * time.Second
-			} else {
-				resp.Body.Close()
-			}
-			if int64(took) > worst.Load() {
-				worst.Store(int64(took))
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(500 * time.Millisecond):
-			}
+	stop := repeat(500*time.Millisecond, func() {
+		start := time.Now()
+		resp, err := client.Get(url + "/healthz")
+		took := time.Since(start)
+		if err != nil {
+			took = 30 * time.Second
+		} else {
+			resp.Body.Close()
 		}
-	}()
+		worst = max(worst, took)
+	})
 	return func() time.Duration {
-		close(stop)
-		<-done
-		return time.Duration(worst.Load())
+		stop()
+		return worst
 	}
 }
 

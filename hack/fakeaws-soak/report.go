@@ -35,7 +35,7 @@ func (r report) write(w io.Writer) {
 	}
 	sort.Strings(kinds)
 	for _, k := range kinds {
-		fmt.Fprintf(w, "  %-32s %d\n", k, r.mixed[k])
+		fmt.Fprintf(w, "  %-36s %d\n", k, r.mixed[k])
 	}
 	fmt.Fprintf(w, "RSS (all): idle %.1f MiB, after mixed %.1f MiB, quiet %.1f MiB (most of it the executable's shared pages)\n",
 		r.idle.rssBytes/mib, r.afterMixed.rssBytes/mib, r.quiet.rssBytes/mib)

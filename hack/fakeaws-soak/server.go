@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -154,35 +153,15 @@ type peaks struct{ anon, bodyBytes float64 }
 // watchPeak samples the server every second, its anonymous RSS from /proc and the bytes its request bodies
 // hold from its metrics, until the returned function is called, which returns the highest of each.
 func (s *server) watchPeak() func() peaks {
-	var mu sync.Mutex
 	var p peaks
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				anon := anonRSS(s.cmd.Process.Pid)
-				smp, err := s.scrape()
-				mu.Lock()
-				p.anon = max(p.anon, anon)
-				if err == nil {
-					p.bodyBytes = max(p.bodyBytes, smp.bodyBytes)
-				}
-				mu.Unlock()
-			}
+	stop := repeat(time.Second, func() {
+		p.anon = max(p.anon, anonRSS(s.cmd.Process.Pid))
+		if smp, err := s.scrape(); err == nil {
+			p.bodyBytes = max(p.bodyBytes, smp.bodyBytes)
 		}
-	}()
+	})
 	return func() peaks {
-		close(stop)
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
+		stop()
 		return p
 	}
 }
