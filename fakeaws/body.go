@@ -149,9 +149,8 @@ func earliest(a, b time.Time) time.Time {
 	return b
 }
 
-// abandonGrace is how long a refused request's large body may still be read: to learn its Version
-// (peekVersion) and, once the answer is out, to discard what the client sends meanwhile. A body that has
-// not arrived by then is not waited for.
+// abandonGrace is how long a refused request's large body may still be read, once the answer is out, to
+// discard what the client sends meanwhile. A body that has not arrived by then is not waited for.
 const abandonGrace = 250 * time.Millisecond
 
 // maxDiscard is the most of a refused large body read and thrown away (within abandonGrace): on loopback
@@ -175,23 +174,35 @@ func (l *bodyLimiter) refuse(w http.ResponseWriter, r *http.Request) (afterAnswe
 		return func() {}
 	}
 	w.Header().Set("Connection", "close")
-	_ = rc.SetReadDeadline(time.Now().Add(abandonGrace))
+	end := time.Now().Add(abandonGrace)
+	_ = rc.SetReadDeadline(end)
 	return func() {
 		_ = rc.Flush()
-		if r.Body != nil {
-			_, _ = io.CopyN(io.Discard, r.Body, maxDiscard)
+		if r.Body == nil {
+			return
+		}
+		// A client that is sending keeps sending; one that pauses for drainGap is not waited for.
+		const chunk = 64 << 10
+		for n := 0; n < maxDiscard; n += chunk {
+			_ = rc.SetReadDeadline(earliest(end, time.Now().Add(drainGap)))
+			if _, err := io.CopyN(io.Discard, r.Body, chunk); err != nil {
+				return
+			}
 		}
 	}
 }
+
+// drainGap is how long a refused body's discard waits for more bytes.
+const drainGap = 50 * time.Millisecond
 
 // peekLimit is how much of a refused request's body is read to learn which service's error format to
 // answer in: SDKs send Action and Version first.
 const peekLimit = 4 << 10
 
 // peekVersion returns the Version parameter of r (URL query, or the first peekLimit bytes of the body up to
-// their last complete parameter) for a request refused before its body is read; "" when there is none or
-// the budget is spent.
-func (l *bodyLimiter) peekVersion(r *http.Request) string {
+// their last complete parameter, if they come within drainGap) for a request refused before its body is
+// read; "" when there is none or the budget is spent.
+func (l *bodyLimiter) peekVersion(w http.ResponseWriter, r *http.Request) string {
 	if v := query.Peek(nil, r.URL.RawQuery, "Version"); v != "" {
 		return v
 	}
@@ -207,6 +218,7 @@ func (l *bodyLimiter) peekVersion(r *http.Request) string {
 		l.bytes.Release(size)
 		l.held.Add(-size)
 	}()
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(drainGap))
 	buf := make([]byte, size)
 	n, _ := io.ReadFull(r.Body, buf)
 	buf = buf[:n]

@@ -70,10 +70,10 @@ func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	// What the headers alone decide is checked before the body is read, so that a client without the
 	// credentials cannot make the server hold its body.
 	if f := s.precheck(r); f != nil {
-		defer s.bodies.refuse(w, r)()
 		if q.call.Service == "" {
-			q.serviceFromVersion(s.bodies.peekVersion(r))
+			q.serviceFromVersion(s.bodies.peekVersion(w, r))
 		}
+		defer s.bodies.refuse(w, r)()
 		q.fail(authError(f, q.call.Service), OutcomeError)
 		return
 	}
