@@ -82,22 +82,40 @@ func adminFail(w http.ResponseWriter, err error) {
 	writeJSON(w, qe.Status(), adminError{Code: qe.Code, Message: qe.Message})
 }
 
-// adminAuth returns nil when r carries the server's credentials, else the AccessDenied error to send.
-func (s *Server) adminAuth(r *http.Request, body []byte) *query.Error {
+// adminDenied is the answer to a request without the server's credentials; why, when SigV4 says.
+func adminDenied(f *sigv4.Failure) *query.Error {
 	denied := query.Errorf("AccessDenied", "the admin API needs the server's credentials (SigV4 or %s/%s)", AdminAccessKeyHeader, AdminSecretKeyHeader)
+	if f != nil && f.Kind != sigv4.Missing {
+		denied.Message += ": " + f.Message
+	}
+	return denied
+}
+
+// adminPrecheck checks what r's headers alone decide, before its body is read: the credential headers
+// whole, or the SigV4 signature's format, key and date (any region and service name in the scope).
+func (s *Server) adminPrecheck(r *http.Request) *query.Error {
 	if id := r.Header.Get(AdminAccessKeyHeader); id != "" {
 		ok1 := subtle.ConstantTimeCompare([]byte(id), []byte(s.opts.AccessKeyID)) == 1
 		ok2 := subtle.ConstantTimeCompare([]byte(r.Header.Get(AdminSecretKeyHeader)), []byte(s.opts.SecretAccessKey)) == 1
 		if ok1 && ok2 {
 			return nil
 		}
-		return denied
+		return adminDenied(nil)
+	}
+	if _, f := s.verifier.Precheck(r); f != nil {
+		return adminDenied(f)
+	}
+	return nil
+}
+
+// adminAuth returns nil when r, which passed adminPrecheck, carries the server's credentials: the headers,
+// or a SigV4 signature over body.
+func (s *Server) adminAuth(r *http.Request, body []byte) *query.Error {
+	if r.Header.Get(AdminAccessKeyHeader) != "" {
+		return nil
 	}
 	if _, f := s.verifier.Verify(r, sigv4.PayloadHash(body), false); f != nil {
-		if f.Kind != sigv4.Missing {
-			denied.Message += ": " + f.Message
-		}
-		return denied
+		return adminDenied(f)
 	}
 	return nil
 }
@@ -108,8 +126,9 @@ type adminRoute struct {
 	handle       http.HandlerFunc
 }
 
-// adminHandler serves the admin routes after reading the body (bounded by MaxBodyBytes) and checking the
-// credentials; the handlers find the body in the request's context.
+// adminHandler serves the admin routes after checking the credentials (what the headers decide before the
+// body is read, the signature after) and reading the body under the body limits (MaxBodyBytes); the
+// handlers find the body in the request's context.
 func (s *Server) adminHandler() http.Handler {
 	mux := http.NewServeMux()
 	for _, rt := range s.adminRoutes() {
@@ -119,20 +138,30 @@ func (s *Server) adminHandler() http.Handler {
 		adminFail(w, query.Errorf("NotFound", "no such admin endpoint"))
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := readBody(w, r, s.opts.MaxBodyBytes)
+		if e := s.adminPrecheck(r); e != nil {
+			defer s.bodies.refuse(w, r)()
+			adminFail(w, e)
+			return
+		}
+		held, err := s.bodies.read(w, r, s.opts.MaxBodyBytes)
+		defer held.release()
 		if err != nil {
-			if bodyTooLarge(err) {
+			defer s.bodies.refuse(w, r)()
+			switch {
+			case errors.Is(err, errBodyTooLarge):
 				adminFail(w, query.Errorf("RequestEntityTooLarge", "request body exceeds %d bytes", s.opts.MaxBodyBytes))
-			} else {
+			case errors.Is(err, errBodiesBusy):
+				adminFail(w, query.Errorf("ServiceUnavailable", "the server is reading too many request bodies; retry"))
+			default:
 				adminFail(w, query.Errorf("InvalidRequest", "could not read the request body"))
 			}
 			return
 		}
-		if e := s.adminAuth(r, body); e != nil {
+		if e := s.adminAuth(r, held.data); e != nil {
 			adminFail(w, e)
 			return
 		}
-		mux.ServeHTTP(w, r.WithContext(withBody(r.Context(), body)))
+		mux.ServeHTTP(w, r.WithContext(withBody(r.Context(), held.data)))
 	})
 }
 

@@ -56,11 +56,21 @@
 //
 // # Hostile input
 //
-// A request is authenticated before its form is decoded (the signature covers only the body's hash), so an
-// unsigned request costs one hash of its body whatever it holds. Signed forms are bounded by
-// Options.FormLimits (parameter count, key length, key depth); a list not numbered 1..n is a ValidationError
-// (EC2: InvalidParameterValue), as is a parameter that is not valid UTF-8. The recorder holds the newest
-// Options.MaxRecordedCalls calls and counts the ones it drops; connections have read, write and idle timeouts
-// and a limit (Options.MaxConnections); Start and Serve refuse a listener beyond loopback unless
-// Options.AllowNonLoopback.
+// What a request's headers decide of SigV4 (the header's format, the access key, the signing date against
+// the scope and the clock, the region, a signature of 64 hex digits; for S3, which signs the payload's hash
+// in a header, the whole signature) is checked before its body is read, so a client without the
+// credentials costs no body at all. A body is read into a buffer that starts at 4 KiB and doubles only when
+// full, never sized from Content-Length, under a byte budget shared by all connections
+// (Options.MaxInFlightBodyBytes, exported as fakeaws_inflight_body_bytes); at most three quarters of
+// Options.MaxConnections bodies are read at once, so that /healthz still gets a connection, and a body that
+// stops arriving for a sixth of the read timeout is cut off. A body that finds no room is refused with 503
+// (ServiceUnavailable, EC2 Unavailable, S3 SlowDown). The form is decoded only once the signature matches.
+// Signed forms are bounded by Options.FormLimits (parameter count, key length, key depth); a list not
+// numbered 1..n is a ValidationError (EC2: InvalidParameterValue), as is a parameter that is not valid
+// UTF-8. Error messages repeat at most 256 bytes of any value a client sent. S3 objects are bounded by
+// Options.MaxObjectBytes (EntityTooLarge, from the declared length before the body is read) and everything
+// S3 holds by Options.MaxStoredBytes (InsufficientCapacity, 507); versioning is off. The recorder holds the
+// newest Options.MaxRecordedCalls calls and counts the ones it drops; connections have read, write and idle
+// timeouts and a limit (Options.MaxConnections); Start refuses an address beyond loopback before binding it,
+// and Start and Serve refuse such a listener, unless Options.AllowNonLoopback.
 package fakeaws

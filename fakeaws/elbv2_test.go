@@ -183,6 +183,31 @@ func TestRegisterTargetsErrors(t *testing.T) {
 	wantCode(t, err, "ValidationError")
 }
 
+// TestRegisterTargetsCountsARepeatedTargetOnce: AWS registers an Id and Port named several times in one call
+// once, so the repeats do not count against the targets quota (the group's port stands for an omitted one).
+func TestRegisterTargetsCountsARepeatedTargetOnce(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{MaxTargetsPerGroup: 2})
+	arn := e.createTG(t, "tg-dup", "ip", 80)
+	reg := func(ts ...elbtypes.TargetDescription) error {
+		_, err := e.elb.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: ts})
+		return err
+	}
+	one := elbtypes.TargetDescription{Id: aws.String("10.0.0.1")}
+	onePort := elbtypes.TargetDescription{Id: aws.String("10.0.0.1"), Port: aws.Int32(80)}
+	if err := reg(one, one, onePort, one); err != nil {
+		t.Fatalf("one target named four times: %v", err)
+	}
+	two := elbtypes.TargetDescription{Id: aws.String("10.0.0.2")}
+	if err := reg(two, two, one); err != nil {
+		t.Fatalf("a second target named twice beside the first: %v", err)
+	}
+	hs := must[*elb.DescribeTargetHealthOutput](t)(e.elb.DescribeTargetHealth(ctx, &elb.DescribeTargetHealthInput{TargetGroupArn: aws.String(arn)}))
+	if len(hs.TargetHealthDescriptions) != 2 {
+		t.Fatalf("%d targets registered, want 2", len(hs.TargetHealthDescriptions))
+	}
+	wantCode(t, reg(elbtypes.TargetDescription{Id: aws.String("10.0.0.3")}), "TooManyTargets")
+}
+
 // An HTTP health check must time out before the interval ends; a TCP one (Network Load
 // Balancers; LBC's NLB default is 10 s timeout every 10 s) may last the whole interval.
 func TestHealthCheckTimeoutAgainstInterval(t *testing.T) {

@@ -22,6 +22,23 @@ func (s *Server) checkListener(ln net.Listener) error {
 	return fmt.Errorf("%w (%s)", ErrNonLoopback, ln.Addr())
 }
 
+// CheckListenAddress refuses, before anything is bound, a host:port that would listen beyond loopback
+// (ErrNonLoopback) unless allowNonLoopback: the host must be a loopback IP, "localhost" or empty (Start
+// binds 127.0.0.1 then). Start and Serve check the bound listener again.
+func CheckListenAddress(addr string, allowNonLoopback bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("fakeaws: listen address %q: %w", addr, err)
+	}
+	if allowNonLoopback || host == "" || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("%w (%s)", ErrNonLoopback, addr)
+}
+
 // IsLoopback reports whether a listener address accepts loopback connections only (a TCP address on
 // 127.0.0.0/8 or ::1, or a Unix socket).
 func IsLoopback(addr net.Addr) bool {

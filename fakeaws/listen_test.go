@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -73,16 +72,8 @@ func TestHealthzNeedsNoCredentials(t *testing.T) {
 // startTimed starts a server on loopback with short connection timeouts.
 func startTimed(t *testing.T, opts fakeaws.Options) string {
 	t.Helper()
-	srv, err := fakeaws.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := srv.Start("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return strings.TrimPrefix(u, "http://")
+	_, addr := startLoopback(t, opts)
+	return addr
 }
 
 // closedWithin reports whether the server closes conn (a read returns EOF or a reset) within d.

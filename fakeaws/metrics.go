@@ -61,7 +61,23 @@ func newMetrics(s *Server, reg prometheus.Registerer) (*metrics, error) {
 		Name: "fakeaws_recorder_dropped_calls_total",
 		Help: "Recorded calls pushed out of the recorder's ring (Options.MaxRecordedCalls).",
 	}, func() float64 { return float64(s.rec.Dropped()) })
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.throttled, bc, dropped} {
+	bodyBytes := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "fakeaws_inflight_body_bytes",
+		Help: "Bytes reserved by request bodies being read or served (bounded by Options.MaxInFlightBodyBytes).",
+	}, func() float64 { return float64(s.bodies.held.Load()) })
+	bodies := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "fakeaws_inflight_bodies",
+		Help: "Request bodies being read (at most three quarters of Options.MaxConnections).",
+	}, func() float64 { return float64(s.bodies.readers.Load()) })
+	refused := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "fakeaws_body_limit_refusals_total",
+		Help: "Requests refused with 503 because the bodies being read held the memory or connections bodies may have.",
+	}, func() float64 { return float64(s.bodies.refusals.Load()) })
+	stored := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "fakeaws_s3_stored_bytes",
+		Help: "Bytes S3 holds or has reserved for writes in flight (bounded by Options.MaxStoredBytes).",
+	}, func() float64 { return float64(s.s3quota.Used()) })
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.throttled, bc, dropped, bodyBytes, bodies, refused, stored} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

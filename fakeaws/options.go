@@ -3,6 +3,7 @@ package fakeaws
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -12,6 +13,19 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
 )
+
+// Memory bounds of a server unless Options say otherwise: a fake AWS for simulations holds small objects
+// (gate baselines are results.json files), and the whole server stays within tens of MiB under hostile
+// load.
+const (
+	DefaultMaxInFlightBodyBytes = 16 << 20
+	DefaultMaxObjectBytes       = 8 << 20
+	DefaultMaxStoredBytes       = 128 << 20
+)
+
+// MaxTimeScale is the largest Options.TimeScale (scenario files allow the same): at 10,000 a wall day is
+// 27 scenario years, and scenario durations (int64 nanoseconds) overflow after 292.
+const MaxTimeScale = 10000
 
 // Limit is a token bucket in scenario time: Rate tokens per second refill, Burst capacity. Rate < 0 means
 // unlimited; Rate 0 with Burst 0 throttles every call.
@@ -81,6 +95,24 @@ type Options struct {
 	Registry prometheus.Registerer
 	// MaxBodyBytes bounds ELBv2/EC2/admin request bodies (not S3 uploads). Default 1 MiB.
 	MaxBodyBytes int64
+	// MaxInFlightBodyBytes bounds the memory held by request bodies being read or served, across all
+	// connections (Query, admin and S3 uploads). A body is read only once its headers pass what they can
+	// of SigV4; its buffer grows with what has arrived and reserves from this budget as it grows; one that
+	// cannot reserve within a second is refused with 503 (ServiceUnavailable, EC2 Unavailable, S3
+	// SlowDown). At most three quarters of MaxConnections bodies are read at once, so that /healthz and
+	// other requests still get a connection, and a body that stops arriving for a sixth of ReadTimeout is
+	// cut off. Default DefaultMaxInFlightBodyBytes; it must hold the largest body (MaxBodyBytes, and
+	// MaxObjectBytes with room for aws-chunked framing).
+	MaxInFlightBodyBytes int64
+	// MaxObjectBytes is the largest S3 object or upload part accepted: larger is EntityTooLarge (400),
+	// refused from its Content-Length (or X-Amz-Decoded-Content-Length) before the body is read, or as soon as
+	// a body without one passes it. Default DefaultMaxObjectBytes.
+	MaxObjectBytes int64
+	// MaxStoredBytes bounds what S3 holds: every object's bytes, key and metadata plus a fixed overhead per
+	// object and bucket, and the parts of unfinished multipart uploads. A write that would pass it is
+	// refused with InsufficientCapacity (507). Versioning is off, so an object's old data is not kept.
+	// Default DefaultMaxStoredBytes.
+	MaxStoredBytes int64
 	// FormLimits bound the parameters of an ELBv2/EC2 request (count, key length, key depth); zero fields take
 	// query.DefaultLimits (20,000 parameters, 512-byte keys, 10 segments).
 	FormLimits FormLimits
@@ -158,6 +190,9 @@ func (o *Options) setDefaults() {
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
+	defaultTo(&o.MaxInFlightBodyBytes, DefaultMaxInFlightBodyBytes)
+	defaultTo(&o.MaxObjectBytes, DefaultMaxObjectBytes)
+	defaultTo(&o.MaxStoredBytes, DefaultMaxStoredBytes)
 	defaultTo(&o.MaxRecordedCalls, DefaultMaxRecordedCalls)
 	defaultTo(&o.ReadTimeout, 30*time.Second)
 	defaultTo(&o.WriteTimeout, 2*time.Minute)
@@ -183,6 +218,14 @@ func (o *Options) setDefaults() {
 	}
 }
 
+// ValidateTimeScale accepts a finite scale in (0, MaxTimeScale].
+func ValidateTimeScale(scale float64) error {
+	if math.IsNaN(scale) || scale <= 0 || scale > MaxTimeScale {
+		return fmt.Errorf("must be a number in (0, %d], got %v", MaxTimeScale, scale)
+	}
+	return nil
+}
+
 func defaultTo[T comparable](field *T, def T) {
 	var zero T
 	if *field == zero {
@@ -198,8 +241,8 @@ func (o *Options) validate() error {
 	if o.From != nil && (o.From.accountID != o.AccountID || o.From.region != o.Region) {
 		errs = append(errs, fmt.Errorf("from: snapshot of account %s in %s, server is %s in %s", o.From.accountID, o.From.region, o.AccountID, o.Region))
 	}
-	if o.TimeScale < 0 {
-		errs = append(errs, fmt.Errorf("timeScale: must be > 0, got %v", o.TimeScale))
+	if err := ValidateTimeScale(o.TimeScale); err != nil {
+		errs = append(errs, fmt.Errorf("timeScale: %w", err))
 	}
 	if o.HealthyAfter < 0 || o.DeregistrationDelay < 0 {
 		errs = append(errs, errors.New("healthyAfter, deregistrationDelay: must not be negative"))
@@ -207,8 +250,11 @@ func (o *Options) validate() error {
 	if o.ReadTimeout < 0 || o.WriteTimeout < 0 || o.IdleTimeout < 0 || o.MaxConnections < 0 {
 		errs = append(errs, errors.New("readTimeout, writeTimeout, idleTimeout, maxConnections: must not be negative"))
 	}
-	if o.MaxBodyBytes < 0 {
-		errs = append(errs, errors.New("maxBodyBytes: must not be negative"))
+	if o.MaxBodyBytes < 0 || o.MaxObjectBytes < 0 || o.MaxStoredBytes < 0 {
+		errs = append(errs, errors.New("maxBodyBytes, maxObjectBytes, maxStoredBytes: must not be negative"))
+	}
+	if need := max(o.MaxBodyBytes, s3BodyLimit(o.MaxObjectBytes)) + 1; o.MaxInFlightBodyBytes < need {
+		errs = append(errs, fmt.Errorf("maxInFlightBodyBytes: %d cannot hold the largest body (%d bytes)", o.MaxInFlightBodyBytes, need))
 	}
 	return errors.Join(errs...)
 }

@@ -67,11 +67,23 @@ func dialectOf(service string) query.Dialect {
 // serveQuery answers one ELBv2, EC2 or STS Query request. Every answer, error or not, is recorded once.
 func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	q, signedFor := s.startQuery(w, r)
-	body, ok := q.readBody(r)
+	// What the headers alone decide is checked before the body is read, so that a client without the
+	// credentials cannot make the server hold its body.
+	if f := s.precheck(r); f != nil {
+		if q.call.Service == "" {
+			q.serviceFromVersion(s.bodies.peekVersion(w, r))
+		}
+		defer s.bodies.refuse(w, r)()
+		q.fail(authError(f, q.call.Service), OutcomeError)
+		return
+	}
+	held, ok := q.readBody(r)
+	defer held.release()
 	if !ok {
 		return
 	}
-	q.serviceFromVersion(body, r.URL.RawQuery)
+	body := held.data
+	q.serviceFromVersion(query.Peek(body, r.URL.RawQuery, "Version"))
 	// The signature covers only the body's hash, so a request is authenticated before its form is decoded.
 	if e := s.authenticate(r, body, q.call.Service); e != nil {
 		q.fail(e, OutcomeError)
@@ -102,27 +114,36 @@ func (s *Server) startQuery(w http.ResponseWriter, r *http.Request) (*queryCall,
 	return q, scope.Service
 }
 
-// readBody reads the request body, answering the error itself when it cannot.
-func (q *queryCall) readBody(r *http.Request) ([]byte, bool) {
-	body, err := readBody(q.w, r, q.s.opts.MaxBodyBytes)
+// readBody reads the request body under the server's body limits, answering the error itself when it
+// cannot. The caller releases the body once it has answered.
+func (q *queryCall) readBody(r *http.Request) (*heldBody, bool) {
+	held, err := q.s.bodies.read(q.w, r, q.s.opts.MaxBodyBytes)
+	if err == nil {
+		return held, true
+	}
+	defer q.s.bodies.refuse(q.w, r)()
 	switch {
-	case err == nil:
-		return body, true
-	case bodyTooLarge(err):
+	case errors.Is(err, errBodyTooLarge):
 		q.fail(query.Errorf("RequestEntityTooLarge", "Request body exceeds %d bytes", q.s.opts.MaxBodyBytes), OutcomeError)
+	case errors.Is(err, errBodiesBusy):
+		code := "ServiceUnavailable"
+		if q.dialect == query.EC2Query {
+			code = "Unavailable"
+		}
+		q.fail(query.Errorf(code, "The server is reading too many request bodies; retry"), OutcomeError)
 	default:
 		q.fail(query.Errorf("MalformedQueryString", "Could not read the request body"), OutcomeError)
 	}
-	return nil, false
+	return held, false
 }
 
 // serviceFromVersion picks the service of a request that is unsigned or signed for another service from the
 // Version it sends: ELBv2's, STS's, or else EC2 (whose API versions are many).
-func (q *queryCall) serviceFromVersion(body []byte, rawQuery string) {
+func (q *queryCall) serviceFromVersion(version string) {
 	if q.call.Service != "" {
 		return
 	}
-	switch query.Peek(body, rawQuery, "Version") {
+	switch version {
 	case elbv2.Version:
 		q.call.Service = ServiceELBv2
 	case sts.Version:
@@ -219,9 +240,9 @@ func formFailure(d query.Dialect, err error) *query.Error {
 		return query.Errorf("MalformedQueryString", "The query string is malformed")
 	}
 	if d == query.EC2Query {
-		return query.Errorf("InvalidParameterValue", "%s", fe.Message)
+		return query.NewError("InvalidParameterValue", fe.Message)
 	}
-	return query.Errorf("ValidationError", "%s", fe.Message)
+	return query.NewError("ValidationError", fe.Message)
 }
 
 // lookup resolves the action of a Query request, checking Action and Version like the real services.
@@ -252,44 +273,5 @@ func (s *Server) lookup(service, action string, form *query.Form) (query.Handler
 			return h, nil
 		}
 		return nil, query.Errorf("InvalidAction", "The action %s is not valid for this web service.", action)
-	}
-}
-
-// signingName is the SigV4 service name of a Query service.
-var signingName = map[string]string{ServiceELBv2: "elasticloadbalancing", ServiceEC2: "ec2", ServiceSTS: "sts"}
-
-// authenticate verifies SigV4 and maps failures to the service's error code.
-func (s *Server) authenticate(r *http.Request, body []byte, service string) *query.Error {
-	scope, f := s.verifier.Verify(r, sigv4.PayloadHash(body), false)
-	switch {
-	case f != nil:
-	case scope.Region != s.opts.Region:
-		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to a valid region, not '" + scope.Region + "'."}
-	case service != "" && scope.Service != signingName[service]:
-		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to correct service: '" + signingName[service] + "'."}
-	default:
-		return nil
-	}
-	ec2Style := service == ServiceEC2
-	switch f.Kind {
-	case sigv4.Missing:
-		return query.Errorf("MissingAuthenticationToken", "%s", f.Message)
-	case sigv4.Malformed:
-		return query.Errorf("IncompleteSignature", "%s", f.Message)
-	case sigv4.UnknownKey:
-		if ec2Style {
-			return query.Errorf("AuthFailure", "AWS was not able to validate the provided access credentials")
-		}
-		return query.Errorf("InvalidClientTokenId", "%s", f.Message)
-	case sigv4.Expired:
-		if ec2Style {
-			return query.Errorf("RequestExpired", "Request has expired.")
-		}
-		return query.Errorf("SignatureDoesNotMatch", "%s", f.Message)
-	default:
-		if ec2Style {
-			return query.Errorf("AuthFailure", "AWS was not able to validate the provided access credentials")
-		}
-		return query.Errorf("SignatureDoesNotMatch", "%s", f.Message)
 	}
 }

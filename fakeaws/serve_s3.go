@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/restartsim/restartsim/fakeaws/internal/clip"
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
 )
@@ -24,9 +25,12 @@ func (s *Server) isS3(r *http.Request) bool {
 	return !(r.Method == http.MethodPost && strings.HasPrefix(ct, "application/x-www-form-urlencoded"))
 }
 
+// statusWriter records the status gofakes3 answers with and keeps the first keep bytes of its body.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	keep   int
+	head   []byte
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -40,6 +44,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
+	if room := w.keep - len(w.head); room > 0 {
+		w.head = append(w.head, b[:min(len(b), room)]...)
+	}
 	return w.ResponseWriter.Write(b)
 }
 
@@ -49,25 +56,51 @@ func (w *statusWriter) Flush() {
 	}
 }
 
+// s3Error is S3's error document. ProposedSize and MaxSizeAllowed come with EntityTooLarge.
 type s3Error struct {
-	XMLName   xml.Name `xml:"Error"`
-	Code      string   `xml:"Code"`
-	Message   string   `xml:"Message"`
-	RequestID string   `xml:"RequestId"`
+	XMLName        xml.Name `xml:"Error"`
+	Code           string   `xml:"Code"`
+	Message        string   `xml:"Message"`
+	ProposedSize   int64    `xml:"ProposedSize,omitempty"`
+	MaxSizeAllowed int64    `xml:"MaxSizeAllowed,omitempty"`
+	RequestID      string   `xml:"RequestId"`
+}
+
+func writeS3Error(w http.ResponseWriter, e s3Error) int {
+	body, _ := xml.Marshal(e)
+	status := query.StatusOf(e.Code)
+	w.Header().Set("Content-Type", "application/xml")
+	w.Header().Set("x-amz-request-id", e.RequestID)
+	w.WriteHeader(status)
+	_, _ = w.Write(append([]byte(xml.Header), body...))
+	return status
 }
 
 func s3Operation(r *http.Request) string {
 	path := strings.Trim(r.URL.Path, "/")
 	bucket, key, hasKey := strings.Cut(path, "/")
 	hasKey = hasKey && key != ""
+	q := r.URL.Query()
 	switch {
 	case bucket == "":
 		return "ListBuckets"
-	case r.Method == http.MethodPost && r.URL.Query().Has("delete"):
+	case r.Method == http.MethodPost && q.Has("delete"):
 		return "DeleteObjects"
+	case q.Get("uploadId") != "":
+		upload := map[string]string{http.MethodGet: "ListParts", http.MethodPut: "UploadPart", http.MethodDelete: "AbortMultipartUpload", http.MethodPost: "CompleteMultipartUpload"}
+		if op, ok := upload[r.Method]; ok {
+			return op
+		}
+	case q.Has("uploads"):
+		if r.Method == http.MethodPost {
+			return "CreateMultipartUpload"
+		}
+		return "ListMultipartUploads"
+	case hasKey && r.Method == http.MethodPut && r.Header.Get("X-Amz-Copy-Source") != "":
+		return "CopyObject"
 	}
 	obj := map[string]string{http.MethodGet: "GetObject", http.MethodPut: "PutObject", http.MethodHead: "HeadObject", http.MethodDelete: "DeleteObject", http.MethodPost: "PostObject"}
-	bkt := map[string]string{http.MethodGet: "ListObjects", http.MethodPut: "CreateBucket", http.MethodHead: "HeadBucket", http.MethodDelete: "DeleteBucket", http.MethodPost: "PostBucket"}
+	bkt := map[string]string{http.MethodGet: "ListObjects", http.MethodPut: "CreateBucket", http.MethodHead: "HeadBucket", http.MethodDelete: "DeleteBucket", http.MethodPost: "PostObject"}
 	m := bkt
 	if hasKey {
 		m = obj
@@ -78,6 +111,9 @@ func s3Operation(r *http.Request) string {
 	return r.Method
 }
 
+// serveS3 answers an S3 request through gofakes3 once it is authenticated (S3 signs the payload's hash in a
+// header, so the headers decide) and admitted: its size, its share of the stored bytes, its body read under
+// the body limits.
 func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 	start := s.clock.Now()
 	c := Call{Time: start, Service: ServiceS3, Operation: s3Operation(r), RequestID: s.newRequestID()}
@@ -98,23 +134,31 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 	}
 	scope, f := s.verifier.Verify(r, payload, true)
 	if f == nil && scope.Region != s.opts.Region {
-		f = &sigv4.Failure{Kind: sigv4.Malformed, Message: "the region '" + scope.Region + "' is wrong; expecting '" + s.opts.Region + "'"}
+		f = &sigv4.Failure{Kind: sigv4.Malformed, Message: "the region '" + clip.String(scope.Region) + "' is wrong; expecting '" + s.opts.Region + "'"}
 	}
 	if f != nil {
 		code, msg := s3AuthError(f)
-		body, _ := xml.Marshal(s3Error{Code: code, Message: msg, RequestID: c.RequestID})
-		w.Header().Set("Content-Type", "application/xml")
-		w.Header().Set("x-amz-request-id", c.RequestID)
-		w.WriteHeader(query.StatusOf(code))
-		_, _ = w.Write(append([]byte(xml.Header), body...))
-		finish(query.StatusOf(code), code)
+		defer s.bodies.refuse(w, r)()
+		finish(writeS3Error(w, s3Error{Code: code, Message: msg, RequestID: c.RequestID}), code)
+		return
+	}
+	wr, refusal := s.admitS3(w, r, c.Operation)
+	defer wr.done()
+	if refusal != nil {
+		defer s.bodies.refuse(w, r)()
+		refusal.RequestID = c.RequestID
+		finish(writeS3Error(w, *refusal), refusal.Code)
 		return
 	}
 	sw := &statusWriter{ResponseWriter: w}
+	if c.Operation == "CreateMultipartUpload" {
+		sw.keep = 16 << 10 // the new upload's ID follows its bucket and key (1,024 bytes, XML-escaped)
+	}
 	s.s3.ServeHTTP(sw, r)
 	if sw.status == 0 {
 		sw.status = http.StatusOK
 	}
+	wr.commit(sw.status, sw.head)
 	finish(sw.status, "")
 }
 

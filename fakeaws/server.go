@@ -20,6 +20,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
 	"github.com/restartsim/restartsim/fakeaws/internal/faults"
+	"github.com/restartsim/restartsim/fakeaws/internal/s3quota"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 	"github.com/restartsim/restartsim/fakeaws/internal/sts"
@@ -42,6 +43,8 @@ type Server struct {
 	metrics  *metrics
 	gatherer prometheus.Gatherer
 	s3       http.Handler
+	s3quota  *s3quota.Quota
+	bodies   *bodyLimiter
 	admin    http.Handler
 	reqSeq   atomic.Uint64
 
@@ -68,6 +71,8 @@ func New(opts Options) (*Server, error) {
 		throttle: thr,
 		faults:   faults.New(opts.Seed),
 		rec:      newRecorder(opts.MaxRecordedCalls),
+		bodies:   newBodyLimiter(opts.MaxInFlightBodyBytes, bodySlots(opts.MaxConnections), opts.ReadTimeout),
+		s3quota:  s3quota.New(opts.MaxStoredBytes),
 	}
 	cfg := state.Config{
 		AccountID: opts.AccountID, Region: opts.Region, HealthyAfter: opts.HealthyAfter,
@@ -94,7 +99,7 @@ func New(opts Options) (*Server, error) {
 	if s.metrics, err = newMetrics(s, reg); err != nil {
 		return nil, fmt.Errorf("fakeaws: registering metrics: %w", err)
 	}
-	s.s3 = gofakes3.New(s3mem.New(s3mem.WithTimeSource(s.clock)), gofakes3.WithTimeSource(s.clock), gofakes3.WithTimeSkewLimit(0)).Server()
+	s.s3 = gofakes3.New(s.s3quota.Wrap(s3mem.New(s3mem.WithTimeSource(s.clock))), gofakes3.WithTimeSource(s.clock), gofakes3.WithTimeSkewLimit(0)).Server()
 	s.admin = s.adminHandler()
 	return s, nil
 }
@@ -178,7 +183,11 @@ func withLoopback(addr string) string {
 // Start listens on addr ("" → 127.0.0.1 on a free port; an address without host binds 127.0.0.1) and serves in
 // the background until Close. It returns the base URL (http://host:port) for BaseEndpoint.
 func (s *Server) Start(addr string) (string, error) {
-	ln, err := net.Listen("tcp", withLoopback(addr))
+	addr = withLoopback(addr)
+	if err := CheckListenAddress(addr, s.opts.AllowNonLoopback); err != nil {
+		return "", err
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", fmt.Errorf("fakeaws: listen: %w", err)
 	}
@@ -229,10 +238,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 }
 
+// maxHeaderBytes bounds a request's headers (net/http's default is 1 MiB): SigV4 requests need a few KiB,
+// and a client trickling headers holds what it has sent.
+const maxHeaderBytes = 64 << 10
+
 func (s *Server) newHTTPServer() *http.Server {
 	return &http.Server{Handler: s, ReadHeaderTimeout: min(10*time.Second, s.opts.ReadTimeout), ReadTimeout: s.opts.ReadTimeout,
-		WriteTimeout: s.opts.WriteTimeout, IdleTimeout: s.opts.IdleTimeout, ErrorLog: httpErrorLog(s.log)}
+		WriteTimeout: s.opts.WriteTimeout, IdleTimeout: s.opts.IdleTimeout, MaxHeaderBytes: maxHeaderBytes, ErrorLog: httpErrorLog(s.log)}
 }
+
+// bodySlots is how many request bodies may be read at once: three quarters of the connections, so that
+// connections holding bodies never take the last ones, which /healthz and quick requests need.
+func bodySlots(maxConnections int) int { return max(1, maxConnections-maxConnections/4) }
 
 // URL is the base URL of the listener started by Start or Serve ("" before).
 func (s *Server) URL() string {

@@ -131,18 +131,30 @@ func post(ctx context.Context, url, body string, sign func(*http.Request)) bool 
 }
 
 // slowConnections keeps n connections trickling a request body a byte every two seconds, reopening
-// each one the server closes.
-func (l *load) slowConnections(ctx context.Context, addr string, n int) {
-	l.holdConnections(ctx, addr, n, "hostile slow body connection", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n", "A")
+// each one the server closes. Signed, their headers carry a SigV4 signature with the server's key ID and
+// the current date that cannot match (anyone can write one): they pass what the headers decide, so the
+// server reads their bodies; unsigned, they are refused before it does.
+func (l *load) slowConnections(ctx context.Context, s *server, n int, signed bool) {
+	kind := "hostile slow body connection"
+	if signed {
+		kind = "hostile slow signed body connection"
+	}
+	l.holdConnections(ctx, s.addr, n, kind, func() string { return formHeaders(s, 100000, signed) }, "A")
+}
+
+// headerOnlyConnections keeps n connections that sent the signed-looking headers of a 1 MiB body and one
+// byte of it, then nothing, reopening each one the server closes.
+func (l *load) headerOnlyConnections(ctx context.Context, s *server, n int) {
+	l.holdConnections(ctx, s.addr, n, "hostile header-only connection", func() string { return formHeaders(s, 1<<20, true) + "A" }, "")
 }
 
 // idleConnections keeps n keep-alive connections open after one request each, reopening each one the
 // server closes.
 func (l *load) idleConnections(ctx context.Context, addr string, n int) {
-	l.holdConnections(ctx, addr, n, "hostile idle connection", "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", "")
+	l.holdConnections(ctx, addr, n, "hostile idle connection", func() string { return "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" }, "")
 }
 
-func (l *load) holdConnections(ctx context.Context, addr string, n int, kind, first, trickle string) {
+func (l *load) holdConnections(ctx context.Context, addr string, n int, kind string, first func() string, trickle string) {
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
@@ -153,14 +165,15 @@ func (l *load) holdConnections(ctx context.Context, addr string, n int, kind, fi
 					continue
 				}
 				l.add(kind)
-				hold(ctx, conn, first, trickle)
+				hold(ctx, conn, first(), trickle)
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// hold writes first, then trickle every two seconds (or reads) until the server closes conn or ctx ends.
+// hold writes first, then trickle every two seconds (or, without one, reads) until the server closes conn
+// or ctx ends.
 func hold(ctx context.Context, conn net.Conn, first, trickle string) {
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })

@@ -6,9 +6,15 @@
 //	go run ./hack/fakeaws-soak -binary bin/restartsim -duration 2m -out out/soak/fakeaws-soak.txt
 //
 // Phases: idle (baseline), hostile only (unsigned 1 MiB bodies whose form would be costly to decode:
-// CPU per hostile request), mixed (valid SDK clients beside every hostile kind, slow and idle
-// connections included) for -duration, then quiet until the server's read and idle timeouts have
-// closed what the hostile clients left open.
+// CPU per hostile request), mixed (valid SDK clients beside every hostile kind: slow bodies, signed-looking
+// slow bodies, signed-looking connections that send the headers of a 1 MiB body and then nothing, idle
+// connections) for -duration, then quiet until the server's read and idle timeouts have closed what the
+// hostile clients left open.
+//
+// With -probe NAME it runs one hostile pattern alone against a fresh server instead and prints what the
+// server paid, to compare two binaries:
+//
+//	go run ./hack/fakeaws-soak -binary /tmp/restartsim-before -probe header-only
 package main
 
 import (
@@ -27,7 +33,15 @@ func main() {
 	duration := flag.Duration("duration", 2*time.Minute, "length of the mixed phase")
 	hostileOnly := flag.Duration("hostile-phase", 15*time.Second, "length of the hostile-only phase")
 	out := flag.String("out", "", "also write the report to this file")
+	probe := flag.String("probe", "", "instead of the soak, run one hostile pattern alone and print its figures: "+probeNames())
 	flag.Parse()
+	if *probe != "" {
+		if err := runProbe(*binary, *probe, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeaws-soak:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*binary, *hostileOnly, *duration, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeaws-soak:", err)
 		os.Exit(1)
@@ -56,14 +70,19 @@ func run(binary string, hostileOnly, mixed time.Duration, outFile string) error 
 
 	mixedLoad := &load{}
 	peak := srv.watchPeak()
+	health := watchHealthz(srv.url)
 	phase(ctx, mixed, func(ctx context.Context) {
 		go mixedLoad.unsignedLarge(ctx, srv.url, 1)
 		go mixedLoad.signedHostile(ctx, srv.url, srv.creds)
-		go mixedLoad.slowConnections(ctx, srv.addr, 64)
+		go mixedLoad.slowConnections(ctx, srv, 64, false)
+		go mixedLoad.slowConnections(ctx, srv, 64, true)
+		go mixedLoad.headerOnlyConnections(ctx, srv, 128)
 		go mixedLoad.idleConnections(ctx, srv.addr, 64)
 		mixedLoad.valid(ctx, srv.url, srv.creds, 4)
 	})
-	rep.peakRSS = peak()
+	rep.slowestHealthz = health()
+	p := peak()
+	rep.peakRSS, rep.peakBodyBytes = p.anon, p.bodyBytes
 	if rep.afterMixed, err = srv.scrape(); err != nil {
 		return err
 	}

@@ -14,6 +14,8 @@ type report struct {
 	hostileRequests                       int64
 	mixed                                 map[string]int64
 	peakRSS                               float64 // anonymous
+	peakBodyBytes                         float64 // fakeaws_inflight_body_bytes
+	slowestHealthz                        time.Duration
 	firstErrors                           map[string]string
 }
 
@@ -33,7 +35,7 @@ func (r report) write(w io.Writer) {
 	}
 	sort.Strings(kinds)
 	for _, k := range kinds {
-		fmt.Fprintf(w, "  %-32s %d\n", k, r.mixed[k])
+		fmt.Fprintf(w, "  %-36s %d\n", k, r.mixed[k])
 	}
 	fmt.Fprintf(w, "RSS (all): idle %.1f MiB, after mixed %.1f MiB, quiet %.1f MiB (most of it the executable's shared pages)\n",
 		r.idle.rssBytes/mib, r.afterMixed.rssBytes/mib, r.quiet.rssBytes/mib)
@@ -42,6 +44,8 @@ func (r report) write(w io.Writer) {
 	for k, e := range r.firstErrors {
 		fmt.Fprintf(w, "  first %s: %s\n", k, e)
 	}
+	fmt.Fprintf(w, "request bodies: peak %.1f MiB held, %.0f requests refused by the body limits; slowest /healthz during mixed %v\n",
+		r.peakBodyBytes/mib, r.afterMixed.bodyRefusals-r.afterHostile.bodyRefusals, r.slowestHealthz.Round(time.Millisecond))
 	fmt.Fprintf(w, "goroutines: idle %.0f, after mixed %.0f, quiet %.0f\n", r.idle.goroutines, r.afterMixed.goroutines, r.quiet.goroutines)
 	fmt.Fprintf(w, "recorder: %.0f calls dropped (ring of the default size)\n", r.quiet.dropped)
 }
@@ -54,7 +58,8 @@ func perRequestMS(cpuSeconds, requests float64) float64 {
 }
 
 // problems lists what the soak must not see: an unsigned hostile request costing 50 ms or more, RSS
-// over 64 MiB, goroutines not back near idle once the timeouts have run, valid calls failing.
+// over 64 MiB, /healthz slower than 5 s, goroutines not back near idle once the timeouts have run, valid
+// calls failing.
 func (r report) problems() string {
 	var msg string
 	if ms := perRequestMS(r.afterHostile.cpuSeconds-r.idle.cpuSeconds, r.afterHostile.requests-r.idle.requests); ms >= 50 {
@@ -62,6 +67,9 @@ func (r report) problems() string {
 	}
 	if peak := max(r.peakRSS, r.quiet.anonBytes); peak > 64*mib {
 		msg += fmt.Sprintf("anonymous RSS reached %.1f MiB (limit 64)\n", peak/mib)
+	}
+	if r.slowestHealthz > 5*time.Second {
+		msg += fmt.Sprintf("/healthz took %v during the mixed phase (limit 5s)\n", r.slowestHealthz.Round(time.Millisecond))
 	}
 	if r.quiet.goroutines > r.idle.goroutines+10 {
 		msg += fmt.Sprintf("%.0f goroutines once quiet, %.0f when idle\n", r.quiet.goroutines, r.idle.goroutines)

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -74,6 +73,7 @@ func (s *server) stop() {
 // sample is one scrape of the server's metrics.
 type sample struct {
 	goroutines, rssBytes, anonBytes, cpuSeconds, requests, dropped float64
+	bodyBytes, bodyRefusals                                        float64 // fakeaws_inflight_body_bytes, fakeaws_body_limit_refusals_total
 }
 
 func (s *server) scrape() (sample, error) {
@@ -106,6 +106,10 @@ func (s *server) scrape() (sample, error) {
 			out.cpuSeconds = val
 		case name == "fakeaws_recorder_dropped_calls_total":
 			out.dropped = val
+		case name == "fakeaws_inflight_body_bytes":
+			out.bodyBytes = val
+		case name == "fakeaws_body_limit_refusals_total":
+			out.bodyRefusals = val
 		case strings.HasPrefix(name, "fakeaws_requests_total"):
 			out.requests += val
 		}
@@ -116,13 +120,16 @@ func (s *server) scrape() (sample, error) {
 
 // anonRSS is the process's anonymous resident memory (RssAnon in /proc/<pid>/status): its heap and
 // stacks, without the pages of its 150 MB executable that the page cache shares (0 without /proc).
-func anonRSS(pid int) float64 {
+func anonRSS(pid int) float64 { return procStatus(pid, "RssAnon:") }
+
+// procStatus is one kB field of /proc/<pid>/status, in bytes (0 without /proc).
+func procStatus(pid int, field string) float64 {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
 			return kb * 1024
 		}
@@ -140,35 +147,21 @@ func cutMetric(line string) (string, float64, bool) {
 	return line[:i], v, err == nil
 }
 
-// watchPeak samples the server's RSS every second until the returned function is called, which
-// returns the highest seen.
-func (s *server) watchPeak() func() float64 {
-	var mu sync.Mutex
-	var peak float64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				if smp, err := s.scrape(); err == nil {
-					mu.Lock()
-					peak = max(peak, smp.anonBytes)
-					mu.Unlock()
-				}
-			}
+// peaks are the highest figures seen while watching.
+type peaks struct{ anon, bodyBytes float64 }
+
+// watchPeak samples the server every second, its anonymous RSS from /proc and the bytes its request bodies
+// hold from its metrics, until the returned function is called, which returns the highest of each.
+func (s *server) watchPeak() func() peaks {
+	var p peaks
+	stop := repeat(time.Second, func() {
+		p.anon = max(p.anon, anonRSS(s.cmd.Process.Pid))
+		if smp, err := s.scrape(); err == nil {
+			p.bodyBytes = max(p.bodyBytes, smp.bodyBytes)
 		}
-	}()
-	return func() float64 {
-		close(stop)
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		return peak
+	})
+	return func() peaks {
+		stop()
+		return p
 	}
 }

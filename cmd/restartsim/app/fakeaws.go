@@ -37,6 +37,9 @@ type fakeAWSOptions struct {
 	seed                uint64
 	callLog             string
 	maxRecordedCalls    int
+	maxInFlightBody     byteSize
+	maxObject           byteSize
+	maxStored           byteSize
 	allowNonLoopback    bool
 	verbosity           int
 }
@@ -46,6 +49,8 @@ func newFakeAWSOptions() *fakeAWSOptions {
 		listen: "127.0.0.1:4566", profile: fakeaws.ProfileAWSDocumented, region: defaultRegion,
 		accessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), secretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
 		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1, maxRecordedCalls: fakeaws.DefaultMaxRecordedCalls,
+		maxInFlightBody: newByteSize(fakeaws.DefaultMaxInFlightBodyBytes), maxObject: newByteSize(fakeaws.DefaultMaxObjectBytes),
+		maxStored: newByteSize(fakeaws.DefaultMaxStoredBytes),
 	}
 }
 
@@ -65,6 +70,9 @@ func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed for latency jitter, error injection and resource IDs")
 	fs.StringVar(&o.callLog, "call-log", o.callLog, "write every call as JSON lines to this file")
 	fs.IntVar(&o.maxRecordedCalls, "max-recorded-calls", o.maxRecordedCalls, "calls held in memory for /_restartsim/calls; older ones are dropped and counted (-1: all, as a remote simulate run needs)")
+	fs.Var(&o.maxInFlightBody, "max-inflight-body-bytes", "memory all request bodies being read may hold at once (a quantity such as 16Mi); a body that cannot get room within a second is refused with 503")
+	fs.Var(&o.maxObject, "max-s3-object-bytes", "largest S3 object or part accepted (larger: EntityTooLarge)")
+	fs.Var(&o.maxStored, "max-s3-stored-bytes", "most S3 holds: objects with their keys and metadata, unfinished multipart uploads (beyond: InsufficientCapacity, 507)")
 	fs.BoolVar(&o.allowNonLoopback, "allow-non-loopback", o.allowNonLoopback, "allow a --listen address beyond loopback (the server has no TLS and one fixed key pair)")
 	addVerbosityFlag(fs, &o.verbosity, "log verbosity: 1 logs every call")
 	addDeprecatedAlias(fs, "verbose", "verbosity")
@@ -76,8 +84,8 @@ func (o *fakeAWSOptions) Validate() error {
 	if o.accessKeyID == "" || o.secretAccessKey == "" {
 		errs = append(errs, errors.New("--aws-access-key-id and --aws-secret-access-key (or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY) are required"))
 	}
-	if o.timeScale <= 0 {
-		errs = append(errs, fmt.Errorf("--time-scale must be > 0, got %v", o.timeScale))
+	if err := fakeaws.ValidateTimeScale(o.timeScale); err != nil {
+		errs = append(errs, fmt.Errorf("--time-scale: %w", err))
 	}
 	if o.healthyAfter <= 0 || o.deregistrationDelay <= 0 {
 		errs = append(errs, errors.New("--healthy-after and --deregistration-delay must be > 0"))
@@ -85,24 +93,15 @@ func (o *fakeAWSOptions) Validate() error {
 	if !slices.Contains(throttleProfiles, o.profile) {
 		errs = append(errs, fmt.Errorf("--limits %q: want %s", o.profile, strings.Join(throttleProfiles, ", ")))
 	}
-	if host, _, err := net.SplitHostPort(o.listen); err != nil {
+	if _, _, err := net.SplitHostPort(o.listen); err != nil {
 		errs = append(errs, fmt.Errorf("--listen %q: %w", o.listen, err))
-	} else if !o.allowNonLoopback && !isLoopbackHost(host) {
+	} else if err := fakeaws.CheckListenAddress(o.listen, o.allowNonLoopback); err != nil {
 		errs = append(errs, fmt.Errorf("--listen %q is beyond loopback: anyone who reaches it can drive the fake AWS; pass --allow-non-loopback to mean it", o.listen))
 	}
 	if o.maxRecordedCalls == 0 || o.maxRecordedCalls < -1 {
 		errs = append(errs, fmt.Errorf("--max-recorded-calls must be > 0 or -1, got %d", o.maxRecordedCalls))
 	}
 	return errors.Join(errs...)
-}
-
-// isLoopbackHost reports whether a --listen host binds loopback only ("" binds 127.0.0.1).
-func isLoopbackHost(host string) bool {
-	if host == "" || host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func newFakeAWSCommand() *cobra.Command {
@@ -173,6 +172,7 @@ func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) err
 		Region: o.region, AccessKeyID: o.accessKeyID, SecretAccessKey: o.secretAccessKey, Profile: o.profile,
 		HealthyAfter: o.healthyAfter, DeregistrationDelay: o.deregistrationDelay, TimeScale: o.timeScale, Seed: o.seed,
 		Logger: log.WithName("fakeaws"), MaxRecordedCalls: o.maxRecordedCalls, AllowNonLoopback: o.allowNonLoopback,
+		MaxInFlightBodyBytes: o.maxInFlightBody.bytes, MaxObjectBytes: o.maxObject.bytes, MaxStoredBytes: o.maxStored.bytes,
 		Registry: processRegistry(),
 	})
 	if err != nil {

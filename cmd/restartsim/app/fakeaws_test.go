@@ -74,3 +74,43 @@ func TestFakeAWSRefusesNonLoopbackListen(t *testing.T) {
 		t.Fatalf("exit code %d, want %d", code, ExitBadInput)
 	}
 }
+
+// TestFakeAWSRefusesBadTimeScale: a time scale that is not a finite number in (0, 10000] is bad input
+// (exit 2) before anything listens; NaN, Inf or 1e308 used to move the clock to another century.
+func TestFakeAWSRefusesBadTimeScale(t *testing.T) {
+	for _, scale := range []string{"NaN", "Inf", "-Inf", "1e308", "10001", "0", "-1"} {
+		if code := Main([]string{"fakeaws", "--time-scale", scale, "--listen", "127.0.0.1:0", "--aws-access-key-id", "a", "--aws-secret-access-key", "b"}); code != ExitBadInput {
+			t.Errorf("--time-scale %s: exit %d, want %d", scale, code, ExitBadInput)
+		}
+	}
+	for _, scale := range []float64{0.001, 1, 20, fakeaws.MaxTimeScale} {
+		o := newFakeAWSOptions()
+		o.accessKeyID, o.secretAccessKey, o.timeScale = "id", "secret", scale
+		if err := o.Validate(); err != nil {
+			t.Errorf("--time-scale %v: %v", scale, err)
+		}
+	}
+}
+
+// TestFakeAWSMemoryFlags: the body budget and S3 bounds take quantities, reach the server's options and
+// are checked: a budget that cannot hold the largest object is bad input.
+func TestFakeAWSMemoryFlags(t *testing.T) {
+	cmd := newFakeAWSCommand()
+	if err := cmd.ParseFlags([]string{"--max-inflight-body-bytes", "64Mi", "--max-s3-object-bytes", "8Mi", "--max-s3-stored-bytes", "1Gi"}); err != nil {
+		t.Fatal(err)
+	}
+	for flag, want := range map[string]string{"max-inflight-body-bytes": "64Mi", "max-s3-object-bytes": "8Mi", "max-s3-stored-bytes": "1Gi"} {
+		if got := cmd.Flags().Lookup(flag).Value.String(); got != want {
+			t.Errorf("--%s = %s, want %s", flag, got, want)
+		}
+	}
+	for _, bad := range []string{"0", "-1Mi", "lots"} {
+		if err := newFakeAWSCommand().ParseFlags([]string{"--max-s3-object-bytes", bad}); err == nil {
+			t.Errorf("--max-s3-object-bytes %s accepted", bad)
+		}
+	}
+	if code := Main([]string{"fakeaws", "--listen", "127.0.0.1:0", "--aws-access-key-id", "a", "--aws-secret-access-key", "b",
+		"--max-inflight-body-bytes", "1Mi", "--max-s3-object-bytes", "8Mi"}); code != ExitBadInput {
+		t.Fatalf("a budget smaller than an object: exit %d, want %d", code, ExitBadInput)
+	}
+}

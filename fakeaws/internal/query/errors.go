@@ -3,6 +3,8 @@ package query
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/clip"
 )
 
 // Error is an AWS service error: a code from the table below and a message.
@@ -16,10 +18,14 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // Status is the HTTP status AWS uses for this error code.
 func (e *Error) Status() int { return StatusOf(e.Code) }
 
-// Errorf builds an *Error.
+// Errorf builds an *Error. String-like arguments are clipped (clip.MaxEcho bytes), because they are what
+// messages echo of a client's input.
 func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: fmt.Sprintf(format, clip.Args(args)...)}
 }
+
+// NewError builds an *Error from a message already composed, whose input is already clipped.
+func NewError(code, message string) *Error { return &Error{Code: code, Message: message} }
 
 // statusByCode is the one place that maps every error code fakeaws returns to its HTTP status. Codes not listed
 // are client errors (400), as for most AWS error codes.
@@ -59,6 +65,17 @@ var statusByCode = map[string]int{
 	"InvalidRequest":              http.StatusBadRequest,
 	"InvalidID":                   http.StatusBadRequest,
 	"NotFound":                    http.StatusNotFound, // admin API
+	// S3 refusals written by fakeaws itself (gofakes3 maps its own codes).
+	"EntityTooLarge":  http.StatusBadRequest,
+	"TooManyBuckets":  http.StatusBadRequest,
+	"KeyTooLongError": http.StatusBadRequest,
+	"IncompleteBody":  http.StatusBadRequest,
+	"RequestTimeout":  http.StatusBadRequest,
+	"SlowDown":        http.StatusServiceUnavailable,
+	// S3 has no storage quota; S3 on Outposts, which has one, answers a full Outpost with
+	// InsufficientCapacity and 507 Insufficient Storage (S3 error responses, "Amazon S3 on Outposts error
+	// codes"). Not retried by the SDKs, unlike 503 SlowDown: a full store does not empty itself.
+	"InsufficientCapacity": http.StatusInsufficientStorage,
 	// ELBv2.
 	"TargetGroupNotFound":         http.StatusBadRequest,
 	"LoadBalancerNotFound":        http.StatusBadRequest,

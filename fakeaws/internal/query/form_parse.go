@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/clip"
 )
 
 // Limits bound what ParseForm accepts, so that a hostile request costs time linear in its size.
@@ -57,7 +59,7 @@ type FormError struct {
 func (e *FormError) Error() string { return e.Message }
 
 func formErrorf(kind FormErrorKind, format string, args ...any) *FormError {
-	return &FormError{Kind: kind, Message: fmt.Sprintf(format, args...)}
+	return &FormError{Kind: kind, Message: fmt.Sprintf(format, clip.Args(args)...)}
 }
 
 // ParseForm decodes a form-encoded body and merges the URL query parameters (body wins). It refuses, in time

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"k8s.io/utils/clock"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/clip"
 )
 
 const (
@@ -199,26 +201,75 @@ type Verifier struct {
 	MaxSkew time.Duration
 }
 
-// Verify checks r's SigV4 signature (Authorization header, or query string for a presigned request), then its
-// age. payloadHash is the hex SHA-256 of the body, or the value of X-Amz-Content-Sha256 for services that send
-// it (S3). s3Style selects S3's single-encoded canonical URI.
-func (v Verifier) Verify(r *http.Request, payloadHash string, s3Style bool) (Scope, *Failure) {
-	p, f := parseRequest(r)
+// Precheck checks what r's headers (or query string) alone decide: the signature's format, the access key,
+// the signing date against the credential scope and the clock, and that the signature is 64 hex digits. A
+// request that fails it cannot pass Verify, so it is refused before its body is read. (Verify checks the
+// clock after the signature, so a request both late and wrongly signed is refused as late here, as wrongly
+// signed there.)
+func (v Verifier) Precheck(r *http.Request) (Scope, *Failure) {
+	p, signedAt, f := v.checkHeaders(r)
 	if f != nil {
-		return Scope{}, f
+		return p.Scope, f
 	}
 	fail := func(k Kind, msg string) (Scope, *Failure) {
 		return p.Scope, &Failure{Kind: k, Message: msg, Presigned: p.presigned}
+	}
+	if !isSignatureHex(p.signature) {
+		return fail(BadSignature, signatureMismatch)
+	}
+	if msg := v.checkTime(signedAt, p); msg != "" {
+		return fail(Expired, msg)
+	}
+	return p.Scope, nil
+}
+
+// checkHeaders parses r's signature and checks its access key and signing date.
+func (v Verifier) checkHeaders(r *http.Request) (parsed, time.Time, *Failure) {
+	p, f := parseRequest(r)
+	if f != nil {
+		return parsed{}, time.Time{}, f
+	}
+	fail := func(k Kind, msg string) (parsed, time.Time, *Failure) {
+		return p, time.Time{}, &Failure{Kind: k, Message: msg, Presigned: p.presigned}
 	}
 	if subtle.ConstantTimeCompare([]byte(p.AccessKeyID), []byte(v.AccessKeyID)) != 1 {
 		return fail(UnknownKey, "The security token included in the request is invalid.")
 	}
 	signedAt, err := time.Parse(TimeFormat, p.amzDate)
 	if err != nil {
-		return fail(Malformed, "Date must be in ISO-8601 'basic format'. Got '"+p.amzDate+"'. See http://en.wikipedia.org/wiki/ISO_8601")
+		return fail(Malformed, "Date must be in ISO-8601 'basic format'. Got '"+clip.String(p.amzDate)+"'. See http://en.wikipedia.org/wiki/ISO_8601")
 	}
 	if p.amzDate[:8] != p.Date {
-		return fail(Malformed, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '"+p.Date+"' != '"+p.amzDate[:8]+"', from '"+p.amzDate+"'.")
+		return fail(Malformed, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '"+clip.String(p.Date)+"' != '"+p.amzDate[:8]+"', from '"+p.amzDate+"'.")
+	}
+	return p, signedAt, nil
+}
+
+const signatureMismatch = "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
+
+// isSignatureHex reports whether sig has the shape of a signature: 64 lower-case hex digits.
+func isSignatureHex(sig string) bool {
+	if len(sig) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(sig); i++ {
+		if c := sig[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Verify checks r's SigV4 signature (Authorization header, or query string for a presigned request), then its
+// age. payloadHash is the hex SHA-256 of the body, or the value of X-Amz-Content-Sha256 for services that send
+// it (S3). s3Style selects S3's single-encoded canonical URI.
+func (v Verifier) Verify(r *http.Request, payloadHash string, s3Style bool) (Scope, *Failure) {
+	p, signedAt, f := v.checkHeaders(r)
+	if f != nil {
+		return p.Scope, f
+	}
+	fail := func(k Kind, msg string) (Scope, *Failure) {
+		return p.Scope, &Failure{Kind: k, Message: msg, Presigned: p.presigned}
 	}
 	canonical := canonicalRequest(r, p.signedHeaders, payloadHash, s3Style, p.presigned)
 	scope := p.Date + "/" + p.Region + "/" + p.Service + "/aws4_request"
@@ -230,7 +281,7 @@ func (v Verifier) Verify(r *http.Request, payloadHash string, s3Style bool) (Sco
 	key = hmacSHA256(key, "aws4_request")
 	want := hex.EncodeToString(hmacSHA256(key, stringToSign))
 	if subtle.ConstantTimeCompare([]byte(want), []byte(p.signature)) != 1 {
-		return fail(BadSignature, "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.")
+		return fail(BadSignature, signatureMismatch)
 	}
 	if msg := v.checkTime(signedAt, p); msg != "" {
 		return fail(Expired, msg)

@@ -94,7 +94,9 @@ func (s *Store) RegisterTargets(arn string, targets []Target, now time.Time) err
 
 func (s *Store) register(e *tgEntry, targets []Target, now time.Time) error {
 	resolved := make([]Target, 0, len(targets))
-	added := 0
+	// AWS registers the same Id and Port once however often a call names it, so only distinct new
+	// targets count against the quota.
+	added := map[targetKey]bool{}
 	for _, t := range targets {
 		t, err := s.resolve(e, t)
 		if err != nil {
@@ -103,12 +105,12 @@ func (s *Store) register(e *tgEntry, targets []Target, now time.Time) error {
 		if err := s.validateTarget(e, t); err != nil {
 			return err
 		}
-		if _, ok := e.targets[targetKey{t.ID, t.Port}]; !ok {
-			added++
+		if k := (targetKey{t.ID, t.Port}); e.targets[k] == nil {
+			added[k] = true
 		}
 		resolved = append(resolved, t)
 	}
-	if s.cfg.MaxTargetsPerGroup > 0 && len(e.targets)+added > s.cfg.MaxTargetsPerGroup {
+	if s.cfg.MaxTargetsPerGroup > 0 && len(e.targets)+len(added) > s.cfg.MaxTargetsPerGroup {
 		return query.Errorf("TooManyTargets", "You've reached the limit on the number of targets (%d) per target group", s.cfg.MaxTargetsPerGroup)
 	}
 	for _, t := range resolved {
