@@ -67,7 +67,10 @@ func statusLine(conn net.Conn) string {
 // first small buffer each, not their Content-Length; bodies take at most three quarters of the connections,
 // those beyond are refused with 503 at once, and /healthz still answers while they hang.
 func TestHeaderOnlyBodiesHoldLittle(t *testing.T) {
-	srv, addr := startLoopback(t, fakeaws.Options{MaxConnections: 16, MaxObjectBytes: 64 << 10, MaxInFlightBodyBytes: 2 << 20})
+	// A read timeout long enough that no held body is cut off for idling (a sixth of it) while a slow
+	// machine opens the others.
+	srv, addr := startLoopback(t, fakeaws.Options{MaxConnections: 16, MaxObjectBytes: 64 << 10, MaxInFlightBodyBytes: 2 << 20,
+		ReadTimeout: 10 * time.Minute})
 	const slots, conns = 12, 30 // 16 - 16/4 slots
 	var held []net.Conn
 	for i := range conns {
@@ -124,7 +127,9 @@ func TestBodiesHoldWhatArrivedWithinTheBudget(t *testing.T) {
 // TestStalledBodyIsCutOff: a body that stops arriving is cut off after a sixth of the read timeout, while
 // one that keeps trickling lives until the read timeout itself.
 func TestStalledBodyIsCutOff(t *testing.T) {
-	srv, addr := startLoopback(t, fakeaws.Options{ReadTimeout: 6 * time.Second})
+	// An idle limit of 2 s: far above the trickle's 100 ms gaps even on a loaded machine; the read
+	// timeout ends the trickling body within waitFor's 20 s.
+	srv, addr := startLoopback(t, fakeaws.Options{ReadTimeout: 12 * time.Second})
 	trickler := dialAndWrite(t, addr, lookingSigned(addr, 1<<20)+"A")
 	go func() {
 		for {
