@@ -28,18 +28,15 @@ type Report struct {
 	Dir string
 }
 
-// runScenario is Run without its handling of interrupted and failed runs.
-func runScenario(ctx context.Context, opts Options, started time.Time) (*Report, error) {
-	o, sc, err := prepare(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	dir := runDir(o.OutDir, sc.Name, started)
-	if err = os.MkdirAll(dir, 0o755); err != nil {
-		return nil, runerr.BadInput(fmt.Errorf("output folder: %w", err))
-	}
+// runScenario is Run once the scenario is prepared and its output folder dir created, without
+// its handling of interrupted and failed runs.
+func runScenario(ctx context.Context, o Options, sc *scenario.Scenario, dir string, started time.Time) (*Report, error) {
 	if o.ScenarioFile != "" {
-		if data, err := os.ReadFile(o.ScenarioFile); err == nil {
+		// The text parsed, not the file read again: a pipe has nothing left to give, and a file
+		// may have changed since.
+		if data := sc.Source(); data != nil {
+			_ = os.WriteFile(filepath.Join(dir, "scenario.yaml"), data, 0o644)
+		} else if data, err := scenario.ReadFile(ctx, o.ScenarioFile); err == nil {
 			_ = os.WriteFile(filepath.Join(dir, "scenario.yaml"), data, 0o644)
 		}
 	}

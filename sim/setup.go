@@ -82,16 +82,11 @@ func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
 // planFleet plans the scenario's fleet for seed (deterministic: the same plan every call; on a
 // kubeconfig cluster, cr names the namespaces after the strategy run).
 func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec, *workload.Fleet, error) {
-	spec := workload.Spec{
-		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
-		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
-		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes, Ingresses: sc.Fleet.WorkloadIngresses(),
-	}
+	spec := sc.Fleet.WorkloadSpec()
 	if cr != nil {
 		spec.NamespacePrefix = "rs-" + cr.name()
 		spec.ClusterEndpointSlices = cr.clusterSlices
 	}
-	spec = spec.WithDefaults()
 	if err := spec.Validate(); err != nil {
 		return spec, nil, runerr.BadInput(fmt.Errorf("fleet: %w", err))
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -36,7 +37,7 @@ func TestSimulateShippedScenariosValidate(t *testing.T) {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
 	for _, f := range files {
 		o := &simulateOptions{File: f}
-		if err := o.Validate(); err != nil {
+		if err := o.Validate(context.Background()); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
