@@ -32,22 +32,22 @@ const IncompleteMarker = "INCOMPLETE"
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	started := opts.setDefaults().Clock.Now() // names the output folder
 	var rep *Report
-	o, sc, err := prepare(ctx, opts)
+	p, err := prepare(ctx, opts)
 	dir := ""
 	if err == nil {
-		if dir, err = makeRunDir(o.OutDir, sc.Name, started); err != nil {
+		if dir, err = makeRunDir(p.o.OutDir, p.sc.Name, started); err != nil {
 			err = runerr.BadInput(fmt.Errorf("output folder: %w", err))
 		}
 	}
 	if err == nil {
 		// Should this process be killed outright, the folder is marked and its etcd copies go all the same.
 		w := env.StartWatcher()
-		for _, p := range scratchPatterns {
-			w.RemoveOnCrash(filepath.Join(dir, p))
+		for _, pattern := range scratchPatterns {
+			w.RemoveOnCrash(filepath.Join(dir, pattern))
 		}
 		w.NoteOnCrash(filepath.Join(dir, IncompleteMarker))
 		defer w.Release(true)
-		rep, err = runScenario(ctx, o, sc, dir, started)
+		rep, err = runScenario(ctx, p, dir, started)
 	}
 	if ctx.Err() != nil && !IsInterrupted(err) {
 		if err == nil {
