@@ -22,7 +22,7 @@ func LoadContext(ctx context.Context, path string) (*Scenario, error) {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, ErrorList{{File: path, Msg: err.Error()}}
+		return nil, ErrorList{{File: path, Msg: strings.TrimPrefix(err.Error(), path+" ")}}
 	}
 	return Parse(path, data)
 }
