@@ -80,7 +80,7 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.KubeContext, "context", "", "kubeconfig context (default: current)")
 	fs.BoolVar(&o.InstallCRDs, "install-crds", false, "with --kubeconfig: create the CRDs the run needs that the cluster does not serve (without it, a missing CRD is exit 2 before anything is created)")
 	fs.StringVar(&o.AWSEndpoint, "aws-endpoint", "", "use a standalone fakeaws (restartsim fakeaws) at this URL instead of an in-process one")
-	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root; a run writes <out>/<scenario>/<timestamp>/")
+	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root; a run writes <out>/<scenario>/<timestamp>/ (<timestamp>-2, -3, ... for runs started in the same second)")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
 	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof profiles of the run into this directory: cpu.pprof, heap.pprof (end of run), heap-peak.pprof (at the harness's highest RSS)")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
