@@ -43,7 +43,7 @@ func ReadFile(ctx context.Context, path string) ([]byte, error) {
 		return nil, r.err
 	}
 	if len(r.data) > maxFileBytes {
-		return nil, fmt.Errorf("%s is larger than 1 MiB (%d bytes), the limit of a scenario file", path, maxFileBytes)
+		return nil, fmt.Errorf("%s is larger than 1 MiB (%d bytes), the most a scenario file may hold", path, maxFileBytes)
 	}
 	return r.data, nil
 }
@@ -57,7 +57,7 @@ func describeMode(m fs.FileMode) string {
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	}
-	return "not a regular file (" + m.Type().String() + ")"
+	return "of type " + m.Type().String()
 }
 
 // cancellableRead is one file read in a goroutine of its own: opening a named pipe blocks until a
