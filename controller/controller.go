@@ -94,7 +94,7 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	}
 	clients, err := awsclient.NewClients(context.Background(), awsclient.Config{
 		Region: o.AWS.Region, Endpoint: o.AWS.Endpoint, AccessKeyID: o.AWS.AccessKeyID,
-		SecretAccessKey: o.AWS.SecretAccessKey, MaxAttempts: o.AWS.MaxAttempts, Throttle: thr,
+		SecretAccessKey: o.AWS.SecretAccessKey, MaxAttempts: o.AWS.MaxAttempts, Throttle: thr, Logger: o.Logger.WithName("aws-sdk"),
 	}, m)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ func abScenario(t *testing.T, ab string) *scenario.Scenario {
   strategies:
     - {name: none, checkpoint: none}
     - {name: ckpt, checkpoint: annotation, throttle: "Elastic Load Balancing v2:^Register.*=4:20"}
-`+ab+"timeline: []\n"))
+`+ab+"timeline: [{action: restart}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

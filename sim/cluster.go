@@ -67,6 +67,7 @@ func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario) (*clu
 	if err != nil {
 		return nil, err
 	}
+	defer stopEnv(e, log)
 	log.Info("checking the cluster", "server", e.Config.Host)
 	cr := &clusterRun{id: randomID(), controllerManager: controllerManagerLeads(ctx, e)}
 	switch sc.Cluster.EndpointSlices {

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
 )
 
 // ErrInterrupted marks a run whose context ended (SIGINT, SIGTERM) before it completed; its output
@@ -31,17 +31,24 @@ const IncompleteMarker = "INCOMPLETE"
 // should this process be killed outright.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	started := opts.setDefaults().Clock.Now() // names the output folder
-	if opts.Scenario != nil {
+	var rep *Report
+	p, err := prepare(ctx, opts)
+	dir := ""
+	if err == nil {
+		if dir, err = makeRunDir(p.o.OutDir, p.sc.Name, started); err != nil {
+			err = runerr.BadInput(fmt.Errorf("output folder: %w", err))
+		}
+	}
+	if err == nil {
 		// Should this process be killed outright, the folder is marked and its etcd copies go all the same.
-		dir := runDir(opts.setDefaults().OutDir, opts.Scenario.Name, started)
 		w := env.StartWatcher()
-		for _, p := range scratchPatterns {
-			w.RemoveOnCrash(filepath.Join(dir, p))
+		for _, pattern := range scratchPatterns {
+			w.RemoveOnCrash(filepath.Join(dir, pattern))
 		}
 		w.NoteOnCrash(filepath.Join(dir, IncompleteMarker))
 		defer w.Release(true)
+		rep, err = runScenario(ctx, p, dir, started)
 	}
-	rep, err := runScenario(ctx, opts, started)
 	if ctx.Err() != nil && !IsInterrupted(err) {
 		if err == nil {
 			err = errors.New("the run's context ended before the run completed")
@@ -49,19 +56,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
 	}
 	var v *results.ViolationError
-	if err == nil || errors.As(err, &v) || opts.Scenario == nil {
+	if err == nil || errors.As(err, &v) || dir == "" {
 		return rep, err
 	}
-	dir := runDir(opts.setDefaults().OutDir, opts.Scenario.Name, started)
-	if _, statErr := os.Stat(dir); statErr == nil {
-		markIncomplete(dir, err)
-	}
+	markIncomplete(dir, err)
 	return rep, err
-}
-
-// runDir is the output folder of a run of scenario name started at started.
-func runDir(outDir, name string, started time.Time) string {
-	return filepath.Join(outDir, name, started.UTC().Format("20060102T150405Z"))
 }
 
 // scratchPatterns match the etcd data directories in an output folder (the fleet snapshots and each

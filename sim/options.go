@@ -24,7 +24,8 @@ type Options struct {
 	// AccessKeyID, SecretAccessKey: the AWS credentials. Default "restartsim" / "restartsim".
 	AccessKeyID     string
 	SecretAccessKey string
-	// OutDir is the root of the output; a run writes OutDir/<scenario>/<timestamp>/. Default "out".
+	// OutDir is the root of the output; a run writes OutDir/<scenario>/<timestamp>/, a folder it
+	// creates and owns (<timestamp>-2, -3, ... when other runs started in the same second). Default "out".
 	OutDir string
 	// AssetsDir holds the envtest binaries. Default: envtestassets.Dir.
 	AssetsDir string

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"github.com/restartsim/restartsim/sim/observe"
 )
 
 // phase shows that a step of several seconds is under way (starting an API server, converging or
@@ -20,7 +23,24 @@ type phase struct {
 	once sync.Once
 }
 
-func startPhase(w io.Writer, what string) *phase {
+func startPhase(w io.Writer, what string) *phase { return startPhaseWith(w, what, nil) }
+
+// startConvergence is the phase of a fleet converging, its count of converged bindings beside
+// the spinner: minutes at thousands of bindings, which a bare spinner leaves unexplained.
+func startConvergence(w io.Writer, what string, chk *observe.Checker) *phase {
+	return startPhaseWith(w, what, func() string { return convergenceStatus(what, chk.Converged()) })
+}
+
+// convergenceStatus is what, with the count of converged bindings once a check has counted them.
+func convergenceStatus(what string, t observe.Tally) string {
+	if t.Bindings == 0 {
+		return what
+	}
+	return fmt.Sprintf("%s: %d/%d bindings converged", what, t.Converged, t.Bindings)
+}
+
+// startPhaseWith shows status() (what, when nil) beside the spinner, read anew at each tick.
+func startPhaseWith(w io.Writer, what string, status func() string) *phase {
 	p := &phase{stop: make(chan struct{})}
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
@@ -41,6 +61,9 @@ func startPhase(w io.Writer, what string) *phase {
 			case <-p.stop:
 				return
 			case <-t.C:
+				if status != nil {
+					p.bar.Describe(status())
+				}
 				_ = p.bar.Add(1) // advances the spinner and the elapsed time
 			}
 		}

@@ -28,26 +28,20 @@ type Report struct {
 	Dir string
 }
 
-// runScenario is Run without its handling of interrupted and failed runs.
-func runScenario(ctx context.Context, opts Options, started time.Time) (*Report, error) {
-	o, sc, err := prepare(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	dir := runDir(o.OutDir, sc.Name, started)
-	if err = os.MkdirAll(dir, 0o755); err != nil {
-		return nil, runerr.BadInput(fmt.Errorf("output folder: %w", err))
-	}
+// runScenario is Run once the scenario is prepared and its output folder dir created, without
+// its handling of interrupted and failed runs.
+func runScenario(ctx context.Context, p *preparedRun, dir string, started time.Time) (*Report, error) {
+	o, sc, arms := p.o, p.sc, p.arms
 	if o.ScenarioFile != "" {
-		if data, err := os.ReadFile(o.ScenarioFile); err == nil {
+		// The text parsed, not the file read again: a pipe has nothing left to give, and a file
+		// may have changed since.
+		if data := sc.Source(); data != nil {
+			_ = os.WriteFile(filepath.Join(dir, "scenario.yaml"), data, 0o644)
+		} else if data, err := scenario.ReadFile(ctx, o.ScenarioFile); err == nil {
 			_ = os.WriteFile(filepath.Join(dir, "scenario.yaml"), data, 0o644)
 		}
 	}
 	res := newResults(o, sc, started)
-	arms, err := runArms(sc)
-	if err != nil {
-		return nil, runerr.BadInput(err)
-	}
 	res.AB = sc.ResultsAB()
 	if res.AB != nil {
 		base, cand := arms[abArm(arms, res.AB.Baseline)], arms[abArm(arms, res.AB.Candidate)]
@@ -77,26 +71,42 @@ func runScenario(ctx context.Context, opts Options, started time.Time) (*Report,
 	return &Report{Results: res, Dir: dir}, verdict(res)
 }
 
+// preparedRun is a run that passed prepare's checks.
+type preparedRun struct {
+	o    Options
+	sc   *scenario.Scenario // with only the strategies asked for
+	arms []arm
+}
+
 // prepare checks what a run needs before it writes anything: the scenario, the strategies asked
-// for and, on a kubeconfig cluster, that the cluster is fit for the run.
-func prepare(ctx context.Context, opts Options) (Options, *scenario.Scenario, error) {
+// for, the files they name on this machine and, on a kubeconfig cluster, that the cluster is fit
+// for the run.
+func prepare(ctx context.Context, opts Options) (*preparedRun, error) {
 	o := opts.setDefaults()
 	sc := o.Scenario
 	if sc == nil {
-		return o, nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
+		return nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
 	}
 	if sc.Controller.External != nil && sc.TimeScale != 1 {
-		return o, nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
+		return nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
 	}
 	if len(o.Strategies) > 0 {
 		var err error
 		if sc, err = selectStrategies(sc, o.Strategies); err != nil {
-			return o, nil, runerr.BadInput(err)
+			return nil, runerr.BadInput(err)
 		}
 	}
-	var err error
-	o.cluster, err = prepareCluster(ctx, o, sc)
-	return o, sc, err
+	if err := checkHost(o, o.Scenario, sc); err != nil {
+		return nil, err
+	}
+	arms, err := runArms(sc)
+	if err != nil {
+		return nil, runerr.BadInput(err)
+	}
+	if o.cluster, err = prepareCluster(ctx, o, sc); err != nil {
+		return nil, err
+	}
+	return &preparedRun{o: o, sc: sc, arms: arms}, nil
 }
 
 // newResults describes the run and its environment, before anything was measured.

@@ -71,7 +71,7 @@ controller:
       maxConcurrentReconciles: 7
       throttle: "Elastic Load Balancing v2:^RegisterTargets=40:100"
       maxAttempts: 4
-timeline: []
+timeline: [{action: restart}]
 `))
 	if err != nil {
 		t.Fatal(err)

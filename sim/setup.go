@@ -48,10 +48,15 @@ func waitSynced(ctx context.Context, s *workload.Simulator) error {
 // startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set, with
 // GOMEMLIMIT when goMemLimit > 0).
 func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, etcdDir string, goMemLimit int64, log logr.Logger) (*env.Env, error) {
-	kc := o.Kubeconfig
-	kctx := o.KubeContext
-	if kc == "" && sc.Cluster.Kubeconfig != nil {
-		kc, kctx = sc.Cluster.Kubeconfig.Path, sc.Cluster.Kubeconfig.Context
+	kc, kctx := "", o.KubeContext
+	if onKubeconfig(o, sc) {
+		var err error
+		if kc, err = kubeconfigPath(o, sc); err != nil {
+			return nil, runerr.BadInput(err)
+		}
+		if o.Kubeconfig == "" {
+			kctx = sc.Cluster.Kubeconfig.Context
+		}
 	}
 	assets := o.AssetsDir
 	if assets == "" && sc.Cluster.Envtest != nil {
@@ -67,7 +72,8 @@ func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, et
 
 func stopEnv(e *env.Env, log logr.Logger) {
 	if e.Kind != "envtest" {
-		return // an existing cluster keeps running
+		_ = e.Stop() // removes its private directory; the cluster keeps running
+		return
 	}
 	t := time.Now()
 	_ = e.Stop()
@@ -82,16 +88,11 @@ func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
 // planFleet plans the scenario's fleet for seed (deterministic: the same plan every call; on a
 // kubeconfig cluster, cr names the namespaces after the strategy run).
 func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec, *workload.Fleet, error) {
-	spec := workload.Spec{
-		TGBs: sc.Fleet.TargetGroupBindings, Namespaces: sc.Fleet.Namespaces, PodsPerService: sc.Fleet.PodsPerService,
-		InstanceShare: sc.Fleet.InstanceShare, ReadinessGateShare: sc.Fleet.ReadinessGateShare,
-		NetworkingShare: sc.Fleet.NetworkingShare, Nodes: sc.Fleet.Nodes, Ingresses: sc.Fleet.WorkloadIngresses(),
-	}
+	spec := sc.Fleet.WorkloadSpec()
 	if cr != nil {
 		spec.NamespacePrefix = "rs-" + cr.name()
 		spec.ClusterEndpointSlices = cr.clusterSlices
 	}
-	spec = spec.WithDefaults()
 	if err := spec.Validate(); err != nil {
 		return spec, nil, runerr.BadInput(fmt.Errorf("fleet: %w", err))
 	}

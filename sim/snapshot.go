@@ -67,9 +67,10 @@ func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env,
 		return err
 	}
 	log.Info("converging the fleet once for every strategy", "workers", workers)
-	converging := startPhase(o.Progress, "converging the fleet")
+	chk := observe.NewChecker(pw, cloud, nil)
+	converging := startConvergence(o.Progress, "converging the fleet", chk)
 	defer converging.End()
-	return observe.WarmUp(ctx, observe.NewChecker(pw, cloud, nil), sut.WarmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.WithoutCheckpoint)
+	return observe.WarmUp(ctx, chk, sut.WarmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.WithoutCheckpoint)
 }
 
 // convergeWorkers is controller.warmupWorkers, or 16.

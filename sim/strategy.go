@@ -304,7 +304,7 @@ func (r *strategyRun) warmUp(ctx context.Context) error {
 		unsettled = r.watch.WithoutCheckpoint
 	}
 	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, r.strat, r.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
-	warming := startPhase(r.o.Progress, "warming up: the controller converges the fleet")
+	warming := startConvergence(r.o.Progress, "warming up: the controller converges the fleet", r.checker)
 	defer warming.End()
 	if err := r.createLaterObjects(r.runCtx); err != nil {
 		return sut.StartFailure(r.runCtx, err)

@@ -55,6 +55,10 @@ func besideExecutable() (string, bool) {
 	return dir, err == nil
 }
 
+// In returns dir, made absolute, when it holds both binaries; the error names source as where dir
+// came from (a scenario field, say).
+func In(dir, source string) (string, error) { return checked(dir, source) }
+
 func checked(dir, source string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {

@@ -35,12 +35,9 @@ func loadCRDs(dir string, extra []string) ([]*apiextensionsv1.CustomResourceDefi
 		sets = append(sets, builtIn)
 	}
 	for _, p := range paths {
-		crds, err := readCRDs(p)
+		crds, err := readSomeCRDs(p)
 		if err != nil {
 			return nil, err
-		}
-		if len(crds) == 0 {
-			return nil, fmt.Errorf("CRDs %s: no CustomResourceDefinition found", p)
 		}
 		sets = append(sets, crds)
 	}
@@ -57,6 +54,22 @@ func loadCRDs(dir string, extra []string) ([]*apiextensionsv1.CustomResourceDefi
 		out[i] = byName[n]
 	}
 	return out, nil
+}
+
+// CheckCRDs reads path as Start reads an extra CRD path (a file, or a directory's .yaml, .yml and
+// .json files) and fails where Start would: nothing readable, or no CustomResourceDefinition in it.
+func CheckCRDs(path string) error {
+	_, err := readSomeCRDs(path)
+	return err
+}
+
+// readSomeCRDs is readCRDs of a path that must hold at least one CustomResourceDefinition.
+func readSomeCRDs(path string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	crds, err := readCRDs(path)
+	if err == nil && len(crds) == 0 {
+		err = fmt.Errorf("CRDs %s: no CustomResourceDefinition found", path)
+	}
+	return crds, err
 }
 
 // readCRDs reads the CustomResourceDefinitions of a file, or of a directory's .yaml, .yml and .json

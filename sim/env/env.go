@@ -38,7 +38,8 @@ type Options struct {
 	// CRDPaths are more CRD files or directories to install on envtest. A CRD of the same name as
 	// one in CRDDir replaces it.
 	CRDPaths []string
-	// WorkDir receives the audit log and the controller's kubeconfig. Required.
+	// WorkDir receives the audit policy and log. Required. Nothing secret is written there (see
+	// Env.PrivateDir).
 	WorkDir string
 	// EtcdDataDir is etcd's data directory on envtest; it is kept when the environment stops, so its
 	// objects can be copied (CopyDataDir) and served again by a later Start. Default: a temporary
@@ -63,7 +64,8 @@ type Env struct {
 	Config *rest.Config
 	// ControllerConfig is the controller's identity (the admin one on a kubeconfig cluster).
 	ControllerConfig *rest.Config
-	// ControllerKubeconfig is a kubeconfig file for ControllerConfig, for external controllers.
+	// ControllerKubeconfig is a kubeconfig file for ControllerConfig, for external controllers: on
+	// envtest, in PrivateDir (it holds the identity's client key).
 	ControllerKubeconfig string
 	// AuditLog is the JSON-lines audit log of the controller's writes ("" when unavailable).
 	AuditLog string
@@ -72,6 +74,16 @@ type Env struct {
 
 	testEnv *envtest.Environment
 	reaper  *reaper // kills the control plane and removes its keys if this process dies first
+}
+
+// PrivateDir is a directory of this run's secrets (client and webhook keys), readable by this user
+// only and outside the run's output: it is removed when the environment stops, and by a watcher
+// process should this one die first. "" for an Env not made by Start.
+func (e *Env) PrivateDir() string {
+	if e.reaper == nil {
+		return ""
+	}
+	return e.reaper.dir
 }
 
 // auditPolicy records every request of the controller user: its writes to the objects the
@@ -120,8 +132,12 @@ func startKubeconfig(o Options) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: kubeconfig %s: %v", ErrEnvironment, o.Kubeconfig, err)
 	}
+	rp, err := startReaper() // no control plane: the private directory only
+	if err != nil {
+		return nil, err
+	}
 	cfg.QPS, cfg.Burst = o.QPS, o.Burst
-	e := &Env{Kind: "kubeconfig", Config: cfg, ControllerConfig: rest.CopyConfig(cfg), ControllerKubeconfig: o.Kubeconfig}
+	e := &Env{Kind: "kubeconfig", Config: cfg, ControllerConfig: rest.CopyConfig(cfg), ControllerKubeconfig: o.Kubeconfig, reaper: rp}
 	e.KubernetesVersion = serverVersion(cfg)
 	return e, nil
 }
@@ -169,8 +185,13 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 		return nil, err
 	}
 	var cfg *rest.Config
-	if err := rp.watchStart(func() (err error) { cfg, err = startWithGoMemLimit(te, o.GoMemLimit); return err }); err != nil {
-		rp.release(te.Stop() == nil)
+	start := func() (err error) { cfg, err = startWithGoMemLimit(te, o.GoMemLimit); return err }
+	cleanUp := func() { rp.release(te.Stop() == nil) }
+	if err := rp.watchStart(ctx, start, cleanUp); err != nil {
+		if errors.Is(err, errStartAbandoned) {
+			return nil, fmt.Errorf("starting envtest: %w", err) // cleaned up once envtest gives up
+		}
+		cleanUp()
 		return nil, fmt.Errorf("%w: starting envtest from %s: %v", ErrEnvironment, assets, err)
 	}
 	e := &Env{Kind: "envtest", testEnv: te, AuditLog: auditLog, reaper: rp}
@@ -190,13 +211,12 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 		e.Stop()
 		return nil, err
 	}
-	e.ControllerKubeconfig = filepath.Join(o.WorkDir, "controller.kubeconfig")
+	e.ControllerKubeconfig = filepath.Join(rp.dir, "controller.kubeconfig")
 	if err := os.WriteFile(e.ControllerKubeconfig, kc, 0o600); err != nil {
 		e.Stop()
 		return nil, err
 	}
 	e.KubernetesVersion = serverVersion(cfg)
-	_ = ctx
 	return e, nil
 }
 
@@ -226,9 +246,14 @@ func startWithGoMemLimit(te *envtest.Environment, limit int64) (*rest.Config, er
 	return te.Start()
 }
 
-// Stop tears the environment down (a kubeconfig cluster is left running).
+// Stop tears the environment down (a kubeconfig cluster is left running) and removes its private
+// directory.
 func (e *Env) Stop() error {
-	if e == nil || e.testEnv == nil {
+	if e == nil {
+		return nil
+	}
+	if e.testEnv == nil {
+		e.reaper.release(true)
 		return nil
 	}
 	err := e.testEnv.Stop()

@@ -1,11 +1,15 @@
 package env
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -16,6 +20,9 @@ type reaper struct {
 	w    *Watcher
 	mu   sync.Mutex
 	pids map[int]bool
+	// killing is set when a start is abandoned: every control plane process, those it starts later
+	// included, is killed.
+	killing bool
 	// dir is the control plane's private temporary directory (API server certificates and keys, etcd's
 	// data unless the caller gave a directory, webhook certificates); Stop removes it, the watcher removes
 	// it after a crash.
@@ -39,8 +46,32 @@ var reapStarts sync.Mutex
 // watchStart runs start with TMPDIR set to the private directory, so that every directory envtest creates
 // (API server certificates and keys, etcd's data, webhook serving certificates) is inside it, and
 // registers the control plane's processes while start runs (a kill in the middle of it leaves nothing
-// either) and once more when it returns.
-func (r *reaper) watchStart(start func() error) error {
+// either) and once more when it returns. envtest's start takes no context and waits up to its timeouts
+// for a dead API server: should ctx end first, watchStart kills the control plane (and any process start
+// launches later) and returns an error wrapping ctx.Err() at once; abandon runs once start has returned.
+func (r *reaper) watchStart(ctx context.Context, start func() error, abandon func()) error {
+	result := make(chan error, 1)
+	go func() { result <- r.runStart(start) }()
+	select {
+	case err := <-result:
+		return err
+	case <-ctx.Done():
+	}
+	r.mu.Lock()
+	r.killing = true
+	r.mu.Unlock()
+	r.adopt()
+	go func() {
+		<-result
+		abandon()
+	}()
+	return fmt.Errorf("%w: %w", errStartAbandoned, ctx.Err())
+}
+
+// errStartAbandoned marks a start given up because its context ended.
+var errStartAbandoned = errors.New("start abandoned")
+
+func (r *reaper) runStart(start func() error) error {
 	reapStarts.Lock()
 	defer reapStarts.Unlock()
 	prev, had := os.LookupEnv("TMPDIR")
@@ -76,15 +107,20 @@ func (r *reaper) watchStart(start func() error) error {
 	return err
 }
 
-// adopt registers every kube-apiserver and etcd child of this process not yet registered.
+// adopt registers every kube-apiserver and etcd child of this process not yet registered, and kills
+// them all once a start was abandoned.
 func (r *reaper) adopt() {
 	for _, p := range controlPlaneChildren() {
 		r.mu.Lock()
-		seen := r.pids[p.pid]
+		seen, kill := r.pids[p.pid], r.killing
 		r.pids[p.pid] = true
 		r.mu.Unlock()
 		if !seen {
 			r.w.KillGroupOnCrash(p.pid)
+		}
+		if kill {
+			_ = syscall.Kill(-p.pid, syscall.SIGKILL) // envtest starts each in a process group of its own
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
 		}
 	}
 }

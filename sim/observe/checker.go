@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -31,6 +32,32 @@ type Checker struct {
 	lb *lbCheck
 	// objs, when set, also checks every object of the scenario's object groups.
 	objs *Objects
+	// tally is the last check's count of converged bindings, for progress output.
+	tally atomic.Pointer[Tally]
+}
+
+// Tally is how many of a check's bindings were converged: their targets, readiness gates and
+// security group rules as desired.
+type Tally struct{ Converged, Bindings int }
+
+// tallyOf counts the bindings that have no violation; bad may name other things (object groups,
+// load balancers), which do not count.
+func tallyOf[V any](bindings map[string]V, bad map[string]bool) *Tally {
+	t := &Tally{Bindings: len(bindings)}
+	for name := range bindings {
+		if !bad[name] {
+			t.Converged++
+		}
+	}
+	return t
+}
+
+// Converged is the last check's tally (zero before the first check).
+func (k *Checker) Converged() Tally {
+	if t := k.tally.Load(); t != nil {
+		return *t
+	}
+	return Tally{}
 }
 
 // lbCheck is how the load balancer stacks are built for the check.
@@ -142,6 +169,7 @@ func (k *Checker) Check(ctx context.Context, healthy bool) (results.Invariants, 
 			return f.inv, err
 		}
 	}
+	k.tally.Store(tallyOf(byName, f.bad))
 	if len(f.bad) > 0 {
 		// A TGB whose AWS state differs from the desired one is a violation whatever its checkpoint
 		// says; one with a saved checkpoint is also named as such, since nothing short of a drift check

@@ -1,22 +1,28 @@
 package scenario
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 )
 
 var typeOfStep = reflect.TypeOf(Step{})
 
-// maxFileBytes bounds a scenario file.
-const maxFileBytes = 1 << 20
-
 // Load reads, decodes, defaults and validates a scenario file.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	return LoadContext(context.Background(), path)
+}
+
+// LoadContext is Load reading the file with ReadFile: at most 1 MiB, a regular file or a pipe,
+// and an error wrapping ctx.Err() should ctx end first.
+func LoadContext(ctx context.Context, path string) (*Scenario, error) {
+	data, err := ReadFile(ctx, path)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: err.Error()}}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, ErrorList{{File: path, Msg: strings.TrimPrefix(err.Error(), path+" ")}}
 	}
 	return Parse(path, data)
 }
@@ -44,21 +50,36 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 	if len(errs) == 0 {
 		errs = Validate(s, given)
 	}
+	src := &source{file: file, pos: d.pos, data: data}
 	if len(errs) == 0 {
+		s.src = src
 		return s, nil
 	}
 	for _, e := range errs {
-		e.File = file
-		p := d.locate(e.Path)
-		e.Line, e.Column = p.line, p.column
+		src.place(e)
 	}
 	return nil, errs
 }
 
+// source is where a parsed scenario came from: its file, its text and the position of every field
+// path the file set.
+type source struct {
+	file string
+	pos  map[string]position
+	data []byte
+}
+
+// place fills in e's file, line and column from its path.
+func (src *source) place(e *FieldError) {
+	e.File = src.file
+	p := src.locate(e.Path)
+	e.Line, e.Column = p.line, p.column
+}
+
 // locate finds the position of path or of its nearest given ancestor.
-func (d *decoder) locate(path string) position {
+func (src *source) locate(path string) position {
 	for path != "" {
-		if p, ok := d.pos[path]; ok {
+		if p, ok := src.pos[path]; ok {
 			return p
 		}
 		i := strings.LastIndexAny(path, ".[")
@@ -67,8 +88,26 @@ func (d *decoder) locate(path string) position {
 		}
 		path = path[:i]
 	}
-	if p, ok := d.pos[""]; ok {
+	if p, ok := src.pos[""]; ok {
 		return p
 	}
 	return position{1, 1}
+}
+
+// FieldError is a problem found after parsing (a file the scenario names is missing, say) with the
+// field at path, placed at that field's file, line and column when s was parsed from a file.
+func (s *Scenario) FieldError(path, format string, args ...any) *FieldError {
+	e := &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)}
+	if s.src != nil {
+		s.src.place(e)
+	}
+	return e
+}
+
+// Source is the text s was parsed from (nil for a scenario built in code).
+func (s *Scenario) Source() []byte {
+	if s.src == nil {
+		return nil
+	}
+	return s.src.data
 }

@@ -42,6 +42,9 @@ type Scenario struct {
 	Gate []GateRule `json:"gate,omitempty"`
 	// AB compares two builds of one strategy (see AB); `restartsim gate` judges the comparison.
 	AB *AB `json:"ab,omitempty"`
+
+	// src is where Parse read the scenario (nil for one built in code).
+	src *source
 }
 
 // Cluster selects the Kubernetes API server: envtest (default) or an existing cluster.
@@ -184,6 +187,16 @@ type Ingresses struct {
 	// LoadBalancerServices is the number of Services of type LoadBalancer (loadBalancerClass
 	// service.k8s.aws/nlb, aws-load-balancer-type external, nlb-target-type ip). Default 0.
 	LoadBalancerServices int `json:"loadBalancerServices,omitempty"`
+}
+
+// WorkloadSpec is the workload spec of the fleet, defaulted (namespaces take the workload's default
+// prefix, which a run on a kubeconfig cluster replaces).
+func (f *Fleet) WorkloadSpec() workload.Spec {
+	return workload.Spec{
+		TGBs: f.TargetGroupBindings, Namespaces: f.Namespaces, PodsPerService: f.PodsPerService,
+		InstanceShare: f.InstanceShare, ReadinessGateShare: f.ReadinessGateShare,
+		NetworkingShare: f.NetworkingShare, Nodes: f.Nodes, Ingresses: f.WorkloadIngresses(),
+	}.WithDefaults()
 }
 
 // WorkloadIngresses is the workload spec of the fleet's Ingress side (the zero spec, which plans

@@ -111,6 +111,10 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	v.validateFleet(&s.Fleet)
 	names := v.validateController(s)
 	v.validateAB(s)
+	if !slices.ContainsFunc(s.Timeline, func(st Step) bool { return st.Action != "" }) {
+		// Waits alone measure nothing (the defaults end every timeline with a steadyState wait).
+		v.add("timeline", "required: at least one action (%s), e.g. {action: restart}", strings.Join(Actions, ", "))
+	}
 	v.validateTimeline(s)
 	v.validateThresholds(s.Thresholds, names)
 	v.validateGate(s.Gate, names)
@@ -166,6 +170,7 @@ func (v *validator) latency(path string, l Latency) {
 }
 
 func (v *validator) validateFleet(f *Fleet) {
+	before := len(v.errs)
 	switch {
 	case len(f.Objects) == 0 && (f.TargetGroupBindings < 1 || f.TargetGroupBindings > maxTGBs):
 		v.add("fleet.targetGroupBindings", "must be between 1 and %d (0 only with fleet.objects), got %d", maxTGBs, f.TargetGroupBindings)
@@ -181,6 +186,50 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.readinessGateShare", f.ReadinessGateShare)
 	v.share("fleet.networkingShare", f.NetworkingShare)
 	v.validateIngresses(f)
+	if len(v.errs) == before { // the plan's checks would repeat a problem found already
+		v.validatePlan(f)
+	}
+}
+
+// fleetFields maps the workload spec's field names onto the scenario's.
+var fleetFields = map[string]string{
+	"tgbs": "targetGroupBindings", "namespaces": "namespaces", "podsPerService": "podsPerService", "nodes": "nodes",
+	"instanceShare": "instanceShare", "readinessGateShare": "readinessGateShare", "networkingShare": "networkingShare",
+}
+
+// validatePlan checks that the fleet can be planned (its pods and nodes fit in the VPC's
+// addresses, its instance bindings in the NodePorts): what the run would otherwise find only
+// once the API server and fakeaws were up.
+func (v *validator) validatePlan(f *Fleet) {
+	for _, err := range leafErrors(f.WorkloadSpec().Validate()) {
+		field, msg, ok := strings.Cut(err.Error(), ": ")
+		switch name, known := fleetFields[field]; {
+		case !ok:
+			v.add("fleet", "%s", err)
+		case known:
+			v.add("fleet."+name, "%s", msg)
+		case strings.HasPrefix(field, "ingresses."):
+			v.add("fleet."+field, "%s", msg)
+		default:
+			v.add("fleet", "%s", err)
+		}
+	}
+}
+
+// leafErrors flattens errors.Join's trees into their single errors.
+func leafErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range joined.Unwrap() {
+		out = append(out, leafErrors(e)...)
+	}
+	return out
 }
 
 // validateCRDs checks that every extra CRD path exists.

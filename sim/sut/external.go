@@ -29,6 +29,7 @@ type external struct {
 	base    scenario.TemplateData
 	env     []string
 	dir     string
+	secrets string // where the webhook certificates and keys go: the environment's private directory
 	log     logr.Logger
 	reps    int
 	mu      sync.Mutex

@@ -24,7 +24,8 @@ import (
 
 func shExternal(t *testing.T, script string, reps int) *external {
 	t.Helper()
-	return &external{x: &scenario.External{Command: []string{"/bin/sh", "-c", script}}, dir: t.TempDir(), reps: reps,
+	dir := t.TempDir()
+	return &external{x: &scenario.External{Command: []string{"/bin/sh", "-c", script}}, dir: dir, secrets: dir, reps: reps,
 		log: logr.Discard(), exited: make(chan struct{})}
 }
 

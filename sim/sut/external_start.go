@@ -61,7 +61,11 @@ func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 			return nil, err
 		}
 	}
-	return &external{x: x, base: base, env: envv, dir: dir, log: log, reps: sc.Controller.Replicas,
+	secrets := e.PrivateDir()
+	if secrets == "" { // an Env not started by env.Start
+		secrets = dir
+	}
+	return &external{x: x, base: base, env: envv, dir: dir, secrets: secrets, log: log, reps: sc.Controller.Replicas,
 		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{})}, nil
 }
 
@@ -145,7 +149,7 @@ func (x *external) start() (*proc, error) {
 			return nil, err
 		}
 	}
-	d.CertDir = filepath.Join(x.dir, fmt.Sprintf("certs-%d", id))
+	d.CertDir = filepath.Join(x.secrets, fmt.Sprintf("certs-%d", id))
 	if err := writeSelfSignedCert(d.CertDir); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,8 @@ import (
 // A cancelled run (SIGINT, a test's deadline) kills the external controllers at once, and a
 // controller started after the cancel is killed too: no child outlives the run.
 func TestExternalChildrenDieWithTheRun(t *testing.T) {
-	x := &external{x: &scenario.External{Command: []string{"sleep", "300"}}, dir: t.TempDir(), reps: 2, log: logr.Discard()}
+	dir := t.TempDir()
+	x := &external{x: &scenario.External{Command: []string{"sleep", "300"}}, dir: dir, secrets: dir, reps: 2, log: logr.Discard()}
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := x.Start(ctx); err != nil {
 		t.Fatal(err)

@@ -54,7 +54,7 @@ aws: {warmupProfile: unlimited}
 fleet: {targetGroupBindings: 8}
 controller:
   strategies: [{name: ckpt, checkpoint: annotation}]
-timeline: []
+timeline: [{action: restart}]
 `))
 	if err != nil {
 		t.Fatal(err)

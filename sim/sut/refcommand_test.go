@@ -20,7 +20,7 @@ fleet: {targetGroupBindings: 8}
 controller:
   strategies:
     - {name: ckpt, checkpoint: annotation, throttle: "Elastic Load Balancing v2:^Register.*=4:20"}
-timeline: []
+timeline: [{action: restart}]
 `))
 	if err != nil {
 		t.Fatal(err)

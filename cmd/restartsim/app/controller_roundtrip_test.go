@@ -53,7 +53,7 @@ controller:
     - {name: off, checkpoint: none, deferralJitter: 0s, driftCheckInterval: 0s}
     - {name: load-balancers, checkpoint: annotation, modelCheckpoint: model}
     - {name: mutant, checkpoint: annotation, mutant: slow-early-exit, mutantDelay: 50ms}
-timeline: []
+timeline: [{action: restart}]
 `
 
 // TestReferenceCommandRoundTrip: a reference strategy run out of process gets the options it gets in

@@ -114,7 +114,7 @@ kind: Scenario
 name: no-ab
 fleet: {targetGroupBindings: 2}
 controller: {strategies: [{name: c}]}
-timeline: []
+timeline: [{action: restart}]
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}

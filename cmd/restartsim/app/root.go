@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -57,17 +58,23 @@ func NewRootCommand() *cobra.Command {
 // Main runs the CLI and returns the process exit code. SIGINT and SIGTERM cancel the context so
 // every subcommand can shut down cleanly; a command that fails after one exits ExitInterrupted. A
 // second signal kills the process at once.
-func Main(args []string) int {
+func Main(args []string) int { return mainTo(args, os.Stderr) }
+
+// mainTo is Main writing its errors to stderr. Every command's failure is one line, "error: "
+// and the error, printed here only (cobra's own printing is silenced), so no command has a
+// style of its own.
+func mainTo(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	context.AfterFunc(ctx, stop) // the first signal cancels; the default action handles the next
 	root := NewRootCommand()
 	root.SetArgs(args)
+	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintln(os.Stderr, "error:", err)
+	fmt.Fprintln(stderr, "error:", err)
 	if ctx.Err() != nil {
 		return ExitInterrupted
 	}

@@ -63,7 +63,7 @@ the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or env
   restartsim simulate -f scenarios/quickstart.yaml --kubeconfig ~/.kube/config --log-format json -o /tmp/runs`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
+			if err := o.Validate(cmd.Context()); err != nil {
 				return badInput(err)
 			}
 			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -80,7 +80,7 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.KubeContext, "context", "", "kubeconfig context (default: current)")
 	fs.BoolVar(&o.InstallCRDs, "install-crds", false, "with --kubeconfig: create the CRDs the run needs that the cluster does not serve (without it, a missing CRD is exit 2 before anything is created)")
 	fs.StringVar(&o.AWSEndpoint, "aws-endpoint", "", "use a standalone fakeaws (restartsim fakeaws) at this URL instead of an in-process one")
-	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root; a run writes <out>/<scenario>/<timestamp>/")
+	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root; a run writes <out>/<scenario>/<timestamp>/ (<timestamp>-2, -3, ... for runs started in the same second)")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
 	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof profiles of the run into this directory: cpu.pprof, heap.pprof (end of run), heap-peak.pprof (at the harness's highest RSS)")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
@@ -92,11 +92,12 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 const freshFleetsHelp = "create the fleet anew for every strategy (default on envtest: create it once per seed and start every strategy on a copy of etcd and fakeaws)"
 
 // Validate checks the flags and parses the scenario: nothing starts unless the whole file is valid.
-func (o *simulateOptions) Validate() error {
+// Reading the file gives up when ctx ends (a named pipe may wait for its writer).
+func (o *simulateOptions) Validate(ctx context.Context) error {
 	if o.File == "" {
 		return errors.New("-f SCENARIO is required")
 	}
-	sc, err := scenario.Load(o.File)
+	sc, err := scenario.LoadContext(ctx, o.File)
 	if err != nil {
 		return err
 	}

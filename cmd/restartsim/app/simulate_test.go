@@ -1,10 +1,12 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/restartsim/restartsim/reports/results"
@@ -36,7 +38,7 @@ func TestSimulateShippedScenariosValidate(t *testing.T) {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
 	for _, f := range files {
 		o := &simulateOptions{File: f}
-		if err := o.Validate(); err != nil {
+		if err := o.Validate(context.Background()); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
@@ -61,5 +63,37 @@ func TestSimulateExitCodes(t *testing.T) {
 	}
 	if exitFor(nil) != nil {
 		t.Error("exitFor(nil) != nil")
+	}
+}
+
+// A scenario that never ends (/dev/zero) is refused at once; one read from a pipe whose writer
+// stays silent gives up at the first SIGTERM, which exits 130 like every interrupted command.
+func TestSimulateUnreadableScenario(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if code := Main([]string{"simulate", "-f", "/dev/zero", "--out", out}); code != ExitBadInput {
+		t.Errorf("-f /dev/zero: exit %d, want %d", code, ExitBadInput)
+	}
+	fifo := filepath.Join(t.TempDir(), "scenario.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes: %v", err)
+	}
+	returned := make(chan struct{})
+	go func() {
+		// Opening for writing returns once simulate has opened the pipe for reading: it reads.
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close() // open and silent until simulate returned
+		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		<-returned
+	}()
+	code := Main([]string{"simulate", "-f", fifo, "--out", out})
+	close(returned)
+	if code != ExitInterrupted {
+		t.Errorf("-f silent pipe, SIGTERM: exit %d, want %d", code, ExitInterrupted)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("output folder created: %v", err)
 	}
 }

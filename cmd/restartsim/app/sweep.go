@@ -64,7 +64,7 @@ the sweep goes on; the exit code is the worst one.`,
   restartsim sweep -f scenarios/quickstart.yaml --sizes 100,200 --no-report -o /tmp/sweep`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
+			if err := o.Validate(cmd.Context()); err != nil {
 				return badInput(err)
 			}
 			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -86,8 +86,9 @@ func (o *sweepOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
 }
 
-// Validate checks the flags and that the template parses at every size.
-func (o *sweepOptions) Validate() error {
+// Validate checks the flags and that the template parses at every size; reading the template
+// gives up when ctx ends.
+func (o *sweepOptions) Validate(ctx context.Context) error {
 	if o.File == "" {
 		return errors.New("-f SCENARIO is required")
 	}
@@ -95,7 +96,7 @@ func (o *sweepOptions) Validate() error {
 		return errors.New("--sizes needs at least one size")
 	}
 	sort.Ints(o.Sizes)
-	data, err := os.ReadFile(o.File)
+	data, err := scenario.ReadFile(ctx, o.File)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -8,7 +9,7 @@ import (
 
 func TestSweepScenarioFor(t *testing.T) {
 	o := &sweepOptions{File: filepath.Join("..", "..", "..", "scenarios", "scale-sweep.yaml"), Sizes: []int{10000, 100}}
-	if err := o.Validate(); err != nil {
+	if err := o.Validate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if o.Sizes[0] != 100 {
@@ -30,7 +31,7 @@ func TestSweepScenarioFor(t *testing.T) {
 		}
 	}
 	bad := &sweepOptions{File: o.File, Sizes: []int{0}}
-	if err := bad.Validate(); err == nil {
+	if err := bad.Validate(context.Background()); err == nil {
 		t.Error("size 0 accepted")
 	}
 }

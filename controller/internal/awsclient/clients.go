@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/smithy-go/middleware"
+	"github.com/go-logr/logr"
 
 	"github.com/restartsim/restartsim/controller/internal/awsclient/throttle"
 	"github.com/restartsim/restartsim/controller/internal/metrics"
@@ -30,6 +31,7 @@ type Config struct {
 	MaxAttempts     int
 	Throttle        throttlespec.Config
 	HTTPClient      *http.Client // nil = SDK default
+	Logger          logr.Logger  // receives the SDK's own messages at V(1); zero: discarded
 }
 
 // Clients are the raw SDK clients.
@@ -43,6 +45,7 @@ type Clients struct {
 func NewClients(ctx context.Context, cfg Config, m *metrics.Metrics) (*Clients, error) {
 	opts := []func(*config.LoadOptions) error{
 		config.WithRegion(cfg.Region),
+		config.WithLogger(sdkLogger{log: cfg.Logger}),
 		config.WithRetryer(func() aws.Retryer {
 			return retry.NewStandard(func(o *retry.StandardOptions) {
 				o.MaxAttempts = cfg.MaxAttempts
