@@ -61,11 +61,7 @@ func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 			return nil, err
 		}
 	}
-	secrets := e.PrivateDir()
-	if secrets == "" { // an Env not started by env.Start
-		secrets = dir
-	}
-	return &external{x: x, base: base, env: envv, dir: dir, secrets: secrets, log: log, reps: sc.Controller.Replicas,
+	return &external{x: x, base: base, env: envv, dir: dir, secrets: e.PrivateDir(), log: log, reps: sc.Controller.Replicas,
 		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{})}, nil
 }
 
@@ -149,7 +145,11 @@ func (x *external) start() (*proc, error) {
 			return nil, err
 		}
 	}
-	d.CertDir = filepath.Join(x.secrets, fmt.Sprintf("certs-%d", id))
+	secrets := x.secrets
+	if secrets == "" { // no environment started by env.Start (tests)
+		secrets = x.dir
+	}
+	d.CertDir = filepath.Join(secrets, fmt.Sprintf("certs-%d", id))
 	if err := writeSelfSignedCert(d.CertDir); err != nil {
 		return nil, err
 	}

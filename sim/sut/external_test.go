@@ -2,6 +2,9 @@ package sut
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -55,4 +58,32 @@ func TestExternalChildrenDieWithTheRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The webhook certificate and key an external controller gets ({{.CertDir}}) are written in the
+// environment's private directory, not in the run's folder.
+func TestExternalKeysStayOutOfTheRunFolder(t *testing.T) {
+	run, private := t.TempDir(), t.TempDir()
+	x := &external{x: &scenario.External{Command: []string{"sleep", "300"}}, dir: run, secrets: private, reps: 1, log: logr.Discard()}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer x.Stop()
+	p := x.oldest()
+	if !strings.HasPrefix(p.data.CertDir, private+string(filepath.Separator)) {
+		t.Errorf("CertDir %s is outside the private directory %s", p.data.CertDir, private)
+	}
+	if _, err := os.Stat(filepath.Join(p.data.CertDir, "tls.key")); err != nil {
+		t.Errorf("no key in CertDir: %v", err)
+	}
+	_ = filepath.Walk(run, func(path string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			if data, _ := os.ReadFile(path); strings.Contains(string(data), "PRIVATE KEY") {
+				t.Errorf("%s in the run folder holds a key", path)
+			}
+		}
+		return nil
+	})
 }
