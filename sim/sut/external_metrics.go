@@ -90,19 +90,26 @@ func filterFamilies(body []byte, families []string) []byte {
 	return out
 }
 
+// running are the processes that have not ended.
+func (x *external) running() []*proc {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []*proc
+	for _, p := range x.procs {
+		select {
+		case <-p.done:
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // ScrapeWork implements WorkScraper: every running process's controller-runtime reconcile
 // metrics. A process has its own metrics from its start, so its counters are its own work.
 func (x *external) ScrapeWork() []WorkPoint {
-	x.mu.Lock()
-	procs := append([]*proc(nil), x.procs...)
-	x.mu.Unlock()
 	var out []WorkPoint
-	for _, p := range procs {
-		select {
-		case <-p.done:
-			continue
-		default:
-		}
+	for _, p := range x.running() {
 		at := time.Now()
 		mfs, err := x.scrape(p, workFamilies)
 		if err != nil {

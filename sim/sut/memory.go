@@ -75,16 +75,8 @@ func highWaterMark(p procfs.Proc) int64 {
 // ScrapeMemory implements MemoryScraper: every running process's resident size, high-water mark
 // and, from its metrics endpoint, heap.
 func (x *external) ScrapeMemory() []MemoryPoint {
-	x.mu.Lock()
-	procs := append([]*proc(nil), x.procs...)
-	x.mu.Unlock()
 	var out []MemoryPoint
-	for _, p := range procs {
-		select {
-		case <-p.done:
-			continue
-		default:
-		}
+	for _, p := range x.running() {
 		at := time.Now()
 		pt := MemoryPoint{Instance: p.id, At: at, RSSBytes: p.watch.takePeakRSS()}
 		if pp, err := procfs.NewProc(p.cmd.Process.Pid); err == nil {
