@@ -51,6 +51,7 @@ func (f *fakeTB) Helper()                           {}
 func (f *fakeTB) Fatalf(format string, args ...any) { f.failed = fmt.Sprintf(format, args...) }
 
 func TestUntilDetailFailsWithTheLastReason(t *testing.T) {
+	t.Setenv(ScaleEnv, "1") // the failure names the scaled limit; CI runs with a scale
 	f := &fakeTB{TB: t}
 	n := 0
 	UntilDetail(f, time.Millisecond, "never", func() (bool, string) { n++; return false, "still " + strings.Repeat("x", n) })
