@@ -174,7 +174,7 @@ func replay(ab *results.AB, p *pool, draws int) tally {
 			perRound := (wall - p.setup) / float64(rounds)
 			return ab.BudgetSeconds <= 0 || wall+float64(block)*perRound <= ab.BudgetSeconds
 		}
-		out, err := gate.Sequence(ab, next, more, gate.ABOptions{Resamples: 500})
+		out, err := gate.Sequence(ab, next, more, gate.ABOptions{Saturated: gate.RanSaturated})
 		if err != nil {
 			fail(err)
 		}

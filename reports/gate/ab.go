@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -22,8 +21,9 @@ type ABCheck struct {
 	// BaselineMedian and CandidateMedian with their 95 % confidence intervals (benchmath's
 	// order-statistic intervals, which assume nothing of the distribution).
 	BaselineMedian, CandidateMedian Interval
-	// Ratio is CandidateMedian ÷ BaselineMedian and Diff their difference, each with a 95 %
-	// bootstrap interval.
+	// Ratio and Diff are the candidate's shift from the baseline, as a ratio and as a difference:
+	// the Hodges–Lehmann estimates (the median over every pair of a baseline and a candidate run)
+	// with the 95 % intervals of the Mann–Whitney test (see shiftIntervals).
 	Ratio, Diff Interval
 	// P is the two-sided Mann–Whitney U test's p-value at the last look; Level is the nominal level
 	// it is tested at there (the group-sequential boundary for the check's share of alpha, after
@@ -56,10 +56,6 @@ func (c ABCheck) Name() string { return "ab/" + c.Metric.Metric }
 
 // confidence of the reported intervals.
 const confidence = 0.95
-
-// bootstrapResamples is the number of resamples behind the ratio's interval; the generator is
-// seeded, so a results.json always gives the same interval.
-const bootstrapResamples = 4000
 
 // halfWidthFactor turns a sample's IQR into the expected half-width of the 95 % interval of a
 // difference of two medians of n runs each, times √n: 1.96 × √2 × 1.2533 (the median's
@@ -101,9 +97,6 @@ type ABOptions struct {
 	// counted in an inconclusive verdict's reason, and more than a quarter of them turn a pass
 	// into an inconclusive when a duration (a *_seconds metric) is compared; a fail stands.
 	Saturated func(results.Summary) bool
-	// Resamples is the bootstrap's resample count (default 4000); fewer for studies that judge
-	// many comparisons.
-	Resamples int
 }
 
 // ABPlan is the sequential schedule of ab: one look at Repeats for results without one.
@@ -186,7 +179,7 @@ func JudgeAB(ab *results.AB, base, cand []results.Summary, o ABOptions) (*ABOutc
 		sb, sc := benchmath.NewSample(c.Baseline, thr), benchmath.NewSample(c.Candidate, thr)
 		c.BaselineMedian, c.CandidateMedian = summary(sb), summary(sc)
 		c.P = pvals[i][look]
-		c.Ratio, c.Diff = bootstrapIntervals(c.Baseline, c.Candidate, int64(i), cmp.Or(o.Resamples, bootstrapResamples))
+		c.Ratio, c.Diff = shiftIntervals(c.Baseline, c.Candidate)
 		checks[i] = c
 	}
 	rejected, levels := sequentialHolm(pvals, weights, ab.Alpha, plan)

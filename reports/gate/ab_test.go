@@ -151,7 +151,7 @@ func TestEvaluateABRatioAndMedians(t *testing.T) {
 	}
 	again, _ := EvaluateAB(abResults(seq(1, 0.1, 8), seq(2, 0.2, 8)))
 	if again.Checks[0].Ratio != c.Ratio {
-		t.Errorf("bootstrap interval not reproducible: %+v then %+v", c.Ratio, again.Checks[0].Ratio)
+		t.Errorf("shift interval not reproducible: %+v then %+v", c.Ratio, again.Checks[0].Ratio)
 	}
 }
 

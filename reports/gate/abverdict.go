@@ -3,11 +3,8 @@ package gate
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"sort"
 	"strings"
 
-	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -56,8 +53,8 @@ func judgeAB(c *ABCheck, runs int) {
 	worse := cand > b
 	ivs := fmt.Sprintf("×%s, interval ×%s–%s", format(c.Ratio.Center), format(c.Ratio.Lo), format(c.Ratio.Hi))
 	sig := fmt.Sprintf("significant at look %d (p = %.2g ≤ %.2g)", c.RejectedAt+1, c.P, c.Level)
-	// A bootstrap interval of a handful of runs is far narrower than the truth: ruling a
-	// regression out needs as many runs as the test needs to show one.
+	// Ruling a regression out needs as many runs as the test needs to show one: at a handful of
+	// runs the interval's end is an extreme run.
 	enough := minUTestP(runs, runs) <= c.Level
 	switch {
 	case rejected && worse && cand > c.Limit():
@@ -157,31 +154,6 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 	}
 	o.Reason = strings.Join(parts, "; ")
 	o.Advice = "rerun the gate on a quieter machine (fewer jobs beside it), or raise ab.budget and ab.maxRepeats; a change that cannot be judged must not land unjudged"
-}
-
-// bootstrapIntervals are the ratio and the difference of the medians (candidate over / minus
-// baseline) with percentile bootstrap intervals (each side resampled with replacement), seeded by
-// seed.
-func bootstrapIntervals(base, cand []float64, seed int64, resamples int) (ratioIv, diffIv Interval) {
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
-	rs, ds := make([]float64, resamples), make([]float64, resamples)
-	b, c := make([]float64, len(base)), make([]float64, len(cand))
-	for i := range rs {
-		for j := range b {
-			b[j] = base[rng.IntN(len(base))]
-		}
-		for j := range c {
-			c[j] = cand[rng.IntN(len(cand))]
-		}
-		mb, mc := stats.Median(b), stats.Median(c)
-		rs[i], ds[i] = ratio(mb, mc), diff(mb, mc)
-	}
-	sort.Float64s(rs)
-	sort.Float64s(ds)
-	q := func(v []float64, p float64) float64 { return v[min(len(v)-1, int(p*float64(len(v))))] }
-	lo, hi := (1-confidence)/2, (1+confidence)/2
-	mb, mc := stats.Median(base), stats.Median(cand)
-	return Interval{Center: ratio(mb, mc), Lo: q(rs, lo), Hi: q(rs, hi)}, Interval{Center: diff(mb, mc), Lo: q(ds, lo), Hi: q(ds, hi)}
 }
 
 // diff is the candidate's median minus the baseline's, defined for infinite medians.

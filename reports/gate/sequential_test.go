@@ -130,7 +130,7 @@ func simulate(t *testing.T, draws int, shift float64, seed uint64) (verdicts map
 	verdicts = map[Verdict]int{}
 	for range draws {
 		next := func(int) (results.Summary, results.Summary) { return simModel(rng, 1), simModel(rng, shift) }
-		out, err := Sequence(simAB(), next, func(*ABOutcome) bool { return true }, ABOptions{Resamples: 300})
+		out, err := Sequence(simAB(), next, func(*ABOutcome) bool { return true }, ABOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,22 +206,22 @@ func TestSequentialRuleAlpha(t *testing.T) {
 // TestSequenceStops: the sequence stops at a look the budget refuses to extend, and at the plan's
 // last look, with the runs of that look judged.
 func TestSequenceStops(t *testing.T) {
-	// Both sides alike and spread over two orders of magnitude: never decided.
+	// Both sides alike and spread evenly over two orders of magnitude: never decided.
 	next := func(i int) (results.Summary, results.Summary) {
-		v := []float64{0.1, 10}[i%2]
-		return results.Summary{TTFMRSeconds: &v}, results.Summary{TTFMRSeconds: &v}
+		spread := func(u float64) *float64 { _, f := math.Modf(u); v := 0.1 * math.Pow(100, f); return &v }
+		return results.Summary{TTFMRSeconds: spread(float64(i) * 0.618)}, results.Summary{TTFMRSeconds: spread(0.5 + float64(i)*0.382)}
 	}
 	noisy := simAB()
 	noisy.Metrics = noisy.Metrics[:1]
 	looks := 0
-	out, err := Sequence(noisy, next, func(*ABOutcome) bool { looks++; return false }, ABOptions{Resamples: 200})
+	out, err := Sequence(noisy, next, func(*ABOutcome) bool { looks++; return false }, ABOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Verdict != Inconclusive || out.Runs != 8 || looks != 1 {
 		t.Errorf("budget refused: %s after %d runs and %d looks, want inconclusive after 8 and 1", out.Verdict, out.Runs, looks)
 	}
-	out, err = Sequence(noisy, next, func(*ABOutcome) bool { return true }, ABOptions{Resamples: 200})
+	out, err = Sequence(noisy, next, func(*ABOutcome) bool { return true }, ABOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,9 +25,11 @@ type MemoryPoint struct {
 	// Instance is the replica, or HarnessProcess.
 	Instance int
 	At       time.Time
-	// RSSBytes is the largest resident size sampled since the instance's previous point.
+	// RSSBytes is the largest anonymous resident size (see anonResident) sampled since the
+	// instance's previous point.
 	RSSBytes int64
-	// HWMBytes is the kernel's high-water mark of the resident size (VmHWM) so far (0: unknown).
+	// HWMBytes is the kernel's high-water mark of the resident size (VmHWM) so far, file-backed
+	// pages included (0: unknown).
 	HWMBytes int64
 	// HeapInuseBytes and HeapAllocBytes are the Go heap's spans in use and its live and not yet
 	// swept objects (go_memstats_heap_inuse_bytes, go_memstats_heap_alloc_bytes); nil when the
@@ -108,8 +110,8 @@ func (p *inProcess) ScrapeMemory() []MemoryPoint {
 		return nil
 	}
 	pt := MemoryPoint{Instance: HarnessProcess, At: time.Now(), HWMBytes: highWaterMark(self)}
-	if st, err := self.Stat(); err == nil {
-		pt.RSSBytes = int64(st.ResidentMemory())
+	if b, ok := anonResident(self); ok {
+		pt.RSSBytes = b
 	}
 	samples := append([]metrics.Sample(nil), harnessHeap...)
 	metrics.Read(samples)

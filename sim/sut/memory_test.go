@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/procfs"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -115,5 +117,48 @@ func TestInProcessMemoryIsTheHarnessProcess(t *testing.T) {
 	if p.Instance != HarnessProcess || p.RSSBytes <= 0 || p.HWMBytes < p.RSSBytes || p.HeapInuseBytes == nil ||
 		p.HeapAllocBytes == nil || *p.HeapInuseBytes < *p.HeapAllocBytes || *p.HeapAllocBytes <= 0 {
 		t.Errorf("reading = %+v (heap in use %v, alloc %v)", p, p.HeapInuseBytes, p.HeapAllocBytes)
+	}
+}
+
+// A mapped file's pages are resident but not the process's own: reading 32 MiB of one through a
+// mapping raises the resident size by that much and the anonymous resident size by far less.
+func TestAnonResidentLeavesOutFileBackedPages(t *testing.T) {
+	const size = 32 << 20
+	f, err := os.Create(filepath.Join(t.TempDir(), "mapped"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(make([]byte, size)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Munmap(data) }()
+	self, err := procfs.Self()
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func() (anon, total int64) {
+		a, ok := anonResident(self)
+		st, err := self.Stat()
+		if !ok || err != nil {
+			t.Fatalf("reading /proc/self: %v", err)
+		}
+		return a, int64(st.ResidentMemory())
+	}
+	anon0, total0 := read()
+	sum := 0
+	for i := 0; i < size; i += os.Getpagesize() {
+		sum += int(data[i])
+	}
+	anon1, total1 := read()
+	if sum != 0 || total1-total0 < size*3/4 {
+		t.Fatalf("resident size rose by %d bytes reading a %d-byte mapping (sum %d): the pages were not read in", total1-total0, size, sum)
+	}
+	if anon1-anon0 > size/4 {
+		t.Errorf("anonymous resident size rose by %d bytes (resident by %d): file-backed pages counted", anon1-anon0, total1-total0)
 	}
 }
