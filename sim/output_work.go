@@ -38,7 +38,8 @@ func printWork(w io.Writer, res *results.Results) {
 	tw.Flush()
 	fmt.Fprintln(w, "WORK: the instance that took over, from its own metrics: reconciles and their total time (real seconds) until")
 	fmt.Fprintln(w, "the first meaningful mutation and until its queue drained; EARLY EXIT: mean checkpoint early exit. LOAD1: 1-minute")
-	fmt.Fprintln(w, "load, start→end; DELAY: how late the harness woke. ! marks a saturated machine:")
+	fmt.Fprintln(w, "load, start→end (the run itself adds about 3 on two cores); OTHERS: the CPUs' share used by processes outside")
+	fmt.Fprintln(w, "the run; DELAY: how late the harness woke. ! marks a saturated machine:")
 	fmt.Fprintln(w, results.SaturationRule+".")
 }
 
@@ -51,19 +52,19 @@ func printABRuns(w io.Writer, res *results.Results) {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w)
-	fmt.Fprintln(tw, "A/B RUN\tSIDE\tLOAD1 start→end\tMAX\tSTEAL\tDELAY p50\tp99\tMAX\tSATURATED\t")
+	fmt.Fprintln(tw, "A/B RUN\tSIDE\tLOAD1 start→end\tMAX\tOTHERS\tSTEAL\tDELAY p50\tp99\tMAX\tSATURATED\t")
 	for _, r := range runs {
 		m := r.Machine
 		if m == nil {
-			fmt.Fprintf(tw, "%d\t%s #%d\t-\t-\t-\t-\t-\t-\t-\t\n", r.Order, r.Side, r.Run)
+			fmt.Fprintf(tw, "%d\t%s #%d\t-\t-\t-\t-\t-\t-\t-\t-\t\n", r.Order, r.Side, r.Run)
 			continue
 		}
 		sat := "no"
 		if m.Saturated {
 			sat = "yes"
 		}
-		fmt.Fprintf(tw, "%d\t%s #%d\t%.2f→%.2f\t%.2f\t%.1f%%\t%.2fms\t%.2fms\t%.1fms\t%s\t\n", r.Order, r.Side, r.Run,
-			m.Load1Start, m.Load1End, m.Load1Max, 100*m.StealFraction, m.SchedDelay.P50, m.SchedDelay.P99, m.SchedDelay.Max, sat)
+		fmt.Fprintf(tw, "%d\t%s #%d\t%.2f→%.2f\t%.2f\t%.0f%%\t%.1f%%\t%.2fms\t%.2fms\t%.1fms\t%s\t\n", r.Order, r.Side, r.Run,
+			m.Load1Start, m.Load1End, m.Load1Max, 100*m.OtherCPUFraction, 100*m.StealFraction, m.SchedDelay.P50, m.SchedDelay.P99, m.SchedDelay.Max, sat)
 	}
 	tw.Flush()
 	if sat, known := gate.Saturated(runs); sat > 0 {

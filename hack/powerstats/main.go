@@ -13,6 +13,8 @@ package main
 
 import (
 	"bufio"
+	"cmp"
+	"maps"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -42,8 +44,8 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | real gate runs: fail / inconclusive / pass | real wall time median / max |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | real gate runs: fail / inconclusive / pass | real wall time median / max | replayed checks that failed; held a pass back |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, l := range loads {
 		if !l.IsDir() {
 			continue
@@ -65,8 +67,8 @@ func main() {
 			}
 			r := replay(ab, p, *draws)
 			g := real[c.Name()]
-			fmt.Printf("| %s | %s | %d | ×%.2f | %s | %s | %s | %s | %s |\n", l.Name(), c.Name(), len(p.base), p.ttfmrRatio(),
-				r.counts(), r.wall(), r.runs(), g.counts(), g.wall())
+			fmt.Printf("| %s | %s | %d | ×%.2f | %s | %s | %s | %s | %s | %s |\n", l.Name(), c.Name(), len(p.base), p.ttfmrRatio(),
+				r.counts(), r.wall(), r.runs(), g.counts(), g.wall(), r.checks())
 		}
 	}
 }
@@ -102,7 +104,20 @@ func loadPool(f string) (*pool, error) {
 			p.candSecs = append(p.candSecs, r.AB.RunSeconds[i])
 		}
 	}
+	if sameBuild(r.AB.BaselineBuild, r.AB.CandidateBuild) {
+		// An A/A pool: both sides ran one build, so every run is a draw of the one distribution.
+		// Drawing each side from its own half would replay the chance difference between the
+		// halves in every simulated gate run, as if it were a regression.
+		p.base = append(slices.Clone(p.base), p.cand...)
+		p.baseSecs = append(slices.Clone(p.baseSecs), p.candSecs...)
+		p.cand, p.candSecs = p.base, p.baseSecs
+	}
 	return p, nil
+}
+
+// sameBuild reports whether two sides ran the same binary (by content) with the same arguments.
+func sameBuild(a, b results.Build) bool {
+	return a.SHA256 != "" && a.SHA256 == b.SHA256 && slices.Equal(a.Args, b.Args)
 }
 
 // ttfmrRatio is the candidate's TTFMR median over the baseline's, each as the gate takes it (a run
@@ -126,6 +141,9 @@ type tally struct {
 	verdicts map[string]int
 	walls    []float64
 	perSide  []float64
+	// failed and blocked count, per metric, the gate runs in which its check failed, and those in
+	// which it held a pass back (inconclusive): what decided the cell's verdicts.
+	failed, blocked map[string]int
 }
 
 func (t *tally) add(verdict string, wall float64, runs int) {
@@ -135,6 +153,35 @@ func (t *tally) add(verdict string, wall float64, runs int) {
 	t.verdicts[verdict]++
 	t.walls = append(t.walls, wall)
 	t.perSide = append(t.perSide, float64(runs))
+}
+
+// note counts the checks of one replayed gate run that failed or held its pass back.
+func (t *tally) note(o *gate.ABOutcome) {
+	if t.failed == nil {
+		t.failed, t.blocked = map[string]int{}, map[string]int{}
+	}
+	for _, c := range o.Checks {
+		switch {
+		case c.Verdict == gate.Fail:
+			t.failed[c.Metric.Metric]++
+		case c.Blocks():
+			t.blocked[c.Metric.Metric]++
+		}
+	}
+}
+
+// checks lists the counts of note, most frequent first.
+func (t tally) checks() string {
+	list := func(m map[string]int) string {
+		names := slices.Collect(maps.Keys(m))
+		slices.SortFunc(names, func(a, b string) int { return cmp.Or(m[b]-m[a], strings.Compare(a, b)) })
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = fmt.Sprintf("%s %d", n, m[n])
+		}
+		return cmp.Or(strings.Join(parts, ", "), "none")
+	}
+	return list(t.failed) + "; " + list(t.blocked)
 }
 
 func (t tally) counts() string {
@@ -179,6 +226,7 @@ func replay(ab *results.AB, p *pool, draws int) tally {
 			fail(err)
 		}
 		t.add(verdictName(out.Verdict), wall, out.Runs)
+		t.note(out)
 	}
 	return t
 }

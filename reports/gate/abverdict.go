@@ -22,16 +22,23 @@ func (c ABCheck) Limit() float64 {
 // ruledOut reports whether the intervals exclude every regression above the minimum effect:
 // the difference's upper end within MinDelta, or the ratio's within 1 + MinEffect and the
 // difference's within AbsEffect.
-func (c ABCheck) ruledOut() bool {
+func (c ABCheck) ruledOut() bool { return c.withinTolerance(c.Ratio.Hi, c.Diff.Hi) }
+
+// aboveTolerance reports whether the shift's estimate is a regression above the minimum effect.
+func (c ABCheck) aboveTolerance() bool { return !c.withinTolerance(c.Ratio.Center, c.Diff.Center) }
+
+// withinTolerance reports whether a shift of ratio r and difference d is no regression above the
+// minimum effect: d within MinDelta, or r within 1 + MinEffect and d within AbsEffect.
+func (c ABCheck) withinTolerance(r, d float64) bool {
 	m := c.Metric
-	if c.Diff.Hi <= m.MinDelta {
+	if d <= m.MinDelta {
 		return true
 	}
 	abs := m.AbsEffect
 	if abs <= 0 {
 		abs = math.Inf(1)
 	}
-	return c.Ratio.Hi <= 1+m.MinEffect && c.Diff.Hi <= abs
+	return r <= 1+m.MinEffect && d <= abs
 }
 
 // toleranceText names the minimum effect: "+20%", "+20% or +1 s".
@@ -46,38 +53,46 @@ func toleranceText(m results.ABMetric) string {
 	return s
 }
 
+// shiftText is the shift's estimate as a change: "+24%", or "+3" when the ratio is not finite.
+func (c ABCheck) shiftText() string {
+	if r := c.Ratio.Center; !math.IsInf(r, 0) && !math.IsNaN(r) {
+		return fmt.Sprintf("%+.0f%%", (r-1)*100)
+	}
+	return fmt.Sprintf("%+g", c.Diff.Center)
+}
+
 // judgeAB sets a tested check's verdict from its sequential test and its intervals.
 func judgeAB(c *ABCheck, runs int) {
-	b, cand := c.BaselineMedian.Center, c.CandidateMedian.Center
 	rejected := c.RejectedAt >= 0
-	worse := cand > b
+	// The shift's estimate, not the medians: a median jumps between a latency's steps.
+	worse := c.Diff.Center > 0
 	ivs := fmt.Sprintf("×%s, interval ×%s–%s", format(c.Ratio.Center), format(c.Ratio.Lo), format(c.Ratio.Hi))
 	sig := fmt.Sprintf("significant at look %d (p = %.2g ≤ %.2g)", c.RejectedAt+1, c.P, c.Level)
 	// Ruling a regression out needs as many runs as the test needs to show one: at a handful of
 	// runs the interval's end is an extreme run.
 	enough := minUTestP(runs, runs) <= c.Level
 	switch {
-	case rejected && worse && cand > c.Limit():
+	case rejected && worse && c.aboveTolerance():
 		c.Verdict = Fail
-		c.Reason = fmt.Sprintf("%s slower/costlier than the baseline (%s), %s and above the minimum effect (%s)", change(b, cand), ivs, sig, toleranceText(c.Metric))
+		c.Reason = fmt.Sprintf("%s slower/costlier than the baseline (%s), %s and above the minimum effect (%s)", c.shiftText(), ivs, sig, toleranceText(c.Metric))
 	case rejected && !worse:
 		c.Verdict = Improved
-		c.Reason = fmt.Sprintf("%s vs baseline (%s), %s", change(b, cand), ivs, sig)
+		c.Reason = fmt.Sprintf("%s vs baseline (%s), %s", c.shiftText(), ivs, sig)
 	case enough && c.ruledOut() && rejected:
 		c.Verdict = Pass
-		c.Reason = fmt.Sprintf("significant, below the minimum effect: %s (%s, difference up to %s), %s < %s", change(b, cand), ivs, format(c.Diff.Hi), sig, toleranceText(c.Metric))
+		c.Reason = fmt.Sprintf("significant, below the minimum effect: %s (%s, difference up to %s), %s < %s", c.shiftText(), ivs, format(c.Diff.Hi), sig, toleranceText(c.Metric))
 	case enough && c.ruledOut():
 		c.Verdict = Pass
-		c.Reason = fmt.Sprintf("no regression above %s: %s (%s, difference up to %s)", toleranceText(c.Metric), change(b, cand), ivs, format(c.Diff.Hi))
+		c.Reason = fmt.Sprintf("no regression above %s: %s (%s, difference up to %s)", toleranceText(c.Metric), c.shiftText(), ivs, format(c.Diff.Hi))
 	default:
 		c.Verdict = Inconclusive
 		switch {
 		case rejected:
-			c.Reason = fmt.Sprintf("significantly worse, %s (%s), but not yet shown above or below the minimum effect %s", change(b, cand), ivs, toleranceText(c.Metric))
+			c.Reason = fmt.Sprintf("significantly worse, %s (%s), but not yet shown above or below the minimum effect %s", c.shiftText(), ivs, toleranceText(c.Metric))
 		case minUTestP(runs, runs) > c.Level:
 			c.Reason = fmt.Sprintf("too few runs: at %d + %d the test cannot reach its level %.2g; %s", runs, runs, c.Level, ivs)
 		default:
-			c.Reason = fmt.Sprintf("%s (%s, p = %.2g > %.2g): the interval reaches above the minimum effect %s", change(b, cand), ivs, c.P, c.Level, toleranceText(c.Metric))
+			c.Reason = fmt.Sprintf("%s (%s, p = %.2g > %.2g): the interval reaches above the minimum effect %s", c.shiftText(), ivs, c.P, c.Level, toleranceText(c.Metric))
 		}
 		if c.Resolution < 1 {
 			c.Reason += fmt.Sprintf("; too noisy to rule out within the plan (resolution %.2g)", c.Resolution)
@@ -85,14 +100,14 @@ func judgeAB(c *ABCheck, runs int) {
 	}
 }
 
-// blocks reports whether an inconclusive check holds the gate's pass back: a required one
-// always; another one (too noisy to be ruled out within the plan) when it looks worse than its
-// minimum effect with some evidence (p < 0.1 at the last look).
-func (c ABCheck) blocks() bool {
+// Blocks reports whether an inconclusive check holds the gate's pass back: a required one
+// always; another one (too noisy to be ruled out within the plan) when its shift's estimate is
+// above its minimum effect with some evidence (p < 0.1 at the last look).
+func (c ABCheck) Blocks() bool {
 	if c.Skipped || c.Verdict != Inconclusive {
 		return false
 	}
-	return c.Required || (c.CandidateMedian.Center > c.Limit() && c.P < 0.1)
+	return c.Required || (c.aboveTolerance() && c.P < 0.1)
 }
 
 // decide sets the comparison's verdict, reason and advice from its checks.
@@ -104,7 +119,7 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 		switch {
 		case c.Verdict == Fail:
 			failed = append(failed, c.Metric.Metric)
-		case c.blocks():
+		case c.Blocks():
 			blocking = append(blocking, c.Metric.Metric)
 			if strings.Contains(c.Reason, "too few runs") {
 				few = append(few, c.Metric.Metric)

@@ -77,8 +77,8 @@ func (r MachineRun) Describe() string {
 	if m == nil {
 		return "not measured"
 	}
-	s := fmt.Sprintf("load1 %.2f→%.2f (max %.2f, %d CPUs), steal %.1f%%, iowait %.1f%%, sched delay p50 %s ms p99 %s ms max %s ms",
-		m.Load1Start, m.Load1End, m.Load1Max, m.CPUs, 100*m.StealFraction, 100*m.IOWaitFraction,
+	s := fmt.Sprintf("load1 %.2f→%.2f (max %.2f, %d CPUs), other processes %.0f%%, steal %.1f%%, iowait %.1f%%, sched delay p50 %s ms p99 %s ms max %s ms",
+		m.Load1Start, m.Load1End, m.Load1Max, m.CPUs, 100*m.OtherCPUFraction, 100*m.StealFraction, 100*m.IOWaitFraction,
 		ms(m.SchedDelay.P50), ms(m.SchedDelay.P99), ms(m.SchedDelay.Max))
 	if m.Saturated {
 		s += ", SATURATED: " + m.Reason

@@ -257,7 +257,7 @@ func (iv Interval) String() string {
 // abVerdict is the verdict column: the verdict and why.
 func abVerdict(c ABCheck) string {
 	v := string(c.Verdict)
-	if c.Verdict == Inconclusive && !c.blocks() {
+	if c.Verdict == Inconclusive && !c.Blocks() {
 		v += " (not required)"
 	}
 	if c.Reason != "" {
@@ -287,7 +287,7 @@ func abCase(scenario string, c ABCheck) junitCase {
 	switch {
 	case c.Verdict == Fail:
 		tc.Failure = &junitProblem{Message: msg, Type: "regression", Text: msg}
-	case c.blocks():
+	case c.Blocks():
 		// An error, not a skip: CI servers show errors as prominently as failures.
 		tc.Error = &junitProblem{Message: "INCONCLUSIVE: " + msg, Type: "inconclusive", Text: msg}
 	case c.Verdict == Inconclusive:

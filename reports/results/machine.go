@@ -16,6 +16,10 @@ type Machine struct {
 	// the hypervisor gave to other guests (steal) and that idled waiting for I/O (/proc/stat deltas).
 	StealFraction  float64 `json:"stealFraction"`
 	IOWaitFraction float64 `json:"iowaitFraction"`
+	// OtherCPUFraction is the share of all CPUs' time over the measured phase that processes
+	// outside the run used: busy CPU time less that of the harness and its descendants (API
+	// server, etcd, controllers).
+	OtherCPUFraction float64 `json:"otherCPUFraction"`
 	// SchedDelay is how late a harness goroutine that sleeps ProbeIntervalMillis woke up, in
 	// milliseconds: the wait of a runnable harness for a CPU (and for the Go scheduler).
 	SchedDelay          DelayQuantiles `json:"schedDelay"`
@@ -36,13 +40,13 @@ type DelayQuantiles struct {
 	Max   float64 `json:"max"`
 }
 
-// Saturation limits: a run is saturated when its 1-minute load reached SaturationLoadPerCPU per
-// CPU, the probe's p99 delay reached SaturationDelayP99Millis, or steal took
+// Saturation limits: a run is saturated when other processes took SaturationOtherCPUFraction of
+// the CPUs' time, the probe's p99 delay reached SaturationDelayP99Millis, or steal took
 // SaturationStealFraction of the CPU time.
 const (
-	SaturationLoadPerCPU     = 1.5
-	SaturationDelayP99Millis = 10.0
-	SaturationStealFraction  = 0.1
+	SaturationOtherCPUFraction = 0.25
+	SaturationDelayP99Millis   = 10.0
+	SaturationStealFraction    = 0.1
 	// SaturationRule says the rule in words, for reports.
-	SaturationRule = "1-minute load ≥ 1.5 × CPUs, or the harness's scheduling-delay p99 ≥ 10 ms, or CPU steal ≥ 10 %"
+	SaturationRule = "processes outside the run used ≥ 25 % of the CPUs, or the harness's scheduling-delay p99 ≥ 10 ms, or CPU steal ≥ 10 %"
 )

@@ -210,6 +210,7 @@ func (c *checker) summary(p string, s *Summary) {
 		c.within(q+".load1End", m.Load1End, 0, 1e6)
 		c.within(q+".load1Max", m.Load1Max, 0, 1e6)
 		c.within(q+".stealFraction", m.StealFraction, 0, 1)
+		c.within(q+".otherCPUFraction", m.OtherCPUFraction, 0, 1)
 		c.within(q+".iowaitFraction", m.IOWaitFraction, 0, 1)
 		c.count(q+".schedDelay.count", m.SchedDelay.Count)
 		c.within(q+".schedDelay.p50", m.SchedDelay.P50, 0, MaxSeconds*1000)

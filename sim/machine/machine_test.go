@@ -42,6 +42,34 @@ func TestProcReadsLoadAndCPUTimes(t *testing.T) {
 	}
 }
 
+func TestOtherProcessesShare(t *testing.T) {
+	start, _ := newProc("testdata/start")
+	end, _ := newProc("testdata/end")
+	// The run is process 100 with its child 101 (1.2 + 0.6 s at the start); at the end 101 has
+	// exited and was waited for, so its 1.0 s are in 100's cutime and cstime: 4.0 s in all.
+	// Process 200 is not the run's.
+	from, err := start.treeCPU(100)
+	if err != nil || !near(from, 1.8) {
+		t.Fatalf("run's CPU at the start = %v, %v; want 1.8 s", from, err)
+	}
+	to, err := end.treeCPU(100)
+	if err != nil || !near(to, 4.0) {
+		t.Fatalf("run's CPU at the end = %v, %v; want 4.0 s", to, err)
+	}
+	if _, err := end.treeCPU(101); err == nil {
+		t.Error("an exited run: no error")
+	}
+	a, _ := start.cpu()
+	b, _ := end.cpu()
+	// 10 s of CPU time passed, 8 s of it busy (user and system), 2.2 s of that the run's.
+	if got := otherShare(a, b, from, to); !near(got, 0.58) {
+		t.Errorf("other processes' share = %v, want 0.58", got)
+	}
+	if got := otherShare(a, a, from, from); got != 0 {
+		t.Errorf("no time passed: %v, want 0", got)
+	}
+}
+
 func TestDelaysSummary(t *testing.T) {
 	var d []time.Duration
 	for i := 1; i <= 100; i++ { // 1..100 ms, shuffled order does not matter
@@ -72,7 +100,9 @@ func TestSaturationRule(t *testing.T) {
 		want string // a part of the reason; "" for not saturated
 	}{
 		{"quiet", results.Machine{CPUs: 2, Load1Max: 1.2, SchedDelay: results.DelayQuantiles{Count: 9, P99: 0.4}}, ""},
-		{"load", results.Machine{CPUs: 2, Load1Max: 3}, "1-minute load 3.0"},
+		// The run's own processes keep the load near 3 on two cores: not judged.
+		{"own load", results.Machine{CPUs: 2, Load1Max: 3.4, OtherCPUFraction: 0.05}, ""},
+		{"others", results.Machine{CPUs: 2, Load1Max: 5, OtherCPUFraction: 0.4}, "other processes used 40 %"},
 		{"delay", results.Machine{CPUs: 2, Load1Max: 1, SchedDelay: results.DelayQuantiles{Count: 9, P99: 12}}, "p99 12.0 ms"},
 		{"steal", results.Machine{CPUs: 8, StealFraction: 0.2}, "steal 20 %"},
 	} {
@@ -88,7 +118,7 @@ func TestSaturationRule(t *testing.T) {
 // The watch's own run: a short one on the test's proc copy records both readings and a probe
 // that woke up at least once.
 func TestWatchRecords(t *testing.T) {
-	w := Start(Options{ProcRoot: "testdata/start", ProbeInterval: time.Millisecond, CPUs: 2})
+	w := Start(Options{ProcRoot: "testdata/start", ProbeInterval: time.Millisecond, CPUs: 2, Run: 100})
 	// The positive sign: the probe has woken three times.
 	_ = wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
 		w.mu.Lock()
