@@ -9,9 +9,9 @@ import (
 
 // abMachineRow is one A/B run's machine in the report.
 type abMachineRow struct {
-	Order                                       int
-	Side                                        string
-	Known, Saturated                            bool
+	Order                                              int
+	Side                                               string
+	Known, Saturated                                   bool
 	Load, LoadMax, Other, Steal, P50, P99, Max, Reason string
 }
 

@@ -14,9 +14,9 @@ package main
 import (
 	"bufio"
 	"cmp"
-	"maps"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
