@@ -34,6 +34,7 @@ func main() {
 	dir := flag.String("dir", "out/power", "power study output: <load>/<condition>/pool and gates.tsv")
 	draws := flag.Int("draws", 1000, "simulated gate runs per cell")
 	file := flag.String("scenario", "scenarios/ci-gate.yaml", "the gate's scenario, for its ab plan and metrics")
+	saturation := flag.Bool("saturation", true, "hold passes back on runs of a saturated machine, as the gate does; false judges the runs as if the machine had been quiet")
 	flag.Parse()
 	sc, err := scenario.Load(*file)
 	if err != nil {
@@ -65,7 +66,7 @@ func main() {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", files[0], err)
 				continue
 			}
-			r := replay(ab, p, *draws)
+			r := replay(ab, p, *draws, *saturation)
 			g := real[c.Name()]
 			fmt.Printf("| %s | %s | %d | ×%.2f | %s | %s | %s | %s | %s | %s |\n", l.Name(), c.Name(), len(p.base), p.ttfmrRatio(),
 				r.counts(), r.wall(), r.runs(), g.counts(), g.wall(), r.checks())
@@ -202,7 +203,7 @@ func (t tally) wall() string { return medMax(t.walls, " s") }
 func (t tally) runs() string { return medMax(t.perSide, "") }
 
 // replay simulates draws gate runs on the pool with the gate's sequential rule and budget.
-func replay(ab *results.AB, p *pool, draws int) tally {
+func replay(ab *results.AB, p *pool, draws int, saturation bool) tally {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var t tally
 	for range draws {
@@ -221,7 +222,11 @@ func replay(ab *results.AB, p *pool, draws int) tally {
 			perRound := (wall - p.setup) / float64(rounds)
 			return ab.BudgetSeconds <= 0 || wall+float64(block)*perRound <= ab.BudgetSeconds
 		}
-		out, err := gate.Sequence(ab, next, more, gate.ABOptions{Saturated: gate.RanSaturated})
+		opts := gate.ABOptions{}
+		if saturation {
+			opts.Saturated = gate.RanSaturated
+		}
+		out, err := gate.Sequence(ab, next, more, opts)
 		if err != nil {
 			fail(err)
 		}
