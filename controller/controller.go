@@ -26,6 +26,7 @@ import (
 	"github.com/restartsim/restartsim/controller/internal/metrics"
 	"github.com/restartsim/restartsim/controller/internal/networking"
 	"github.com/restartsim/restartsim/controller/internal/targets"
+	"github.com/restartsim/restartsim/controller/lb"
 	"github.com/restartsim/restartsim/internal/throttlespec"
 )
 
@@ -156,6 +157,13 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 	return c, nil
 }
 
+// OnReconciled makes c call f after each TargetGroupBinding reconcile of its work queue, with the
+// binding's key and result: the sign that a binding has settled, for whoever runs beside c (the load
+// balancer reconcilers' tests). Call it before the manager starts.
+func (c *Controller) OnReconciled(f func(key types.NamespacedName, result string)) {
+	c.afterReconcile = f
+}
+
 // setupCheckpoint sets up the startup strategy's checkpoint codec and deferred full reconciles:
 // the annotation strategy's queue runnable on mgr, or the compact strategy's timers.
 func (c *Controller) setupCheckpoint(mgr manager.Manager) error {
@@ -172,6 +180,22 @@ func (c *Controller) setupCheckpoint(mgr manager.Manager) error {
 		c.timers = deferred.NewTimers(c.opts.Clock, c.metrics.DeferredQueueDepth)
 	}
 	return nil
+}
+
+// setupLoadBalancers builds the Ingress and Service reconcilers on mgr (Options.LoadBalancers). They
+// share this controller's AWS clients, and with them its client-side throttle.
+func (c *Controller) setupLoadBalancers(mgr manager.Manager, clients *awsclient.Clients) error {
+	if !c.opts.LoadBalancers {
+		return nil
+	}
+	return lb.Setup(mgr, lb.Config{
+		ClusterName: c.opts.ClusterName, VpcID: c.opts.VpcID, IngressClass: c.opts.IngressClass,
+		ModelCheckpoint:         c.opts.ModelCheckpoint == ModelCheckpointModel,
+		SecretBlindCheckpoint:   c.opts.Mutant == MutantSecretBlindModel,
+		MaxConcurrentReconciles: c.opts.MaxConcurrentReconciles, PriorityQueue: c.opts.PriorityQueue,
+		ELB: clients.ELBV2, EC2: clients.EC2,
+		Logger: c.opts.Logger.WithName("lb"), MetricsRegistry: c.opts.MetricsRegistry,
+	})
 }
 
 // warmInformers creates the informers of the watched kinds now, so that all of them list and sync

@@ -29,16 +29,10 @@
 // ServiceNotFound, ServicePortNotFound or TargetGroupNotFound and a Warning event, and are retried
 // by the work queue with per-item exponential backoff (see BindingError).
 //
-// Load balancers (Options.LoadBalancers, lb_*.go): Ingress and Service reconcilers in the style of
-// LBC's turn each Ingress group (alb.ingress.kubernetes.io/group.name, one ALB per group) and each
-// Service of type LoadBalancer served by an NLB into an ELBv2 stack (lbmodel builds it from the
-// objects, lbdeploy makes AWS match it, found by LBC's tags) and create the TargetGroupBindings of its
-// target groups, which the TGB reconciler then binds. With ModelCheckpoint=model each member stores
-// the SHA-256 of its stack's model and of every input the model read (Services, Secrets by content
-// digest, the IngressClassParams the IngressClass names) in the elbv2.k8s.aws/model-checkpoint annotation, and a restart skips every group whose
-// checkpoint still matches, with no AWS call: LBC's unmerged prototype for its Ingress restart storm
-// (upstream #3540), with the inputs hashed too, so a Secret rotated while the controller was down is
-// not skipped.
+// Load balancers (Options.LoadBalancers): the Ingress and Service reconcilers of package lb run beside
+// the TGB one on the same manager and AWS clients; they turn each Ingress group and LoadBalancer
+// Service into an ELBv2 stack and the TargetGroupBindings this controller then binds. With
+// ModelCheckpoint=model a restart skips every stack whose model checkpoint still matches.
 //
 // Mutants (mutants.go) re-introduce known bugs for mutation testing; Options.Validate refuses them
 // unless AllowMutants is set or the binary is built with -tags mutants.

@@ -86,7 +86,7 @@ type Options struct {
 	ResumeInterval time.Duration
 
 	// LoadBalancers runs the Ingress and Service (type LoadBalancer) reconcilers beside the
-	// TargetGroupBinding one (lb_*.go): each Ingress group or Service becomes an ELBv2 stack and the
+	// TargetGroupBinding one (package lb): each Ingress group or Service becomes an ELBv2 stack and the
 	// TargetGroupBindings of its target groups. Needs ClusterName and VpcID. Default: false.
 	LoadBalancers bool
 	// ModelCheckpoint is the restart strategy of the load balancer reconcilers: none (deploy on every

@@ -209,7 +209,7 @@ func startManagerAs(t testing.TB, restCfg *rest.Config, opts Options, tweak func
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	log := &reconcileLog{}
-	c.afterReconcile = log.record
+	c.OnReconciled(log.record)
 	for _, s := range setup {
 		s(c, cancel)
 	}

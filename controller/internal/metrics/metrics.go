@@ -109,21 +109,23 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		return m, nil
 	}
 	var err error
-	m.Reconciles = register(reg, m.Reconciles, &err)
-	m.ResumeReconciles = register(reg, m.ResumeReconciles, &err)
-	m.CheckpointResets = register(reg, m.CheckpointResets, &err)
-	m.DeferredQueueDepth = register(reg, m.DeferredQueueDepth, &err)
-	m.DriftChecks = register(reg, m.DriftChecks, &err)
-	m.AWSRequests = register(reg, m.AWSRequests, &err)
-	m.AWSThrottleWait = register(reg, m.AWSThrottleWait, &err)
-	m.ReconcileTime = register(reg, m.ReconcileTime, &err)
-	m.ActiveWorkers = register(reg, m.ActiveWorkers, &err)
-	m.EarlyExit = register(reg, m.EarlyExit, &err)
-	m.queueDepth = register(reg, m.queueDepth, &err)
+	m.Reconciles = Register(reg, m.Reconciles, &err)
+	m.ResumeReconciles = Register(reg, m.ResumeReconciles, &err)
+	m.CheckpointResets = Register(reg, m.CheckpointResets, &err)
+	m.DeferredQueueDepth = Register(reg, m.DeferredQueueDepth, &err)
+	m.DriftChecks = Register(reg, m.DriftChecks, &err)
+	m.AWSRequests = Register(reg, m.AWSRequests, &err)
+	m.AWSThrottleWait = Register(reg, m.AWSThrottleWait, &err)
+	m.ReconcileTime = Register(reg, m.ReconcileTime, &err)
+	m.ActiveWorkers = Register(reg, m.ActiveWorkers, &err)
+	m.EarlyExit = Register(reg, m.EarlyExit, &err)
+	m.queueDepth = Register(reg, m.queueDepth, &err)
 	return m, err
 }
 
-func register[C prometheus.Collector](reg prometheus.Registerer, c C, errp *error) C {
+// Register registers c on reg, or returns the collector already registered under its name, so that
+// two instances sharing a registry share it instead of failing; the first other error goes to *errp.
+func Register[C prometheus.Collector](reg prometheus.Registerer, c C, errp *error) C {
 	if err := reg.Register(c); err != nil {
 		var are prometheus.AlreadyRegisteredError
 		if errors.As(err, &are) {

@@ -1,4 +1,4 @@
-package controller
+package lb
 
 import (
 	"context"
@@ -28,22 +28,22 @@ const (
 	ServiceFinalizer = "service.k8s.aws/resources"
 )
 
-// lbRequeueBindingsGone is how soon a reconcile looks again while the TargetGroupBindings it deleted
+// requeueBindingsGone is how soon a reconcile looks again while the TargetGroupBindings it deleted
 // still deregister their targets; their target groups must outlive them.
-const lbRequeueBindingsGone = time.Second
+const requeueBindingsGone = time.Second
 
-// lbReconciler holds what the Ingress and Service reconcilers share.
-type lbReconciler struct {
-	opts     Options
+// reconciler holds what the Ingress and Service reconcilers share.
+type reconciler struct {
+	cfg      Config
 	client   client.Client
 	scheme   *runtime.Scheme
 	log      logr.Logger
 	deployer *lbdeploy.Deployer
-	metrics  *lbMetrics
+	metrics  *reconcileMetrics
 }
 
-// lbStack is one stack to reconcile and the Kubernetes objects it comes from.
-type lbStack struct {
+// stackSource is one stack to reconcile and the Kubernetes objects it comes from.
+type stackSource struct {
 	id lbmodel.StackID
 	// members are the live objects the stack is built from: each carries the finalizer, the model
 	// checkpoint and the load balancer's hostname in its status.
@@ -61,7 +61,7 @@ type lbStack struct {
 
 // reconcileStack deploys the stack of s (or deletes it when s has no member left), with the model
 // checkpoint early exit, and counts the result.
-func (r *lbReconciler) reconcileStack(ctx context.Context, s lbStack) (reconcile.Result, error) {
+func (r *reconciler) reconcileStack(ctx context.Context, s stackSource) (reconcile.Result, error) {
 	log := r.log.WithValues("stack", s.id.Name, "kind", s.id.Kind)
 	var (
 		res    reconcile.Result
@@ -70,12 +70,12 @@ func (r *lbReconciler) reconcileStack(ctx context.Context, s lbStack) (reconcile
 	)
 	if len(s.members) == 0 {
 		res, err = r.deleteStack(ctx, log, s)
-		result = lbResultDeleted
+		result = resultDeleted
 	} else {
 		res, result, err = r.deployStack(ctx, log, s)
 	}
 	if err != nil {
-		result = lbResultError
+		result = resultError
 		log.Error(err, "load balancer reconcile failed")
 	}
 	if result != "" && (res.IsZero() || err != nil) {
@@ -86,7 +86,7 @@ func (r *lbReconciler) reconcileStack(ctx context.Context, s lbStack) (reconcile
 
 // deployStack is the reconcile of a stack with members: build, checkpoint early exit, checkpoint
 // reset, finalizers, bindings no longer wanted, deploy, bindings, status, checkpoint save.
-func (r *lbReconciler) deployStack(ctx context.Context, log logr.Logger, s lbStack) (reconcile.Result, string, error) {
+func (r *reconciler) deployStack(ctx context.Context, log logr.Logger, s stackSource) (reconcile.Result, string, error) {
 	stack, inputs, err := s.build()
 	if err != nil {
 		return reconcile.Result{}, "", fmt.Errorf("building the model: %w", err)
@@ -95,10 +95,10 @@ func (r *lbReconciler) deployStack(ctx context.Context, log logr.Logger, s lbSta
 	if err != nil {
 		return reconcile.Result{}, "", err
 	}
-	if r.opts.ModelCheckpoint == ModelCheckpointModel && len(s.leaving) == 0 && allCheckpointed(s.members, sum) {
+	if r.cfg.ModelCheckpoint && len(s.leaving) == 0 && allCheckpointed(s.members, sum) {
 		r.metrics.skips.WithLabelValues(string(s.id.Kind)).Inc()
 		log.V(1).Info("model checkpoint matches, skipped")
-		return reconcile.Result{}, lbResultSkipped, nil
+		return reconcile.Result{}, resultSkipped, nil
 	}
 	// Reset first: a crash between here and the save must never leave a stale matching checkpoint.
 	if err := r.setCheckpoints(ctx, s.members, ""); err != nil {
@@ -111,7 +111,7 @@ func (r *lbReconciler) deployStack(ctx context.Context, log logr.Logger, s lbSta
 	}
 	pending, err := r.deleteUnwantedBindings(ctx, s.id, stack.Bindings)
 	if err != nil || pending > 0 {
-		return reconcile.Result{RequeueAfter: lbRequeueBindingsGone}, "", err
+		return reconcile.Result{RequeueAfter: requeueBindingsGone}, "", err
 	}
 	deployed, err := r.deployer.Deploy(ctx, stack)
 	if err != nil {
@@ -126,21 +126,21 @@ func (r *lbReconciler) deployStack(ctx context.Context, log logr.Logger, s lbSta
 	if err := r.releaseLeaving(ctx, s); err != nil {
 		return reconcile.Result{}, "", err
 	}
-	if r.opts.ModelCheckpoint == ModelCheckpointModel {
+	if r.cfg.ModelCheckpoint {
 		if err := r.setCheckpoints(ctx, s.members, sum); err != nil {
 			return reconcile.Result{}, "", err
 		}
 	}
 	log.Info("deployed load balancer", "dnsName", deployed.DNSName, "targetGroups", len(deployed.TargetGroupARNs))
-	return reconcile.Result{}, lbResultDeployed, nil
+	return reconcile.Result{}, resultDeployed, nil
 }
 
 // deleteStack removes a stack without members: its TargetGroupBindings first (they deregister their
 // targets while the target groups still exist), then the AWS resources, then the finalizers.
-func (r *lbReconciler) deleteStack(ctx context.Context, log logr.Logger, s lbStack) (reconcile.Result, error) {
+func (r *reconciler) deleteStack(ctx context.Context, log logr.Logger, s stackSource) (reconcile.Result, error) {
 	pending, err := r.deleteUnwantedBindings(ctx, s.id, nil)
 	if err != nil || pending > 0 {
-		return reconcile.Result{RequeueAfter: lbRequeueBindingsGone}, err
+		return reconcile.Result{RequeueAfter: requeueBindingsGone}, err
 	}
 	if err := r.deployer.Delete(ctx, s.id); err != nil {
 		return reconcile.Result{}, fmt.Errorf("deleting: %w", err)
@@ -154,9 +154,9 @@ func (r *lbReconciler) deleteStack(ctx context.Context, log logr.Logger, s lbSta
 	return reconcile.Result{}, nil
 }
 
-// checkpointOf is the model checkpoint; the secret-blind mutant leaves the Secrets out of it.
-func (r *lbReconciler) checkpointOf(stack lbmodel.Stack, in lbmodel.Inputs) (string, error) {
-	if r.opts.Mutant == MutantSecretBlindModel {
+// checkpointOf is the model checkpoint, without the Secrets when Config.SecretBlindCheckpoint asks so.
+func (r *reconciler) checkpointOf(stack lbmodel.Stack, in lbmodel.Inputs) (string, error) {
+	if r.cfg.SecretBlindCheckpoint {
 		return lbmodel.CheckpointIgnoringSecrets(stack, in)
 	}
 	return lbmodel.Checkpoint(stack, in)
@@ -173,7 +173,7 @@ func allCheckpointed(members []client.Object, sum string) bool {
 
 // setCheckpoints patches the checkpoint annotation of every member whose value differs from sum;
 // resetting ("") leaves members without the annotation alone.
-func (r *lbReconciler) setCheckpoints(ctx context.Context, members []client.Object, sum string) error {
+func (r *reconciler) setCheckpoints(ctx context.Context, members []client.Object, sum string) error {
 	for _, m := range members {
 		cur, ok := m.GetAnnotations()[ModelCheckpointAnnotation]
 		if cur == sum && (ok || sum == "") {
@@ -194,7 +194,7 @@ func (r *lbReconciler) setCheckpoints(ctx context.Context, members []client.Obje
 }
 
 // patchFinalizer adds (or removes) the finalizer on obj when it is missing (or present).
-func (r *lbReconciler) patchFinalizer(ctx context.Context, obj client.Object, finalizer string, add bool) error {
+func (r *reconciler) patchFinalizer(ctx context.Context, obj client.Object, finalizer string, add bool) error {
 	if controllerutil.ContainsFinalizer(obj, finalizer) == add {
 		return nil
 	}
@@ -213,13 +213,13 @@ func (r *lbReconciler) patchFinalizer(ctx context.Context, obj client.Object, fi
 
 // releaseLeaving removes the finalizer of the leaving objects; one that stays in the cluster (it
 // left the class, or is no longer a load balancer Service) also loses its checkpoint and hostname.
-func (r *lbReconciler) releaseLeaving(ctx context.Context, s lbStack) error {
+func (r *reconciler) releaseLeaving(ctx context.Context, s stackSource) error {
 	for _, m := range s.leaving {
 		if m.GetDeletionTimestamp().IsZero() {
 			if err := r.setCheckpoints(ctx, []client.Object{m}, ""); err != nil {
 				return err
 			}
-			if err := r.setHostnames(ctx, lbStack{members: []client.Object{m}, setHostname: s.setHostname}, ""); err != nil {
+			if err := r.setHostnames(ctx, stackSource{members: []client.Object{m}, setHostname: s.setHostname}, ""); err != nil {
 				return err
 			}
 		}
@@ -232,7 +232,7 @@ func (r *lbReconciler) releaseLeaving(ctx context.Context, s lbStack) error {
 
 // setHostnames writes the load balancer's DNS name (or, with "", no address) into every member's
 // status.
-func (r *lbReconciler) setHostnames(ctx context.Context, s lbStack, host string) error {
+func (r *reconciler) setHostnames(ctx context.Context, s stackSource, host string) error {
 	for _, m := range s.members {
 		orig := m.DeepCopyObject().(client.Object)
 		if !s.setHostname(m, host) {

@@ -1,4 +1,4 @@
-package controller
+package lb_test
 
 import (
 	"context"
@@ -12,7 +12,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/lb"
 	"github.com/restartsim/restartsim/internal/testwait"
 )
 
@@ -81,11 +83,11 @@ func onlyFinalizersOrAnnotations(p client.Patch, obj client.Object) bool {
 // must not write them (a write would wake the TargetGroupBinding controller for nothing).
 func TestLBRedeployOfAnUnchangedStackWritesNoBinding(t *testing.T) {
 	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointNone)
+	opts := lbTestOptions(ns, controller.ModelCheckpointNone)
 	deployShop(t, ns, opts).stop()
 	var writes atomic.Int64
-	r, _ := startManager(t, ns, opts, countingBindingWrites(&writes))
-	testwait.Until(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lbResultDeployed) >= 1 })
+	r := startManager(t, ns, opts, countingBindingWrites(&writes))
+	testwait.Until(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lb.ResultDeployed) >= 1 })
 	waitStackBindingsReconciled(t, r, ns, shopID) // the controller that would write them has seen them
 	if n := writes.Load(); n != 0 {
 		t.Fatalf("redeploying an unchanged stack wrote TargetGroupBindings %d times, want 0", n)

@@ -1,4 +1,4 @@
-package controller
+package lb
 
 import (
 	"context"
@@ -24,7 +24,7 @@ const (
 	indexIngressSecrets = "lb.ingress.secrets"
 )
 
-func setupLBIndexes(ctx context.Context, idx client.FieldIndexer) error {
+func setupIndexes(ctx context.Context, idx client.FieldIndexer) error {
 	ing := &networkingv1.Ingress{}
 	if err := idx.IndexField(ctx, ing, indexIngressGroup, func(o client.Object) []string {
 		return []string{lbmodel.GroupID(o.(*networkingv1.Ingress)).Name}
@@ -120,7 +120,7 @@ func ingressSecretKeys(ing *networkingv1.Ingress) []string {
 
 // ingressInputs reads, from the cache, the Services and Secrets the members name; missing ones are
 // left out (the builder then reports which one it needed).
-func (r *lbReconciler) ingressInputs(ctx context.Context, members []networkingv1.Ingress) ([]corev1.Service, []corev1.Secret, error) {
+func (r *reconciler) ingressInputs(ctx context.Context, members []networkingv1.Ingress) ([]corev1.Service, []corev1.Secret, error) {
 	var svcs []corev1.Service
 	var secs []corev1.Secret
 	seen := map[string]bool{}

@@ -1,4 +1,4 @@
-package controller
+package lb_test
 
 import (
 	"context"
@@ -8,13 +8,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/controller/lb"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/internal/testwait"
 )
 
 // deployNLB turns Service echo into an NLB Service and waits until its stack is deployed: a network
 // load balancer named in the Service's status, a TCP listener and a bound TargetGroupBinding.
-func deployNLB(t *testing.T, ns string, opts Options) (*running, lbmodel.StackID) {
+func deployNLB(t *testing.T, ns string, opts controller.Options) (*running, lbmodel.StackID) {
 	t.Helper()
 	want := targetKeys(backend(t, ns, "echo", 3, 2))
 	r := startController(t, ns, opts)
@@ -33,7 +35,7 @@ func deployNLB(t *testing.T, ns string, opts Options) (*running, lbmodel.StackID
 			return false
 		}
 		lbs := svc.Status.LoadBalancer.Ingress
-		return len(lbs) == 1 && lbs[0].Hostname != "" && svc.Annotations[ModelCheckpointAnnotation] != ""
+		return len(lbs) == 1 && lbs[0].Hostname != "" && svc.Annotations[lb.ModelCheckpointAnnotation] != ""
 	})
 	lbs := clusterLoadBalancers(opts.ClusterName)
 	if len(lbs) != 1 || lbs[0].Type != lbmodel.TypeNetwork || lbs[0].DNSName != svc.Status.LoadBalancer.Ingress[0].Hostname {
@@ -62,7 +64,7 @@ func stackGone(t *testing.T, ns string, id lbmodel.StackID, cluster string) bool
 // an AWS call; deleting it deletes the stack before the finalizer goes.
 func TestLBServiceNLB(t *testing.T) {
 	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointModel)
+	opts := lbTestOptions(ns, controller.ModelCheckpointModel)
 	first, id := deployNLB(t, ns, opts)
 	first.stop()
 	n := aws_.Recorder().Len()
@@ -87,7 +89,7 @@ func TestLBServiceNLB(t *testing.T) {
 // its finalizer, its checkpoint and its status address, and stays.
 func TestLBServiceNoLongerNLB(t *testing.T) {
 	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointModel)
+	opts := lbTestOptions(ns, controller.ModelCheckpointModel)
 	_, id := deployNLB(t, ns, opts)
 	ctx := context.Background()
 	svc := &corev1.Service{}
@@ -102,7 +104,7 @@ func TestLBServiceNoLongerNLB(t *testing.T) {
 		if err := k8s.Get(ctx, clientKey(ns, "echo"), svc); err != nil {
 			return false
 		}
-		return len(svc.Finalizers) == 0 && svc.Annotations[ModelCheckpointAnnotation] == "" &&
+		return len(svc.Finalizers) == 0 && svc.Annotations[lb.ModelCheckpointAnnotation] == "" &&
 			len(svc.Status.LoadBalancer.Ingress) == 0 && stackGone(t, ns, id, opts.ClusterName)
 	})
 }

@@ -1,4 +1,4 @@
-package controller
+package lb_test
 
 import (
 	"context"
@@ -16,7 +16,9 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/lb"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/testwait"
@@ -24,8 +26,8 @@ import (
 
 // lbTestOptions run the load balancer reconcilers for a cluster named after ns, so that each test's
 // deployer only ever sees (and counts) its own stacks in the shared fakeaws.
-func lbTestOptions(ns string, mode ModelCheckpointMode) Options {
-	o := testOptions(CheckpointAnnotation)
+func lbTestOptions(ns string, mode controller.ModelCheckpointMode) controller.Options {
+	o := testOptions(controller.CheckpointAnnotation)
 	o.LoadBalancers, o.ModelCheckpoint = true, mode
 	o.ClusterName, o.VpcID = "c-"+ns, aws_.DefaultVPCID()
 	return o
@@ -34,8 +36,8 @@ func lbTestOptions(ns string, mode ModelCheckpointMode) Options {
 // ensureIngressClass creates the cluster's alb IngressClass once.
 func ensureIngressClass(t *testing.T) {
 	t.Helper()
-	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: DefaultIngressClass},
-		Spec: networkingv1.IngressClassSpec{Controller: IngressClassController}}
+	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: controller.DefaultIngressClass},
+		Spec: networkingv1.IngressClassSpec{Controller: lbmodel.IngressClassController}}
 	if err := k8s.Create(context.Background(), class); err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func groupIngress(ns, name, svc string, order int) *networkingv1.Ingress {
 				`"tokenEndpoint":"https://idp.example.com/token","userInfoEndpoint":"https://idp.example.com/userinfo","secretName":"` + oidcSecretName + `"}`,
 		}},
 		Spec: networkingv1.IngressSpec{
-			IngressClassName: ptr.To(DefaultIngressClass),
+			IngressClassName: ptr.To(controller.DefaultIngressClass),
 			Rules: []networkingv1.IngressRule{{Host: "shop.example.com", IngressRuleValue: networkingv1.IngressRuleValue{
 				HTTP: &networkingv1.HTTPIngressRuleValue{Paths: []networkingv1.HTTPIngressPath{{Path: "/" + svc, PathType: &pt,
 					Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{
@@ -88,7 +90,7 @@ func shopGroup(t *testing.T, ns string) map[string][]string {
 
 // clusterLoadBalancers are fakeaws's load balancers tagged for cluster.
 func clusterLoadBalancers(cluster string) []fakeaws.LoadBalancer {
-	return slices.DeleteFunc(aws_.LoadBalancers(), func(lb fakeaws.LoadBalancer) bool { return !taggedFor(lb.Tags, cluster) })
+	return slices.DeleteFunc(aws_.LoadBalancers(), func(b fakeaws.LoadBalancer) bool { return !taggedFor(b.Tags, cluster) })
 }
 
 // clusterTargetGroups are fakeaws's target groups tagged for cluster.
@@ -105,8 +107,8 @@ func taggedFor(tags []fakeaws.Tag, cluster string) bool {
 func oidcClientSecrets(t *testing.T, cluster string) []string {
 	t.Helper()
 	var out []string
-	for _, lb := range clusterLoadBalancers(cluster) {
-		ls, err := aws_.Listeners(lb.ARN)
+	for _, b := range clusterLoadBalancers(cluster) {
+		ls, err := aws_.Listeners(b.ARN)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +133,7 @@ func oidcClientSecrets(t *testing.T, cluster string) []string {
 func stackTGBs(t *testing.T, ns string, id lbmodel.StackID) []v1beta1.TargetGroupBinding {
 	t.Helper()
 	var list v1beta1.TargetGroupBindingList
-	if err := k8s.List(context.Background(), &list, client.InNamespace(ns), client.MatchingLabels(stackLabels(id))); err != nil {
+	if err := k8s.List(context.Background(), &list, client.InNamespace(ns), client.MatchingLabels(lb.StackLabels(id))); err != nil {
 		t.Fatal(err)
 	}
 	return list.Items
@@ -208,7 +210,7 @@ func waitDeployed(t *testing.T, ns string, model bool, names ...string) {
 			if len(ing.Status.LoadBalancer.Ingress) != 1 || ing.Status.LoadBalancer.Ingress[0].Hostname == "" {
 				return false
 			}
-			if model && ing.Annotations[ModelCheckpointAnnotation] == "" {
+			if model && ing.Annotations[lb.ModelCheckpointAnnotation] == "" {
 				return false
 			}
 		}

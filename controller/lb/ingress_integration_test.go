@@ -1,4 +1,4 @@
-package controller
+package lb_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/controller/lb"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/testwait"
@@ -21,11 +23,11 @@ var shopID = lbmodel.StackID{Kind: lbmodel.KindIngress, Name: "shop"}
 // deployShop creates the shop group and waits until the controller deployed it: one ALB, one
 // HTTPS listener, a rule per member authenticating with the Secret's client secret, a target
 // group and a bound TargetGroupBinding per backend.
-func deployShop(t *testing.T, ns string, opts Options) *running {
+func deployShop(t *testing.T, ns string, opts controller.Options) *running {
 	t.Helper()
 	want := shopGroup(t, ns)
 	r := startController(t, ns, opts)
-	waitDeployed(t, ns, opts.ModelCheckpoint == ModelCheckpointModel, "cart", "catalog")
+	waitDeployed(t, ns, opts.ModelCheckpoint == controller.ModelCheckpointModel, "cart", "catalog")
 	lbs := clusterLoadBalancers(opts.ClusterName)
 	if len(lbs) != 1 || lbs[0].Type != lbmodel.TypeApplication {
 		t.Fatalf("load balancers of the cluster = %+v, want one application load balancer", lbs)
@@ -60,7 +62,7 @@ func deployShop(t *testing.T, ns string, opts Options) *running {
 
 func TestLBIngressGroupDeployAndDelete(t *testing.T) {
 	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointModel)
+	opts := lbTestOptions(ns, controller.ModelCheckpointModel)
 	deployShop(t, ns, opts)
 	ctx := context.Background()
 
@@ -109,7 +111,7 @@ func TestLBIngressGroupDeployAndDelete(t *testing.T) {
 
 // restartShop deploys the shop with opts, stops the controller, runs whileDown, restarts it and
 // returns the new instance and the recorder position at the restart.
-func restartShop(t *testing.T, opts Options, whileDown func(ns string)) (string, *running, int) {
+func restartShop(t *testing.T, opts controller.Options, whileDown func(ns string)) (string, *running, int) {
 	t.Helper()
 	ns := newNamespace(t)
 	opts = lbTestOptions(ns, opts.ModelCheckpoint)
@@ -127,7 +129,7 @@ func ingressCounter(t *testing.T, r *running, result string) float64 {
 }
 
 func TestLBModelCheckpointSkipsUnchangedGroupAfterRestart(t *testing.T) {
-	ns, r, n := restartShop(t, Options{ModelCheckpoint: ModelCheckpointModel}, nil)
+	ns, r, n := restartShop(t, controller.Options{ModelCheckpoint: controller.ModelCheckpointModel}, nil)
 	testwait.Until(t, 30*time.Second, "the checkpoint skip", func() bool {
 		return counter(t, r.reg, "lb_model_checkpoint_skips_total", map[string]string{"kind": "ingress"}) >= 1
 	})
@@ -135,7 +137,7 @@ func TestLBModelCheckpointSkipsUnchangedGroupAfterRestart(t *testing.T) {
 	if ops := loadBalancerOperations(operationsSince(n)); len(ops) > 0 {
 		t.Fatalf("restart of an unchanged group called AWS: %v", ops)
 	}
-	if d := ingressCounter(t, r, lbResultDeployed); d != 0 {
+	if d := ingressCounter(t, r, lb.ResultDeployed); d != 0 {
 		t.Fatalf("deployed reconciles after the restart = %v, want 0", d)
 	}
 }
@@ -156,7 +158,7 @@ func rotateSecret(t *testing.T) func(ns string) {
 
 func TestLBSecretRotatedWhileRunningIsApplied(t *testing.T) {
 	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointModel)
+	opts := lbTestOptions(ns, controller.ModelCheckpointModel)
 	deployShop(t, ns, opts)
 	rotateSecret(t)(ns)
 	testwait.Until(t, 30*time.Second, "the rotated client secret on both rules", func() bool {
@@ -165,7 +167,7 @@ func TestLBSecretRotatedWhileRunningIsApplied(t *testing.T) {
 }
 
 func TestLBModelCheckpointAppliesSecretRotatedWhileDown(t *testing.T) {
-	ns, _, _ := restartShop(t, Options{ModelCheckpoint: ModelCheckpointModel}, rotateSecret(t))
+	ns, _, _ := restartShop(t, controller.Options{ModelCheckpoint: controller.ModelCheckpointModel}, rotateSecret(t))
 	cluster := lbTestOptions(ns, "").ClusterName
 	testwait.Until(t, 30*time.Second, "the rotated client secret on both rules", func() bool {
 		return slices.Equal(oidcClientSecrets(t, cluster), []string{"secret-2", "secret-2"})
@@ -174,8 +176,8 @@ func TestLBModelCheckpointAppliesSecretRotatedWhileDown(t *testing.T) {
 
 func TestLBSecretBlindMutantMissesSecretRotatedWhileDown(t *testing.T) {
 	ns := newNamespace(t)
-	o := lbTestOptions(ns, ModelCheckpointModel)
-	o.Mutant, o.AllowMutants = MutantSecretBlindModel, true
+	o := lbTestOptions(ns, controller.ModelCheckpointModel)
+	o.Mutant, o.AllowMutants = controller.MutantSecretBlindModel, true
 	first := deployShop(t, ns, o)
 	first.stop()
 	rotateSecret(t)(ns)
@@ -194,8 +196,8 @@ func TestLBSecretBlindMutantMissesSecretRotatedWhileDown(t *testing.T) {
 }
 
 func TestLBNoModelCheckpointRedeploysAfterRestart(t *testing.T) {
-	_, r, n := restartShop(t, Options{ModelCheckpoint: ModelCheckpointNone}, nil)
-	testwait.Until(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lbResultDeployed) >= 1 })
+	_, r, n := restartShop(t, controller.Options{ModelCheckpoint: controller.ModelCheckpointNone}, nil)
+	testwait.Until(t, 30*time.Second, "a redeploy after the restart", func() bool { return ingressCounter(t, r, lb.ResultDeployed) >= 1 })
 	ops := operationsSince(n)
 	if countOperation(ops, "DescribeLoadBalancers") == 0 || countOperation(ops, "DescribeRules") == 0 {
 		t.Fatalf("restart without a model checkpoint made no load balancer Describe calls: %v", ops)
@@ -210,7 +212,7 @@ func TestLBNoModelCheckpointRedeploysAfterRestart(t *testing.T) {
 // replaces the target group, and a new binding registers the targets in the new one.
 func TestLBBackendServiceChangeReplacesBinding(t *testing.T) {
 	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointModel)
+	opts := lbTestOptions(ns, controller.ModelCheckpointModel)
 	deployShop(t, ns, opts)
 	ctx := context.Background()
 	bindingOf := func(svc string) (string, string) {

@@ -1,4 +1,4 @@
-package controller
+package lb_test
 
 import (
 	"context"
@@ -10,7 +10,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/controller/lb"
+	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/testwait"
 )
@@ -23,7 +26,7 @@ func classWithParams(t *testing.T, ns, team string) string {
 	params := &v1beta1.IngressClassParams{ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: v1beta1.IngressClassParamsSpec{Tags: []v1beta1.Tag{{Key: "team", Value: team}}}}
 	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: networkingv1.IngressClassSpec{
-		Controller: IngressClassController,
+		Controller: lbmodel.IngressClassController,
 		Parameters: &networkingv1.IngressClassParametersReference{APIGroup: ptr.To(v1beta1.GroupVersion.Group),
 			Kind: v1beta1.IngressClassParamsKind, Name: name, Scope: ptr.To(networkingv1.IngressClassParametersReferenceScopeCluster)},
 	}}
@@ -61,7 +64,7 @@ func teamTagged(cluster, team string) bool {
 // the model checkpoint must not skip.
 func TestLBIngressClassParamsAreAModelInput(t *testing.T) {
 	ns := newNamespace(t)
-	opts := lbTestOptions(ns, ModelCheckpointModel)
+	opts := lbTestOptions(ns, controller.ModelCheckpointModel)
 	opts.IngressClass = classWithParams(t, ns, "a")
 	backend(t, ns, "cart", 1, 2)
 	backend(t, ns, "catalog", 2, 2)
@@ -82,7 +85,7 @@ func TestLBIngressClassParamsAreAModelInput(t *testing.T) {
 	setTeam(t, opts.IngressClass, "c")
 	r := startController(t, ns, opts)
 	testwait.Until(t, 30*time.Second, "team=c on the stack after the restart, by a deploy", func() bool {
-		return teamTagged(opts.ClusterName, "c") && ingressCounter(t, r, lbResultDeployed) >= 1
+		return teamTagged(opts.ClusterName, "c") && ingressCounter(t, r, lb.ResultDeployed) >= 1
 	})
 }
 
@@ -92,5 +95,5 @@ func modelCheckpointOf(t *testing.T, ns, name string) string {
 	if err := k8s.Get(context.Background(), clientKey(ns, name), ing); err != nil {
 		t.Fatal(err)
 	}
-	return ing.Annotations[ModelCheckpointAnnotation]
+	return ing.Annotations[lb.ModelCheckpointAnnotation]
 }

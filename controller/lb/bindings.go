@@ -1,4 +1,4 @@
-package controller
+package lb
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func stackLabels(id lbmodel.StackID) map[string]string {
 
 // stackBindings lists the TargetGroupBindings labelled for the stack, in every cached namespace (an
 // explicit Ingress group spans namespaces).
-func (r *lbReconciler) stackBindings(ctx context.Context, id lbmodel.StackID) ([]v1beta1.TargetGroupBinding, error) {
+func (r *reconciler) stackBindings(ctx context.Context, id lbmodel.StackID) ([]v1beta1.TargetGroupBinding, error) {
 	var list v1beta1.TargetGroupBindingList
 	if err := r.client.List(ctx, &list, client.MatchingLabels(stackLabels(id))); err != nil {
 		return nil, fmt.Errorf("listing the bindings of stack %s: %w", id.Name, err)
@@ -58,7 +58,7 @@ func labelsMatchExactly(labels map[string]string, id lbmodel.StackID) bool {
 
 // deleteUnwantedBindings deletes the stack's TargetGroupBindings that wanted does not name, and
 // returns how many of them still exist (their finalizer deregisters the targets first).
-func (r *lbReconciler) deleteUnwantedBindings(ctx context.Context, id lbmodel.StackID, wanted []lbmodel.Binding) (int, error) {
+func (r *reconciler) deleteUnwantedBindings(ctx context.Context, id lbmodel.StackID, wanted []lbmodel.Binding) (int, error) {
 	have, err := r.stackBindings(ctx, id)
 	if err != nil {
 		return 0, err
@@ -87,7 +87,7 @@ func (r *lbReconciler) deleteUnwantedBindings(ctx context.Context, id lbmodel.St
 
 // applyBindings creates or updates one TargetGroupBinding per stack binding, owned by its member and
 // pointing at the deployed target group, so the TargetGroupBinding controller registers the targets.
-func (r *lbReconciler) applyBindings(ctx context.Context, s lbStack, bindings []lbmodel.Binding, arns map[string]string) error {
+func (r *reconciler) applyBindings(ctx context.Context, s stackSource, bindings []lbmodel.Binding, arns map[string]string) error {
 	for _, b := range bindings {
 		arn, ok := arns[b.TargetGroupID]
 		if !ok {
@@ -104,7 +104,7 @@ func (r *lbReconciler) applyBindings(ctx context.Context, s lbStack, bindings []
 	return nil
 }
 
-func (r *lbReconciler) applyBinding(ctx context.Context, id lbmodel.StackID, b lbmodel.Binding, arn string, owner client.Object) error {
+func (r *reconciler) applyBinding(ctx context.Context, id lbmodel.StackID, b lbmodel.Binding, arn string, owner client.Object) error {
 	tgb := &v1beta1.TargetGroupBinding{}
 	key := client.ObjectKey{Namespace: b.Namespace, Name: b.Name}
 	err := r.client.Get(ctx, key, tgb)

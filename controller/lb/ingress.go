@@ -1,4 +1,4 @@
-package controller
+package lb
 
 import (
 	"context"
@@ -18,12 +18,9 @@ import (
 	"github.com/restartsim/restartsim/controller/lbmodel"
 )
 
-// IngressClassController is spec.controller of the IngressClasses this controller serves.
-const IngressClassController = lbmodel.IngressClassController
-
 // ingressReconciler reconciles Ingress groups. A request names a group: Name is its lbmodel.GroupID
 // name (an explicit group name, or namespace/name of an Ingress without one), Namespace is empty.
-type ingressReconciler struct{ *lbReconciler }
+type ingressReconciler struct{ *reconciler }
 
 // groupRequest is the request of an Ingress group.
 func groupRequest(id lbmodel.StackID) reconcile.Request {
@@ -38,11 +35,11 @@ func (r ingressReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 		return reconcile.Result{}, err
 	}
 	var members []networkingv1.Ingress
-	s := lbStack{id: id, finalizer: IngressFinalizer, setHostname: setIngressHostname}
+	s := stackSource{id: id, finalizer: IngressFinalizer, setHostname: setIngressHostname}
 	for i := range list.Items {
 		ing := &list.Items[i]
 		switch {
-		case ing.DeletionTimestamp.IsZero() && lbmodel.BelongsToClass(ing, r.opts.IngressClass):
+		case ing.DeletionTimestamp.IsZero() && lbmodel.BelongsToClass(ing, r.cfg.IngressClass):
 			members = append(members, *ing)
 		case controllerutil.ContainsFinalizer(ing, IngressFinalizer):
 			s.leaving = append(s.leaving, ing)
@@ -52,13 +49,13 @@ func (r ingressReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 	if len(members) > 0 {
 		var err error
 		if defaults, err = r.classDefaults(ctx, members); err != nil {
-			r.metrics.reconciles.WithLabelValues(string(id.Kind), lbResultError).Inc()
+			r.metrics.reconciles.WithLabelValues(string(id.Kind), resultError).Inc()
 			return reconcile.Result{}, err
 		}
 	}
 	group, err := lbmodel.GroupIngresses(members)
 	if err != nil {
-		r.metrics.reconciles.WithLabelValues(string(id.Kind), lbResultError).Inc()
+		r.metrics.reconciles.WithLabelValues(string(id.Kind), resultError).Inc()
 		return reconcile.Result{}, err
 	}
 	if len(group) == 1 {
@@ -72,7 +69,7 @@ func (r ingressReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 		if err != nil {
 			return lbmodel.Stack{}, lbmodel.Inputs{}, err
 		}
-		return lbmodel.BuildIngress(lbmodel.IngressInput{ClusterName: r.opts.ClusterName,
+		return lbmodel.BuildIngress(lbmodel.IngressInput{ClusterName: r.cfg.ClusterName,
 			Group: lbmodel.IngressGroup{ID: id, Members: members}, Services: svcs, Secrets: secs, ClassDefaults: defaults})
 	}
 	s.owner = func(b lbmodel.Binding) client.Object { return bindingOwner(members, b) }
@@ -87,14 +84,14 @@ func (r ingressReconciler) classDefaults(ctx context.Context, members []networki
 		return nil, nil
 	}
 	class := &networkingv1.IngressClass{}
-	if err := r.client.Get(ctx, client.ObjectKey{Name: r.opts.IngressClass}, class); err != nil {
+	if err := r.client.Get(ctx, client.ObjectKey{Name: r.cfg.IngressClass}, class); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, fmt.Errorf("IngressClass %s not found", r.opts.IngressClass)
+			return nil, fmt.Errorf("IngressClass %s not found", r.cfg.IngressClass)
 		}
 		return nil, err
 	}
-	if class.Spec.Controller != IngressClassController {
-		return nil, fmt.Errorf("IngressClass %s is served by %q, not %q", class.Name, class.Spec.Controller, IngressClassController)
+	if class.Spec.Controller != lbmodel.IngressClassController {
+		return nil, fmt.Errorf("IngressClass %s is served by %q, not %q", class.Name, class.Spec.Controller, lbmodel.IngressClassController)
 	}
 	name, ok := lbmodel.ClassParamsName(class)
 	if !ok {
@@ -146,7 +143,7 @@ func setIngressHostname(obj client.Object, host string) bool {
 // old and the new object, so an Ingress moving between groups enqueues both.
 func (r ingressReconciler) ingressGroups(_ context.Context, obj client.Object) []reconcile.Request {
 	ing, ok := obj.(*networkingv1.Ingress)
-	if !ok || !(lbmodel.BelongsToClass(ing, r.opts.IngressClass) || controllerutil.ContainsFinalizer(ing, IngressFinalizer)) {
+	if !ok || !(lbmodel.BelongsToClass(ing, r.cfg.IngressClass) || controllerutil.ContainsFinalizer(ing, IngressFinalizer)) {
 		return nil
 	}
 	return []reconcile.Request{groupRequest(lbmodel.GroupID(ing))}
@@ -193,7 +190,7 @@ func (r ingressReconciler) secretGroups(ctx context.Context, obj client.Object) 
 // classGroups maps the IngressClass of the reconciler to every group: its appearance or a change of
 // its controller decides whether the groups are served at all.
 func (r ingressReconciler) classGroups(ctx context.Context, obj client.Object) []reconcile.Request {
-	if obj.GetName() != r.opts.IngressClass {
+	if obj.GetName() != r.cfg.IngressClass {
 		return nil
 	}
 	return r.allGroups(ctx)
@@ -203,7 +200,7 @@ func (r ingressReconciler) classGroups(ctx context.Context, obj client.Object) [
 // they are an input of every group's model.
 func (r ingressReconciler) classParamsGroups(ctx context.Context, obj client.Object) []reconcile.Request {
 	class := &networkingv1.IngressClass{}
-	if err := r.client.Get(ctx, client.ObjectKey{Name: r.opts.IngressClass}, class); err != nil {
+	if err := r.client.Get(ctx, client.ObjectKey{Name: r.cfg.IngressClass}, class); err != nil {
 		return nil // without the class no group is served; its appearance enqueues them all
 	}
 	if name, ok := lbmodel.ClassParamsName(class); !ok || name != obj.GetName() {

@@ -1,4 +1,4 @@
-package controller
+package lb
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // serviceReconciler reconciles the NLB stack of each Service lbmodel.ManagesService accepts; a
 // request is the Service's namespace/name.
-type serviceReconciler struct{ *lbReconciler }
+type serviceReconciler struct{ *reconciler }
 
 // Reconcile deploys (or deletes) the stack of one Service.
 func (r serviceReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
@@ -24,7 +24,7 @@ func (r serviceReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 		// Gone without our finalizer: it never had a stack.
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
-	s := lbStack{id: id, finalizer: ServiceFinalizer, setHostname: setServiceHostname}
+	s := stackSource{id: id, finalizer: ServiceFinalizer, setHostname: setServiceHostname}
 	switch {
 	case svc.DeletionTimestamp.IsZero() && lbmodel.ManagesService(svc):
 		s.members = []client.Object{svc}
@@ -34,7 +34,7 @@ func (r serviceReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 		return reconcile.Result{}, nil
 	}
 	s.build = func() (lbmodel.Stack, lbmodel.Inputs, error) {
-		return lbmodel.BuildService(lbmodel.ServiceInput{ClusterName: r.opts.ClusterName, Service: *svc})
+		return lbmodel.BuildService(lbmodel.ServiceInput{ClusterName: r.cfg.ClusterName, Service: *svc})
 	}
 	s.owner = func(lbmodel.Binding) client.Object { return svc }
 	return r.reconcileStack(ctx, s)
