@@ -4,15 +4,15 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/lbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -123,15 +123,15 @@ func newLBSnapshot(aws LoadBalancerState, targets func(string) ([]fakeaws.Target
 	return s
 }
 
-// groupID is the stack of the Ingress group.
-func groupID(group string) lbmodel.StackID {
-	return lbmodel.StackID{Kind: lbmodel.KindIngress, Name: group}
+// groupStack is the stack of the Ingress group.
+func groupStack(group string) lbexpect.Stack {
+	return lbexpect.Stack{Kind: lbexpect.IngressStack, Name: group}
 }
 
 // groupRules are every rule of every listener of the group's load balancer.
 func (s *lbSnapshot) groupRules(group string) []fakeaws.ListenerRule {
 	for _, lb := range s.lbs {
-		if !taggedFor(lb.Tags, s.cluster, groupID(group), lbmodel.TagLoadBalancerResource) {
+		if !taggedFor(lb.Tags, s.cluster, groupStack(group), lbexpect.LoadBalancerResource) {
 			continue
 		}
 		if rules, ok := s.rules[lb.ARN]; ok {
@@ -174,10 +174,10 @@ func conditionHas(conds []fakeaws.RuleCondition, field, value string) bool {
 func (s *lbSnapshot) holds(e workload.Expectation) bool {
 	switch e.Check {
 	case workload.ExpectForward:
-		acts := s.ruleActions(e, lbmodel.ActionForward)
+		acts := s.ruleActions(e, lbexpect.ActionForward)
 		return len(acts) > 0 && !slices.ContainsFunc(acts, func(a fakeaws.Action) bool { return !s.forwardsToBackend(a, e) })
 	case workload.ExpectOIDCClientSecret:
-		acts := s.ruleActions(e, lbmodel.ActionAuthenticateOIDC)
+		acts := s.ruleActions(e, lbexpect.ActionAuthenticateOIDC)
 		return len(acts) > 0 && !slices.ContainsFunc(acts, func(a fakeaws.Action) bool { return a.OIDC == nil || a.OIDC.ClientSecret != e.Value })
 	case workload.ExpectHealthCheckPath:
 		tgs := s.backendTargetGroups(e)
@@ -189,8 +189,8 @@ func (s *lbSnapshot) holds(e workload.Expectation) bool {
 // isBackend reports whether tg is the group's target group for e's Ingress, Service and port, by
 // the resource tag LBC gives it.
 func (s *lbSnapshot) isBackend(tg fakeaws.TargetGroup, e workload.Expectation) bool {
-	want := lbmodel.IngressTargetGroupID(e.Ingress.Namespace, e.Ingress.Name, e.Service.Name, intstr.FromInt32(e.ServicePort))
-	return taggedFor(tg.Tags, s.cluster, groupID(e.Group), want)
+	want := lbexpect.IngressTargetGroupResource(e.Ingress.Namespace, e.Ingress.Name, e.Service.Name, strconv.Itoa(int(e.ServicePort)))
+	return taggedFor(tg.Tags, s.cluster, groupStack(e.Group), want)
 }
 
 // backendTargetGroups are e's backend target groups that a listener or rule forwards to (an old one

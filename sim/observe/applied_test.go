@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/restartsim/restartsim/controller/lbdeploy"
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/backend"
@@ -23,22 +22,9 @@ import (
 // and healthcheck path.
 func groupedOIDCObjects(secret, healthPath string) LoadBalancerObjects {
 	o := oidcObjects(secret)
-	o.Ingresses[0].Annotations[lbmodel.AnnotationGroupName] = "shop-g"
-	o.Ingresses[0].Annotations[lbmodel.AnnotationHealthPath] = healthPath
+	o.Ingresses[0].Annotations["alb.ingress.kubernetes.io/group.name"] = "shop-g"
+	o.Ingresses[0].Annotations["alb.ingress.kubernetes.io/healthcheck-path"] = healthPath
 	return o
-}
-
-func deployObjects(t *testing.T, dep *lbdeploy.Deployer, o LoadBalancerObjects) lbdeploy.Result {
-	t.Helper()
-	stacks, bad := DesiredStacks(o)
-	if len(stacks) != 1 || len(bad) != 0 {
-		t.Fatalf("desired stacks %d, model violations %+v", len(stacks), bad)
-	}
-	res, err := dep.Deploy(context.Background(), stacks[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
 }
 
 // Each kind of expectation holds once AWS shows it and not before: the forward rule's target group

@@ -60,7 +60,7 @@ func (k *Checker) Converged() Tally {
 	return Tally{}
 }
 
-// lbCheck is how the load balancer stacks are built for the check.
+// lbCheck is what the expected load balancers depend on besides the objects.
 type lbCheck struct{ clusterName, ingressClass string }
 
 // NewChecker checks the objects w sees against b; the target groups in removed (nil: none) must
@@ -69,9 +69,9 @@ func NewChecker(w *Watch, b backend.Backend, removed *Removed) *Checker {
 	return &Checker{watch: w, backend: b, removed: removed}
 }
 
-// CheckLoadBalancers makes every check also compare AWS's load balancer stacks with the model of
-// the watched Ingresses (of ingressClass) and Services, as a controller tagging them with
-// clusterName would build them. Only an in-process fakeaws can be checked (see LoadBalancerState).
+// CheckLoadBalancers makes every check also compare AWS's load balancers with the ones the watched
+// Ingresses (of ingressClass) and Services ask for, as LBC tagging them with clusterName deploys
+// them. Only an in-process fakeaws can be checked (see LoadBalancerState).
 func (k *Checker) CheckLoadBalancers(clusterName, ingressClass string) {
 	k.lb = &lbCheck{clusterName: clusterName, ingressClass: ingressClass}
 }
@@ -337,8 +337,8 @@ func (k *Checker) checkLoadBalancers(ctx context.Context, f *findings) error {
 	if err != nil {
 		return err
 	}
-	stacks, bad := DesiredStacks(*objs)
-	for _, v := range append(bad, CheckLoadBalancers(state, stacks, now)...) {
+	want, bad := ExpectedLoadBalancers(*objs)
+	for _, v := range append(bad, CheckLoadBalancers(state, want, now)...) {
 		f.add(v.TGB, v.Kind, v.Detail)
 	}
 	return nil

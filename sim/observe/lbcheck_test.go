@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	corev1 "k8s.io/api/core/v1"
@@ -18,38 +16,75 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/restartsim/restartsim/controller/api/v1beta1"
-	"github.com/restartsim/restartsim/controller/lbdeploy"
 	"github.com/restartsim/restartsim/controller/lbmodel"
-	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/lbexpect"
 )
+
+// The objects are written as users write them, annotation keys spelled out.
+
+func prefixPath(path, svc string) networkingv1.HTTPIngressPath {
+	return networkingv1.HTTPIngressPath{Path: path, PathType: ptr.To(networkingv1.PathTypePrefix),
+		Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: svc,
+			Port: networkingv1.ServiceBackendPort{Number: 80}}}}
+}
+
+func albIngress(ns, name string, ann map[string]string, host string, paths ...networkingv1.HTTPIngressPath) networkingv1.Ingress {
+	return networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Annotations: ann},
+		Spec: networkingv1.IngressSpec{IngressClassName: ptr.To("alb"), Rules: []networkingv1.IngressRule{{Host: host,
+			IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{Paths: paths}}}}}}
+}
+
+func backendService(ns, name string) corev1.Service {
+	return corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
+}
+
+func oidcSecret(secret string) corev1.Secret {
+	return corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "oidc"},
+		Data: map[string][]byte{"clientID": []byte("client-1"), "clientSecret": []byte(secret)}}
+}
+
+const oidcAnnotation = `{"issuer":"https://idp.example.com","authorizationEndpoint":"https://idp.example.com/auth",` +
+	`"tokenEndpoint":"https://idp.example.com/token","userInfoEndpoint":"https://idp.example.com/userinfo","secretName":"oidc"}`
 
 // oidcObjects is an HTTPS ALB Ingress of class alb with OIDC authentication, its backend and the
 // OIDC client Secret.
 func oidcObjects(secret string) LoadBalancerObjects {
-	pt := networkingv1.PathTypePrefix
-	class := "alb"
-	ing := networkingv1.Ingress{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", Annotations: map[string]string{
-			lbmodel.AnnotationTargetType:     "ip",
-			lbmodel.AnnotationListenPorts:    `[{"HTTPS":443}]`,
-			lbmodel.AnnotationCertificateARN: "arn:aws:acm:us-west-2:123456789012:certificate/one",
-			lbmodel.AnnotationAuthType:       "oidc",
-			lbmodel.AnnotationAuthIDPOIDC: `{"issuer":"https://idp.example.com","authorizationEndpoint":"https://idp.example.com/auth",` +
-				`"tokenEndpoint":"https://idp.example.com/token","userInfoEndpoint":"https://idp.example.com/userinfo","secretName":"oidc"}`,
-		}},
-		Spec: networkingv1.IngressSpec{IngressClassName: &class, Rules: []networkingv1.IngressRule{{Host: "shop.example.com",
-			IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{Paths: []networkingv1.HTTPIngressPath{{
-				Path: "/cart", PathType: &pt, Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{
-					Name: "cart", Port: networkingv1.ServiceBackendPort{Number: 80}}}}}}}}}},
-	}
-	svc := corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "cart"},
-		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
-	sec := corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "oidc"},
-		Data: map[string][]byte{"clientID": []byte("client-1"), "clientSecret": []byte(secret)}}
+	ing := albIngress("shop", "web", map[string]string{
+		"alb.ingress.kubernetes.io/target-type":     "ip",
+		"alb.ingress.kubernetes.io/listen-ports":    `[{"HTTPS":443}]`,
+		"alb.ingress.kubernetes.io/certificate-arn": "arn:aws:acm:us-west-2:123456789012:certificate/one",
+		"alb.ingress.kubernetes.io/auth-type":       "oidc",
+		"alb.ingress.kubernetes.io/auth-idp-oidc":   oidcAnnotation,
+	}, "shop.example.com", prefixPath("/cart", "cart"))
 	return LoadBalancerObjects{ClusterName: "sim", IngressClass: "alb", Ingresses: []networkingv1.Ingress{ing},
-		Services: []corev1.Service{svc}, Secrets: []corev1.Secret{sec}}
+		Services: []corev1.Service{backendService("shop", "cart")}, Secrets: []corev1.Secret{oidcSecret(secret)}}
+}
+
+// fleetObjects are the shapes the simulated fleet writes: an Ingress group of two members, one on
+// HTTP with two paths, one also on HTTPS with OIDC, each path its own backend; and a Service of
+// LBC's load balancer class with ip targets.
+func fleetObjects() LoadBalancerObjects {
+	group := func(order string) map[string]string {
+		return map[string]string{"alb.ingress.kubernetes.io/group.name": "g", "alb.ingress.kubernetes.io/group.order": order,
+			"alb.ingress.kubernetes.io/scheme": "internet-facing", "alb.ingress.kubernetes.io/target-type": "ip",
+			"alb.ingress.kubernetes.io/healthcheck-path": "/healthz", "alb.ingress.kubernetes.io/listen-ports": `[{"HTTP": 80}]`}
+	}
+	a := albIngress("shop", "a", group("1"), "a.example.com", prefixPath("/b0", "a-b0"), prefixPath("/b1", "a-b1"))
+	b := albIngress("shop", "b", group("2"), "b.example.com", prefixPath("/c0", "b-c0"))
+	b.Annotations["alb.ingress.kubernetes.io/listen-ports"] = `[{"HTTP": 80}, {"HTTPS": 443}]`
+	b.Annotations["alb.ingress.kubernetes.io/certificate-arn"] = "arn:aws:acm:us-west-2:123456789012:certificate/one"
+	b.Annotations["alb.ingress.kubernetes.io/auth-type"] = "oidc"
+	b.Annotations["alb.ingress.kubernetes.io/auth-idp-oidc"] = oidcAnnotation
+	nlb := backendService("shop", "nlb")
+	nlb.Spec.Type, nlb.Spec.LoadBalancerClass = corev1.ServiceTypeLoadBalancer, ptr.To("service.k8s.aws/nlb")
+	nlb.Annotations = map[string]string{"service.beta.kubernetes.io/aws-load-balancer-type": "external",
+		"service.beta.kubernetes.io/aws-load-balancer-nlb-target-type": "ip",
+		"service.beta.kubernetes.io/aws-load-balancer-scheme":          "internet-facing"}
+	return LoadBalancerObjects{ClusterName: "sim", IngressClass: "alb", Ingresses: []networkingv1.Ingress{a, b},
+		Services: []corev1.Service{backendService("shop", "a-b0"), backendService("shop", "a-b1"), backendService("shop", "b-c0"), nlb},
+		Secrets:  []corev1.Secret{oidcSecret("s3cret")}}
 }
 
 func kinds(vs []results.Violation) []string {
@@ -60,55 +95,41 @@ func kinds(vs []results.Violation) []string {
 	return out
 }
 
-// The check passes on a stack deployed as modelled, and names what differs once the objects moved on
-// without AWS following: a rotated client secret, a rule that is gone, a load balancer still
-// provisioning.
-// startDeployer starts an in-process fakeaws and returns it with an ELBv2 client of it and a
-// deployer for cluster "sim".
-func startDeployer(t *testing.T) (*fakeaws.Server, *elbv2.Client, *lbdeploy.Deployer) {
+func expected(t *testing.T, o LoadBalancerObjects) []lbexpect.LoadBalancer {
 	t.Helper()
-	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: "AKID", SecretAccessKey: "secret", Profile: fakeaws.ProfileUnlimited})
-	if err != nil {
-		t.Fatal(err)
+	want, bad := ExpectedLoadBalancers(o)
+	if len(bad) != 0 {
+		t.Fatalf("objects invalid: %+v", bad)
 	}
-	url, err := srv.Start("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	cfg := aws.Config{Region: "us-west-2", BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider("AKID", "secret", "")}
-	elb := elbv2.NewFromConfig(cfg)
-	dep, err := lbdeploy.New(lbdeploy.Config{ClusterName: "sim", VpcID: srv.DefaultVPCID(), ELB: elb, EC2: ec2.NewFromConfig(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, elb, dep
+	return want
 }
 
+// afterProvisioning is a scenario time at which every load balancer created by then is active.
+func afterProvisioning(now time.Time) time.Time { return now.Add(5*time.Second + time.Millisecond) }
+
+// The check passes on a stack deployed as the objects ask, and names what differs once the objects
+// moved on without AWS following: a rotated client secret, a rule that is gone, a load balancer
+// still provisioning.
 func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 	ctx := context.Background()
 	srv, elb, dep := startDeployer(t)
 	objs := oidcObjects("s3cret-1")
-	stacks, bad := DesiredStacks(objs)
-	if len(stacks) != 1 || len(bad) != 0 {
-		t.Fatalf("desired stacks %d, model violations %+v", len(stacks), bad)
-	}
-	if got := kinds(CheckLoadBalancers(srv, stacks, srv.Now())); len(got) != 1 || got[0] != "lb-missing" {
+	want := expected(t, objs)
+	if got := kinds(CheckLoadBalancers(srv, want, srv.Now())); len(got) != 1 || got[0] != "lb-missing" {
 		t.Fatalf("before the deploy: %v, want lb-missing", got)
 	}
-	if _, err := dep.Deploy(ctx, stacks[0]); err != nil {
-		t.Fatal(err)
-	}
-	if got := kinds(CheckLoadBalancers(srv, stacks, srv.Now())); len(got) != 1 || got[0] != "lb-not-active" {
+	stacks := referenceStacks(t, objs)
+	deployStacks(t, dep, stacks)
+	if got := kinds(CheckLoadBalancers(srv, want, srv.Now())); len(got) != 1 || got[0] != "lb-not-active" {
 		t.Fatalf("right after the deploy: %v, want lb-not-active (provisioning)", got)
 	}
-	later := srv.Now().Add(5*time.Second + time.Millisecond) // past the default provisioning time
-	if got := CheckLoadBalancers(srv, stacks, later); len(got) != 0 {
-		t.Fatalf("deployed as modelled: %+v, want none", got)
+	later := afterProvisioning(srv.Now())
+	if got := CheckLoadBalancers(srv, want, later); len(got) != 0 {
+		t.Fatalf("deployed as asked: %+v, want none", got)
 	}
-	rotated, _ := DesiredStacks(oidcObjects("s3cret-2"))
-	if got := kinds(CheckLoadBalancers(srv, rotated, later)); len(got) != 1 || got[0] != "oidc-secret-stale" {
-		t.Fatalf("secret rotated, AWS unchanged: %v, want oidc-secret-stale", got)
+	rotated := expected(t, oidcObjects("s3cret-2"))
+	if got := CheckLoadBalancers(srv, rotated, later); len(got) != 1 || got[0].Kind != "oidc-secret-stale" || strings.Contains(got[0].Detail, "s3cret") {
+		t.Fatalf("secret rotated, AWS unchanged: %+v, want oidc-secret-stale naming no secret", got)
 	}
 	lbs := srv.LoadBalancers()
 	ls, _ := srv.Listeners(lbs[0].ARN)
@@ -130,25 +151,26 @@ func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 		if r.IsDefault {
 			continue
 		}
-		acts := slices.Clone(r.Actions)
 		var in []elbtypes.Action
-		for _, a := range acts {
+		for _, a := range r.Actions {
 			switch a.Type {
-			case lbmodel.ActionForward:
+			case lbexpect.ActionForward:
 				in = append(in, elbtypes.Action{Type: elbtypes.ActionTypeEnumForward, Order: aws.Int32(a.Order), TargetGroupArn: stale.TargetGroups[0].TargetGroupArn})
-			case lbmodel.ActionAuthenticateOIDC:
+			case lbexpect.ActionAuthenticateOIDC:
 				o := a.OIDC
 				in = append(in, elbtypes.Action{Type: elbtypes.ActionTypeEnumAuthenticateOidc, Order: aws.Int32(a.Order),
 					AuthenticateOidcConfig: &elbtypes.AuthenticateOidcActionConfig{Issuer: aws.String(o.Issuer), ClientId: aws.String(o.ClientID),
 						AuthorizationEndpoint: aws.String(o.AuthorizationEndpoint), TokenEndpoint: aws.String(o.TokenEndpoint),
-						UserInfoEndpoint: aws.String(o.UserInfoEndpoint), UseExistingClientSecret: aws.Bool(true)}})
+						UserInfoEndpoint: aws.String(o.UserInfoEndpoint), UseExistingClientSecret: aws.Bool(true),
+						Scope: aws.String(o.Scope), SessionCookieName: aws.String(o.SessionCookieName), SessionTimeout: aws.Int64(o.SessionTimeout),
+						OnUnauthenticatedRequest: elbtypes.AuthenticateOidcActionConditionalBehaviorEnum(o.OnUnauthenticatedRequest)}})
 			}
 		}
 		if _, err := elb.ModifyRule(ctx, &elbv2.ModifyRuleInput{RuleArn: aws.String(r.ARN), Actions: in}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := CheckLoadBalancers(srv, stacks, later); len(got) != 1 || got[0].Kind != "rule-differs" || !strings.Contains(got[0].Detail, "forwards to stale") {
+	if got := CheckLoadBalancers(srv, want, later); len(got) != 1 || got[0].Kind != "rule-differs" || !strings.Contains(got[0].Detail, "forwards to stale") {
 		t.Fatalf("rule forwarding to a stale target group: %+v, want rule-differs naming it", got)
 	}
 	for _, r := range rules {
@@ -158,25 +180,103 @@ func TestCheckLoadBalancersAgainstFakeAWS(t *testing.T) {
 			}
 		}
 	}
-	if got := kinds(CheckLoadBalancers(srv, stacks, later)); len(got) == 0 || got[0] != "rule-missing" {
+	if got := kinds(CheckLoadBalancers(srv, want, later)); len(got) == 0 || got[0] != "rule-missing" {
 		t.Fatalf("rule deleted out of band: %v, want rule-missing", got)
 	}
 }
 
-// The desired stacks follow the IngressClassParams the IngressClass names, as the controller's do;
-// parameters named but missing are a model violation.
-func TestDesiredStacksReadTheClassParams(t *testing.T) {
+// Objects LBC cannot deploy are a violation of their own, naming the stack.
+func TestExpectedLoadBalancersNameInvalidObjects(t *testing.T) {
 	o := oidcObjects("s3cret")
-	o.IngressClasses = []networkingv1.IngressClass{{ObjectMeta: metav1.ObjectMeta{Name: "alb"}, Spec: networkingv1.IngressClassSpec{
-		Controller: lbmodel.IngressClassController, Parameters: &networkingv1.IngressClassParametersReference{
-			APIGroup: ptr.To(v1beta1.GroupVersion.Group), Kind: v1beta1.IngressClassParamsKind, Name: "team"}}}}
-	if _, bad := DesiredStacks(o); len(bad) != 1 || bad[0].Kind != "lb-model" {
-		t.Fatalf("parameters missing: violations %+v, want one lb-model", bad)
+	o.Secrets = nil
+	want, bad := ExpectedLoadBalancers(o)
+	if len(want) != 0 || len(bad) != 1 || bad[0].Kind != "lb-invalid-objects" || bad[0].TGB != "ingress/shop/web" {
+		t.Fatalf("expected %+v, violations %+v; want one lb-invalid-objects of ingress/shop/web", want, bad)
 	}
-	o.ClassParams = []v1beta1.IngressClassParams{{ObjectMeta: metav1.ObjectMeta{Name: "team"},
-		Spec: v1beta1.IngressClassParamsSpec{Tags: []v1beta1.Tag{{Key: "team", Value: "a"}}}}}
-	stacks, bad := DesiredStacks(o)
-	if len(stacks) != 1 || len(bad) != 0 || stacks[0].LoadBalancer.Tags["team"] != "a" {
-		t.Fatalf("stacks %+v, violations %+v; want the load balancer tagged team=a", stacks, bad)
+}
+
+// The reference controller's deployment of the fleet's shapes meets the independent expectation,
+// and each way of deploying them wrongly is caught: a check that cannot fail checks nothing.
+func TestCheckCatchesWrongDeployments(t *testing.T) {
+	objs := fleetObjects()
+	want := expected(t, objs)
+	ingressStack := func(stacks []lbmodel.Stack) *lbmodel.Stack { return &stacks[0] }
+	nlbStack := func(stacks []lbmodel.Stack) *lbmodel.Stack { return &stacks[1] }
+	rule := func(st *lbmodel.Stack, port, priority int32) *lbmodel.Rule {
+		i := slices.IndexFunc(st.Rules, func(r lbmodel.Rule) bool { return r.ListenerPort == port && r.Priority == priority })
+		if i < 0 {
+			t.Fatalf("stack %s has no rule %d:%d", st.ID.Name, port, priority)
+		}
+		return &st.Rules[i]
+	}
+	b0 := lbmodel.IngressTargetGroupID("shop", "a", "a-b0", intstr.FromInt32(80))
+	b1 := lbmodel.IngressTargetGroupID("shop", "a", "a-b1", intstr.FromInt32(80))
+	for _, tc := range []struct {
+		name   string
+		mutate func([]lbmodel.Stack) []lbmodel.Stack
+		want   []string
+	}{
+		{"as the objects ask", func(s []lbmodel.Stack) []lbmodel.Stack { return s }, nil},
+		{"no network load balancer", func(s []lbmodel.Stack) []lbmodel.Stack { return s[:1] }, []string{"lb-missing"}},
+		{"another scheme", func(s []lbmodel.Stack) []lbmodel.Stack {
+			ingressStack(s).LoadBalancer.Scheme = lbmodel.SchemeInternal
+			return s
+		}, []string{"lb-differs"}},
+		{"a listener on the wrong port", func(s []lbmodel.Stack) []lbmodel.Stack {
+			nlbStack(s).Listeners[0].Port = 81
+			return s
+		}, []string{"listener-missing"}},
+		{"another default action", func(s []lbmodel.Stack) []lbmodel.Stack {
+			ingressStack(s).Listeners[0].DefaultAction.FixedResponse = &lbmodel.FixedResponse{StatusCode: "503", ContentType: "text/plain"}
+			return s
+		}, []string{"listener-differs"}},
+		{"a rule missing", func(s []lbmodel.Stack) []lbmodel.Stack {
+			st := ingressStack(s)
+			st.Rules = slices.DeleteFunc(st.Rules, func(r lbmodel.Rule) bool { return r.ListenerPort == 80 && r.Priority == 2 })
+			return s
+		}, []string{"rule-missing"}},
+		{"rules in another order", func(s []lbmodel.Stack) []lbmodel.Stack {
+			st := ingressStack(s)
+			rule(st, 80, 1).Priority, rule(st, 80, 2).Priority = 2, 1
+			return s
+		}, []string{"rule-differs", "rule-differs"}},
+		{"another path", func(s []lbmodel.Stack) []lbmodel.Stack {
+			rule(ingressStack(s), 80, 3).Conditions[1].Values = []string{"/c0"}
+			return s
+		}, []string{"rule-differs"}},
+		{"forward to another backend", func(s []lbmodel.Stack) []lbmodel.Stack {
+			rule(ingressStack(s), 80, 1).Actions[0].TargetGroupID = b1
+			return s
+		}, []string{"rule-differs"}},
+		{"another health check path", func(s []lbmodel.Stack) []lbmodel.Stack {
+			st := ingressStack(s)
+			st.TargetGroups[slices.IndexFunc(st.TargetGroups, func(tg lbmodel.TargetGroup) bool { return tg.ID == b0 })].HealthCheck.Path = "/"
+			return s
+		}, []string{"rule-differs"}},
+		{"no authentication", func(s []lbmodel.Stack) []lbmodel.Stack {
+			r := rule(ingressStack(s), 443, 1)
+			r.Actions = r.Actions[1:]
+			return s
+		}, []string{"rule-differs"}},
+		{"a rule not asked for", func(s []lbmodel.Stack) []lbmodel.Stack {
+			st := ingressStack(s)
+			extra := *rule(st, 80, 1)
+			extra.Priority, extra.Conditions = 99, []lbmodel.Condition{{Field: lbmodel.FieldPathPattern, Values: []string{"/gone"}}}
+			st.Rules = append(st.Rules, extra)
+			return s
+		}, []string{"rule-extra"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _, dep := startDeployer(t)
+			stacks := referenceStacks(t, objs)
+			if len(stacks) != 2 || stacks[0].ID.Kind != lbmodel.KindIngress || stacks[1].ID.Kind != lbmodel.KindService {
+				t.Fatalf("reference stacks %+v, want the group's and the Service's", stacks)
+			}
+			deployStacks(t, dep, tc.mutate(stacks))
+			got := CheckLoadBalancers(srv, want, afterProvisioning(srv.Now()))
+			if !slices.Equal(kinds(got), tc.want) {
+				t.Fatalf("violations %+v, want kinds %v", got, tc.want)
+			}
+		})
 	}
 }
