@@ -55,11 +55,11 @@ func TestDeployAppliesEachKindOfChange(t *testing.T) {
 	s := newShop()
 	first := e.deploy(t, s.stack(t))
 
-	s.ing.Spec.Rules[0].HTTP.Paths[0].Path = "/basket"                                              // rule 1 conditions: ModifyRule
-	s.ing.Annotations[lbmodel.AnnotationHealthPath] = "/healthz"                                    // health checks: ModifyTargetGroup
-	s.services[1].Spec.Ports[0].TargetPort.IntVal = 9191                                            // catalog: replaced target group
-	s.ing.Annotations[lbmodel.AnnotationTags] = "team=shop"                                         // tags: AddTags
-	s.ing.Spec.Rules[0].HTTP.Paths = append(s.ing.Spec.Rules[0].HTTP.Paths, path("/extra", "cart")) // CreateRule
+	s.ing.Spec.Rules[0].HTTP.Paths[0].Path = "/basket"                                           // rule 1 conditions: ModifyRule
+	s.ing.Annotations[lbmodel.AnnotationHealthPath] = "/healthz"                                 // health checks: ModifyTargetGroup
+	s.services[1].Spec.Ports[0].TargetPort.IntVal = 9191                                         // catalog: replaced target group
+	s.ing.Annotations[lbmodel.AnnotationTags] = "team=shop"                                      // tags: AddTags
+	s.ing.Spec.Rules[0].HTTP.Paths = append(s.ing.Spec.Rules[0].HTTP.Paths, path("/ex", "cart")) // CreateRule (shortest prefix: the last rule)
 	n := e.srv.Recorder().Len()
 	res := e.deploy(t, s.stack(t))
 	ops := e.operations(n)

@@ -139,7 +139,7 @@ func newShop() *shop {
 			ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", Annotations: map[string]string{lbmodel.AnnotationTargetType: "ip"}},
 			Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: "shop.example.com",
 				IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{
-					Paths: []networkingv1.HTTPIngressPath{path("/cart", "cart"), path("/catalog", "catalog")}}}}}},
+					Paths: []networkingv1.HTTPIngressPath{path("/cart", "cart"), path("/list", "catalog")}}}}}},
 		},
 		services: []corev1.Service{service("shop", "cart", 8080), service("shop", "catalog", 9090)},
 	}

@@ -52,6 +52,33 @@ func TestGroupOrderingDecidesRulePriorities(t *testing.T) {
 	}
 }
 
+// A rule's paths become listener rules in LBC's order, Exact first and then Prefix longest first:
+// in the order written, the Prefix /a rule would win /a/b's requests.
+func TestRulePathsLongestPrefixFirst(t *testing.T) {
+	ing := testIngress("shop", "web", "", "/a", "svc", 80, nil)
+	paths := &ing.Spec.Rules[0].HTTP.Paths
+	exact := networkingv1.PathTypeExact
+	for _, p := range []networkingv1.HTTPIngressPath{
+		{Path: "/a/b", PathType: prefix()},
+		{Path: "/health", PathType: &exact},
+	} {
+		p.Backend = (*paths)[0].Backend
+		*paths = append(*paths, p)
+	}
+	st, _, err := BuildIngress(IngressInput{ClusterName: testCluster, Group: IngressGroup{ID: GroupID(&ing), Members: []networkingv1.Ingress{ing}},
+		Services: []corev1.Service{testService("shop", "svc", 80, 8080, 30080)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range st.Rules {
+		got = append(got, r.Conditions[len(r.Conditions)-1].Values[0])
+	}
+	if want := []string{"/health", "/a/b", "/a"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("rules' first path patterns by priority = %v, want %v", got, want)
+	}
+}
+
 func TestGroupOrderMustBeAnInteger(t *testing.T) {
 	ing := testIngress("a", "x", "", "/", "svc", 80, map[string]string{AnnotationGroupName: "g", AnnotationGroupOrder: "soon"})
 	if _, err := GroupIngresses([]networkingv1.Ingress{ing}); err == nil {
@@ -195,9 +222,9 @@ func TestUseAnnotationActions(t *testing.T) {
 	*paths = append(*paths, networkingv1.HTTPIngressPath{Path: "/old", PathType: prefix(), Backend: networkingv1.IngressBackend{
 		Service: &networkingv1.IngressServiceBackend{Name: "gone", Port: networkingv1.ServiceBackendPort{Name: UseAnnotation}}}})
 	st, _ := f.build(t)
-	r := st.Rules[1]
+	r := st.Rules[0] // the longer prefix, /old, comes before /
 	if last := r.Actions[len(r.Actions)-1]; last.Type != ActionFixedResponse || last.FixedResponse.StatusCode != "503" {
-		t.Fatalf("second rule = %+v, want the fixed response", r)
+		t.Fatalf("first rule = %+v, want the fixed response", r)
 	}
 	if !reflect.DeepEqual(r.Conditions[1].Values, []string{"/old", "/old/*"}) {
 		t.Fatalf("prefix path patterns = %v", r.Conditions[1].Values)

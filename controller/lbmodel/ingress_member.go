@@ -99,7 +99,7 @@ func (b *ingressBuilder) rules(ing *networkingv1.Ingress, l *Listener, pre []Act
 		if rule.HTTP == nil {
 			continue
 		}
-		for _, p := range rule.HTTP.Paths {
+		for _, p := range rulePathOrder(rule.HTTP.Paths) {
 			act, err := b.backendAction(ing, p.Backend)
 			if err != nil {
 				return fmt.Errorf("path %q: %w", p.Path, err)
@@ -115,6 +115,29 @@ func (b *ingressBuilder) rules(ing *networkingv1.Ingress, l *Listener, pre []Act
 		}
 	}
 	return nil
+}
+
+// rulePathOrder is the order LBC gives a rule's paths, and so their listener rules' priorities: Exact
+// paths, then Prefix paths longest first, then the rest, each kind otherwise as written. The first
+// matching rule wins, so in the order written a Prefix /a before /a/b would take /a/b's requests.
+func rulePathOrder(paths []networkingv1.HTTPIngressPath) []networkingv1.HTTPIngressPath {
+	rank := func(p networkingv1.HTTPIngressPath) int {
+		switch {
+		case p.PathType != nil && *p.PathType == networkingv1.PathTypeExact:
+			return 0
+		case p.PathType != nil && *p.PathType == networkingv1.PathTypePrefix:
+			return 1
+		}
+		return 2
+	}
+	out := slices.Clone(paths)
+	slices.SortStableFunc(out, func(a, b networkingv1.HTTPIngressPath) int {
+		if ra, rb := rank(a), rank(b); ra != rb || ra != 1 {
+			return ra - rb
+		}
+		return len(b.Path) - len(a.Path)
+	})
+	return out
 }
 
 // pathPatterns converts an Ingress path to ALB path patterns as LBC does: Prefix /a matches /a and /a/*.
