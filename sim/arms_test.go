@@ -29,7 +29,7 @@ func TestRunArmsAB(t *testing.T) {
   baseline: {binary: /base/restartsim}
   candidate: {binary: /cand/restartsim, args: [--mutant=slow-start]}
 `)
-	arms, err := runArms(sc)
+	arms, err := runArms(sc, sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestRunArmsAB(t *testing.T) {
 // An in-process strategy has no build to compare: both sides need a binary.
 func TestRunArmsABNeedsBinaries(t *testing.T) {
 	sc := abScenario(t, "ab: {strategy: ckpt, repeats: 3, candidate: {binary: /cand/restartsim}}\n")
-	if _, err := runArms(sc); err == nil || !strings.Contains(err.Error(), "--baseline-binary") {
+	if _, err := runArms(sc, sc); err == nil || !strings.Contains(err.Error(), "--baseline-binary") {
 		t.Errorf("err = %v, want a hint at --baseline-binary", err)
 	}
 }

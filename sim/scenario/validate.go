@@ -66,7 +66,7 @@ func (v *validator) count(path string, got, lo, hi int) {
 }
 
 func (v *validator) share(path string, got float64) {
-	if got < 0 || got > 1 {
+	if !(got >= 0 && got <= 1) { // NaN too
 		v.add(path, "must be a fraction between 0 and 1, got %g", got)
 	}
 }
@@ -185,6 +185,9 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.instanceShare", f.InstanceShare)
 	v.share("fleet.readinessGateShare", f.ReadinessGateShare)
 	v.share("fleet.networkingShare", f.NetworkingShare)
+	v.share("fleet.targetGroupProtocolShare", f.TargetGroupProtocolShare)
+	v.share("fleet.assumeRoleShare", f.AssumeRoleShare)
+	v.share("fleet.namedPortShare", f.NamedPortShare)
 	v.validateIngresses(f)
 	if len(v.errs) == before { // the plan's checks would repeat a problem found already
 		v.validatePlan(f)
@@ -195,6 +198,7 @@ func (v *validator) validateFleet(f *Fleet) {
 var fleetFields = map[string]string{
 	"tgbs": "targetGroupBindings", "namespaces": "namespaces", "podsPerService": "podsPerService", "nodes": "nodes",
 	"instanceShare": "instanceShare", "readinessGateShare": "readinessGateShare", "networkingShare": "networkingShare",
+	"targetGroupProtocolShare": "targetGroupProtocolShare", "assumeRoleShare": "assumeRoleShare", "namedPortShare": "namedPortShare",
 }
 
 // validatePlan checks that the fleet can be planned (its pods and nodes fit in the VPC's

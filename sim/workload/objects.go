@@ -2,6 +2,7 @@ package workload
 
 import (
 	"maps"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -26,7 +27,15 @@ const (
 	SimulatedNodeLabel = "restartsim.io/simulated-node"
 	SimulatedNodeTaint = SimulatedNodeLabel
 	// PortName names the Service port, the container port and the EndpointSlice port.
-	PortName      = "http"
+	PortName = "http"
+	// MetricsPortName and MetricsPort are the second Service, container and EndpointSlice port of a
+	// TGB with NamedPort, which no TGB refers to.
+	MetricsPortName       = "metrics"
+	MetricsPort     int32 = 9090
+	// TargetGroupProtocol is the protocol of the fleet's target groups, which a TGB's spec may name.
+	TargetGroupProtocol v1beta1.TargetGroupProtocol = "HTTP"
+	// AssumeRoleName is the IAM role a TGB with AssumeRole names, in its target group's account.
+	AssumeRoleName = "restartsim-target-groups"
 	containerName = "app"
 	image         = "registry.k8s.io/pause:3.10"
 )
@@ -82,6 +91,10 @@ func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service
 			}},
 		},
 	}
+	if t.NamedPort {
+		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: MetricsPortName, Protocol: corev1.ProtocolTCP,
+			Port: MetricsPort, TargetPort: intstr.FromInt32(MetricsPort)})
+	}
 	if f.Spec.ClusterEndpointSlices {
 		svc.Spec.Selector = map[string]string{ServiceLabel: t.Name}
 	}
@@ -99,6 +112,10 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 	pod := f.servicePodObject(t.Namespace, t.Name, p, sgID, run)
 	if t.ReadinessGate {
 		pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: corev1.PodConditionType(t.GateType())}}
+	}
+	if t.NamedPort {
+		ctr := &pod.Spec.Containers[0]
+		ctr.Ports = append(ctr.Ports, corev1.ContainerPort{Name: MetricsPortName, ContainerPort: MetricsPort, Protocol: corev1.ProtocolTCP})
 	}
 	return pod
 }
@@ -158,7 +175,12 @@ func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev
 func sliceName(service string) string { return service + "-sim" }
 
 func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
-	return serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
+	s := serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
+	if t.NamedPort {
+		s.Ports = append(s.Ports, discoveryv1.EndpointPort{Name: ptr.To(MetricsPortName), Port: ptr.To(MetricsPort),
+			Protocol: ptr.To(corev1.ProtocolTCP)})
+	}
+	return s
 }
 
 // serviceSliceObject is the EndpointSlice of the Service namespace/service, its pods on port.
@@ -190,6 +212,16 @@ func (f *Fleet) tgbObject(t *TGBPlan, run map[string]string) *v1beta1.TargetGrou
 			VpcID:          f.Spec.VpcID,
 		},
 	}
+	if t.NamedPort {
+		tgb.Spec.ServiceRef.Port = intstr.FromString(PortName)
+	}
+	if t.TargetGroupProtocol != "" {
+		tgb.Spec.TargetGroupProtocol = ptr.To(t.TargetGroupProtocol)
+	}
+	if t.AssumeRole {
+		tgb.Spec.IamRoleArnToAssume = AssumeRoleARN(t.TargetGroupARN)
+		tgb.Spec.AssumeRoleExternalId = t.AssumeRoleExternalID
+	}
 	if t.Networking != NetworkingNone {
 		port := intstr.FromInt32(f.Spec.Port)
 		if t.TargetType == v1beta1.TargetTypeInstance {
@@ -205,4 +237,14 @@ func (f *Fleet) tgbObject(t *TGBPlan, run map[string]string) *v1beta1.TargetGrou
 		}}}
 	}
 	return tgb
+}
+
+// AssumeRoleARN is the ARN of the role AssumeRoleName in the partition and account of the target
+// group targetGroupARN (arn:<partition>:elasticloadbalancing:<region>:<account>:targetgroup/...).
+func AssumeRoleARN(targetGroupARN string) string {
+	partition, account := "aws", ""
+	if parts := strings.SplitN(targetGroupARN, ":", 6); len(parts) == 6 {
+		partition, account = parts[1], parts[4]
+	}
+	return "arn:" + partition + ":iam::" + account + ":role/" + AssumeRoleName
 }

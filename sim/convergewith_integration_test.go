@@ -1,0 +1,84 @@
+package sim
+
+import (
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/sim/scenario"
+)
+
+// convergeWithScenario converges a small fleet (with the spec fields and port layout in which
+// controllers' checkpoints could differ) with the checkpoint strategy's controller, then restarts
+// into the no-checkpoint strategy's.
+const convergeWithScenario = `apiVersion: restartsim/v1
+kind: Scenario
+name: it-converge-with
+seed: 11
+timeScale: 2
+aws: {profile: aws-documented, warmupProfile: unlimited, healthyAfter: 2s, deregistrationDelay: 10s}
+fleet: {targetGroupBindings: 8, podsPerService: 2, nodes: 3, readinessGateShare: 0.5, networkingShare: 0.5,
+  targetGroupProtocolShare: 0.5, assumeRoleShare: 0.5, namedPortShare: 0.5}
+controller:
+  strategies:
+    - {name: checkpoint, checkpoint: annotation, deferralDelay: 30m, deferralJitter: 1m}
+    - {name: into-no-checkpoint, checkpoint: none, convergeWith: checkpoint}
+timeline:
+  - {action: restart, mode: crash}
+  - {after: 2s, action: churn, kind: mixed, services: 3}
+  - {waitFor: steadyState, timeout: 2m}
+`
+
+// TestConvergeWithOneRestartIntoAnother runs only the strategy that converges with another's
+// controller. The warm-up ends only once every binding carries a checkpoint, which the
+// no-checkpoint controller never writes: the checkpoint controller converged the fleet. After the
+// restart no binding early-exits although each carries a matching checkpoint, and each is
+// reconciled in full: the no-checkpoint controller took over. The results say both.
+func TestConvergeWithOneRestartIntoAnother(t *testing.T) {
+	testenv.RequireAssets(t)
+	sc, err := scenario.Parse("it-converge-with.yaml", []byte(convergeWithScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Options{Scenario: sc, Strategies: []string{"into-no-checkpoint"}, OutDir: t.TempDir(),
+		Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rep.Results.Strategies); n != 1 {
+		t.Fatalf("%d strategies in the results, want the one selected", n)
+	}
+	st := rep.Results.Strategies[0]
+	if !st.Invariants.Passed {
+		t.Fatalf("invariants: %+v", st.Invariants)
+	}
+	if st.Name != "into-no-checkpoint" || st.Config["convergeWith"] != "checkpoint" || st.Config["checkpoint"] != "none" ||
+		st.Config["convergeSHA256"] == "" {
+		t.Errorf("results %s config %v: want the converging strategy (checkpoint) and this one's (none) recorded", st.Name, st.Config)
+	}
+	if !hasEvent(st.Events, "restart") {
+		t.Errorf("events %+v: want the restart", st.Events)
+	}
+	w := st.Summary.Work
+	if w == nil || w.Source != results.WorkSourceReference || w.ReconcilesUntilDrained == nil {
+		t.Fatalf("work %s: want the takeover's reconciles", describeWork(w))
+	}
+	bindings := st.Summary.Objects.TGBs
+	if *w.ReconcilesUntilDrained < bindings || (w.EarlyExits != nil && *w.EarlyExits > 0) {
+		t.Errorf("work %s: want every one of the %d bindings reconciled in full, none early-exiting", describeWork(w), bindings)
+	}
+}
+
+func hasEvent(events []results.Event, kind string) bool {
+	for _, e := range events {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
