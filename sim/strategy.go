@@ -49,7 +49,7 @@ type strategyRun struct {
 	ext   *scenario.External // the arm's external controller; nil runs the reference controller
 	// conv is the arm whose controller converges the fleet until the first restart starts this
 	// arm's (convergeWith; nil: this arm's own).
-	conv *arm
+	conv  *arm
 	seed  int64
 	dir   string
 	snap  *fleetSnapshot // with a snapshot, the environment and fakeaws start from copies of its fleet

@@ -36,8 +36,8 @@ const (
 	TargetGroupProtocol v1beta1.TargetGroupProtocol = "HTTP"
 	// AssumeRoleName is the IAM role a TGB with AssumeRole names, in its target group's account.
 	AssumeRoleName = "restartsim-target-groups"
-	containerName = "app"
-	image         = "registry.k8s.io/pause:3.10"
+	containerName  = "app"
+	image          = "registry.k8s.io/pause:3.10"
 )
 
 func withLabels(run map[string]string, extra map[string]string) map[string]string {
