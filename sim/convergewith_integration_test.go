@@ -21,7 +21,7 @@ seed: 11
 timeScale: 2
 aws: {profile: aws-documented, warmupProfile: unlimited, healthyAfter: 2s, deregistrationDelay: 10s}
 fleet: {targetGroupBindings: 8, podsPerService: 2, nodes: 3, readinessGateShare: 0.5, networkingShare: 0.5,
-  targetGroupProtocolShare: 0.5, assumeRoleShare: 0.5, namedPortShare: 0.5}
+  targetGroupProtocolShare: 0.5, assumeRoleShare: 0.5, namedPortShare: 0.5, duplicateEndpointShare: 0.5}
 controller:
   strategies:
     - {name: checkpoint, checkpoint: annotation, deferralDelay: 30m, deferralJitter: 1m}

@@ -20,7 +20,7 @@ seed: 5
 cluster: {crds: ["${LBC_CRDS}"]}
 aws: {profile: aws-documented, warmupProfile: unlimited, healthyAfter: 2s, deregistrationDelay: 10s}
 fleet: {targetGroupBindings: 30, podsPerService: 2, instanceShare: 0.2, readinessGateShare: 0.3, networkingShare: 0.2,
-  targetGroupProtocolShare: 0.5, assumeRoleShare: 0.5, namedPortShare: 0.5}
+  targetGroupProtocolShare: 0.5, assumeRoleShare: 0.5, namedPortShare: 0.5, duplicateEndpointShare: 0.5}
 controller:
   strategies:
     - {name: reference, checkpoint: annotation}

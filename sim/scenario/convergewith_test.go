@@ -18,6 +18,7 @@ fleet:
   targetGroupProtocolShare: 0.5
   assumeRoleShare: 0.5
   namedPortShare: 0.5
+  duplicateEndpointShare: 0.5
 controller:
   strategies:
     - {name: reference, checkpoint: annotation}
@@ -40,8 +41,8 @@ func TestParseConvergeWith(t *testing.T) {
 		t.Errorf("convergeWith: %q %q %q", st[0].ConvergeWith, st[1].ConvergeWith, st[2].ConvergeWith)
 	}
 	f := s.Fleet.WorkloadSpec()
-	if f.TargetGroupProtocolShare != 0.5 || f.AssumeRoleShare != 0.5 || f.NamedPortShare != 0.5 {
-		t.Errorf("workload spec %+v: want the three shares", f)
+	if f.TargetGroupProtocolShare != 0.5 || f.AssumeRoleShare != 0.5 || f.NamedPortShare != 0.5 || f.DuplicateEndpointShare != 0.5 {
+		t.Errorf("workload spec %+v: want the four shares", f)
 	}
 }
 
@@ -54,15 +55,15 @@ func TestParseConvergeWithErrors(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, yaml, want string }{
 		{"unknown strategy", sub("convergeWith: reference}", "convergeWith: lbc-v2}"),
-			`c.yaml:23:56: controller.strategies[1].convergeWith: unknown strategy "lbc-v2" (have: reference, after, lbc)`},
+			`c.yaml:16:39: controller.strategies[1].convergeWith: unknown strategy "lbc-v2" (have: reference, after, lbc)`},
 		{"itself", sub("convergeWith: reference}", "convergeWith: after}"),
-			`c.yaml:23:56: controller.strategies[1].convergeWith: names the strategy itself`},
+			`c.yaml:16:39: controller.strategies[1].convergeWith: names the strategy itself`},
 		{"replicas", sub("controller:\n", "controller:\n  replicas: 2\n"),
 			`controller.strategies[1].convergeWith: needs controller.replicas 1 (got 2)`},
 		{"no restart", sub("  - {action: restart, mode: crash}\n", ""),
 			`controller.strategies[1].convergeWith: needs a restart in the timeline`},
 		{"external strategy", sub("      convergeWith: reference\n", "      convergeWith: nope\n"),
-			`c.yaml:26:21: controller.strategies[2].convergeWith: unknown strategy "nope"`},
+			`c.yaml:18:7: controller.strategies[2].convergeWith: unknown strategy "nope"`},
 		{"ab strategy", sub("timeline:", "ab: {strategy: reference, baseline: {binary: /bin/true}, candidate: {binary: /bin/true}}\ntimeline:"),
 			`controller.strategies[1].convergeWith: names "reference", which ab compares as two builds`},
 		{"share above 1", sub("assumeRoleShare: 0.5", "assumeRoleShare: 1.5"),
@@ -71,6 +72,8 @@ func TestParseConvergeWithErrors(t *testing.T) {
 			`c.yaml:11:3: fleet.namedPortShare: must be a fraction between 0 and 1, got -0.1`},
 		{"protocol share", sub("targetGroupProtocolShare: 0.5", "targetGroupProtocolShare: 2"),
 			`c.yaml:9:3: fleet.targetGroupProtocolShare: must be a fraction`},
+		{"duplicates with the cluster's slices", sub("seed: 7", "seed: 7\ncluster: {kubeconfig: {}, endpointSlices: cluster}"),
+			`c.yaml:13:3: fleet.duplicateEndpointShare: needs cluster.endpointSlices simulated`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("c.yaml", []byte(tc.yaml))

@@ -165,6 +165,11 @@ type Fleet struct {
 	// listed in its EndpointSlices too, and whose serviceRef.port names the Service port (http)
 	// instead of giving its number. Default 0.
 	NamedPortShare float64 `json:"namedPortShare,omitempty"`
+	// DuplicateEndpointShare is the fraction of ip TGBs whose Service has a second EndpointSlice
+	// listing the first endpoint of its slice again, as the EndpointSlice controller does while it
+	// moves an endpoint between slices. Needs the simulated EndpointSlices
+	// (cluster.endpointSlices simulated). Default 0.
+	DuplicateEndpointShare float64 `json:"duplicateEndpointShare,omitempty"`
 	// Concurrency is the number of parallel creators. Default 32.
 	Concurrency int `json:"concurrency,omitempty"`
 	// ContainerRestartDelay is how long a containerRestart keeps the container down. Default 10s.
@@ -208,7 +213,8 @@ func (f *Fleet) WorkloadSpec() workload.Spec {
 		TGBs: f.TargetGroupBindings, Namespaces: f.Namespaces, PodsPerService: f.PodsPerService,
 		InstanceShare: f.InstanceShare, ReadinessGateShare: f.ReadinessGateShare,
 		NetworkingShare: f.NetworkingShare, TargetGroupProtocolShare: f.TargetGroupProtocolShare,
-		AssumeRoleShare: f.AssumeRoleShare, NamedPortShare: f.NamedPortShare, Nodes: f.Nodes, Ingresses: f.WorkloadIngresses(),
+		AssumeRoleShare: f.AssumeRoleShare, NamedPortShare: f.NamedPortShare, DuplicateEndpointShare: f.DuplicateEndpointShare,
+		Nodes: f.Nodes, Ingresses: f.WorkloadIngresses(),
 	}.WithDefaults()
 }
 

@@ -109,6 +109,9 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	}
 	v.validateAWS(&s.AWS)
 	v.validateFleet(&s.Fleet)
+	if s.Cluster.EndpointSlices == EndpointSlicesCluster && s.Fleet.DuplicateEndpointShare > 0 {
+		v.add("fleet.duplicateEndpointShare", "needs cluster.endpointSlices simulated: the cluster's EndpointSlice controller writes one set of slices per Service")
+	}
 	names := v.validateController(s)
 	v.validateAB(s)
 	if !slices.ContainsFunc(s.Timeline, func(st Step) bool { return st.Action != "" }) {
@@ -188,6 +191,7 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.targetGroupProtocolShare", f.TargetGroupProtocolShare)
 	v.share("fleet.assumeRoleShare", f.AssumeRoleShare)
 	v.share("fleet.namedPortShare", f.NamedPortShare)
+	v.share("fleet.duplicateEndpointShare", f.DuplicateEndpointShare)
 	v.validateIngresses(f)
 	if len(v.errs) == before { // the plan's checks would repeat a problem found already
 		v.validatePlan(f)
@@ -199,6 +203,7 @@ var fleetFields = map[string]string{
 	"tgbs": "targetGroupBindings", "namespaces": "namespaces", "podsPerService": "podsPerService", "nodes": "nodes",
 	"instanceShare": "instanceShare", "readinessGateShare": "readinessGateShare", "networkingShare": "networkingShare",
 	"targetGroupProtocolShare": "targetGroupProtocolShare", "assumeRoleShare": "assumeRoleShare", "namedPortShare": "namedPortShare",
+	"duplicateEndpointShare": "duplicateEndpointShare",
 }
 
 // validatePlan checks that the fleet can be planned (its pods and nodes fit in the VPC's

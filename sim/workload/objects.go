@@ -18,6 +18,9 @@ const (
 	// ServiceLabel on a pod names its Service (the Services select on it only with
 	// Spec.ClusterEndpointSlices; otherwise they are selectorless).
 	ServiceLabel = "restartsim.io/service"
+	// DuplicateSliceAnnotation on a Service's EndpointSlice names its second slice (DuplicateEndpoint),
+	// which the simulated endpoint controller keeps listing the first of its endpoints.
+	DuplicateSliceAnnotation = "restartsim.io/duplicate-slice"
 	// SecurityGroupsAnnotation on a pod or node lists the security group IDs of its ENI, comma-separated.
 	SecurityGroupsAnnotation = "restartsim.io/security-groups"
 	// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the simulator's slices.
@@ -174,13 +177,33 @@ func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev
 
 func sliceName(service string) string { return service + "-sim" }
 
+// duplicateSliceName names the second EndpointSlice of a Service with DuplicateEndpoint.
+func duplicateSliceName(service string) string { return service + "-sim-dup" }
+
+// duplicateEndpoints are what the second slice lists of the Service's endpoints eps: the first.
+func duplicateEndpoints(eps []discoveryv1.Endpoint) []discoveryv1.Endpoint {
+	return eps[:min(1, len(eps))]
+}
+
 func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
 	s := serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
+	if t.DuplicateEndpoint {
+		s.Annotations = map[string]string{DuplicateSliceAnnotation: duplicateSliceName(t.Name)}
+	}
 	if t.NamedPort {
 		s.Ports = append(s.Ports, discoveryv1.EndpointPort{Name: ptr.To(MetricsPortName), Port: ptr.To(MetricsPort),
 			Protocol: ptr.To(corev1.ProtocolTCP)})
 	}
 	return s
+}
+
+// duplicateSliceObject is the second EndpointSlice of a TGB with DuplicateEndpoint: slice's ports
+// and the first of its endpoints.
+func duplicateSliceObject(slice *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
+	dup := slice.DeepCopy()
+	dup.Name, dup.Annotations = slice.Annotations[DuplicateSliceAnnotation], nil
+	dup.Endpoints = duplicateEndpoints(dup.Endpoints)
+	return dup
 }
 
 // serviceSliceObject is the EndpointSlice of the Service namespace/service, its pods on port.

@@ -97,6 +97,9 @@ type TGBPlan struct {
 	// NamedPort gives the Service a second port, metrics, which the EndpointSlice lists too, and makes
 	// the serviceRef name the Service port instead of giving its number (ip only).
 	NamedPort bool
+	// DuplicateEndpoint gives the Service a second EndpointSlice that lists the first endpoint of its
+	// slice again (ip only).
+	DuplicateEndpoint bool
 	// Networking is the source of the TGB's single ingress rule, NetworkingNone for no spec.networking.
 	Networking NetworkingSource
 	// NodePort is the Service's NodePort (instance TGBs only).
@@ -229,7 +232,8 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 
 // planSpecCases marks the TGBs whose spec sets the fields, or whose Service the port layout, in
 // which controllers' checkpoints could differ (targetGroupProtocol, iamRoleArnToAssume with or
-// without assumeRoleExternalId, a Service port referred to by name beside a second one). It draws
+// without assumeRoleExternalId, a Service port referred to by name beside a second one, an endpoint
+// listed in two slices). It draws
 // only for a share above 0, and after everything else, so that a fleet without them is planned
 // exactly as before they existed.
 func (f *Fleet) planSpecCases(rng *rand.Rand) {
@@ -263,6 +267,9 @@ func (f *Fleet) planSpecCases(rng *rand.Rand) {
 	}
 	for _, t := range pick(ip, f.Spec.NamedPortShare) {
 		t.NamedPort = true
+	}
+	for _, t := range pick(ip, f.Spec.DuplicateEndpointShare) {
+		t.DuplicateEndpoint = true
 	}
 }
 

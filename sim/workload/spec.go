@@ -38,6 +38,11 @@ type Spec struct {
 	// their EndpointSlices list beside http, and whose serviceRef names the Service port (http)
 	// instead of giving its number. Default 0.
 	NamedPortShare float64
+	// DuplicateEndpointShare is the fraction of ip TGBs whose Service has a second EndpointSlice that
+	// lists the first endpoint of its slice again, as the EndpointSlice controller does for a while
+	// when it moves an endpoint between slices. Needs the simulated EndpointSlices (not
+	// ClusterEndpointSlices). Default 0.
+	DuplicateEndpointShare float64
 	// SecurityGroups is the number of shared security groups that pods' ENIs and nodes carry (one each,
 	// drawn at random). One more group, the load balancer's, is the source of networking rules. Default 2.
 	SecurityGroups int
@@ -150,7 +155,7 @@ func (s Spec) Validate() error {
 	}
 	for name, v := range map[string]float64{"instanceShare": s.InstanceShare, "readinessGateShare": s.ReadinessGateShare,
 		"networkingShare": s.NetworkingShare, "targetGroupProtocolShare": s.TargetGroupProtocolShare,
-		"assumeRoleShare": s.AssumeRoleShare, "namedPortShare": s.NamedPortShare} {
+		"assumeRoleShare": s.AssumeRoleShare, "namedPortShare": s.NamedPortShare, "duplicateEndpointShare": s.DuplicateEndpointShare} {
 		if v < 0 || v > 1 {
 			bad(name, "must be in [0, 1], got %v", v)
 		}
@@ -160,6 +165,9 @@ func (s Spec) Validate() error {
 	}
 	if s.NamedPortShare > 0 && (s.Port == MetricsPort || s.ServicePort == MetricsPort) {
 		bad("namedPortShare", "the second Service port, %s %d, clashes with port %d or servicePort %d", MetricsPortName, MetricsPort, s.Port, s.ServicePort)
+	}
+	if s.DuplicateEndpointShare > 0 && s.ClusterEndpointSlices {
+		bad("duplicateEndpointShare", "needs the simulated EndpointSlices: the cluster's EndpointSlice controller writes this cluster's")
 	}
 	if s.SecurityGroups < 1 {
 		bad("securityGroups", "must be ≥ 1, got %d", s.SecurityGroups)

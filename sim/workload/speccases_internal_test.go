@@ -20,7 +20,7 @@ import (
 
 func specCasesSpec(fraction float64) Spec {
 	return Spec{TGBs: 40, Namespaces: 2, PodsPerService: 2, InstanceShare: 0.25, ReadinessGateShare: 0.5, NetworkingShare: 0.5,
-		Nodes: 3, TargetGroupProtocolShare: fraction, AssumeRoleShare: fraction, NamedPortShare: fraction}
+		Nodes: 3, TargetGroupProtocolShare: fraction, AssumeRoleShare: fraction, NamedPortShare: fraction, DuplicateEndpointShare: fraction}
 }
 
 // TestSpecCasesArePlannedLast: the TGBs that set targetGroupProtocol, iamRoleArnToAssume or a named
@@ -29,7 +29,7 @@ func specCasesSpec(fraction float64) Spec {
 func TestSpecCasesArePlannedLast(t *testing.T) {
 	plain := Plan(specCasesSpec(0), rand.New(rand.NewPCG(7, 8)))
 	marked := Plan(specCasesSpec(0.5), rand.New(rand.NewPCG(7, 8)))
-	var protocol, role, external, named, ip int
+	var protocol, role, external, named, dup, ip int
 	for i, m := range marked.TGBs {
 		if m.TargetGroupProtocol != "" {
 			protocol++
@@ -55,8 +55,14 @@ func TestSpecCasesArePlannedLast(t *testing.T) {
 				t.Errorf("%s: a named port on a %s binding", m.Name, m.TargetType)
 			}
 		}
+		if m.DuplicateEndpoint {
+			dup++
+			if m.TargetType != v1beta1.TargetTypeIP {
+				t.Errorf("%s: a second slice of a %s binding", m.Name, m.TargetType)
+			}
+		}
 		p := plain.TGBs[i]
-		if p.TargetGroupProtocol != "" || p.AssumeRole || p.AssumeRoleExternalID != "" || p.NamedPort {
+		if p.TargetGroupProtocol != "" || p.AssumeRole || p.AssumeRoleExternalID != "" || p.NamedPort || p.DuplicateEndpoint {
 			t.Errorf("%s: marked with every share 0", p.Name)
 		}
 		if !reflect.DeepEqual(m.Pods, p.Pods) || m.Key() != p.Key() || m.TargetGroupName != p.TargetGroupName || m.TargetType != p.TargetType ||
@@ -64,9 +70,12 @@ func TestSpecCasesArePlannedLast(t *testing.T) {
 			t.Errorf("TGB %d is %s %s with pods %v; without the marks %s %s with %v", i, m.Key(), m.TargetType, m.Pods, p.Key(), p.TargetType, p.Pods)
 		}
 	}
-	if protocol != 20 || role != 20 || external != 10 || named != share(ip, 0.5) {
-		t.Errorf("marked %d protocol, %d role (%d with an external ID), %d named port of %d ip: want 20, 20 (10), %d",
-			protocol, role, external, named, ip, share(ip, 0.5))
+	if protocol != 20 || role != 20 || external != 10 || named != share(ip, 0.5) || dup != share(ip, 0.5) {
+		t.Errorf("marked %d protocol, %d role (%d with an external ID), %d named port and %d second slices of %d ip: want 20, 20 (10), %d, %d",
+			protocol, role, external, named, dup, ip, share(ip, 0.5), share(ip, 0.5))
+	}
+	if !reflect.DeepEqual(plain.Nodes, marked.Nodes) || !reflect.DeepEqual(plain.Namespaces, marked.Namespaces) {
+		t.Error("the marks changed the nodes or namespaces")
 	}
 }
 
@@ -110,7 +119,16 @@ func TestSpecCaseObjects(t *testing.T) {
 		}
 		objs.Pods = append(objs.Pods, pods...)
 		objs.Services = append(objs.Services, f.serviceObject(tp, nil))
-		objs.Slices = append(objs.Slices, f.sliceObject(tp, pods, nil))
+		slice := f.sliceObject(tp, pods, nil)
+		objs.Slices = append(objs.Slices, slice)
+		if tp.DuplicateEndpoint {
+			dup := duplicateSliceObject(slice)
+			if dup.Name != duplicateSliceName(tp.Name) || len(dup.Endpoints) != 1 || dup.Endpoints[0].Addresses[0] != slice.Endpoints[0].Addresses[0] ||
+				!reflect.DeepEqual(dup.Ports, slice.Ports) || len(dup.Annotations) != 0 {
+				t.Errorf("%s: second slice %s %v %v, want the first endpoint of %v on its ports", tp.Name, dup.Name, dup.Endpoints, dup.Ports, slice.Endpoints)
+			}
+			objs.Slices = append(objs.Slices, dup)
+		}
 		tgb := f.tgbObject(tp, nil)
 		objs.TGBs = append(objs.TGBs, tgb)
 
@@ -152,12 +170,12 @@ func TestSpecCaseObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tp := range f.TGBs {
-		if !tp.NamedPort {
+		if !tp.NamedPort && !tp.DuplicateEndpoint {
 			continue
 		}
 		d := want[types.NamespacedName{Namespace: tp.Namespace, Name: tp.Name}]
 		if len(d.Targets) != len(tp.Pods) {
-			t.Errorf("%s: targets %v, want one per pod", tp.Name, d.Targets)
+			t.Errorf("%s: targets %v, want one per pod (once, though listed twice)", tp.Name, d.Targets)
 		}
 		for _, tg := range d.Targets {
 			if tg.Port != f.Spec.Port {
