@@ -103,7 +103,7 @@ type Strategy struct {
 	Args   []string `json:"args,omitempty"`
 	// External, when set, makes the strategy an external controller (see External; its name is
 	// the strategy's) run on the same fleet and timeline as the reference strategies beside it.
-	// It takes no other field of the strategy but name.
+	// It takes no other field of the strategy but name and convergeWith.
 	External *External `json:"external,omitempty"`
 }
 
