@@ -200,10 +200,11 @@ func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]strin
 // duplicateSliceObject is the second EndpointSlice of a TGB with DuplicateEndpoint: slice's ports
 // and the first of its endpoints.
 func duplicateSliceObject(slice *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
-	dup := slice.DeepCopy()
-	dup.Name, dup.Annotations = slice.Annotations[DuplicateSliceAnnotation], nil
-	dup.Endpoints = duplicateEndpoints(dup.Endpoints)
-	return dup
+	cp := slice.DeepCopy() // slice may be the created object, with its server-set metadata
+	return &discoveryv1.EndpointSlice{
+		ObjectMeta:  metav1.ObjectMeta{Namespace: cp.Namespace, Name: slice.Annotations[DuplicateSliceAnnotation], Labels: cp.Labels},
+		AddressType: cp.AddressType, Ports: cp.Ports, Endpoints: duplicateEndpoints(cp.Endpoints),
+	}
 }
 
 // serviceSliceObject is the EndpointSlice of the Service namespace/service, its pods on port.
