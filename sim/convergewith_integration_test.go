@@ -1,14 +1,10 @@
 package sim
 
 import (
-	"context"
-	"io"
 	"testing"
 	"time"
 
-	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/reports/results"
-	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // convergeWithScenario converges a small fleet (with the spec fields and endpoint layouts in which
@@ -38,22 +34,7 @@ timeline:
 // (after a restart into itself the checkpoint controller early-exits on every binding and saves
 // none), and the checkpoint controller took over. The results say both.
 func TestConvergeWithOneRestartIntoAnother(t *testing.T) {
-	testenv.RequireAssets(t)
-	sc, err := scenario.Parse("it-converge-with.yaml", []byte(convergeWithScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	rep, err := Run(ctx, Options{Scenario: sc, Strategies: []string{"checkpoint-after"}, OutDir: t.TempDir(),
-		Progress: io.Discard, Stdout: io.Discard, NoReport: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(rep.Results.Strategies); n != 1 {
-		t.Fatalf("%d strategies in the results, want the one selected", n)
-	}
-	st := rep.Results.Strategies[0]
+	st := runSelected(t, "it-converge-with.yaml", convergeWithScenario, []string{"checkpoint-after"}, 4*time.Minute)
 	if !st.Invariants.Passed {
 		t.Fatalf("invariants: %+v", st.Invariants)
 	}

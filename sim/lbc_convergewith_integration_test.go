@@ -1,18 +1,13 @@
 package sim
 
 import (
-	"context"
-	"io"
 	"testing"
 	"time"
-
-	"github.com/restartsim/restartsim/internal/testenv"
-	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // lbcConvergeWithScenario converges the fleet with the reference controller and restarts into
-// LBC, nothing changing meanwhile: the fleet sets the spec fields and the port layout in which
-// the two controllers' checkpoints could differ.
+// LBC, nothing changing meanwhile: the fleet sets the spec fields, the Service port layout and the
+// endpoints listed in two slices in which the two controllers' checkpoints could differ.
 const lbcConvergeWithScenario = `apiVersion: restartsim/v1
 kind: Scenario
 name: lbc-converge-with
@@ -26,36 +21,18 @@ controller:
     - {name: reference, checkpoint: annotation}
     - name: lbc
       convergeWith: reference
-      external:
-        command: ["${LBC_BINARY}", "--kubeconfig={{.Kubeconfig}}", "--cluster-name={{.ClusterName}}", "--aws-region={{.Region}}",
-          "--aws-vpc-id={{.VpcID}}", "--leader-election-namespace={{.Namespace}}", "--metrics-bind-addr=127.0.0.1:{{.MetricsPort}}",
-          "--health-probe-bind-addr=127.0.0.1:{{.HealthPort}}", "--webhook-bind-port={{.Port}}", "--webhook-cert-dir={{.CertDir}}"]
-        lease: {name: aws-load-balancer-controller-leader}
-        cacheSyncedLog: 'Starting workers.*"controller":"targetGroupBinding"'
-        queueDepth: {metric: workqueue_depth, labels: {name: targetGroupBinding}}
-timeline:
+` + lbcExternal + `timeline:
   - {action: restart, mode: crash}
   - {waitFor: steadyState, timeout: 3m}
 `
 
 // TestLBCTakesOverFromTheReference: LBC, started in place of the reference controller that
-// converged the fleet, accepts every binding's checkpoint: it registers, deregisters, reads no
-// target health, assumes no role (which a full reconcile of the bindings with iamRoleArnToAssume
-// would) and writes no checkpoint.
+// converged the fleet, accepts every binding's checkpoint: it registers and deregisters nothing,
+// reads no target health, assumes no role (which a full reconcile of the bindings with
+// iamRoleArnToAssume would) and writes no checkpoint.
 func TestLBCTakesOverFromTheReference(t *testing.T) {
 	lbcPaths(t)
-	testenv.RequireAssets(t)
-	sc, err := scenario.Parse("lbc-converge-with.yaml", []byte(lbcConvergeWithScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	rep, err := Run(ctx, Options{Scenario: sc, Strategies: []string{"lbc"}, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := rep.Results.Strategies[0]
+	st := runSelected(t, "lbc-converge-with.yaml", lbcConvergeWithScenario, []string{"lbc"}, 6*time.Minute)
 	if !st.Invariants.Passed {
 		t.Fatalf("invariants: %+v", st.Invariants)
 	}
