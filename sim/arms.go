@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -14,6 +15,9 @@ import (
 type arm struct {
 	st  scenario.Strategy
 	ext *scenario.External
+	// converge is the arm whose controller converges the fleet before the first restart starts
+	// this arm's (the strategy's convergeWith; nil: this arm's own controller converges it).
+	converge *arm
 }
 
 // binary is the executable the arm runs out of process ("" in process).
@@ -31,6 +35,14 @@ func (a arm) describe(ctx context.Context, config map[string]string) {
 		config["version"] = a.version(ctx)
 	}
 	config["sha256"] = a.sha256()
+	if c := a.converge; c != nil {
+		// Which controller converged the fleet before the restart switched to this arm's.
+		if b := c.binary(); b != "" {
+			config["convergeBinary"] = b
+			config["convergeVersion"] = c.version(ctx)
+		}
+		config["convergeSHA256"] = c.sha256()
+	}
 	switch {
 	case a.ext != nil && len(a.ext.Command) > 1:
 		config["args"] = strings.Join(a.ext.Command[1:], " ")
@@ -53,18 +65,22 @@ func (a arm) version(ctx context.Context) string {
 }
 
 // runArms lists the scenario's arms: its strategies (or its external controller); with an A/B
-// section, the compared strategy as two arms, the baseline side first.
-func runArms(sc *scenario.Scenario) ([]arm, error) {
+// section, the compared strategy as two arms, the baseline side first. A strategy's convergeWith
+// is looked up among all's strategies, which a run of some strategies only (sc) may have left out.
+func runArms(sc, all *scenario.Scenario) ([]arm, error) {
 	var arms []arm
 	if x := sc.Controller.External; x != nil {
 		arms = []arm{{st: scenario.Strategy{Name: x.Name}, ext: x}}
 	} else {
 		for _, st := range sc.Controller.Strategies {
-			a := arm{st: st}
-			if st.External != nil {
-				x := *st.External
-				x.Name = st.Name
-				a.ext = &x
+			a := strategyArm(st)
+			if st.ConvergeWith != "" {
+				i := slices.IndexFunc(all.Controller.Strategies, func(o scenario.Strategy) bool { return o.Name == st.ConvergeWith })
+				if i < 0 {
+					return nil, fmt.Errorf("strategy %s: convergeWith: no strategy %q", st.Name, st.ConvergeWith)
+				}
+				c := strategyArm(all.Controller.Strategies[i])
+				a.converge = &c
 			}
 			arms = append(arms, a)
 		}
@@ -90,6 +106,17 @@ func runArms(sc *scenario.Scenario) ([]arm, error) {
 		out = append(out, base, cand)
 	}
 	return out, nil
+}
+
+// strategyArm is the arm of one strategy, its external controller named after it.
+func strategyArm(st scenario.Strategy) arm {
+	a := arm{st: st}
+	if st.External != nil {
+		x := *st.External
+		x.Name = st.Name
+		a.ext = &x
+	}
+	return a
 }
 
 // withBuild is the arm as one A/B side runs it: named name, with b's binary and arguments.

@@ -29,7 +29,7 @@ func TestRunArmsAB(t *testing.T) {
   baseline: {binary: /base/restartsim}
   candidate: {binary: /cand/restartsim, args: [--mutant=slow-start]}
 `)
-	arms, err := runArms(sc)
+	arms, err := runArms(sc, sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestRunArmsAB(t *testing.T) {
 // An in-process strategy has no build to compare: both sides need a binary.
 func TestRunArmsABNeedsBinaries(t *testing.T) {
 	sc := abScenario(t, "ab: {strategy: ckpt, repeats: 3, candidate: {binary: /cand/restartsim}}\n")
-	if _, err := runArms(sc); err == nil || !strings.Contains(err.Error(), "--baseline-binary") {
+	if _, err := runArms(sc, sc); err == nil || !strings.Contains(err.Error(), "--baseline-binary") {
 		t.Errorf("err = %v, want a hint at --baseline-binary", err)
 	}
 }
@@ -98,5 +98,37 @@ func TestLoggedVersion(t *testing.T) {
 	}
 	if got := loggedVersion("Usage of :"); got != "" {
 		t.Errorf("loggedVersion of a usage line = %q, want empty", got)
+	}
+}
+
+// A strategy that converges with another gets that strategy's controller as its converging arm,
+// found in the whole scenario when a run selects only the strategy; the host checks cover both.
+func TestRunArmsConvergeWith(t *testing.T) {
+	sc, err := scenario.Parse("converge.yaml", []byte(header+`controller:
+  strategies:
+    - {name: none, checkpoint: none, binary: /opt/restartsim}
+    - {name: after, checkpoint: annotation, convergeWith: none}
+timeline: [{action: restart}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := selectStrategies(sc, []string{"after"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arms, err := runArms(sel, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(arms) != 1 || arms[0].st.Name != "after" || arms[0].converge == nil || arms[0].converge.st.Name != "none" ||
+		arms[0].converge.binary() != "/opt/restartsim" || arms[0].converge.converge != nil {
+		t.Fatalf("arms %+v: want after, converging with none's build", arms)
+	}
+	if got := withConverging(sc, []string{"after"}); !slices.Equal(got, []string{"after", "none"}) {
+		t.Errorf("strategies whose executables the run checks: %v, want after and none", got)
+	}
+	if names := executables(sc, withConverging(sc, []string{"after"})); len(names) != 1 || names[0].name != "/opt/restartsim" {
+		t.Errorf("executables %v: want none's binary", names)
 	}
 }

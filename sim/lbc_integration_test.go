@@ -27,7 +27,17 @@ fleet: {targetGroupBindings: 50, podsPerService: 2, networkingShare: 0.1}
 controller:
   strategies:
     - name: lbc
-      external:
+` + lbcExternal + `timeline:
+  - {action: restart, mode: crash, await: none, downtime: 3s, stripCheckpoints: true}
+  - {after: 1s, action: churn, kind: mixed, services: 3}
+  - {waitFor: leader, timeout: 2m}
+  - {after: 1s, action: churn, kind: mixed, services: 3}
+  - {waitFor: steadyState, timeout: 3m}
+`
+
+// lbcExternal is the external block of a strategy (under "    - name: …") that runs LBC_BINARY
+// with its default flags.
+const lbcExternal = `      external:
         command: ["${LBC_BINARY}", "--kubeconfig={{.Kubeconfig}}", "--cluster-name={{.ClusterName}}", "--aws-region={{.Region}}",
           "--aws-vpc-id={{.VpcID}}", "--leader-election-namespace={{.Namespace}}", "--metrics-bind-addr=127.0.0.1:{{.MetricsPort}}",
           "--health-probe-bind-addr=127.0.0.1:{{.HealthPort}}", "--webhook-bind-port={{.Port}}", "--webhook-cert-dir={{.CertDir}}"]
@@ -35,12 +45,6 @@ controller:
         cacheSyncedLog: 'Starting workers.*"controller":"targetGroupBinding"'
         queueDepth: {metric: workqueue_depth, labels: {name: targetGroupBinding}}
         deferredQueueDepth: {metric: workqueue_depth, labels: {name: deferredTGBQueue}}
-timeline:
-  - {action: restart, mode: crash, await: none, downtime: 3s, stripCheckpoints: true}
-  - {after: 1s, action: churn, kind: mixed, services: 3}
-  - {waitFor: leader, timeout: 2m}
-  - {after: 1s, action: churn, kind: mixed, services: 3}
-  - {waitFor: steadyState, timeout: 3m}
 `
 
 // lbcPaths resolves LBC_BINARY and LBC_CRDS (default: crds beside the binary); relative paths are
@@ -80,6 +84,13 @@ func lbcPaths(t *testing.T) {
 func runLBC(t *testing.T, name, text string, timeout time.Duration) *results.Strategy {
 	t.Helper()
 	lbcPaths(t)
+	return runSelected(t, name, text, nil, timeout)
+}
+
+// runSelected runs the named strategies (all when none) of the scenario text (named name), skipping
+// without envtest assets, and returns the first one's results.
+func runSelected(t *testing.T, name, text string, strategies []string, timeout time.Duration) *results.Strategy {
+	t.Helper()
 	testenv.RequireAssets(t)
 	sc, err := scenario.Parse(name, []byte(text))
 	if err != nil {
@@ -87,9 +98,12 @@ func runLBC(t *testing.T, name, text string, timeout time.Duration) *results.Str
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	rep, err := Run(ctx, Options{Scenario: sc, Strategies: strategies, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(strategies) > 0 && len(rep.Results.Strategies) != len(strategies) {
+		t.Fatalf("%d strategies in the results, want the %d selected", len(rep.Results.Strategies), len(strategies))
 	}
 	return &rep.Results.Strategies[0]
 }

@@ -99,7 +99,7 @@ func prepare(ctx context.Context, opts Options) (*preparedRun, error) {
 	if err := checkHost(o, o.Scenario, sc); err != nil {
 		return nil, err
 	}
-	arms, err := runArms(sc)
+	arms, err := runArms(sc, o.Scenario)
 	if err != nil {
 		return nil, runerr.BadInput(err)
 	}

@@ -35,7 +35,7 @@ func checkHost(o Options, full, sc *scenario.Scenario) error {
 		}
 	}
 	var errs scenario.ErrorList
-	for _, x := range executables(full, sc.StrategyNames()) {
+	for _, x := range executables(full, withConverging(full, sc.StrategyNames())) {
 		if err := checkExecutable(x.name); err != nil {
 			errs = append(errs, full.FieldError(x.path, "%v", err))
 		}
@@ -100,6 +100,18 @@ func executables(sc *scenario.Scenario, run []string) []namedExecutable {
 	if ab := sc.AB; ab != nil && slices.Contains(run, ab.Strategy) {
 		add("ab.baseline.binary", ab.Baseline.Binary)
 		add("ab.candidate.binary", ab.Candidate.Binary)
+	}
+	return out
+}
+
+// withConverging is run and the strategies run's converge with (convergeWith), whose controllers
+// the run starts too.
+func withConverging(full *scenario.Scenario, run []string) []string {
+	out := slices.Clone(run)
+	for _, st := range full.Controller.Strategies {
+		if st.ConvergeWith != "" && slices.Contains(run, st.Name) && !slices.Contains(out, st.ConvergeWith) {
+			out = append(out, st.ConvergeWith)
+		}
 	}
 	return out
 }

@@ -47,6 +47,9 @@ type strategyRun struct {
 	sc    *scenario.Scenario
 	strat scenario.Strategy
 	ext   *scenario.External // the arm's external controller; nil runs the reference controller
+	// conv is the arm whose controller converges the fleet until the first restart starts this
+	// arm's (convergeWith; nil: this arm's own).
+	conv  *arm
 	seed  int64
 	dir   string
 	snap  *fleetSnapshot // with a snapshot, the environment and fakeaws start from copies of its fleet
@@ -95,7 +98,7 @@ func (l *lifecycle) stop() {
 // with snap, the environment and fakeaws start from copies of the snapshot's fleet instead of
 // creating one.
 func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, a arm, seed int64, dir string, snap *fleetSnapshot) (*strategyOutcome, error) {
-	r := &strategyRun{o: o, sc: sc, strat: a.st, ext: a.ext, seed: seed, dir: dir, snap: snap, log: o.Logger.WithValues("strategy", a.st.Name)}
+	r := &strategyRun{o: o, sc: sc, strat: a.st, ext: a.ext, conv: a.converge, seed: seed, dir: dir, snap: snap, log: o.Logger.WithValues("strategy", a.st.Name)}
 	defer r.stops.stop()
 	for _, step := range []func(context.Context) error{r.startCluster, r.startAWS, r.startFleet, r.startController, r.warmUp} {
 		if err := step(ctx); err != nil {
@@ -110,7 +113,18 @@ func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, a arm, s
 }
 
 // resumes reports whether the reference controller runs with the resume fast path.
-func (r *strategyRun) resumes() bool { return r.ext == nil && ptr.Deref(r.strat.Resume, false) }
+func (r *strategyRun) resumes() bool { return resumes(arm{st: r.strat, ext: r.ext}) }
+
+// resumes reports whether a runs the reference controller with the resume fast path.
+func resumes(a arm) bool { return a.ext == nil && ptr.Deref(a.st.Resume, false) }
+
+// warmArm is the arm whose controller runs until the first restart: the converging one, else this.
+func (r *strategyRun) warmArm() arm {
+	if r.conv != nil {
+		return *r.conv
+	}
+	return arm{st: r.strat, ext: r.ext}
+}
 
 // startCluster starts the Kubernetes side: the controller's log file, the API server (on a copy
 // of the snapshot's etcd) and the harness's client.
@@ -224,10 +238,22 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	if err := r.createLeaseNamespace(ctx); err != nil {
 		return err
 	}
-	ctrls, err := sut.New(sut.Config{Env: r.env, AWS: r.cloud, Creds: runCreds(r.o, r.sc), Scenario: r.sc, Strategy: r.strat,
+	cfg := sut.Config{Env: r.env, AWS: r.cloud, Creds: runCreds(r.o, r.sc), Scenario: r.sc, Strategy: r.strat,
 		External: r.ext, Namespaces: r.fleet.Namespaces, LeaseNamespace: r.leaseNS, Seed: r.seed, Dir: r.dir,
 		LoadBalancers: r.hasLoadBalancers(), ClusterName: r.spec.ClusterName,
-		Logger: r.log, ControllerLog: r.ctrlLog})
+		Logger: r.log, ControllerLog: r.ctrlLog}
+	var ctrls sut.Controllers
+	var err error
+	if r.conv == nil {
+		ctrls, err = sut.New(cfg)
+	} else {
+		conv := cfg
+		conv.Strategy, conv.External = r.conv.st, r.conv.ext
+		conv.Dir = filepath.Join(r.dir, "converge-"+r.conv.st.Name)
+		conv.Logger = r.log.WithValues("converge", r.conv.st.Name)
+		conv.ControllerLog = r.ctrlLog.WithValues("converge", r.conv.st.Name)
+		ctrls, err = sut.NewHandover(conv, cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -284,7 +310,10 @@ func (r *strategyRun) loadBalancerSide() *observe.LoadBalancerSide {
 // createLeaseNamespace creates the namespace of the leader-election Lease and of the resume
 // watermark (controller.Options.ResumeNamespace's default), when the controller uses either.
 func (r *strategyRun) createLeaseNamespace(ctx context.Context) error {
-	if !r.strat.ElectsLeader(r.sc.Controller.Replicas) && r.ext == nil && r.strat.Binary == "" && !r.resumes() {
+	needs := func(a arm) bool {
+		return a.st.ElectsLeader(r.sc.Controller.Replicas) || a.ext != nil || a.st.Binary != "" || resumes(a)
+	}
+	if !needs(arm{st: r.strat, ext: r.ext}) && (r.conv == nil || !needs(*r.conv)) {
 		return nil
 	}
 	r.leaseNS = trunc(r.fleet.Namespaces[0], 50) + "-leader"
@@ -299,11 +328,12 @@ func (r *strategyRun) createLeaseNamespace(ctx context.Context) error {
 // starts from a steady state.
 func (r *strategyRun) warmUp(ctx context.Context) error {
 	r.log.Info("warming up until AWS holds every target and every object is ready", "profile", r.sc.AWS.WarmupProfile)
+	warm := r.warmArm()
 	var unsettled func() int // bindings the controller still has to checkpoint
-	if r.ext == nil && r.strat.Checkpoint != scenario.CheckpointNone {
+	if warm.ext == nil && warm.st.Checkpoint != scenario.CheckpointNone {
 		unsettled = r.watch.WithoutCheckpoint
 	}
-	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, r.strat, r.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
+	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, warm.st, warm.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
 	warming := startConvergence(r.o.Progress, "warming up: the controller converges the fleet", r.checker)
 	defer warming.End()
 	if err := r.createLaterObjects(r.runCtx); err != nil {
@@ -322,7 +352,7 @@ func (r *strategyRun) warmUp(ctx context.Context) error {
 	if err := context.Cause(r.runCtx); err != nil && ctx.Err() == nil {
 		return sut.StartFailure(r.runCtx, err)
 	}
-	if !r.resumes() {
+	if !resumes(warm) {
 		return nil
 	}
 	// A crash right away would leave the new instance a watermark from before the warm-up's

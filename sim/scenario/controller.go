@@ -28,6 +28,14 @@ type Controller struct {
 type Strategy struct {
 	// Name labels the strategy's results. Required, unique.
 	Name string `json:"name"`
+	// ConvergeWith names another strategy of the scenario whose controller converges the fleet
+	// before the measured phase; the first restart of the timeline then stops it and starts this
+	// strategy's controller in its place, as an upgrade or a switch from one controller to another
+	// would (e.g. converge with the reference controller, restart into the AWS Load Balancer
+	// Controller). Only the named strategy's controller is used, not its own convergeWith. Needs
+	// controller.replicas 1 and a restart in the timeline. Default: this strategy's own controller
+	// converges the fleet.
+	ConvergeWith string `json:"convergeWith,omitempty"`
 	// Checkpoint is none, annotation (default) or compact: how a binding records that AWS already
 	// matches it, so the reconcile after a restart can exit early without AWS calls.
 	Checkpoint string `json:"checkpoint,omitempty"`
@@ -95,7 +103,7 @@ type Strategy struct {
 	Args   []string `json:"args,omitempty"`
 	// External, when set, makes the strategy an external controller (see External; its name is
 	// the strategy's) run on the same fleet and timeline as the reference strategies beside it.
-	// It takes no other field of the strategy but name.
+	// It takes no other field of the strategy but name and convergeWith.
 	External *External `json:"external,omitempty"`
 }
 

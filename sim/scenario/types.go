@@ -153,6 +153,23 @@ type Fleet struct {
 	ReadinessGateShare float64 `json:"readinessGateShare,omitempty"`
 	// NetworkingShare is the fraction of TGBs with spec.networking ingress rules. Default 0.
 	NetworkingShare float64 `json:"networkingShare,omitempty"`
+	// TargetGroupProtocolShare is the fraction of TGBs whose spec sets targetGroupProtocol (HTTP,
+	// their target group's). Default 0.
+	TargetGroupProtocolShare float64 `json:"targetGroupProtocolShare,omitempty"`
+	// AssumeRoleShare is the fraction of TGBs whose spec sets iamRoleArnToAssume (a role in the
+	// target group's account), every other one with assumeRoleExternalId. The reference controller
+	// does not assume the role; the AWS Load Balancer Controller calls STS AssumeRole on a full
+	// reconcile, which fakeaws does not serve. Default 0.
+	AssumeRoleShare float64 `json:"assumeRoleShare,omitempty"`
+	// NamedPortShare is the fraction of ip TGBs whose Service has a second port (metrics, 9090),
+	// listed in its EndpointSlices too, and whose serviceRef.port names the Service port (http)
+	// instead of giving its number. Default 0.
+	NamedPortShare float64 `json:"namedPortShare,omitempty"`
+	// DuplicateEndpointShare is the fraction of ip TGBs whose Service has a second EndpointSlice
+	// listing the first endpoint of its slice again, as the EndpointSlice controller does while it
+	// moves an endpoint between slices. Needs the simulated EndpointSlices
+	// (cluster.endpointSlices simulated). Default 0.
+	DuplicateEndpointShare float64 `json:"duplicateEndpointShare,omitempty"`
 	// Concurrency is the number of parallel creators. Default 32.
 	Concurrency int `json:"concurrency,omitempty"`
 	// ContainerRestartDelay is how long a containerRestart keeps the container down. Default 10s.
@@ -195,7 +212,9 @@ func (f *Fleet) WorkloadSpec() workload.Spec {
 	return workload.Spec{
 		TGBs: f.TargetGroupBindings, Namespaces: f.Namespaces, PodsPerService: f.PodsPerService,
 		InstanceShare: f.InstanceShare, ReadinessGateShare: f.ReadinessGateShare,
-		NetworkingShare: f.NetworkingShare, Nodes: f.Nodes, Ingresses: f.WorkloadIngresses(),
+		NetworkingShare: f.NetworkingShare, TargetGroupProtocolShare: f.TargetGroupProtocolShare,
+		AssumeRoleShare: f.AssumeRoleShare, NamedPortShare: f.NamedPortShare, DuplicateEndpointShare: f.DuplicateEndpointShare,
+		Nodes: f.Nodes, Ingresses: f.WorkloadIngresses(),
 	}.WithDefaults()
 }
 

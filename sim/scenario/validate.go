@@ -66,7 +66,7 @@ func (v *validator) count(path string, got, lo, hi int) {
 }
 
 func (v *validator) share(path string, got float64) {
-	if got < 0 || got > 1 {
+	if !(got >= 0 && got <= 1) { // NaN too
 		v.add(path, "must be a fraction between 0 and 1, got %g", got)
 	}
 }
@@ -109,6 +109,9 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	}
 	v.validateAWS(&s.AWS)
 	v.validateFleet(&s.Fleet)
+	if s.Cluster.EndpointSlices == EndpointSlicesCluster && s.Fleet.DuplicateEndpointShare > 0 {
+		v.add("fleet.duplicateEndpointShare", "needs cluster.endpointSlices simulated: the cluster's EndpointSlice controller writes one set of slices per Service")
+	}
 	names := v.validateController(s)
 	v.validateAB(s)
 	if !slices.ContainsFunc(s.Timeline, func(st Step) bool { return st.Action != "" }) {
@@ -185,6 +188,10 @@ func (v *validator) validateFleet(f *Fleet) {
 	v.share("fleet.instanceShare", f.InstanceShare)
 	v.share("fleet.readinessGateShare", f.ReadinessGateShare)
 	v.share("fleet.networkingShare", f.NetworkingShare)
+	v.share("fleet.targetGroupProtocolShare", f.TargetGroupProtocolShare)
+	v.share("fleet.assumeRoleShare", f.AssumeRoleShare)
+	v.share("fleet.namedPortShare", f.NamedPortShare)
+	v.share("fleet.duplicateEndpointShare", f.DuplicateEndpointShare)
 	v.validateIngresses(f)
 	if len(v.errs) == before { // the plan's checks would repeat a problem found already
 		v.validatePlan(f)
@@ -195,6 +202,8 @@ func (v *validator) validateFleet(f *Fleet) {
 var fleetFields = map[string]string{
 	"tgbs": "targetGroupBindings", "namespaces": "namespaces", "podsPerService": "podsPerService", "nodes": "nodes",
 	"instanceShare": "instanceShare", "readinessGateShare": "readinessGateShare", "networkingShare": "networkingShare",
+	"targetGroupProtocolShare": "targetGroupProtocolShare", "assumeRoleShare": "assumeRoleShare", "namedPortShare": "namedPortShare",
+	"duplicateEndpointShare": "duplicateEndpointShare",
 }
 
 // validatePlan checks that the fleet can be planned (its pods and nodes fit in the VPC's

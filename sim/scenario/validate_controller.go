@@ -43,6 +43,7 @@ func (v *validator) validateController(s *Scenario) []string {
 			v.add(p+".name", "duplicate strategy name %q", st.Name)
 		}
 		seen[st.Name] = true
+		v.validateConvergeWith(s, st, p)
 		if st.External != nil {
 			v.validateStrategyExternal(s, st, p)
 			continue
@@ -56,6 +57,37 @@ func (v *validator) validateController(s *Scenario) []string {
 		v.add("controller.registrationRate", "must be a positive number of calls per second (at most 1e6), got %g", c.RegistrationRate)
 	}
 	return s.StrategyNames()
+}
+
+// validateConvergeWith checks a strategy's convergeWith at path p: another strategy of the
+// scenario, one controller instance (the switch replaces the one instance that converged the
+// fleet), and a restart in the timeline that makes the switch.
+func (v *validator) validateConvergeWith(s *Scenario, st Strategy, p string) {
+	name := st.ConvergeWith
+	if name == "" {
+		return
+	}
+	p += ".convergeWith"
+	var have []string
+	found := false
+	for _, o := range s.Controller.Strategies {
+		have = append(have, o.Name)
+		found = found || o.Name == name
+	}
+	switch {
+	case name == st.Name:
+		v.add(p, "names the strategy itself; name another strategy, whose controller converges the fleet before the restart")
+	case !found:
+		v.add(p, "unknown strategy %q (have: %s)", name, strings.Join(have, ", "))
+	case s.AB != nil && name == s.AB.Strategy:
+		v.add(p, "names %q, which ab compares as two builds; name a strategy that runs one build", name)
+	}
+	if s.Controller.Replicas > 1 {
+		v.add(p, "needs controller.replicas 1 (got %d): the restart replaces the one instance that converged the fleet", s.Controller.Replicas)
+	}
+	if !slices.ContainsFunc(s.Timeline, func(step Step) bool { return step.Action == ActionRestart }) {
+		v.add(p, "needs a restart in the timeline: the first restart starts this strategy's controller in place of %q's", name)
+	}
 }
 
 // validateStrategy checks a reference controller strategy at path p.
@@ -158,8 +190,8 @@ func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
 // name besides external, and the wall clock.
 func (v *validator) validateStrategyExternal(s *Scenario, st Strategy, p string) {
 	for _, f := range sortedKeys(fieldsOf(reflect.TypeOf(Strategy{}))) {
-		if f != "name" && f != "external" && v.given(p+"."+f) {
-			v.add(p+"."+f, "does not apply to an external controller (a strategy with external takes only name)")
+		if f != "name" && f != "external" && f != "convergeWith" && v.given(p+"."+f) {
+			v.add(p+"."+f, "does not apply to an external controller (a strategy with external takes only name and convergeWith)")
 		}
 	}
 	if v.given(p+".external.name") && st.External.Name != st.Name {

@@ -280,3 +280,26 @@ func (x *external) Stop() {
 		x.stop(p, false)
 	}
 }
+
+// numberFrom implements takeoverStarter.
+func (x *external) numberFrom(first int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.next = first
+}
+
+// startTakeover implements takeoverStarter: the process is this controller's first, and the
+// replacement of the restart that stopped the other controller's. With a Lease, it leads once the
+// Lease has a holder other than the one it had now (the other controller's, when both hold the
+// same Lease, which a crashed instance keeps until it expires).
+func (x *external) startTakeover(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
+	x.mu.Lock()
+	x.ctx = ctx
+	x.firstStop = time.Now()
+	x.mu.Unlock()
+	context.AfterFunc(ctx, x.killAll)
+	if x.lease != nil {
+		x.lease.holderBeforeStop(ctx)
+	}
+	return x.StartReplacement(ctx)
+}

@@ -357,3 +357,19 @@ func (p *inProcess) ScrapeWork() []WorkPoint {
 	}
 	return out
 }
+
+// numberFrom implements takeoverStarter.
+func (p *inProcess) numberFrom(first int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.next = first
+}
+
+// startTakeover implements takeoverStarter: the replica runs with the strategy's own workers, as
+// controller.warmupWorkers were the converging controller's.
+func (p *inProcess) startTakeover(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
+	p.mu.Lock()
+	p.restarted = true
+	p.mu.Unlock()
+	return p.StartReplacement(ctx)
+}

@@ -57,15 +57,18 @@ func (c *counters) called() {
 
 // totalSteps is the number of writes and AWS calls Create will make (the progress total).
 func (f *Fleet) totalSteps() int64 {
-	pods := 0
+	pods, dups := 0, 0
 	for _, t := range f.TGBs {
 		pods += len(t.Pods)
+		if t.DuplicateEndpoint {
+			dups++
+		}
 	}
 	perTGB := 3 // Service, EndpointSlice, TargetGroupBinding
 	if f.Spec.ClusterEndpointSlices {
 		perTGB = 2
 	}
-	kube := len(f.Namespaces) + 2*len(f.Nodes) + perTGB*len(f.TGBs) + 2*pods
+	kube := len(f.Namespaces) + 2*len(f.Nodes) + perTGB*len(f.TGBs) + 2*pods + dups
 	aws := len(f.SecurityGroupNames) + 1 + 2*len(f.Nodes) + len(f.TGBs) + pods // +1: the groups' tags; 2: instance, trunk
 	return int64(kube+aws) + f.ingressSteps()
 }

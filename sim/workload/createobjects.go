@@ -79,8 +79,16 @@ func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPla
 	if f.Spec.ClusterEndpointSlices {
 		return nil
 	}
-	if err := createObject(ctx, c, f.sliceObject(t, pods, run)); err != nil {
+	slice := f.sliceObject(t, pods, run)
+	if err := createObject(ctx, c, slice); err != nil {
 		return fmt.Errorf("creating endpointslice of %s/%s: %w", t.Namespace, t.Name, err)
+	}
+	cnt.wrote(true)
+	if !t.DuplicateEndpoint {
+		return nil
+	}
+	if err := createObject(ctx, c, duplicateSliceObject(slice)); err != nil {
+		return fmt.Errorf("creating the second endpointslice of %s/%s: %w", t.Namespace, t.Name, err)
 	}
 	cnt.wrote(true)
 	return nil

@@ -195,10 +195,14 @@ func (f *Fleet) RemoveTGB(ctx context.Context, key types.NamespacedName) (Change
 	f.mu.Unlock()
 	c := live.opts.Client
 	meta := metav1.ObjectMeta{Namespace: t.Namespace, Name: t.Name}
-	for _, obj := range []client.Object{
+	objs := []client.Object{
 		&v1beta1.TargetGroupBinding{ObjectMeta: meta},
 		&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: sliceName(t.Name)}},
-	} {
+	}
+	if t.DuplicateEndpoint {
+		objs = append(objs, &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: duplicateSliceName(t.Name)}})
+	}
+	for _, obj := range objs {
 		if err := retryTransient(ctx, func() error { return c.Delete(ctx, obj) }); err != nil && !apierrors.IsNotFound(err) {
 			return ch, fmt.Errorf("deleting %T %s: %w", obj, key, err)
 		}

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"maps"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -17,6 +18,9 @@ const (
 	// ServiceLabel on a pod names its Service (the Services select on it only with
 	// Spec.ClusterEndpointSlices; otherwise they are selectorless).
 	ServiceLabel = "restartsim.io/service"
+	// DuplicateSliceAnnotation on a Service's EndpointSlice names its second slice (DuplicateEndpoint),
+	// which the simulated endpoint controller keeps listing the first of its endpoints.
+	DuplicateSliceAnnotation = "restartsim.io/duplicate-slice"
 	// SecurityGroupsAnnotation on a pod or node lists the security group IDs of its ENI, comma-separated.
 	SecurityGroupsAnnotation = "restartsim.io/security-groups"
 	// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the simulator's slices.
@@ -26,9 +30,17 @@ const (
 	SimulatedNodeLabel = "restartsim.io/simulated-node"
 	SimulatedNodeTaint = SimulatedNodeLabel
 	// PortName names the Service port, the container port and the EndpointSlice port.
-	PortName      = "http"
-	containerName = "app"
-	image         = "registry.k8s.io/pause:3.10"
+	PortName = "http"
+	// MetricsPortName and MetricsPort are the second Service, container and EndpointSlice port of a
+	// TGB with NamedPort, which no TGB refers to.
+	MetricsPortName       = "metrics"
+	MetricsPort     int32 = 9090
+	// TargetGroupProtocol is the protocol of the fleet's target groups, which a TGB's spec may name.
+	TargetGroupProtocol v1beta1.TargetGroupProtocol = "HTTP"
+	// AssumeRoleName is the IAM role a TGB with AssumeRole names, in its target group's account.
+	AssumeRoleName = "restartsim-target-groups"
+	containerName  = "app"
+	image          = "registry.k8s.io/pause:3.10"
 )
 
 func withLabels(run map[string]string, extra map[string]string) map[string]string {
@@ -82,6 +94,10 @@ func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service
 			}},
 		},
 	}
+	if t.NamedPort {
+		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: MetricsPortName, Protocol: corev1.ProtocolTCP,
+			Port: MetricsPort, TargetPort: intstr.FromInt32(MetricsPort)})
+	}
 	if f.Spec.ClusterEndpointSlices {
 		svc.Spec.Selector = map[string]string{ServiceLabel: t.Name}
 	}
@@ -99,6 +115,10 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 	pod := f.servicePodObject(t.Namespace, t.Name, p, sgID, run)
 	if t.ReadinessGate {
 		pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: corev1.PodConditionType(t.GateType())}}
+	}
+	if t.NamedPort {
+		ctr := &pod.Spec.Containers[0]
+		ctr.Ports = append(ctr.Ports, corev1.ContainerPort{Name: MetricsPortName, ContainerPort: MetricsPort, Protocol: corev1.ProtocolTCP})
 	}
 	return pod
 }
@@ -157,8 +177,34 @@ func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev
 
 func sliceName(service string) string { return service + "-sim" }
 
+// duplicateSliceName names the second EndpointSlice of a Service with DuplicateEndpoint.
+func duplicateSliceName(service string) string { return service + "-sim-dup" }
+
+// duplicateEndpoints are what the second slice lists of the Service's endpoints eps: the first.
+func duplicateEndpoints(eps []discoveryv1.Endpoint) []discoveryv1.Endpoint {
+	return eps[:min(1, len(eps))]
+}
+
 func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
-	return serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
+	s := serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
+	if t.DuplicateEndpoint {
+		s.Annotations = map[string]string{DuplicateSliceAnnotation: duplicateSliceName(t.Name)}
+	}
+	if t.NamedPort {
+		s.Ports = append(s.Ports, discoveryv1.EndpointPort{Name: ptr.To(MetricsPortName), Port: ptr.To(MetricsPort),
+			Protocol: ptr.To(corev1.ProtocolTCP)})
+	}
+	return s
+}
+
+// duplicateSliceObject is the second EndpointSlice of a TGB with DuplicateEndpoint: slice's ports
+// and the first of its endpoints.
+func duplicateSliceObject(slice *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
+	cp := slice.DeepCopy() // slice may be the created object, with its server-set metadata
+	return &discoveryv1.EndpointSlice{
+		ObjectMeta:  metav1.ObjectMeta{Namespace: cp.Namespace, Name: slice.Annotations[DuplicateSliceAnnotation], Labels: cp.Labels},
+		AddressType: cp.AddressType, Ports: cp.Ports, Endpoints: duplicateEndpoints(cp.Endpoints),
+	}
 }
 
 // serviceSliceObject is the EndpointSlice of the Service namespace/service, its pods on port.
@@ -190,6 +236,16 @@ func (f *Fleet) tgbObject(t *TGBPlan, run map[string]string) *v1beta1.TargetGrou
 			VpcID:          f.Spec.VpcID,
 		},
 	}
+	if t.NamedPort {
+		tgb.Spec.ServiceRef.Port = intstr.FromString(PortName)
+	}
+	if t.TargetGroupProtocol != "" {
+		tgb.Spec.TargetGroupProtocol = ptr.To(t.TargetGroupProtocol)
+	}
+	if t.AssumeRole {
+		tgb.Spec.IamRoleArnToAssume = AssumeRoleARN(t.TargetGroupARN)
+		tgb.Spec.AssumeRoleExternalId = t.AssumeRoleExternalID
+	}
 	if t.Networking != NetworkingNone {
 		port := intstr.FromInt32(f.Spec.Port)
 		if t.TargetType == v1beta1.TargetTypeInstance {
@@ -205,4 +261,14 @@ func (f *Fleet) tgbObject(t *TGBPlan, run map[string]string) *v1beta1.TargetGrou
 		}}}
 	}
 	return tgb
+}
+
+// AssumeRoleARN is the ARN of the role AssumeRoleName in the partition and account of the target
+// group targetGroupARN (arn:<partition>:elasticloadbalancing:<region>:<account>:targetgroup/...).
+func AssumeRoleARN(targetGroupARN string) string {
+	partition, account := "aws", ""
+	if parts := strings.SplitN(targetGroupARN, ":", 6); len(parts) == 6 {
+		partition, account = parts[1], parts[4]
+	}
+	return "arn:" + partition + ":iam::" + account + ":role/" + AssumeRoleName
 }

@@ -88,6 +88,18 @@ type TGBPlan struct {
 	TargetType      v1beta1.TargetType
 	// ReadinessGate means the pods carry the gate target-health.elbv2.k8s.aws/<Name> (ip only).
 	ReadinessGate bool
+	// TargetGroupProtocol is the spec's targetGroupProtocol ("": unset).
+	TargetGroupProtocol v1beta1.TargetGroupProtocol
+	// AssumeRole sets the spec's iamRoleArnToAssume (AssumeRoleARN of the target group's account), and
+	// AssumeRoleExternalID its assumeRoleExternalId ("": unset).
+	AssumeRole           bool
+	AssumeRoleExternalID string
+	// NamedPort gives the Service a second port, metrics, which the EndpointSlice lists too, and makes
+	// the serviceRef name the Service port instead of giving its number (ip only).
+	NamedPort bool
+	// DuplicateEndpoint gives the Service a second EndpointSlice that lists the first endpoint of its
+	// slice again (ip only).
+	DuplicateEndpoint bool
 	// Networking is the source of the TGB's single ingress rule, NetworkingNone for no spec.networking.
 	Networking NetworkingSource
 	// NodePort is the Service's NodePort (instance TGBs only).
@@ -214,7 +226,51 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 	}
 	// Last, so that a fleet without Ingresses draws exactly what it drew before they existed.
 	f.planIngresses(rng)
+	f.planSpecCases(rng)
 	return f
+}
+
+// planSpecCases marks the TGBs whose spec sets the fields, or whose Service the port layout, in
+// which controllers' checkpoints could differ (targetGroupProtocol, iamRoleArnToAssume with or
+// without assumeRoleExternalId, a Service port referred to by name beside a second one, an endpoint
+// listed in two slices). It draws
+// only for a share above 0, and after everything else, so that a fleet without them is planned
+// exactly as before they existed.
+func (f *Fleet) planSpecCases(rng *rand.Rand) {
+	pick := func(among []*TGBPlan, fraction float64) []*TGBPlan {
+		k := share(len(among), fraction)
+		if k == 0 {
+			return nil
+		}
+		var out []*TGBPlan
+		for i, on := range chosen(rng, len(among), k) {
+			if on {
+				out = append(out, among[i])
+			}
+		}
+		return out
+	}
+	for _, t := range pick(f.TGBs, f.Spec.TargetGroupProtocolShare) {
+		t.TargetGroupProtocol = TargetGroupProtocol
+	}
+	for i, t := range pick(f.TGBs, f.Spec.AssumeRoleShare) {
+		t.AssumeRole = true
+		if i%2 == 1 {
+			t.AssumeRoleExternalID = "restartsim-" + t.Name
+		}
+	}
+	var ip []*TGBPlan
+	for _, t := range f.TGBs {
+		if t.TargetType == v1beta1.TargetTypeIP {
+			ip = append(ip, t)
+		}
+	}
+	for _, t := range pick(ip, f.Spec.NamedPortShare) {
+		t.NamedPort = true
+	}
+	for _, t := range pick(ip, f.Spec.DuplicateEndpointShare) {
+		t.DuplicateEndpoint = true
+	}
 }
 
 // planNode plans the next node (not yet appended): the next two addresses of the node range (the

@@ -341,7 +341,18 @@ func (s *Simulator) syncEndpoints(ctx context.Context, key types.NamespacedName)
 	if err != nil || len(objs) == 0 {
 		return err
 	}
-	slice := objs[0].(*discoveryv1.EndpointSlice)
+	named := func(name string) *discoveryv1.EndpointSlice {
+		for _, o := range objs {
+			if e := o.(*discoveryv1.EndpointSlice); e.Name == name {
+				return e
+			}
+		}
+		return nil
+	}
+	slice := named(sliceName(key.Name))
+	if slice == nil {
+		slice = objs[0].(*discoveryv1.EndpointSlice)
+	}
 	podObjs, err := s.pods.GetIndexer().ByIndex(byService, key.String())
 	if err != nil {
 		return err
@@ -350,7 +361,12 @@ func (s *Simulator) syncEndpoints(ctx context.Context, key types.NamespacedName)
 	for i, o := range podObjs {
 		pods[i] = o.(*corev1.Pod)
 	}
-	if endpointsEqual(slice.Endpoints, Endpoints(pods)) {
+	want := Endpoints(pods)
+	var dup *discoveryv1.EndpointSlice // a second slice (DuplicateEndpoint) lists want's first endpoint
+	if name := slice.Annotations[DuplicateSliceAnnotation]; name != "" {
+		dup = named(name)
+	}
+	if endpointsEqual(slice.Endpoints, want) && (dup == nil || endpointsEqual(dup.Endpoints, duplicateEndpoints(want))) {
 		return nil
 	}
 	wrote, err := syncSlice(ctx, s.c, key)

@@ -27,6 +27,22 @@ type Spec struct {
 	ReadinessGateShare float64
 	// NetworkingShare is the fraction of TGBs with spec.networking ingress rules. Default 0.
 	NetworkingShare float64
+	// TargetGroupProtocolShare is the fraction of TGBs whose spec names their target group's protocol
+	// (targetGroupProtocol HTTP, the protocol the fleet's target groups have). Default 0.
+	TargetGroupProtocolShare float64
+	// AssumeRoleShare is the fraction of TGBs whose spec names an IAM role to assume for their target
+	// group (iamRoleArnToAssume, a role in the target group's account), every other one with an
+	// external ID (assumeRoleExternalId). Default 0.
+	AssumeRoleShare float64
+	// NamedPortShare is the fraction of ip TGBs whose Service has a second port, named metrics, that
+	// their EndpointSlices list beside http, and whose serviceRef names the Service port (http)
+	// instead of giving its number. Default 0.
+	NamedPortShare float64
+	// DuplicateEndpointShare is the fraction of ip TGBs whose Service has a second EndpointSlice that
+	// lists the first endpoint of its slice again, as the EndpointSlice controller does for a while
+	// when it moves an endpoint between slices. Needs the simulated EndpointSlices (not
+	// ClusterEndpointSlices). Default 0.
+	DuplicateEndpointShare float64
 	// SecurityGroups is the number of shared security groups that pods' ENIs and nodes carry (one each,
 	// drawn at random). One more group, the load balancer's, is the source of networking rules. Default 2.
 	SecurityGroups int
@@ -137,13 +153,21 @@ func (s Spec) Validate() error {
 	if s.PodsPerService < 1 {
 		bad("podsPerService", "must be ≥ 1, got %d", s.PodsPerService)
 	}
-	for name, v := range map[string]float64{"instanceShare": s.InstanceShare, "readinessGateShare": s.ReadinessGateShare, "networkingShare": s.NetworkingShare} {
+	for name, v := range map[string]float64{"instanceShare": s.InstanceShare, "readinessGateShare": s.ReadinessGateShare,
+		"networkingShare": s.NetworkingShare, "targetGroupProtocolShare": s.TargetGroupProtocolShare,
+		"assumeRoleShare": s.AssumeRoleShare, "namedPortShare": s.NamedPortShare, "duplicateEndpointShare": s.DuplicateEndpointShare} {
 		if v < 0 || v > 1 {
 			bad(name, "must be in [0, 1], got %v", v)
 		}
 	}
 	if n := share(s.TGBs, s.InstanceShare); n > nodePortMax-nodePortMin+1 {
 		bad("instanceShare", "%d instance TGBs exceed the %d NodePorts of 30000-32767", n, nodePortMax-nodePortMin+1)
+	}
+	if s.NamedPortShare > 0 && (s.Port == MetricsPort || s.ServicePort == MetricsPort) {
+		bad("namedPortShare", "the second Service port, %s %d, clashes with port %d or servicePort %d", MetricsPortName, MetricsPort, s.Port, s.ServicePort)
+	}
+	if s.DuplicateEndpointShare > 0 && s.ClusterEndpointSlices {
+		bad("duplicateEndpointShare", "needs the simulated EndpointSlices: the cluster's EndpointSlice controller writes this cluster's")
 	}
 	if s.SecurityGroups < 1 {
 		bad("securityGroups", "must be ≥ 1, got %d", s.SecurityGroups)

@@ -50,6 +50,29 @@ func TestSpecHashMatchesLBC(t *testing.T) {
 			s.IamRoleArnToAssume = "arn:aws:iam::210987654321:role/tg-access"
 			s.AssumeRoleExternalId = "ext-42"
 		}, head + `"targetType":"ip","serviceRef":{"name":"web","port":80},"iamRoleArnToAssume":"arn:aws:iam::210987654321:role/tg-access","assumeRoleExternalId":"ext-42"}`},
+		{"port by name", func(s *v1beta1.TargetGroupBindingSpec) {
+			s.ServiceRef.Port = intstr.FromString("http")
+		}, head + `"targetType":"ip","serviceRef":{"name":"web","port":"http"}}`},
+		// As the fleet's bindings with targetGroupProtocolShare, assumeRoleShare, namedPortShare and
+		// networkingShare set them.
+		{"fleet ip binding", func(s *v1beta1.TargetGroupBindingSpec) {
+			s.TargetGroupProtocol = ptrTo(v1beta1.TargetGroupProtocol("HTTP"))
+			s.ServiceRef.Port = intstr.FromString("http")
+			s.Networking = &v1beta1.TargetGroupBindingNetworking{Ingress: []v1beta1.NetworkingIngressRule{{
+				From:  []v1beta1.NetworkingPeer{{IPBlock: &v1beta1.IPBlock{CIDR: "10.0.0.0/16"}}},
+				Ports: []v1beta1.NetworkingPort{{Protocol: ptrTo(v1beta1.NetworkingProtocolTCP), Port: ptrTo(intstr.FromInt32(8080))}},
+			}}}
+			s.IamRoleArnToAssume = "arn:aws:iam::123456789012:role/restartsim-target-groups"
+			s.AssumeRoleExternalId = "restartsim-svc-00001-bcdfg"
+		}, head + `"targetType":"ip","targetGroupProtocol":"HTTP","serviceRef":{"name":"web","port":"http"},` +
+			`"networking":{"ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.0/16"}}],"ports":[{"protocol":"TCP","port":8080}]}]},` +
+			`"iamRoleArnToAssume":"arn:aws:iam::123456789012:role/restartsim-target-groups","assumeRoleExternalId":"restartsim-svc-00001-bcdfg"}`},
+		{"fleet instance binding", func(s *v1beta1.TargetGroupBindingSpec) {
+			s.TargetType = ptrTo(v1beta1.TargetTypeInstance)
+			s.TargetGroupProtocol = ptrTo(v1beta1.TargetGroupProtocol("HTTP"))
+			s.IamRoleArnToAssume = "arn:aws:iam::123456789012:role/restartsim-target-groups"
+		}, head + `"targetType":"instance","targetGroupProtocol":"HTTP","serviceRef":{"name":"web","port":80},` +
+			`"iamRoleArnToAssume":"arn:aws:iam::123456789012:role/restartsim-target-groups"}`},
 		{"multiClusterTargetGroup", func(s *v1beta1.TargetGroupBindingSpec) {
 			s.MultiClusterTargetGroup = true
 		}, head + `"multiClusterTargetGroup":true,"targetType":"ip","serviceRef":{"name":"web","port":80}}`},
