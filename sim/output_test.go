@@ -31,7 +31,7 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 			}})
 	}
 	n := func(i int) *int { return &i }
-	sat := &results.Machine{CPUs: 2, Load1Start: 12.25, Load1End: 14.5, Load1Max: 15.75, StealFraction: 0.125,
+	sat := &results.Machine{CPUs: 2, Load1Start: 12.25, Load1End: 14.5, Load1Max: 15.75, StealFraction: 0.125, OtherCPUFraction: 0.625,
 		SchedDelay: results.DelayQuantiles{Count: 900, P50: 1.5, P99: 48.25, Max: 1234.5}, Saturated: true, Reason: "load"}
 	for i := range res.Strategies {
 		s := &res.Strategies[i].Summary
@@ -66,7 +66,7 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 		// The work until the first meaningful mutation and until drained; the mean early exit.
 		"checkpoint-resume 123456 12345.25s 1234567 123456.50s 5.10ms 12.2→14.5 48.2ms !",
 		// Each A/B run's machine, in run order.
-		"3 candidate #2 12.25→14.50 15.75 12.5% 1.50ms 48.25ms 1234.5ms yes",
+		"3 candidate #2 12.25→14.50 15.75 62% 12.5% 1.50ms 48.25ms 1234.5ms yes",
 		"4 of 4 A/B runs ran on a saturated machine.",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
