@@ -71,7 +71,7 @@ type adminError struct {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_ = json.NewEncoder(w).Encode(v) //nolint:errchkjson // the status is sent: a failed write has nowhere to go
 }
 
 func adminFail(w http.ResponseWriter, err error) {

@@ -58,8 +58,8 @@ func TestLatencyAndTimeScale(t *testing.T) {
 	}
 	e.clock.Step(199 * time.Millisecond)
 	select {
-	case <-done:
-		t.Fatal("returned before the latency elapsed")
+	case err := <-done:
+		t.Fatalf("returned before the latency elapsed (error %v)", err)
 	case <-time.After(20 * time.Millisecond):
 	}
 	e.clock.Step(time.Millisecond)
@@ -137,7 +137,9 @@ func TestRecorderMetricsAndDrift(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("requests_total series = %d, %v", n, err)
 	}
-	e.srv.SetProfile(fakeaws.ProfileAWSDocumented)
+	if err := e.srv.SetProfile(fakeaws.ProfileAWSDocumented); err != nil {
+		t.Fatal(err)
+	}
 	e.srv.SetLimit("DescribeVpcs", 0, 0)
 	_, err = e.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{})
 	wantCode(t, err, "RequestLimitExceeded")

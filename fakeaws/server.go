@@ -109,7 +109,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
+			if err, ok := p.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 				panic(p)
 			}
 			s.log.Error(fmt.Errorf("panic: %v", p), "fakeaws handler panicked", "path", r.URL.Path)

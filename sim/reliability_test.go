@@ -154,7 +154,11 @@ func TestKubeconfigRunCleansUpWhenInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cluster.Stop()
+	defer func() {
+		if err := cluster.Stop(); err != nil {
+			t.Logf("stopping the environment: %v", err)
+		}
+	}()
 	c, err := client.New(cluster.Config, client.Options{Scheme: env.Scheme})
 	if err != nil {
 		t.Fatal(err)

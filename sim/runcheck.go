@@ -161,7 +161,7 @@ func checkExecutable(name string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s is neither an executable (ELF, Mach-O) nor a script starting with #!", path)
+	return fmt.Errorf("%s is neither an executable (ELF, Mach-O) nor a script starting with #!", path) //nolint:staticcheck // ST1005: "#!" is the shebang, not punctuation
 }
 
 // checkRegularFile checks that path exists and is a file (symbolic links followed).

@@ -71,6 +71,9 @@ func TestRestartWorkOfTheReferenceController(t *testing.T) {
 
 // describeWork prints the record's figures, not its pointers.
 func describeWork(w *results.RestartWork) string {
-	b, _ := json.Marshal(w)
+	b, err := json.Marshal(w)
+	if err != nil {
+		return err.Error()
+	}
 	return string(b)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -195,8 +196,8 @@ func slowBodyProbe(ctx context.Context, s *server, signed bool) string {
 func closedBy(conn net.Conn, d time.Duration) bool {
 	_ = conn.SetReadDeadline(time.Now().Add(d))
 	_, err := io.Copy(io.Discard, conn)
-	ne, ok := err.(net.Error)
-	return !(ok && ne.Timeout())
+	var ne net.Error
+	return !errors.As(err, &ne) || !ne.Timeout()
 }
 
 // zeros is an endless reader of zero bytes: a body streamed rather than held by the client.

@@ -91,7 +91,7 @@ func WriteBytes(fsys FS, name string, data []byte) error {
 // cause drops the *fs.PathError or *os.LinkError around an error, whose paths are the temporary
 // file's.
 func cause(err error) error {
-	switch e := err.(type) {
+	switch e := err.(type) { //nolint:errorlint // only the outermost wrapper names the temporary file
 	case *fs.PathError:
 		return e.Err
 	case *os.LinkError:

@@ -56,9 +56,9 @@ func (r *Results) Validate() error {
 	}
 	switch n := len(r.Strategies); {
 	case n == 0:
-		c.add("strategies", "empty: a run has at least one strategy")
+		c.addf("strategies", "empty: a run has at least one strategy")
 	case n > MaxStrategies:
-		c.add("strategies", "%d strategies, more than %d", n, MaxStrategies)
+		c.addf("strategies", "%d strategies, more than %d", n, MaxStrategies)
 		return c.err()
 	}
 	for i := range r.Strategies {
@@ -113,7 +113,7 @@ func (c *checker) strategy(p string, s *Strategy) {
 		c.seconds(q+".endSeconds", e.EndSeconds)
 		c.name(q+".kind", e.Kind)
 		if len(e.Detail) > maxDetailBytes {
-			c.add(q+".detail", "%d bytes, more than %d", len(e.Detail), maxDetailBytes)
+			c.addf(q+".detail", "%d bytes, more than %d", len(e.Detail), maxDetailBytes)
 		}
 	}
 	c.count(p+".invariants.missingTargets", s.Invariants.Missing)
@@ -294,9 +294,9 @@ func (c *checker) ab(ab *AB) {
 		p := fmt.Sprintf("ab.metrics[%d]", i)
 		switch {
 		case !slices.Contains(known, m.Metric):
-			c.add(p+".metric", "unknown metric %q", trunc(m.Metric))
+			c.addf(p+".metric", "unknown metric %q", trunc(m.Metric))
 		case seen[m.Metric]:
-			c.add(p+".metric", "%s is compared twice", m.Metric)
+			c.addf(p+".metric", "%s is compared twice", m.Metric)
 		}
 		seen[m.Metric] = true
 		c.value(p+".minEffect", m.MinEffect)
@@ -311,7 +311,7 @@ type checker struct {
 	problems []string
 }
 
-func (c *checker) add(path, format string, args ...any) {
+func (c *checker) addf(path, format string, args ...any) {
 	c.problems = append(c.problems, path+": "+fmt.Sprintf(format, args...))
 }
 
@@ -326,18 +326,18 @@ func (c *checker) err() error {
 func (c *checker) within(path string, v, lo, hi float64) {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		c.add(path, "%g is not a finite number", v)
+		c.addf(path, "%g is not a finite number", v)
 	case v < lo && lo == 0:
-		c.add(path, "%g is negative", v)
+		c.addf(path, "%g is negative", v)
 	case v < lo || v > hi:
-		c.add(path, "%g is outside [%g, %g]", v, lo, hi)
+		c.addf(path, "%g is outside [%g, %g]", v, lo, hi)
 	}
 }
 
 // seconds checks a time or a duration: [0, MaxSeconds].
 func (c *checker) seconds(path string, v float64) {
 	if v > MaxSeconds && !math.IsInf(v, 0) {
-		c.add(path, "%g s is more than %d days", v, MaxSeconds/86400)
+		c.addf(path, "%g s is more than %d days", v, MaxSeconds/86400)
 		return
 	}
 	c.within(path, v, 0, MaxSeconds)
@@ -376,14 +376,14 @@ func (c *checker) bytes(path string, v int64) { c.within(path, float64(v), 0, ma
 
 func (c *checker) name(path, s string) {
 	if len(s) > MaxNameBytes {
-		c.add(path, "%d bytes, more than %d", len(s), MaxNameBytes)
+		c.addf(path, "%d bytes, more than %d", len(s), MaxNameBytes)
 	}
 }
 
 // length checks a list's length and reports whether it is within max.
 func (c *checker) length(path string, n, max int) bool {
 	if n > max {
-		c.add(path, "%d entries, more than %d", n, max)
+		c.addf(path, "%d entries, more than %d", n, max)
 		return false
 	}
 	return true

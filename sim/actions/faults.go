@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,14 +31,15 @@ func (e *Executor) fault(st scenario.Step) error {
 			}
 		}
 		restore = func() error {
+			var errs []error
 			for op := range st.Limits {
 				if o, ok := e.sc.AWS.Overrides[op]; ok {
-					_ = e.backend.SetLimit(op, o.Rate, o.Burst)
+					errs = append(errs, e.backend.SetLimit(op, o.Rate, o.Burst))
 				} else {
-					_ = e.backend.ClearLimit(op)
+					errs = append(errs, e.backend.ClearLimit(op))
 				}
 			}
-			return nil
+			return errors.Join(errs...)
 		}
 	case scenario.FaultErrors:
 		detail += fmt.Sprintf(" %s %.0f%% %s", st.Operation, st.Rate*100, st.Code)

@@ -22,7 +22,7 @@ func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 		busy := at.Before(e.busyUntil)
 		e.mu.Unlock()
 		if !busy {
-			pending, err := e.pending(ctx)
+			pending, err := e.pending()
 			if err != nil {
 				return false, err
 			}
@@ -58,7 +58,7 @@ func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 // pending counts the recorded changes and drifts that AWS does not reflect yet, and the recorded
 // readiness gates not yet seen turning True. The latter also keeps a check that polls the watch
 // cache from passing before the cache has seen the run's own writes (a gate set back to False).
-func (e *Executor) pending(ctx context.Context) (int, error) {
+func (e *Executor) pending() (int, error) {
 	in, err := e.Recorded()
 	if err != nil {
 		return 0, err

@@ -21,7 +21,7 @@ func statfsFree(dir string) (uint64, error) {
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, err
 	}
-	return uint64(st.Bavail) * uint64(st.Bsize), nil
+	return uint64(st.Bavail) * uint64(st.Bsize), nil //nolint:unconvert // the Statfs_t field types differ between platforms
 }
 
 // checkFreeSpace fails, wrapping ErrEnvironment and syscall.ENOSPC, when the filesystem of any of

@@ -199,7 +199,7 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	e.Config = cfg
 	user, err := te.AddUser(envtest.User{Name: ControllerUser, Groups: []string{"system:masters"}}, &rest.Config{QPS: o.QPS, Burst: o.Burst})
 	if err != nil {
-		e.Stop()
+		_ = e.Stop() // the start failure is the error to report
 		return nil, fmt.Errorf("adding the controller user: %w", err)
 	}
 	e.ControllerConfig = user.Config()
@@ -208,12 +208,12 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	cfg.DisableCompression, e.ControllerConfig.DisableCompression = true, true
 	kc, err := user.KubeConfig()
 	if err != nil {
-		e.Stop()
+		_ = e.Stop() // the start failure is the error to report
 		return nil, err
 	}
 	e.ControllerKubeconfig = filepath.Join(rp.dir, "controller.kubeconfig")
 	if err := os.WriteFile(e.ControllerKubeconfig, kc, 0o600); err != nil {
-		e.Stop()
+		_ = e.Stop() // the start failure is the error to report
 		return nil, err
 	}
 	e.KubernetesVersion = serverVersion(cfg)

@@ -72,7 +72,11 @@ func TestStopCompactedDropsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Stop()
+	defer func() {
+		if err := e.Stop(); err != nil {
+			t.Logf("stopping the environment: %v", err)
+		}
+	}()
 	c, err := kubernetes.NewForConfig(e.Config)
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +108,11 @@ func TestStopCompactedDropsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer again.Stop()
+	defer func() {
+		if err := again.Stop(); err != nil {
+			t.Logf("stopping the environment: %v", err)
+		}
+	}()
 	c, err = kubernetes.NewForConfig(again.Config)
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func (p Preflight) Check(ctx context.Context, e *Env) error {
 	if err := checkAccess(ctx, cs, needs); err != nil {
 		return err
 	}
-	return p.crds(ctx, e, cs.Discovery())
+	return p.crds(e, cs.Discovery())
 }
 
 // reachable turns the first request's failure into one line naming the likely cause.
@@ -103,7 +103,7 @@ func rootCause(err error) error {
 	}
 }
 
-func (p Preflight) crds(ctx context.Context, e *Env, d discovery.DiscoveryInterface) error {
+func (p Preflight) crds(e *Env, d discovery.DiscoveryInterface) error {
 	crds, err := loadCRDs(p.CRDDir, p.CRDPaths)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrEnvironment, err)

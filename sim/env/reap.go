@@ -62,7 +62,7 @@ func (r *reaper) watchStart(ctx context.Context, start func() error, abandon fun
 	r.mu.Unlock()
 	r.adopt()
 	go func() {
-		<-result
+		<-result //nolint:errcheck // the caller has ctx's error; start's own no longer matters
 		abandon()
 	}()
 	return fmt.Errorf("%w: %w", errStartAbandoned, ctx.Err())

@@ -126,7 +126,10 @@ func runReapChild(t *testing.T) {
 		pids = append(pids, p.pid)
 	}
 	l := leftovers{PIDs: pids, Addrs: []string{api.Host, e.testEnv.ControlPlane.Etcd.URL.Host}, Dir: e.reaper.dir}
-	b, _ := json.Marshal(l)
+	b, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fmt.Printf("leftovers %s\n", b)
 	time.Sleep(time.Minute)
 	t.Fatal("not killed within a minute")

@@ -49,12 +49,12 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 		p := indexPath(path, i)
 		switch {
 		case len(validation.IsDNS1123Label(g.Name)) > 0:
-			errs.add(fieldPath(p, "name"), "%q is not a DNS label (lower-case letters, digits and '-', at most 63)", g.Name)
+			errs.addf(fieldPath(p, "name"), "%q is not a DNS label (lower-case letters, digits and '-', at most 63)", g.Name)
 		case f.byName[g.Name] != nil:
-			errs.add(fieldPath(p, "name"), "group %q is defined twice", g.Name)
+			errs.addf(fieldPath(p, "name"), "group %q is defined twice", g.Name)
 		}
 		if g.Count < 1 || g.Count > MaxCount {
-			errs.add(fieldPath(p, "count"), "must be between 1 and %d, got %d", MaxCount, g.Count)
+			errs.addf(fieldPath(p, "count"), "must be between 1 and %d, got %d", MaxCount, g.Count)
 		}
 		cg := &group{Group: g, path: p}
 		f.groups = append(f.groups, cg)
@@ -85,7 +85,7 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
 	tp := fieldPath(g.path, "template")
 	if len(g.Template) == 0 {
-		errs.add(tp, "required: the object to make, with apiVersion, kind and metadata.name")
+		errs.addf(tp, "required: the object to make, with apiVersion, kind and metadata.name")
 		return
 	}
 	g.tmpl = parseValueTemplate(g.Template, tp, parseFuncs(), errs)
@@ -94,7 +94,7 @@ func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
 	}
 	obj, ok := g.tmpl.tree.(map[string]any)
 	if !ok {
-		errs.add(tp, "must be an object (apiVersion, kind, metadata, spec...)")
+		errs.addf(tp, "must be an object (apiVersion, kind, metadata, spec...)")
 		return
 	}
 	g.kind = f.lookupKind(cat, obj, tp, errs)
@@ -103,9 +103,9 @@ func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
 	for i, a := range g.After {
 		switch {
 		case f.byName[a] == nil:
-			errs.add(indexPath(fieldPath(g.path, "after"), i), "unknown group %q%s", a, f.known())
+			errs.addf(indexPath(fieldPath(g.path, "after"), i), "unknown group %q%s", a, f.known())
 		case a == g.Name:
-			errs.add(indexPath(fieldPath(g.path, "after"), i), "a group cannot come after itself")
+			errs.addf(indexPath(fieldPath(g.path, "after"), i), "a group cannot come after itself")
 		}
 	}
 	if g.kind != nil {
@@ -119,13 +119,13 @@ func (f *Fleet) lookupKind(cat *Catalog, obj map[string]any, tp string, errs *Er
 	kind, ok2 := obj["kind"].(string)
 	switch {
 	case !ok1 || apiVersion == "":
-		errs.add(fieldPath(tp, "apiVersion"), "required: a plain string (no template), e.g. v1 or elbv2.services.k8s.aws/v1alpha1")
+		errs.addf(fieldPath(tp, "apiVersion"), "required: a plain string (no template), e.g. v1 or elbv2.services.k8s.aws/v1alpha1")
 	case !ok2 || kind == "":
-		errs.add(fieldPath(tp, "kind"), "required: a plain string (no template), e.g. TargetGroup")
+		errs.addf(fieldPath(tp, "kind"), "required: a plain string (no template), e.g. TargetGroup")
 	default:
 		k, err := cat.Lookup(apiVersion, kind)
 		if err != nil {
-			errs.add(fieldPath(tp, "kind"), "%v", err)
+			errs.addf(fieldPath(tp, "kind"), "%v", err)
 		}
 		return k
 	}
@@ -136,31 +136,31 @@ func (f *Fleet) checkMetadata(g *group, obj map[string]any, tp string, errs *Err
 	mp := fieldPath(tp, "metadata")
 	meta, ok := obj["metadata"].(map[string]any)
 	if !ok {
-		errs.add(mp, "required: an object with at least name")
+		errs.addf(mp, "required: an object with at least name")
 		return
 	}
 	if _, ok := meta["namespace"]; ok {
-		errs.add(fieldPath(mp, "namespace"), "set by the harness: object i goes to the run's namespace i mod n (write {{.Namespace}} where a field needs it)")
+		errs.addf(fieldPath(mp, "namespace"), "set by the harness: object i goes to the run's namespace i mod n (write {{.Namespace}} where a field needs it)")
 	}
 	if _, ok := meta["generateName"]; ok {
-		errs.add(fieldPath(mp, "generateName"), "not supported: names must be known before the objects exist (template metadata.name with {{.Index}})")
+		errs.addf(fieldPath(mp, "generateName"), "not supported: names must be known before the objects exist (template metadata.name with {{.Index}})")
 	}
 	np := fieldPath(mp, "name")
 	switch name := meta["name"].(type) {
 	case string:
 		if g.Count > 1 {
-			errs.add(np, "every object of the group would be named %q: template it, e.g. %q", name, name+"-{{.Index}}")
+			errs.addf(np, "every object of the group would be named %q: template it, e.g. %q", name, name+"-{{.Index}}")
 		}
 		g.nameTmpl = &valueTemplate{root: g.tmpl.root, tree: name}
 	case *stringTemplate:
 		g.nameTmpl = &valueTemplate{root: g.tmpl.root, tree: name}
 		walkParse(g.tmpl.root.Lookup(name.name).Tree.Root, func(fn string, _ []string) {
 			if fn == "ref" || fn == "refNamespace" {
-				errs.add(np, "%s cannot be used in metadata.name (names are what ref resolves)", fn)
+				errs.addf(np, "%s cannot be used in metadata.name (names are what ref resolves)", fn)
 			}
 		})
 	default:
-		errs.add(np, "required: a string, templated so that every object's name differs, e.g. tg-{{.Index}}")
+		errs.addf(np, "required: a string, templated so that every object's name differs, e.g. tg-{{.Index}}")
 	}
 }
 
@@ -169,7 +169,7 @@ func (f *Fleet) checkRefs(t *valueTemplate, errs *ErrorList) {
 	t.templates(func(path string, tree *parse.Tree) {
 		walkParse(tree.Root, func(fn string, args []string) {
 			if (fn == "ref" || fn == "refNamespace") && len(args) > 0 && args[0] != "" && f.byName[args[0]] == nil {
-				errs.add(path, "%s: unknown group %q%s", fn, args[0], f.known())
+				errs.addf(path, "%s: unknown group %q%s", fn, args[0], f.known())
 			}
 		})
 	})
@@ -189,11 +189,11 @@ func (f *Fleet) compileExprs(g *group, errs *ErrorList) {
 		ap := fieldPath(g.path, "aws")
 		switch {
 		case !slices.Contains(AWSKinds, ref.Kind):
-			errs.add(fieldPath(ap, "kind"), "%q is not one of %s", ref.Kind, strings.Join(AWSKinds, ", "))
+			errs.addf(fieldPath(ap, "kind"), "%q is not one of %s", ref.Kind, strings.Join(AWSKinds, ", "))
 		case (ref.ARN == "") == (ref.Name == ""):
-			errs.add(ap, "give one of arn and name")
+			errs.addf(ap, "give one of arn and name")
 		case ref.Name != "" && ref.Kind != AWSTargetGroup && ref.Kind != AWSLoadBalancer:
-			errs.add(fieldPath(ap, "name"), "only target groups and load balancers have names; give arn")
+			errs.addf(fieldPath(ap, "name"), "only target groups and load balancers have names; give arn")
 		default:
 			awsKind = ref.Kind
 			env := f.env(g.kind, "", g.path, errs)
@@ -235,7 +235,7 @@ func (f *Fleet) env(k *Kind, awsKind, path string, errs *ErrorList) *celEnv {
 	}
 	e, err := newCELEnv(k, awsKind)
 	if err != nil {
-		errs.add(path, "CEL environment of %s: %v", k.GVK.Kind, err)
+		errs.addf(path, "CEL environment of %s: %v", k.GVK.Kind, err)
 	}
 	f.envs[key] = e
 	return e
@@ -265,7 +265,7 @@ func (f *Fleet) orderGroups(errs *ErrorList) {
 					}
 				}
 			}
-			errs.add(first, "groups %s wait for each other in a cycle", strings.Join(left, ", "))
+			errs.addf(first, "groups %s wait for each other in a cycle", strings.Join(left, ", "))
 			return
 		}
 		for _, n := range wave {

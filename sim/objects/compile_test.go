@@ -14,7 +14,10 @@ func widgetWith(name string, edit func(obj map[string]any)) Group {
 		panic(err)
 	}
 	edit(obj)
-	raw, _ := json.Marshal(obj)
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		panic(err)
+	}
 	g := widgets(3)
 	g.Name, g.Template = name, raw
 	return g

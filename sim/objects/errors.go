@@ -44,8 +44,8 @@ func (l ErrorList) Unwrap() []error {
 	return out
 }
 
-// add appends a problem at path.
-func (l *ErrorList) add(path, format string, args ...any) {
+// addf appends a problem at path.
+func (l *ErrorList) addf(path, format string, args ...any) {
 	*l = append(*l, &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 

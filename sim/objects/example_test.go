@@ -26,7 +26,10 @@ func ExampleFleet_Render() {
 	if err != nil {
 		panic(err)
 	}
-	data, _ := json.Marshal(obj.Object["data"])
+	data, err := json.Marshal(obj.Object["data"])
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println(obj.GetNamespace(), obj.GetName(), string(data))
 	// Output: ns-1 backend-7 {"port":"8007","targetGroup":"be-53f5edaa-7"}
 }

@@ -2,6 +2,7 @@ package objects
 
 import (
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func FuzzRender(f *testing.F) {
 		d := Data{Index: index, Group: "g", Namespace: "ns", RunID: "r"}
 		out, err := vt.render(bindFuncs(nil, d), d)
 		if err != nil {
-			if _, ok := err.(*FieldError); !ok {
+			if fe := (*FieldError)(nil); !errors.As(err, &fe) {
 				t.Fatalf("render error %T %v, want a *FieldError", err, err)
 			}
 			return

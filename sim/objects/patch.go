@@ -27,23 +27,23 @@ func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
 	var errs ErrorList
 	pt := &Patcher{Patch: p, f: f, g: f.byName[p.Group]}
 	if pt.g == nil {
-		errs.add(fieldPath(path, "group"), "unknown group %q%s", p.Group, f.known())
+		errs.addf(fieldPath(path, "group"), "unknown group %q%s", p.Group, f.known())
 		return nil, errs
 	}
 	mp := fieldPath(path, "merge")
 	if len(p.Merge) == 0 {
-		errs.add(mp, "required: a JSON merge patch, e.g. {spec: {healthCheckPath: /v{{.Seq}}}}")
+		errs.addf(mp, "required: a JSON merge patch, e.g. {spec: {healthCheckPath: /v{{.Seq}}}}")
 	} else if pt.merge = parseValueTemplate(p.Merge, mp, parseFuncs(), &errs); pt.merge != nil {
 		f.checkMerge(pt.merge, mp, &errs)
 	}
 	if p.Applied == "" {
-		errs.add(fieldPath(path, "applied"), "required: a CEL condition over object and aws that holds once AWS shows the change")
+		errs.addf(fieldPath(path, "applied"), "required: a CEL condition over object and aws that holds once AWS shows the change")
 	} else if pt.g.env != nil {
 		pt.applied = compileInto(pt.g.env, p.Applied, fieldPath(path, "applied"), cel.BoolType, &errs)
 	}
 	for i, m := range p.Mutations {
 		if m == "" {
-			errs.add(indexPath(fieldPath(path, "mutations"), i), "empty operation name")
+			errs.addf(indexPath(fieldPath(path, "mutations"), i), "empty operation name")
 		}
 	}
 	if len(errs) == 0 {
@@ -61,12 +61,12 @@ func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
 func (pt *Patcher) checkRender(mp string, errs *ErrorList) {
 	merge, err := pt.render(validationEnv, 0, 1)
 	if err != nil {
-		errs.add(mp, "object 0: %v", err)
+		errs.addf(mp, "object 0: %v", err)
 		return
 	}
 	obj, err := pt.f.Render(validationEnv, pt.g.Name, 0)
 	if err != nil {
-		errs.add(mp, "object 0: %v", err)
+		errs.addf(mp, "object 0: %v", err)
 		return
 	}
 	pt.g.kind.checkSchema(mergePatch(obj.Object, merge).(map[string]any), mp, errs)
@@ -76,18 +76,18 @@ func (pt *Patcher) checkRender(mp string, errs *ErrorList) {
 func (f *Fleet) checkMerge(t *valueTemplate, mp string, errs *ErrorList) {
 	obj, ok := t.tree.(map[string]any)
 	if !ok {
-		errs.add(mp, "must be an object (a JSON merge patch)")
+		errs.addf(mp, "must be an object (a JSON merge patch)")
 		return
 	}
 	for _, k := range []string{"apiVersion", "kind"} {
 		if _, ok := obj[k]; ok {
-			errs.add(fieldPath(mp, k), "a patch cannot change an object's kind")
+			errs.addf(fieldPath(mp, k), "a patch cannot change an object's kind")
 		}
 	}
 	if meta, ok := obj["metadata"].(map[string]any); ok {
 		for _, k := range []string{"name", "namespace", "generateName"} {
 			if _, ok := meta[k]; ok {
-				errs.add(fieldPath(fieldPath(mp, "metadata"), k), "a patch cannot rename or move an object")
+				errs.addf(fieldPath(fieldPath(mp, "metadata"), k), "a patch cannot rename or move an object")
 			}
 		}
 	}

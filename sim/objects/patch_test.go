@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -137,4 +138,4 @@ func TestApplyPatchesChosenObjects(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+func itoa(i int) string { return strconv.Itoa(i) }

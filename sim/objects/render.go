@@ -211,9 +211,9 @@ func (f *Fleet) checkRender(g *group, errs *ErrorList) {
 		if err != nil {
 			var fe *FieldError
 			if errors.As(err, &fe) {
-				errs.add(fe.Path, "object %d: %s", i, fe.Msg)
+				errs.addf(fe.Path, "object %d: %s", i, fe.Msg)
 			} else {
-				errs.add(fieldPath(g.path, "template"), "object %d: %v", i, err)
+				errs.addf(fieldPath(g.path, "template"), "object %d: %v", i, err)
 			}
 			return
 		}
@@ -221,6 +221,6 @@ func (f *Fleet) checkRender(g *group, errs *ErrorList) {
 		g.kind.checkSchema(u.Object, fieldPath(g.path, "template"), errs)
 	}
 	if g.Count > 1 && names[0] == names[1] {
-		errs.add(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
+		errs.addf(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
 	}
 }

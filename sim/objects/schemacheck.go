@@ -21,7 +21,7 @@ func (k *Kind) checkSchema(obj map[string]any, base string, errs *ErrorList) {
 	}
 	add := func(path, msg string) {
 		if !slices.ContainsFunc(*errs, func(x *FieldError) bool { return x.Path == path }) {
-			errs.add(path, "%s", msg)
+			errs.addf(path, "%s", msg)
 		}
 	}
 	opts := structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}

@@ -33,7 +33,7 @@ func parseValueTemplate(raw json.RawMessage, path string, funcs template.FuncMap
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		errs.add(path, "not a JSON value: %v", err)
+		errs.addf(path, "not a JSON value: %v", err)
 		return nil
 	}
 	t := &valueTemplate{root: template.New(path).Funcs(funcs).Option("missingkey=error")}
@@ -61,7 +61,7 @@ func (t *valueTemplate) parse(v any, path string, errs *ErrorList) any {
 		}
 		f, err := v.Float64()
 		if err != nil {
-			errs.add(path, "number %s is out of range", v)
+			errs.addf(path, "number %s is out of range", v)
 		}
 		return f
 	case string:
@@ -70,7 +70,7 @@ func (t *valueTemplate) parse(v any, path string, errs *ErrorList) any {
 		}
 		tt, err := t.root.New(path).Parse(v)
 		if err != nil {
-			errs.add(path, "malformed template: %s", templateMessage(path, err))
+			errs.addf(path, "malformed template: %s", templateMessage(path, err))
 			return v
 		}
 		return &stringTemplate{name: path, kind: wholeValueConversion(tt.Tree)}

@@ -2,6 +2,7 @@ package objects
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -63,8 +64,8 @@ func TestTemplateExecutionErrorsNameTheField(t *testing.T) {
 			t.Fatalf("%s: %v", tc.value, errs)
 		}
 		_, err := vt.render(bindFuncs(nil, Data{}), Data{})
-		fe, ok := err.(*FieldError)
-		if !ok || fe.Path != tc.path || !strings.Contains(fe.Msg, tc.msg) {
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Path != tc.path || !strings.Contains(fe.Msg, tc.msg) {
 			t.Errorf("%s: error %v, want one at %s containing %q", tc.value, err, tc.path, tc.msg)
 		}
 	}

@@ -165,21 +165,21 @@ func (v *validator) validateAB(s *Scenario) {
 	}
 	names := s.Controller.strategyNames()
 	if !slices.Contains(names, ab.Strategy) {
-		v.add("ab.strategy", "unknown strategy %q (have: %s)", ab.Strategy, strings.Join(names, ", "))
+		v.addf("ab.strategy", "unknown strategy %q (have: %s)", ab.Strategy, strings.Join(names, ", "))
 	} else if len(ab.Strategy)+len(BaselineSuffix) > 63 || slices.Contains(names, BaselineName(ab.Strategy)) {
-		v.add("ab.strategy", "the baseline side is named %q: it must be a DNS label of at most 63 and no other strategy's name", BaselineName(ab.Strategy))
+		v.addf("ab.strategy", "the baseline side is named %q: it must be a DNS label of at most 63 and no other strategy's name", BaselineName(ab.Strategy))
 	}
 	v.count("ab.repeats", ab.Repeats, 2, maxABRepeats)
 	v.count("ab.block", ab.Block, 1, maxABRepeats)
 	v.count("ab.maxRepeats", ab.MaxRepeats, ab.Repeats, maxABRepeats)
 	if ab.Budget != nil && ab.Budget.Duration <= 0 {
-		v.add("ab.budget", "must be positive, got %s", ab.Budget.Duration)
+		v.addf("ab.budget", "must be positive, got %s", ab.Budget.Duration)
 	}
 	if s.Repeats != 1 {
-		v.add("repeats", "with ab, set the number of runs per side in ab.repeats (got repeats %d)", s.Repeats)
+		v.addf("repeats", "with ab, set the number of runs per side in ab.repeats (got repeats %d)", s.Repeats)
 	}
 	if ab.Alpha <= 0 || ab.Alpha >= 1 {
-		v.add("ab.alpha", "must be in (0, 1), got %g", ab.Alpha)
+		v.addf("ab.alpha", "must be in (0, 1), got %g", ab.Alpha)
 	}
 	known := results.MetricNames()
 	seen := map[string]bool{}
@@ -187,22 +187,22 @@ func (v *validator) validateAB(s *Scenario) {
 		p := fmt.Sprintf("ab.metrics[%d]", i)
 		switch {
 		case !slices.Contains(known, m.Metric) || m.Metric == results.MetricInvariantViolations:
-			v.add(p+".metric", "unknown metric %q (known: %s)", m.Metric, strings.Join(known, ", "))
+			v.addf(p+".metric", "unknown metric %q (known: %s)", m.Metric, strings.Join(known, ", "))
 		case seen[m.Metric]:
-			v.add(p+".metric", "listed twice")
+			v.addf(p+".metric", "listed twice")
 		}
 		seen[m.Metric] = true
 		if m.MinEffect != nil && *m.MinEffect < 0 {
-			v.add(p+".minEffect", "must not be negative, got %g", *m.MinEffect)
+			v.addf(p+".minEffect", "must not be negative, got %g", *m.MinEffect)
 		}
 		if m.Weight != nil && !(*m.Weight > 0 && *m.Weight <= 1000) {
-			v.add(p+".weight", "must be in (0, 1000], got %g", *m.Weight)
+			v.addf(p+".weight", "must be in (0, 1000], got %g", *m.Weight)
 		}
 		if m.MinDelta < 0 {
-			v.add(p+".minDelta", "must not be negative, got %g", m.MinDelta)
+			v.addf(p+".minDelta", "must not be negative, got %g", m.MinDelta)
 		}
 		if m.AbsEffect != nil && *m.AbsEffect < 0 {
-			v.add(p+".absEffect", "must not be negative, got %g", *m.AbsEffect)
+			v.addf(p+".absEffect", "must not be negative, got %g", *m.AbsEffect)
 		}
 	}
 	for side, b := range map[string]Build{"baseline": ab.Baseline, "candidate": ab.Candidate} {

@@ -46,7 +46,7 @@ func (d *decoder) decodeDocument(data []byte, out any) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		d.fail(&extra, "", "a file holds one Scenario document; found a second one")
+		d.failf(&extra, "", "a file holds one Scenario document; found a second one")
 		return
 	} else if !errors.Is(err, io.EOF) {
 		d.syntaxError(err)
@@ -55,7 +55,7 @@ func (d *decoder) decodeDocument(data []byte, out any) {
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
-			d.fail(root, "", "empty document, want a Scenario")
+			d.failf(root, "", "empty document, want a Scenario")
 			return
 		}
 		root = root.Content[0]
@@ -76,7 +76,7 @@ func (d *decoder) syntaxError(err error) {
 	d.errs = append(d.errs, &FieldError{File: d.file, Line: line, Column: 1, Msg: "invalid YAML: " + msg})
 }
 
-func (d *decoder) fail(n *yaml.Node, path, format string, args ...any) {
+func (d *decoder) failf(n *yaml.Node, path, format string, args ...any) {
 	d.errs = append(d.errs, &FieldError{File: d.file, Line: n.Line, Column: n.Column, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -109,7 +109,7 @@ var decoderType = reflect.TypeOf((*nodeDecoder)(nil)).Elem()
 func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 	d.pos[path] = position{n.Line, n.Column}
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		d.fail(n, path, "YAML anchors and aliases are not supported")
+		d.failf(n, path, "YAML anchors and aliases are not supported")
 		return
 	}
 	if v.Kind() == reflect.Pointer {
@@ -128,7 +128,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 	}
 	if v.CanAddr() && v.Addr().Type().Implements(decoderType) {
 		if err := v.Addr().Interface().(nodeDecoder).decodeNode(n); err != nil {
-			d.fail(n, path, "%v", err)
+			d.failf(n, path, "%v", err)
 		}
 		return
 	}
@@ -140,7 +140,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 			return
 		}
 		if n.Kind != yaml.SequenceNode {
-			d.fail(n, path, "want a list, got %s", kindName(n))
+			d.failf(n, path, "want a list, got %s", kindName(n))
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
@@ -152,13 +152,13 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		d.mapValue(n, v, path)
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-			d.fail(n, path, "want a string, got %s (quote it if it is meant as text)", kindName(n))
+			d.failf(n, path, "want a string, got %s (quote it if it is meant as text)", kindName(n))
 			return
 		}
 		v.SetString(n.Value)
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-			d.fail(n, path, "want true or false, got %s", kindName(n))
+			d.failf(n, path, "want true or false, got %s", kindName(n))
 			return
 		}
 		b, _ := strconv.ParseBool(strings.ToLower(n.Value))
@@ -166,27 +166,27 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 	case reflect.Int, reflect.Int64:
 		var i int64
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&i) != nil {
-			d.fail(n, path, "want an integer, got %s", kindName(n))
+			d.failf(n, path, "want an integer, got %s", kindName(n))
 			return
 		}
 		if v.OverflowInt(i) {
-			d.fail(n, path, "integer %s out of range", n.Value)
+			d.failf(n, path, "integer %s out of range", n.Value)
 			return
 		}
 		v.SetInt(i)
 	case reflect.Float64:
 		var f float64
 		if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&f) != nil {
-			d.fail(n, path, "want a number, got %s", kindName(n))
+			d.failf(n, path, "want a number, got %s", kindName(n))
 			return
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			d.fail(n, path, "want a finite number, got %s", n.Value)
+			d.failf(n, path, "want a finite number, got %s", n.Value)
 			return
 		}
 		v.SetFloat(f)
 	default:
-		d.fail(n, path, "internal error: cannot decode into %s", v.Type())
+		d.failf(n, path, "internal error: cannot decode into %s", v.Type())
 	}
 }
 
@@ -219,7 +219,7 @@ func (d *decoder) structValue(n *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		d.fail(n, path, "want a mapping, got %s", kindName(n))
+		d.failf(n, path, "want a mapping, got %s", kindName(n))
 		return
 	}
 	fields := fieldsOf(v.Type())
@@ -227,18 +227,18 @@ func (d *decoder) structValue(n *yaml.Node, v reflect.Value, path string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			d.fail(k, path, "field names must be plain strings, got %s", kindName(k))
+			d.failf(k, path, "field names must be plain strings, got %s", kindName(k))
 			continue
 		}
 		fp := join(path, k.Value)
 		if seen[k.Value] {
-			d.fail(k, fp, "duplicate field")
+			d.failf(k, fp, "duplicate field")
 			continue
 		}
 		seen[k.Value] = true
 		idx, ok := fields[k.Value]
 		if !ok {
-			d.fail(k, fp, "unknown field %q (known: %s)", k.Value, strings.Join(sortedKeys(fields), ", "))
+			d.failf(k, fp, "unknown field %q (known: %s)", k.Value, strings.Join(sortedKeys(fields), ", "))
 			continue
 		}
 		d.value(val, v.Field(idx), fp)
@@ -254,24 +254,24 @@ func (d *decoder) mapValue(n *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		d.fail(n, path, "want a mapping, got %s", kindName(n))
+		d.failf(n, path, "want a mapping, got %s", kindName(n))
 		return
 	}
 	if v.Type().Key().Kind() != reflect.String {
-		d.fail(n, path, "internal error: map key type %s", v.Type().Key())
+		d.failf(n, path, "internal error: map key type %s", v.Type().Key())
 		return
 	}
 	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || isNull(k) {
-			d.fail(k, path, "keys must be strings, got %s", kindName(k))
+			d.failf(k, path, "keys must be strings, got %s", kindName(k))
 			continue
 		}
 		kp := fmt.Sprintf("%s[%s]", path, k.Value)
 		key := reflect.ValueOf(k.Value).Convert(v.Type().Key())
 		if m.MapIndex(key).IsValid() {
-			d.fail(k, kp, "duplicate key")
+			d.failf(k, kp, "duplicate key")
 			continue
 		}
 		elem := reflect.New(v.Type().Elem()).Elem()

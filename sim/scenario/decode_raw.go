@@ -23,12 +23,12 @@ func (d *decoder) rawJSON(n *yaml.Node, v reflect.Value, path string) {
 	}
 	var out any
 	if err := n.Decode(&out); err != nil {
-		d.fail(n, path, "%v", err)
+		d.failf(n, path, "%v", err)
 		return
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
-		d.fail(n, path, "not representable as JSON: %v", err)
+		d.failf(n, path, "not representable as JSON: %v", err)
 		return
 	}
 	v.SetBytes(data)
@@ -42,7 +42,7 @@ var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func (d *decoder) recordRaw(n *yaml.Node, path string) bool {
 	d.pos[path] = position{n.Line, n.Column}
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		d.fail(n, path, "YAML anchors and aliases are not supported")
+		d.failf(n, path, "YAML anchors and aliases are not supported")
 		return false
 	}
 	switch n.Kind {
@@ -50,7 +50,7 @@ func (d *decoder) recordRaw(n *yaml.Node, path string) bool {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode || k.Tag != "!!str" && k.Tag != "!!int" && k.Tag != "!!bool" {
-				d.fail(k, path, "want a string key, got %s", kindName(k))
+				d.failf(k, path, "want a string key, got %s", kindName(k))
 				return false
 			}
 			child := path + "[" + k.Value + "]"

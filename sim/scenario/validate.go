@@ -48,32 +48,32 @@ type validator struct {
 	given func(path string) bool
 }
 
-func (v *validator) add(path, format string, args ...any) {
+func (v *validator) addf(path, format string, args ...any) {
 	v.errs = append(v.errs, &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (v *validator) oneOf(path, got string, allowed []string) {
 	if !slices.Contains(allowed, got) {
-		v.add(path, "%q is not one of %s", got, strings.Join(allowed, ", "))
+		v.addf(path, "%q is not one of %s", got, strings.Join(allowed, ", "))
 	}
 }
 
 // count checks an integer the defaults fill when unset: a given value must be within [lo, hi].
 func (v *validator) count(path string, got, lo, hi int) {
 	if (v.given(path) || got != 0) && (got < lo || got > hi) {
-		v.add(path, "must be between %d and %d, got %d", lo, hi, got)
+		v.addf(path, "must be between %d and %d, got %d", lo, hi, got)
 	}
 }
 
 func (v *validator) share(path string, got float64) {
 	if !(got >= 0 && got <= 1) { // NaN too
-		v.add(path, "must be a fraction between 0 and 1, got %g", got)
+		v.addf(path, "must be a fraction between 0 and 1, got %g", got)
 	}
 }
 
 func (v *validator) duration(path string, d *Duration) {
 	if d != nil && (d.Duration < 0 || d.Duration > maxScenarioDelay) {
-		v.add(path, "must be between 0 and %s, got %s", maxScenarioDelay, d.Duration)
+		v.addf(path, "must be between 0 and %s, got %s", maxScenarioDelay, d.Duration)
 	}
 }
 
@@ -85,38 +85,38 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	}
 	v := &validator{given: given}
 	if s.APIVersion != APIVersion {
-		v.add("apiVersion", "must be %q, got %q", APIVersion, s.APIVersion)
+		v.addf("apiVersion", "must be %q, got %q", APIVersion, s.APIVersion)
 	}
 	if s.Kind != Kind {
-		v.add("kind", "must be %q, got %q", Kind, s.Kind)
+		v.addf("kind", "must be %q, got %q", Kind, s.Kind)
 	}
 	if !dnsLabel.MatchString(s.Name) || len(s.Name) > 63 {
-		v.add("name", "must be a lowercase DNS label (a-z, 0-9, -; at most 63), got %q", s.Name)
+		v.addf("name", "must be a lowercase DNS label (a-z, 0-9, -; at most 63), got %q", s.Name)
 	}
 	if s.TimeScale <= 0 || s.TimeScale > maxTimeScale || (given("timeScale") && s.TimeScale == 0) {
-		v.add("timeScale", "must be greater than 0 and at most %d, got %g", maxTimeScale, s.TimeScale)
+		v.addf("timeScale", "must be greater than 0 and at most %d, got %g", maxTimeScale, s.TimeScale)
 	}
 	v.count("repeats", s.Repeats, 1, maxRepeats)
 	if s.Cluster.Envtest != nil && s.Cluster.Kubeconfig != nil {
-		v.add("cluster", "set one of envtest and kubeconfig, not both")
+		v.addf("cluster", "set one of envtest and kubeconfig, not both")
 	}
 	v.validateCRDs(&s.Cluster)
 	switch s.Cluster.EndpointSlices {
 	case "", EndpointSlicesSimulated:
 	case EndpointSlicesCluster: // needs a kubeconfig cluster, which --kubeconfig may give: checked by the run
 	default:
-		v.add("cluster.endpointSlices", "must be %q or %q, got %q", EndpointSlicesSimulated, EndpointSlicesCluster, s.Cluster.EndpointSlices)
+		v.addf("cluster.endpointSlices", "must be %q or %q, got %q", EndpointSlicesSimulated, EndpointSlicesCluster, s.Cluster.EndpointSlices)
 	}
 	v.validateAWS(&s.AWS)
 	v.validateFleet(&s.Fleet)
 	if s.Cluster.EndpointSlices == EndpointSlicesCluster && s.Fleet.DuplicateEndpointShare > 0 {
-		v.add("fleet.duplicateEndpointShare", "needs cluster.endpointSlices simulated: the cluster's EndpointSlice controller writes one set of slices per Service")
+		v.addf("fleet.duplicateEndpointShare", "needs cluster.endpointSlices simulated: the cluster's EndpointSlice controller writes one set of slices per Service")
 	}
 	names := v.validateController(s)
 	v.validateAB(s)
 	if !slices.ContainsFunc(s.Timeline, func(st Step) bool { return st.Action != "" }) {
 		// Waits alone measure nothing (the defaults end every timeline with a steadyState wait).
-		v.add("timeline", "required: at least one action (%s), e.g. {action: restart}", strings.Join(Actions, ", "))
+		v.addf("timeline", "required: at least one action (%s), e.g. {action: restart}", strings.Join(Actions, ", "))
 	}
 	v.validateTimeline(s)
 	v.validateThresholds(s.Thresholds, names)
@@ -143,32 +143,32 @@ func (v *validator) validateAWS(a *AWS) {
 	for i, f := range a.Faults {
 		p := fmt.Sprintf("aws.faults[%d]", i)
 		if f.Operation == "" {
-			v.add(p+".operation", "required (an operation name or \"*\")")
+			v.addf(p+".operation", "required (an operation name or \"*\")")
 		}
 		if f.Rate <= 0 || f.Rate > 1 {
-			v.add(p+".rate", "must be in (0, 1], got %g", f.Rate)
+			v.addf(p+".rate", "must be in (0, 1], got %g", f.Rate)
 		}
 	}
 }
 
 func (v *validator) limit(path, key string, l Limit) {
 	if strings.TrimSpace(key) == "" {
-		v.add(path, "operation or category name is empty")
+		v.addf(path, "operation or category name is empty")
 	}
 	if l.Burst < 0 {
-		v.add(path+".burst", "must not be negative, got %d", l.Burst)
+		v.addf(path+".burst", "must not be negative, got %d", l.Burst)
 	}
 	if l.Rate >= 0 && l.Burst == 0 && l.Rate > 0 {
-		v.add(path+".burst", "must be at least 1 when rate is positive")
+		v.addf(path+".burst", "must be at least 1 when rate is positive")
 	}
 }
 
 func (v *validator) latency(path string, l Latency) {
 	if l.Base.Duration < 0 || l.Base.Duration > time.Hour {
-		v.add(path+".base", "must be between 0 and 1h, got %s", l.Base.Duration)
+		v.addf(path+".base", "must be between 0 and 1h, got %s", l.Base.Duration)
 	}
 	if l.Jitter.Duration < 0 || l.Jitter.Duration > time.Hour {
-		v.add(path+".jitter", "must be between 0 and 1h, got %s", l.Jitter.Duration)
+		v.addf(path+".jitter", "must be between 0 and 1h, got %s", l.Jitter.Duration)
 	}
 }
 
@@ -176,9 +176,9 @@ func (v *validator) validateFleet(f *Fleet) {
 	before := len(v.errs)
 	switch {
 	case len(f.Objects) == 0 && (f.TargetGroupBindings < 1 || f.TargetGroupBindings > maxTGBs):
-		v.add("fleet.targetGroupBindings", "must be between 1 and %d (0 only with fleet.objects), got %d", maxTGBs, f.TargetGroupBindings)
+		v.addf("fleet.targetGroupBindings", "must be between 1 and %d (0 only with fleet.objects), got %d", maxTGBs, f.TargetGroupBindings)
 	case f.TargetGroupBindings < 0 || f.TargetGroupBindings > maxTGBs:
-		v.add("fleet.targetGroupBindings", "must be between 0 and %d, got %d", maxTGBs, f.TargetGroupBindings)
+		v.addf("fleet.targetGroupBindings", "must be between 0 and %d, got %d", maxTGBs, f.TargetGroupBindings)
 	}
 	v.count("fleet.namespaces", f.Namespaces, 1, max(1, f.TargetGroupBindings+f.objectCount()))
 	v.count("fleet.podsPerService", f.PodsPerService, 1, maxPodsPerSvc)
@@ -214,13 +214,13 @@ func (v *validator) validatePlan(f *Fleet) {
 		field, msg, ok := strings.Cut(err.Error(), ": ")
 		switch name, known := fleetFields[field]; {
 		case !ok:
-			v.add("fleet", "%s", err)
+			v.addf("fleet", "%s", err)
 		case known:
-			v.add("fleet."+name, "%s", msg)
+			v.addf("fleet."+name, "%s", msg)
 		case strings.HasPrefix(field, "ingresses."):
-			v.add("fleet."+field, "%s", msg)
+			v.addf("fleet."+field, "%s", msg)
 		default:
-			v.add("fleet", "%s", err)
+			v.addf("fleet", "%s", err)
 		}
 	}
 }
@@ -246,11 +246,11 @@ func (v *validator) validateCRDs(c *Cluster) {
 	for i, path := range c.CRDs {
 		p := fmt.Sprintf("cluster.crds[%d]", i)
 		if strings.TrimSpace(path) == "" {
-			v.add(p, "empty path")
+			v.addf(p, "empty path")
 			continue
 		}
 		if _, err := os.Stat(path); err != nil {
-			v.add(p, "%v", err)
+			v.addf(p, "%v", err)
 		}
 	}
 }

@@ -26,21 +26,21 @@ func (v *validator) validateController(s *Scenario) []string {
 	v.count("controller.replicas", c.Replicas, 1, maxReplicas)
 	v.count("controller.warmupWorkers", c.WarmupWorkers, 1, 1000)
 	if c.WarmupWorkers > 0 && (c.Replicas > 1 || c.HasExternal()) {
-		v.add("controller.warmupWorkers", "needs one reference controller replica (replicas 1, no external): a standby would keep the warm-up workers into the measured phase")
+		v.addf("controller.warmupWorkers", "needs one reference controller replica (replicas 1, no external): a standby would keep the warm-up workers into the measured phase")
 	}
 	switch {
 	case c.External != nil && len(c.Strategies) > 0:
-		v.add("controller", "set strategies (reference controller) or external, not both")
+		v.addf("controller", "set strategies (reference controller) or external, not both")
 	case c.External == nil && len(c.Strategies) == 0:
-		v.add("controller.strategies", "required: at least one strategy (or controller.external)")
+		v.addf("controller.strategies", "required: at least one strategy (or controller.external)")
 	}
 	seen := map[string]bool{}
 	for i, st := range c.Strategies {
 		p := fmt.Sprintf("controller.strategies[%d]", i)
 		if !dnsLabel.MatchString(st.Name) || len(st.Name) > 63 {
-			v.add(p+".name", "must be a lowercase DNS label, got %q", st.Name)
+			v.addf(p+".name", "must be a lowercase DNS label, got %q", st.Name)
 		} else if seen[st.Name] {
-			v.add(p+".name", "duplicate strategy name %q", st.Name)
+			v.addf(p+".name", "duplicate strategy name %q", st.Name)
 		}
 		seen[st.Name] = true
 		v.validateConvergeWith(s, st, p)
@@ -54,7 +54,7 @@ func (v *validator) validateController(s *Scenario) []string {
 		v.validateControllerExternal(s, e)
 	}
 	if c.RegistrationRate < 0 || c.RegistrationRate > 1e6 || (v.given("controller.registrationRate") && c.RegistrationRate == 0) {
-		v.add("controller.registrationRate", "must be a positive number of calls per second (at most 1e6), got %g", c.RegistrationRate)
+		v.addf("controller.registrationRate", "must be a positive number of calls per second (at most 1e6), got %g", c.RegistrationRate)
 	}
 	return s.StrategyNames()
 }
@@ -76,17 +76,17 @@ func (v *validator) validateConvergeWith(s *Scenario, st Strategy, p string) {
 	}
 	switch {
 	case name == st.Name:
-		v.add(p, "names the strategy itself; name another strategy, whose controller converges the fleet before the restart")
+		v.addf(p, "names the strategy itself; name another strategy, whose controller converges the fleet before the restart")
 	case !found:
-		v.add(p, "unknown strategy %q (have: %s)", name, strings.Join(have, ", "))
+		v.addf(p, "unknown strategy %q (have: %s)", name, strings.Join(have, ", "))
 	case s.AB != nil && name == s.AB.Strategy:
-		v.add(p, "names %q, which ab compares as two builds; name a strategy that runs one build", name)
+		v.addf(p, "names %q, which ab compares as two builds; name a strategy that runs one build", name)
 	}
 	if s.Controller.Replicas > 1 {
-		v.add(p, "needs controller.replicas 1 (got %d): the restart replaces the one instance that converged the fleet", s.Controller.Replicas)
+		v.addf(p, "needs controller.replicas 1 (got %d): the restart replaces the one instance that converged the fleet", s.Controller.Replicas)
 	}
 	if !slices.ContainsFunc(s.Timeline, func(step Step) bool { return step.Action == ActionRestart }) {
-		v.add(p, "needs a restart in the timeline: the first restart starts this strategy's controller in place of %q's", name)
+		v.addf(p, "needs a restart in the timeline: the first restart starts this strategy's controller in place of %q's", name)
 	}
 }
 
@@ -97,7 +97,7 @@ func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
 		v.oneOf(p+".modelCheckpoint", st.ModelCheckpoint, ModelCheckpoints)
 	}
 	if st.ModelCheckpoint == ModelCheckpointModel && s.Fleet.Ingresses == nil {
-		v.add(p+".modelCheckpoint", "model needs a load balancer side in the fleet (fleet.ingresses)")
+		v.addf(p+".modelCheckpoint", "model needs a load balancer side in the fleet (fleet.ingresses)")
 	}
 	for name, d := range map[string]*Duration{
 		"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
@@ -109,10 +109,10 @@ func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
 	if st.ResumeInterval != nil {
 		switch {
 		case st.Resume == nil || !*st.Resume:
-			v.add(p+".resumeInterval", "applies only with resume: true")
+			v.addf(p+".resumeInterval", "applies only with resume: true")
 		case st.ResumeInterval.Duration == 0:
 			// 0 would leave the controller's default unscaled by timeScale.
-			v.add(p+".resumeInterval", "must be positive")
+			v.addf(p+".resumeInterval", "must be positive")
 		}
 	}
 	v.validateLeaderElection(s, st, p)
@@ -121,18 +121,18 @@ func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
 	// The same parse, with the same time scale, as the controller's when the run starts it.
 	if s.TimeScale > 0 {
 		if _, err := throttlespec.Scaled(st.Throttle, s.TimeScale); err != nil {
-			v.add(p+".throttle", "%v", err)
+			v.addf(p+".throttle", "%v", err)
 		}
 	}
 	v.validateMutant(st, p)
 	if st.Binary == "" && len(st.Args) > 0 {
-		v.add(p+".args", "applies only with binary")
+		v.addf(p+".args", "applies only with binary")
 	}
 	for j, a := range st.Args {
 		v.template(fmt.Sprintf("%s.args[%d]", p, j), a)
 	}
 	if st.Binary != "" && st.ElectsLeader(s.Controller.Replicas) && s.TimeScale != 1 {
-		v.add(p+".binary", "with leader election needs timeScale 1: an out-of-process controller's default leader-election timers are not scaled")
+		v.addf(p+".binary", "with leader election needs timeScale 1: an out-of-process controller's default leader-election timers are not scaled")
 	}
 }
 
@@ -145,9 +145,9 @@ func (v *validator) validateMutant(st Strategy, p string) {
 		v.duration(p+".mutantDelay", d)
 		switch {
 		case !slices.Contains(delayMutants, st.Mutant):
-			v.add(p+".mutantDelay", "applies only with mutant %s", strings.Join(delayMutants, " or "))
+			v.addf(p+".mutantDelay", "applies only with mutant %s", strings.Join(delayMutants, " or "))
 		case d.Duration == 0:
-			v.add(p+".mutantDelay", "must be positive")
+			v.addf(p+".mutantDelay", "must be positive")
 		}
 	}
 }
@@ -156,10 +156,10 @@ func (v *validator) validateMutant(st Strategy, p string) {
 func (v *validator) validateControllerExternal(s *Scenario, e *External) {
 	v.validateExternal(e, "controller.external")
 	if s.TimeScale != 1 {
-		v.add("timeScale", "must be 1 with controller.external: an external controller's timers run on the wall clock, so the simulation cannot speed them up (got %g)", s.TimeScale)
+		v.addf("timeScale", "must be 1 with controller.external: an external controller's timers run on the wall clock, so the simulation cannot speed them up (got %g)", s.TimeScale)
 	}
 	if !dnsLabel.MatchString(e.Name) {
-		v.add("controller.external.name", "must be a lowercase DNS label, got %q", e.Name)
+		v.addf("controller.external.name", "must be a lowercase DNS label, got %q", e.Name)
 	}
 }
 
@@ -173,16 +173,16 @@ func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
 		}
 		set = true
 		if d.Duration <= 0 {
-			v.add(p+"."+name, "must be positive, got %v", d.Duration)
+			v.addf(p+"."+name, "must be positive, got %v", d.Duration)
 			return
 		}
 	}
 	if (set || st.ReleaseOnCancel != nil || st.Warmup != nil) && !st.ElectsLeader(s.Controller.Replicas) {
-		v.add(p, "leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election (leaderElection: true, or replicas > 1)")
+		v.addf(p, "leaseDuration, renewDeadline, retryPeriod, releaseOnCancel and warmup apply only with leader election (leaderElection: true, or replicas > 1)")
 		return
 	}
 	if err := leasetiming.Validate(st.LeaseTimings()); set && err != nil {
-		v.add(p+".leaseDuration", "%v", err)
+		v.addf(p+".leaseDuration", "%v", err)
 	}
 }
 
@@ -191,40 +191,40 @@ func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
 func (v *validator) validateStrategyExternal(s *Scenario, st Strategy, p string) {
 	for _, f := range sortedKeys(fieldsOf(reflect.TypeOf(Strategy{}))) {
 		if f != "name" && f != "external" && f != "convergeWith" && v.given(p+"."+f) {
-			v.add(p+"."+f, "does not apply to an external controller (a strategy with external takes only name and convergeWith)")
+			v.addf(p+"."+f, "does not apply to an external controller (a strategy with external takes only name and convergeWith)")
 		}
 	}
 	if v.given(p+".external.name") && st.External.Name != st.Name {
-		v.add(p+".external.name", "is the strategy's name (%q); leave it unset", st.Name)
+		v.addf(p+".external.name", "is the strategy's name (%q); leave it unset", st.Name)
 	}
 	v.validateExternal(st.External, p+".external")
 	if s.TimeScale != 1 {
-		v.add("timeScale", "must be 1 with an external controller (%s): its timers run on the wall clock, so the simulation cannot speed them up (got %g)", p, s.TimeScale)
+		v.addf("timeScale", "must be 1 with an external controller (%s): its timers run on the wall clock, so the simulation cannot speed them up (got %g)", p, s.TimeScale)
 	}
 }
 
 func (v *validator) validateExternal(e *External, p string) {
 	if len(e.Command) == 0 || strings.TrimSpace(e.Command[0]) == "" {
-		v.add(p+".command", "required: the controller's argv, e.g. [/path/to/controller, --kubeconfig={{.Kubeconfig}}]")
+		v.addf(p+".command", "required: the controller's argv, e.g. [/path/to/controller, --kubeconfig={{.Kubeconfig}}]")
 	}
 	for i, arg := range e.Command {
 		v.template(fmt.Sprintf("%s.command[%d]", p, i), arg)
 	}
 	for _, k := range sortedKeys(e.Env) {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			v.add(fmt.Sprintf("%s.env[%s]", p, k), "invalid variable name")
+			v.addf(fmt.Sprintf("%s.env[%s]", p, k), "invalid variable name")
 		}
 		v.template(fmt.Sprintf("%s.env[%s]", p, k), e.Env[k])
 	}
 	if !strings.HasPrefix(e.MetricsPath, "/") {
-		v.add(p+".metricsPath", "must start with /, got %q", e.MetricsPath)
+		v.addf(p+".metricsPath", "must start with /, got %q", e.MetricsPath)
 	}
 	if _, err := regexp.Compile(e.CacheSyncedLog); err != nil {
-		v.add(p+".cacheSyncedLog", "not a regular expression: %v", err)
+		v.addf(p+".cacheSyncedLog", "not a regular expression: %v", err)
 	}
 	if l := e.Lease; l != nil {
 		if !dnsSubdomain.MatchString(l.Name) || len(l.Name) > 253 {
-			v.add(p+".lease.name", "must be a Lease name (a lowercase DNS subdomain), got %q", l.Name)
+			v.addf(p+".lease.name", "must be a Lease name (a lowercase DNS subdomain), got %q", l.Name)
 		}
 		v.template(p+".lease.namespace", l.Namespace)
 	}
@@ -237,11 +237,11 @@ func (v *validator) metricSelector(p string, m *MetricSelector) {
 		return
 	}
 	if !metricName.MatchString(m.Metric) {
-		v.add(p+".metric", "must be a Prometheus metric name, got %q", m.Metric)
+		v.addf(p+".metric", "must be a Prometheus metric name, got %q", m.Metric)
 	}
 	for _, k := range sortedKeys(m.Labels) {
 		if !labelName.MatchString(k) {
-			v.add(fmt.Sprintf("%s.labels[%s]", p, k), "not a Prometheus label name")
+			v.addf(fmt.Sprintf("%s.labels[%s]", p, k), "not a Prometheus label name")
 		}
 	}
 }
@@ -250,10 +250,10 @@ func (v *validator) metricSelector(p string, m *MetricSelector) {
 func (v *validator) template(path, text string) {
 	t, err := template.New(path).Option("missingkey=error").Parse(text)
 	if err != nil {
-		v.add(path, "bad template: %v", err)
+		v.addf(path, "bad template: %v", err)
 		return
 	}
 	if err := t.Execute(io.Discard, TemplateData{}); err != nil {
-		v.add(path, "bad template: %v", err)
+		v.addf(path, "bad template: %v", err)
 	}
 }

@@ -39,21 +39,21 @@ func (v *validator) validateIngresses(f *Fleet) {
 	const p = "fleet.ingresses"
 	switch {
 	case !v.given(p+".count") && in.Count == 0:
-		v.add(p+".count", "required: the number of Ingresses (0 for NLB Services only)")
+		v.addf(p+".count", "required: the number of Ingresses (0 for NLB Services only)")
 	case in.Count < 0 || in.Count > maxIngresses:
-		v.add(p+".count", "must be between 0 and %d, got %d", maxIngresses, in.Count)
+		v.addf(p+".count", "must be between 0 and %d, got %d", maxIngresses, in.Count)
 	case in.Count == 0 && in.LoadBalancerServices == 0:
-		v.add(p+".count", "0 Ingresses and no loadBalancerServices: drop fleet.ingresses instead")
+		v.addf(p+".count", "0 Ingresses and no loadBalancerServices: drop fleet.ingresses instead")
 	}
 	v.count(p+".groupSize", in.GroupSize, 1, workload.MaxIngressGroupSize)
 	v.count(p+".servicesPerIngress", in.ServicesPerIngress, 1, workload.MaxServicesPerIngress)
 	if in.LoadBalancerServices < 0 || in.LoadBalancerServices > maxTGBs {
-		v.add(p+".loadBalancerServices", "must be between 0 and %d, got %d", maxTGBs, in.LoadBalancerServices)
+		v.addf(p+".loadBalancerServices", "must be between 0 and %d, got %d", maxTGBs, in.LoadBalancerServices)
 	}
 	v.share(p+".tlsShare", in.TLSShare)
 	v.share(p+".oidcShare", in.OIDCShare)
 	if in.OIDCShare > in.TLSShare {
-		v.add(p+".oidcShare", "%g exceeds tlsShare %g: OIDC Ingresses are drawn among the TLS ones (ALB authenticates on HTTPS listeners only)", in.OIDCShare, in.TLSShare)
+		v.addf(p+".oidcShare", "%g exceeds tlsShare %g: OIDC Ingresses are drawn among the TLS ones (ALB authenticates on HTTPS listeners only)", in.OIDCShare, in.TLSShare)
 	}
 }
 
@@ -68,10 +68,10 @@ func (v *validator) validateIngressChurn(s *Scenario, st *Step, p string) {
 	in := s.Fleet.WorkloadIngresses()
 	switch {
 	case in.Count == 0:
-		v.add(p+".kind", "%s changes Ingresses: set fleet.ingresses.count above 0", st.Kind)
+		v.addf(p+".kind", "%s changes Ingresses: set fleet.ingresses.count above 0", st.Kind)
 		return
 	case st.Kind == ChurnSecretContent && planned(in.Count, in.OIDCShare) == 0:
-		v.add(p+".kind", "%s needs OIDC Ingresses: fleet.ingresses.oidcShare %g of %d Ingresses plans none", st.Kind, in.OIDCShare, in.Count)
+		v.addf(p+".kind", "%s needs OIDC Ingresses: fleet.ingresses.oidcShare %g of %d Ingresses plans none", st.Kind, in.OIDCShare, in.Count)
 		return
 	}
 	limit := in.Count

@@ -99,11 +99,11 @@ func fieldErrors(err error, from, to string) ErrorList {
 // its condition are compiled by CompileObjects.
 func (v *validator) validatePatchChurn(s *Scenario, st *Step, p string) {
 	if v.given(p + ".services") {
-		v.add(p+".services", "does not apply to churn kind %s (it takes count: how many objects)", ChurnPatch)
+		v.addf(p+".services", "does not apply to churn kind %s (it takes count: how many objects)", ChurnPatch)
 	}
 	g, ok := s.Fleet.ObjectGroup(st.Group)
 	if !ok {
-		v.add(p+".group", "%q is not a group of fleet.objects", st.Group)
+		v.addf(p+".group", "%q is not a group of fleet.objects", st.Group)
 		return
 	}
 	v.count(p+".count", st.Count, 1, g.Count)

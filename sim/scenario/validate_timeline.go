@@ -28,21 +28,21 @@ func (v *validator) validateTimeline(s *Scenario) {
 		p := fmt.Sprintf("timeline[%d]", i)
 		switch {
 		case st.Action != "" && st.WaitFor != "":
-			v.add(p, "set action or waitFor, not both")
+			v.addf(p, "set action or waitFor, not both")
 			continue
 		case st.Action == "" && st.WaitFor == "":
-			v.add(p, "set action (%s) or waitFor", strings.Join(Actions, ", "))
+			v.addf(p, "set action (%s) or waitFor", strings.Join(Actions, ", "))
 			continue
 		}
 		if st.At != nil && st.After != nil {
-			v.add(p+".after", "set at or after, not both")
+			v.addf(p+".after", "set at or after, not both")
 		}
 		if st.Within != nil && (st.At == nil || !st.At.Random) {
-			v.add(p+".within", "only applies to at: random")
+			v.addf(p+".within", "only applies to at: random")
 		}
 		if st.At != nil && !st.At.Random {
 			if st.At.Offset < lastAt {
-				v.add(p+".at", "%s is before an earlier step's at (%s); steps run in order", st.At.Offset, lastAt)
+				v.addf(p+".at", "%s is before an earlier step's at (%s); steps run in order", st.At.Offset, lastAt)
 			}
 			lastAt = st.At.Offset
 		}
@@ -54,7 +54,7 @@ func (v *validator) validateTimeline(s *Scenario) {
 		}
 		allowed, ok := stepFields[st.Action]
 		if !ok {
-			v.add(p+".action", "%q is not one of %s", st.Action, strings.Join(Actions, ", "))
+			v.addf(p+".action", "%q is not one of %s", st.Action, strings.Join(Actions, ", "))
 			continue
 		}
 		v.onlyFields(p, st.Action, allowed)
@@ -66,7 +66,7 @@ func (v *validator) validateTimeline(s *Scenario) {
 func (v *validator) onlyFields(p, action string, allowed []string) {
 	for _, f := range allStepFields() {
 		if v.given(p+"."+f) && !slices.Contains(allowed, f) && !slices.Contains(commonStepFields, f) {
-			v.add(p+"."+f, "does not apply to action %s (it takes: %s)", action, strings.Join(allowed, ", "))
+			v.addf(p+"."+f, "does not apply to action %s (it takes: %s)", action, strings.Join(allowed, ", "))
 		}
 	}
 }
@@ -77,15 +77,15 @@ func allStepFields() []string {
 
 func (v *validator) validateWaitFor(st *Step, p string) {
 	if st.WaitFor != WaitForSteadyState && st.WaitFor != WaitForLeader {
-		v.add(p+".waitFor", "%q is not one of %s, %s", st.WaitFor, WaitForLeader, WaitForSteadyState)
+		v.addf(p+".waitFor", "%q is not one of %s, %s", st.WaitFor, WaitForLeader, WaitForSteadyState)
 	}
 	if st.Timeout == nil || st.Timeout.Duration <= 0 {
-		v.add(p+".timeout", "must be positive")
+		v.addf(p+".timeout", "must be positive")
 	}
 	v.duration(p+".timeout", st.Timeout)
 	for _, f := range allStepFields() {
 		if v.given(p+"."+f) && !slices.Contains([]string{"waitFor", "timeout", "at", "after"}, f) {
-			v.add(p+"."+f, "does not apply to waitFor")
+			v.addf(p+"."+f, "does not apply to waitFor")
 		}
 	}
 }
@@ -97,7 +97,7 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 		v.oneOf(p+".await", st.Await, Awaits)
 		v.duration(p+".downtime", st.Downtime)
 		if st.Mode == RestartLeaderHandover && s.Controller.Replicas < 2 {
-			v.add(p+".mode", "leaderHandover needs controller.replicas of at least 2, got %d", s.Controller.Replicas)
+			v.addf(p+".mode", "leaderHandover needs controller.replicas of at least 2, got %d", s.Controller.Replicas)
 		}
 	case ActionChurn:
 		v.oneOf(p+".kind", st.Kind, ChurnKinds)
@@ -110,11 +110,11 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 			v.count(p+".services", st.Services, 1, s.Fleet.TargetGroupBindings)
 		}
 		if st.Duration != nil && st.Kind != ChurnRecreateService {
-			v.add(p+".duration", "applies to churn kind %s only", ChurnRecreateService)
+			v.addf(p+".duration", "applies to churn kind %s only", ChurnRecreateService)
 		}
 		v.duration(p+".duration", st.Duration)
 		if st.Kind == ChurnStaleGate && s.Fleet.ReadinessGateShare == 0 {
-			v.add(p+".kind", "staleGate needs TGBs with readiness gates: set fleet.readinessGateShare above 0")
+			v.addf(p+".kind", "staleGate needs TGBs with readiness gates: set fleet.readinessGateShare above 0")
 		}
 		v.validateReplaceNode(s, st, p)
 	case ActionContainerRestart:
@@ -123,11 +123,11 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 		v.oneOf(p+".kind", st.Kind, DriftKinds)
 		v.count(p+".count", st.Count, 1, s.Fleet.TargetGroupBindings)
 		if st.Kind == DriftRevokeIngress && s.Fleet.NetworkingShare == 0 {
-			v.add(p+".kind", "revokeIngress needs TGBs with networking rules: set fleet.networkingShare above 0")
+			v.addf(p+".kind", "revokeIngress needs TGBs with networking rules: set fleet.networkingShare above 0")
 		}
 	case ActionWait:
 		if st.Duration == nil || st.Duration.Duration <= 0 {
-			v.add(p+".duration", "required: a positive duration")
+			v.addf(p+".duration", "required: a positive duration")
 		}
 		v.duration(p+".duration", st.Duration)
 	case ActionAWSFault:
@@ -143,19 +143,19 @@ func (v *validator) validateReplaceNode(s *Scenario, st *Step, p string) {
 	}
 	if st.Kind != ChurnReplaceNode {
 		if v.given(p + ".count") {
-			v.add(p+".count", "applies to churn kind %s only (the other kinds take services)", ChurnReplaceNode)
+			v.addf(p+".count", "applies to churn kind %s only (the other kinds take services)", ChurnReplaceNode)
 		}
 		return
 	}
 	if v.given(p + ".services") {
-		v.add(p+".services", "does not apply to churn kind %s (it takes count: how many nodes)", ChurnReplaceNode)
+		v.addf(p+".services", "does not apply to churn kind %s (it takes count: how many nodes)", ChurnReplaceNode)
 	}
 	v.count(p+".count", st.Count, 1, s.Fleet.Nodes)
 	switch tgbs := s.Fleet.TargetGroupBindings; {
 	case s.Fleet.InstanceShare == 0:
-		v.add(p+".kind", "replaceNode needs TGBs with instance targets: set fleet.instanceShare above 0")
+		v.addf(p+".kind", "replaceNode needs TGBs with instance targets: set fleet.instanceShare above 0")
 	case planned(tgbs, s.Fleet.InstanceShare) == 0:
-		v.add(p+".kind", "replaceNode needs TGBs with instance targets: fleet.instanceShare %g of %d TGBs plans none", s.Fleet.InstanceShare, tgbs)
+		v.addf(p+".kind", "replaceNode needs TGBs with instance targets: fleet.instanceShare %g of %d TGBs plans none", s.Fleet.InstanceShare, tgbs)
 	}
 }
 
@@ -166,30 +166,30 @@ func (v *validator) validateFault(st *Step, p string) {
 		v.oneOf(p+".profile", st.Profile, Profiles)
 	case FaultLimit:
 		if len(st.Limits) == 0 {
-			v.add(p+".limits", "required: operation or category → {rate, burst}")
+			v.addf(p+".limits", "required: operation or category → {rate, burst}")
 		}
 		for _, k := range sortedKeys(st.Limits) {
 			v.limit(fmt.Sprintf("%s.limits[%s]", p, k), k, st.Limits[k])
 		}
 	case FaultErrors:
 		if st.Rate <= 0 || st.Rate > 1 {
-			v.add(p+".rate", "must be in (0, 1], got %g", st.Rate)
+			v.addf(p+".rate", "must be in (0, 1], got %g", st.Rate)
 		}
 	case FaultOutage:
 		if st.Duration == nil || st.Duration.Duration <= 0 {
-			v.add(p+".duration", "required for an outage: a positive duration")
+			v.addf(p+".duration", "required for an outage: a positive duration")
 		}
 		for i, svc := range st.AWSServices {
 			v.oneOf(fmt.Sprintf("%s.awsServices[%d]", p, i), svc, AWSServices)
 		}
 	case FaultLatency:
 		if st.Latency == nil {
-			v.add(p+".latency", "required: {base, jitter}")
+			v.addf(p+".latency", "required: {base, jitter}")
 		} else {
 			v.latency(p+".latency", *st.Latency)
 		}
 	case "":
-		v.add(p+".fault", "required: one of %s", strings.Join(FaultKinds, ", "))
+		v.addf(p+".fault", "required: one of %s", strings.Join(FaultKinds, ", "))
 	default:
 		v.oneOf(p+".fault", st.Fault, FaultKinds)
 	}
@@ -200,18 +200,18 @@ func (v *validator) validateThresholds(ts []Threshold, strategies []string) {
 	for i, t := range ts {
 		p := fmt.Sprintf("thresholds[%d]", i)
 		if !slices.Contains(known, t.Metric) {
-			v.add(p+".metric", "unknown metric %q (known: %s)", t.Metric, strings.Join(known, ", "))
+			v.addf(p+".metric", "unknown metric %q (known: %s)", t.Metric, strings.Join(known, ", "))
 		} else if t.Max.Duration && !strings.HasSuffix(t.Metric, "_seconds") {
-			v.add(p+".max", "%s is a count, not a duration; give a number", t.Metric)
+			v.addf(p+".max", "%s is a count, not a duration; give a number", t.Metric)
 		}
 		if !v.given(p + ".max") {
-			v.add(p+".max", "required")
+			v.addf(p+".max", "required")
 		} else if t.Max.Value < 0 {
-			v.add(p+".max", "must not be negative, got %g", t.Max.Value)
+			v.addf(p+".max", "must not be negative, got %g", t.Max.Value)
 		}
 		for j, name := range t.Strategies {
 			if !slices.Contains(strategies, name) {
-				v.add(fmt.Sprintf("%s.strategies[%d]", p, j), "unknown strategy %q (have: %s)", name, strings.Join(strategies, ", "))
+				v.addf(fmt.Sprintf("%s.strategies[%d]", p, j), "unknown strategy %q (have: %s)", name, strings.Join(strategies, ", "))
 			}
 		}
 	}
@@ -222,25 +222,25 @@ func (v *validator) validateGate(rules []GateRule, strategies []string) {
 	for i, g := range rules {
 		p := fmt.Sprintf("gate[%d]", i)
 		if !slices.Contains(known, g.Metric) {
-			v.add(p+".metric", "unknown metric %q (known: %s)", g.Metric, strings.Join(known, ", "))
+			v.addf(p+".metric", "unknown metric %q (known: %s)", g.Metric, strings.Join(known, ", "))
 		}
 		if !slices.Contains(strategies, g.Strategy) {
-			v.add(p+".strategy", "unknown strategy %q (have: %s)", g.Strategy, strings.Join(strategies, ", "))
+			v.addf(p+".strategy", "unknown strategy %q (have: %s)", g.Strategy, strings.Join(strategies, ", "))
 		}
 		if g.RelativeTo != "" && !slices.Contains(strategies, g.RelativeTo) {
-			v.add(p+".relativeTo", "unknown strategy %q (have: %s)", g.RelativeTo, strings.Join(strategies, ", "))
+			v.addf(p+".relativeTo", "unknown strategy %q (have: %s)", g.RelativeTo, strings.Join(strategies, ", "))
 		}
 		if g.Max == nil && g.MaxRegression == nil {
-			v.add(p, "set max, maxRegression or both")
+			v.addf(p, "set max, maxRegression or both")
 		}
 		if g.Max != nil && *g.Max < 0 {
-			v.add(p+".max", "must not be negative")
+			v.addf(p+".max", "must not be negative")
 		}
 		if g.MaxRegression != nil && *g.MaxRegression < 0 {
-			v.add(p+".maxRegression", "must not be negative")
+			v.addf(p+".maxRegression", "must not be negative")
 		}
 		if g.Slack < 0 {
-			v.add(p+".slack", "must not be negative")
+			v.addf(p+".slack", "must not be negative")
 		}
 	}
 }

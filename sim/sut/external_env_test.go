@@ -49,8 +49,8 @@ func runAWSChild(report string) {
 	if err != nil {
 		out.Err = err.Error()
 	}
-	b, _ := json.Marshal(out)
-	if os.WriteFile(report+".tmp", b, 0o600) == nil {
+	b, err := json.Marshal(out)
+	if err == nil && os.WriteFile(report+".tmp", b, 0o600) == nil {
 		_ = os.Rename(report+".tmp", report)
 	}
 	select {}

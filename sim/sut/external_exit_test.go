@@ -78,7 +78,7 @@ func TestExternalExitLaterCancelsTheRun(t *testing.T) {
 	if err := MeasuredFailure(runCtx, timeout); !errors.As(err, &v) || v.Kind != results.ViolationInvariant || !strings.Contains(err.Error(), "controller-0.log") {
 		t.Errorf("measuredFailure = %v, want an invariant violation naming the log", err)
 	}
-	if err := StartFailure(ctx, timeout); err != timeout {
+	if err := StartFailure(ctx, timeout); err != timeout { //nolint:errorlint // the very error, not a wrapper
 		t.Errorf("startFailure without an exit = %v, want the error unchanged", err)
 	}
 
@@ -134,7 +134,11 @@ func TestLeaseWatchSeesTheNewHolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Stop()
+	defer func() {
+		if err := e.Stop(); err != nil {
+			t.Logf("stopping the environment: %v", err)
+		}
+	}()
 	cs := kubernetes.NewForConfigOrDie(e.Config)
 	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "lw"}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

@@ -91,20 +91,20 @@ type inProcess struct {
 	takeover takeoverOnce
 }
 
-func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
+func (p *inProcess) startReplica(ctx context.Context) error {
 	p.mu.Lock()
 	id := p.next
 	p.next++
 	p.mu.Unlock()
 	g, err := backend.NewCutoff(p.backend)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r := &replica{id: id, gate: g, kill: &killSwitch{}, reg: prometheus.NewRegistry(), done: make(chan struct{}), started: time.Now()}
 	opts, err := p.options(id, g.URL, r.reg)
 	if err != nil {
 		g.Cut()
-		return nil, err
+		return err
 	}
 	cfg := rest.CopyConfig(p.cfg)
 	cfg.Wrap(r.kill.wrap)
@@ -124,11 +124,11 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	mgr, err := manager.New(cfg, controller.ManagerOptions(opts, base))
 	if err != nil {
 		g.Cut()
-		return nil, fmt.Errorf("replica %d: manager: %w", id, err)
+		return fmt.Errorf("replica %d: manager: %w", id, err)
 	}
 	if _, err := controller.New(mgr, opts); err != nil {
 		g.Cut()
-		return nil, fmt.Errorf("replica %d: controller: %w", id, err)
+		return fmt.Errorf("replica %d: controller: %w", id, err)
 	}
 	r.mgr, r.elected = mgr, mgr.Elected()
 	rctx, cancel := context.WithCancel(ctx)
@@ -144,12 +144,12 @@ func (p *inProcess) startReplica(ctx context.Context) (*replica, error) {
 	p.regs = append(p.regs, r.reg)
 	p.synced = append(p.synced, r.synced)
 	p.mu.Unlock()
-	return r, nil
+	return nil
 }
 
 func (p *inProcess) Start(ctx context.Context) error {
 	for i := 0; i < p.replicas; i++ {
-		if _, err := p.startReplica(ctx); err != nil {
+		if err := p.startReplica(ctx); err != nil {
 			return err
 		}
 	}
@@ -242,7 +242,7 @@ func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error
 }
 
 func (p *inProcess) StartReplacement(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
-	if _, err := p.startReplica(ctx); err != nil {
+	if err := p.startReplica(ctx); err != nil {
 		return time.Time{}, nil, err
 	}
 	started := time.Now()

@@ -66,7 +66,11 @@ timeline: [{action: restart}]
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Stop()
+	defer func() {
+		if err := e.Stop(); err != nil {
+			t.Logf("stopping the environment: %v", err)
+		}
+	}()
 	cr := backend.Creds{Region: sc.AWS.Region, AccessKey: "test", SecretKey: "test"}
 	cloud, err := backend.Start(backend.Config{Creds: cr, AWS: &sc.AWS, TimeScale: sc.TimeScale, CallLog: filepath.Join(dir, "aws-calls.jsonl")})
 	if err != nil {

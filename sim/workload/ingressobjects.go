@@ -51,8 +51,9 @@ func ingressAnnotations(ing *IngressPlan) map[string]string {
 		a[lbmodel.AnnotationCertificateARN] = ing.TLS.CertificateARN
 	}
 	if o := ing.OIDC; o != nil {
-		cfg, _ := json.Marshal(lbmodel.OIDCAnnotation{Issuer: o.Issuer, AuthorizationEndpoint: o.Issuer + "/authorize",
-			TokenEndpoint: o.Issuer + "/token", UserInfoEndpoint: o.Issuer + "/userinfo", SecretName: o.SecretName})
+		oidc := lbmodel.OIDCAnnotation{Issuer: o.Issuer, AuthorizationEndpoint: o.Issuer + "/authorize",
+			TokenEndpoint: o.Issuer + "/token", UserInfoEndpoint: o.Issuer + "/userinfo", SecretName: o.SecretName}
+		cfg, _ := json.Marshal(oidc) //nolint:errchkjson // only strings: cannot fail
 		a[lbmodel.AnnotationAuthType] = "oidc"
 		a[lbmodel.AnnotationAuthIDPOIDC] = string(cfg)
 	}

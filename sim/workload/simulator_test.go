@@ -47,8 +47,11 @@ func startSimulator(t *testing.T, run map[string]string) *workload.Simulator {
 func setGate(t *testing.T, pod types.NamespacedName, gate string, status corev1.ConditionStatus) {
 	t.Helper()
 	k8s := cluster(t).Client
-	patch, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []map[string]any{
+	patch, err := json.Marshal(map[string]any{"status": map[string]any{"conditions": []map[string]any{
 		{"type": gate, "status": string(status), "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := &corev1.Pod{}
 	p.Namespace, p.Name = pod.Namespace, pod.Name
 	if err := k8s.Status().Patch(context.Background(), p, client.RawPatch(types.StrategicMergePatchType, patch)); err != nil {

@@ -271,7 +271,9 @@ func (o *gateOptions) simulate(ctx context.Context, out, stderr io.Writer) (*res
 		o.runDir = rep.Dir
 		return rep.Results, nil
 	case errors.As(err, &v):
-		o.writeJUnitError(o.scenario.Name, "regression", err)
+		if werr := o.writeJUnitError(o.scenario.Name, "regression", err); werr != nil {
+			err = errors.Join(err, werr)
+		}
 		return nil, &ExitError{Code: ExitFailure, Err: err}
 	case outfile.IsError(err): // the run marked its folder INCOMPLETE
 		return nil, &ExitError{Code: ExitFailure, Err: err}

@@ -147,7 +147,6 @@ func abFile(t *testing.T, base, cand []float64) string {
 	side := func(name string, vals []float64) results.Strategy {
 		s := results.Strategy{Name: name}
 		for _, v := range vals {
-			v := v
 			s.Runs = append(s.Runs, results.Summary{TTFMRSeconds: &v})
 		}
 		return s

@@ -16,8 +16,6 @@ const (
 	logFormatJSON    = "json"    // for machines: zap's production encoding, full precision
 )
 
-var logFormats = []string{logFormatConsole, logFormatJSON}
-
 // logFormatFlag is the --log-format value; it rejects unknown formats when the flag is parsed.
 type logFormatFlag string
 

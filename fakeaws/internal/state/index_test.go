@@ -70,7 +70,9 @@ func TestTargetGroupNameIndex(t *testing.T) {
 	if code(err) != "DuplicateTargetGroupName" {
 		t.Fatalf("other settings: %v", err)
 	}
-	s.DeleteTargetGroup(a.ARN)
+	if err := s.DeleteTargetGroup(a.ARN); err != nil {
+		t.Fatal(err)
+	}
 	if _, missing := s.TargetGroupsByName([]string{"a"}); missing != 0 {
 		t.Fatal("deleted group still found by name")
 	}
@@ -97,10 +99,14 @@ func TestTargetGroupOrder(t *testing.T) {
 	if got := names(s.TargetGroups()); !slices.Equal(got, []string{"a", "c", "m", "x"}) {
 		t.Fatalf("order %v", got)
 	}
-	s.DeleteTargetGroup(arns["c"])
+	if err := s.DeleteTargetGroup(arns["c"]); err != nil {
+		t.Fatal(err)
+	}
 	createTG(t, s, "b", 80)
 	createTG(t, s, "c", 80) // re-created under the same name, a new ARN
-	s.DeleteTargetGroup(arns["x"])
+	if err := s.DeleteTargetGroup(arns["x"]); err != nil {
+		t.Fatal(err)
+	}
 	page, total := s.TargetGroupPage(1, 2)
 	if total != 4 || !slices.Equal(names(page), []string{"b", "c"}) {
 		t.Fatalf("page %v of %d", names(page), total)
@@ -174,7 +180,9 @@ func TestCloneIndexes(t *testing.T) {
 	if got := eniIDs(c.ENIsByPrivateIP([]string{"10.0.0.1"})); !slices.Equal(got, []string{"eni-p"}) {
 		t.Fatalf("clone lost the IP index: %v", got)
 	}
-	c.DeleteTargetGroup(a.ARN)
+	if err := c.DeleteTargetGroup(a.ARN); err != nil {
+		t.Fatal(err)
+	}
 	seedENI(t, c, ENI{ID: "eni-p", PrivateIPs: []string{"10.0.0.2"}})
 	if again := createTG(t, s, "a", 80); again.ARN != a.ARN {
 		t.Fatal("a delete in the clone reached the original's name index")
@@ -204,7 +212,9 @@ func TestIndexesMatchRebuild(t *testing.T) {
 			arns = append(arns, createTG(t, s, fmt.Sprintf("tg-%d", rng.IntN(50)), 80).ARN)
 		case 1:
 			if len(arns) > 0 {
-				s.DeleteTargetGroup(arns[rng.IntN(len(arns))])
+				if err := s.DeleteTargetGroup(arns[rng.IntN(len(arns))]); err != nil {
+					t.Fatal(err)
+				}
 			}
 		case 2:
 			e := ENI{ID: fmt.Sprintf("eni-p%d", rng.IntN(40))}
