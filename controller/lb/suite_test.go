@@ -192,7 +192,7 @@ func (r *running) stop() {
 	r.stopped = true
 	r.cancel()
 	select {
-	case <-r.done:
+	case <-r.done: //nolint:errcheck // the manager stopped; after a cancel its error is expected
 	case <-time.After(15 * time.Second):
 	}
 }

@@ -53,8 +53,8 @@ func (idx *objectIndex) backendActions(ing *networkingv1.Ingress, be networkingv
 // whose annotation is missing: LBC tolerates both by default.
 func (idx *objectIndex) backendAction(ing *networkingv1.Ingress, be *networkingv1.IngressServiceBackend) (Action, *corev1.Service, error) {
 	var targets []annotationTargetGroup
-	switch {
-	case be.Port.Name == useAnnotation:
+	switch be.Port.Name {
+	case useAnnotation:
 		raw, ok := ing.Annotations[annActionPrefix+be.Name]
 		if !ok {
 			return fixed503(missingActionBody), nil, nil

@@ -68,8 +68,14 @@ var notFound404 = Action{Type: ActionFixedResponse, FixedResponse: &FixedRespons
 func assertLBs(t *testing.T, got, want []LoadBalancer) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
-		g, _ := json.MarshalIndent(got, "", "  ")
-		w, _ := json.MarshalIndent(want, "", "  ")
+		g, err := json.MarshalIndent(got, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := json.MarshalIndent(want, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Fatalf("load balancers\n%s\nwant\n%s", g, w)
 	}
 }

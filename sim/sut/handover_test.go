@@ -40,7 +40,7 @@ func (f *fakeControllers) Observed() Observations {
 }
 func (f *fakeControllers) ScrapeWork() []WorkPoint     { f.note("ScrapeWork"); return nil }
 func (f *fakeControllers) ScrapeMemory() []MemoryPoint { f.note("ScrapeMemory"); return nil }
-func (f *fakeControllers) numberFrom(first int)        { f.note("numberFrom") }
+func (f *fakeControllers) numberFrom(int)              { f.note("numberFrom") }
 func (f *fakeControllers) startTakeover(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
 	if ctx.Value(startKey{}) == nil {
 		f.note("startTakeover outside Start's context")

@@ -156,7 +156,10 @@ func TestSpecCaseObjects(t *testing.T) {
 		if err := dec.Decode(&lbc); err != nil {
 			t.Fatalf("%s: LBC's spec cannot hold %s: %v", tp.Name, ours, err)
 		}
-		theirs, _ := json.Marshal(lbc)
+		theirs, err := json.Marshal(lbc)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !bytes.Equal(ours, theirs) {
 			t.Errorf("%s: spec JSON\n ours %s\n LBC's %s", tp.Name, ours, theirs)
 		}
