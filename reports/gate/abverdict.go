@@ -64,8 +64,9 @@ func (c ABCheck) shiftText() string {
 // judgeAB sets a tested check's verdict from its sequential test and its intervals.
 func judgeAB(c *ABCheck, runs int) {
 	rejected := c.RejectedAt >= 0
-	// The shift's estimate, not the medians: a median jumps between a latency's steps.
-	worse := c.Diff.Center > 0
+	// The shift's estimate, not the medians: a median jumps between a latency's steps. When most
+	// pairs tie (counts), the estimate is 0 and the medians say which way the test rejected.
+	worse := c.Diff.Center > 0 || c.Diff.Center == 0 && c.CandidateMedian.Center > c.BaselineMedian.Center
 	ivs := fmt.Sprintf("×%s, interval ×%s–%s", format(c.Ratio.Center), format(c.Ratio.Lo), format(c.Ratio.Hi))
 	sig := fmt.Sprintf("significant at look %d (p = %.2g ≤ %.2g)", c.RejectedAt+1, c.P, c.Level)
 	// Ruling a regression out needs as many runs as the test needs to show one: at a handful of

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/restartsim/restartsim/internal/stats"
+	"github.com/restartsim/restartsim/reports/results"
 )
 
 func TestPairwiseIntervalKnownSamples(t *testing.T) {
@@ -63,5 +64,19 @@ func TestShiftSteadierThanRatioOfMediansOnSteppedLatency(t *testing.T) {
 	iv := pairwiseInterval(base, cand, ratio)
 	if iv.Center != 1 || iv.Hi > 0.52/0.42+1e-9 || iv.Lo < 0.42/0.52-1e-9 {
 		t.Errorf("pairwise ratio %+v, want 1 within one step either way", iv)
+	}
+}
+
+// Counts tie in most pairs: the shift's estimate is 0, and the medians tell which way a rejection
+// went. A candidate whose median is higher is never called an improvement.
+func TestTiedShiftTakesTheMediansDirection(t *testing.T) {
+	c := ABCheck{
+		Metric: results.ABMetric{Metric: "aws_calls_total", MinEffect: 0.2}, RejectedAt: 0, P: 0.001, Level: 0.01,
+		BaselineMedian: Interval{Center: 5}, CandidateMedian: Interval{Center: 6},
+		Ratio: Interval{Center: 1, Lo: 1, Hi: 1.4}, Diff: Interval{Center: 0, Lo: 0, Hi: 2},
+	}
+	judgeAB(&c, 16)
+	if c.Verdict == Improved || c.Verdict == Pass {
+		t.Fatalf("verdict %s (%s), want a regression's or an undecided one", c.Verdict, c.Reason)
 	}
 }
