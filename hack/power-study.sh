@@ -13,8 +13,8 @@
 #   go run ./hack/powerstats -dir $OUT          the table: replayed verdict rates and the real runs
 #
 # Conditions of the study:
-#   'aa:' 's15:--mutant=slow-start --mutant-delay=145ms --allow-mutants'
-#   's2:--mutant=slow-start --mutant-delay=290ms --allow-mutants' 's3:--mutant=slow-start --mutant-delay=580ms --allow-mutants'
+#   'aa:' 's15:--mutant=slow-start --mutant-delay=285ms --allow-mutants'
+#   's2:--mutant=slow-start --mutant-delay=570ms --allow-mutants' 's3:--mutant=slow-start --mutant-delay=1140ms --allow-mutants'
 #   'e2:--mutant=slow-early-exit --mutant-delay=5ms --allow-mutants'
 set -euo pipefail
 mode=${1:?usage: hack/power-study.sh pool|gates N name:args ...}
@@ -64,7 +64,8 @@ pool)
 	sed -E -e "s/^(  repeats:) [0-9]+/\1 $n/" -e "s/^(  maxRepeats:) [0-9]+/\1 $n/" -e "s/^(  budget:) .*/\1 10h/" "$scenario" >"$file"
 	for cond in "$@"; do
 		name=${cond%%:*}
-		gate "$file" "$out/$name/pool" "$cond"
+		# POOL names a further pool of the condition (pool-2, ...): powerstats joins them.
+		gate "$file" "$out/$name/pool${POOL:+-$POOL}" "$cond"
 		printf '%s\tpool\t%d+%d runs\texit %s\t%ss\n' "$name" "$n" "$n" "$rc" "$wall"
 	done
 	;;

@@ -5,10 +5,15 @@
 // with the gate's own sequential rule (gate.Sequence) and the plan of -scenario's ab section; its
 // wall time is the pool's fleet set-up plus the drawn runs' own wall times, and a block starts only
 // when it fits the budget as the simulation judges it. Resampled figures are estimates from the
-// pool's runs, not independent gate runs; the real end-to-end gate runs (gates.tsv) are listed
-// beside them.
+// pool's runs, not independent gate runs. Beside them: the disjoint gate runs, one random partition
+// of the pool's runs into gates that share no run (each as independent as a real gate run, and as
+// few as the pool allows), and the real end-to-end gate runs (gates.tsv).
 //
-//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml]
+// A condition may hold several pools (pool, pool-2, ...: hack/power-study.sh POOL=2); they are
+// joined. -swap judges each pool's baseline as the candidate: one pool of two builds gives both
+// directions of a comparison.
+//
+//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml] [-swap]
 package main
 
 import (
@@ -35,6 +40,7 @@ func main() {
 	draws := flag.Int("draws", 1000, "simulated gate runs per cell")
 	file := flag.String("scenario", "scenarios/ci-gate.yaml", "the gate's scenario, for its ab plan and metrics")
 	saturation := flag.Bool("saturation", true, "hold passes back on runs of a saturated machine, as the gate does; false judges the runs as if the machine had been quiet")
+	swap := flag.Bool("swap", false, "judge each pool's baseline as the candidate")
 	flag.Parse()
 	sc, err := scenario.Load(*file)
 	if err != nil {
@@ -45,8 +51,8 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | real gate runs: fail / inconclusive / pass | real wall time median / max | replayed checks that failed; held a pass back |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | disjoint gate runs: fail / inconclusive / pass | real gate runs: fail / inconclusive / pass | real wall time median / max | replayed checks that failed; held a pass back |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, l := range loads {
 		if !l.IsDir() {
 			continue
@@ -57,19 +63,20 @@ func main() {
 			if !c.IsDir() {
 				continue
 			}
-			files, _ := filepath.Glob(filepath.Join(*dir, l.Name(), c.Name(), "pool", "run", "*", "*", "results.json"))
+			files, _ := filepath.Glob(filepath.Join(*dir, l.Name(), c.Name(), "pool*", "run", "*", "*", "results.json"))
 			if len(files) == 0 {
 				continue
 			}
-			p, err := loadPool(files[0])
+			p, err := loadPools(files, *swap)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "%s: %v\n", files[0], err)
+				fmt.Fprintln(os.Stderr, err)
 				continue
 			}
 			r := replay(ab, p, *draws, *saturation)
+			d := disjoint(ab, p, *saturation)
 			g := real[c.Name()]
-			fmt.Printf("| %s | %s | %d | ×%.2f | %s | %s | %s | %s | %s | %s |\n", l.Name(), c.Name(), len(p.base), p.ttfmrRatio(),
-				r.counts(), r.wall(), r.runs(), g.counts(), g.wall(), r.checks())
+			fmt.Printf("| %s | %s | %s | ×%.2f | %s | %s | %s | %s | %s | %s | %s |\n", l.Name(), c.Name(), p.size(), p.ttfmrRatio(),
+				r.counts(), r.wall(), r.runs(), d.counts(), g.counts(), g.wall(), r.checks())
 		}
 	}
 }
@@ -79,11 +86,49 @@ func fail(err error) {
 	os.Exit(2)
 }
 
-// pool is one A/B run's runs per side with each run's wall time, and the fleet set-up time.
+// pool is one condition's runs per side with each run's wall time, and the fleet set-up time.
 type pool struct {
 	base, cand         []results.Summary
 	baseSecs, candSecs []float64
 	setup              float64
+	// aa: both sides ran one build, and base and cand are the one union of their runs.
+	aa bool
+}
+
+// size is the real runs per side; an A/A pool's union is drawn for both sides.
+func (p *pool) size() string {
+	if p.aa {
+		return fmt.Sprintf("%d (A/A: both sides' runs)", len(p.base))
+	}
+	return strconv.Itoa(len(p.base))
+}
+
+// loadPools joins the pools of one condition: their runs per side, and the mean of their fleet
+// set-up times. swap exchanges the sides.
+func loadPools(files []string, swap bool) (*pool, error) {
+	var all pool
+	for i, f := range files {
+		p, err := loadPool(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if i > 0 && p.aa != all.aa {
+			return nil, fmt.Errorf("%s: an A/A pool joined with one of two builds (%s)", f, files[0])
+		}
+		if swap {
+			p.base, p.cand, p.baseSecs, p.candSecs = p.cand, p.base, p.candSecs, p.baseSecs
+		}
+		all.aa = p.aa
+		all.base, all.baseSecs = append(all.base, p.base...), append(all.baseSecs, p.baseSecs...)
+		all.setup += p.setup / float64(len(files))
+		if !p.aa {
+			all.cand, all.candSecs = append(all.cand, p.cand...), append(all.candSecs, p.candSecs...)
+		}
+	}
+	if all.aa {
+		all.cand, all.candSecs = all.base, all.baseSecs
+	}
+	return &all, nil
 }
 
 func loadPool(f string) (*pool, error) {
@@ -112,6 +157,7 @@ func loadPool(f string) (*pool, error) {
 		p.base = append(slices.Clone(p.base), p.cand...)
 		p.baseSecs = append(slices.Clone(p.baseSecs), p.candSecs...)
 		p.cand, p.candSecs = p.base, p.baseSecs
+		p.aa = true
 	}
 	return p, nil
 }
@@ -222,11 +268,7 @@ func replay(ab *results.AB, p *pool, draws int, saturation bool) tally {
 			perRound := (wall - p.setup) / float64(rounds)
 			return ab.BudgetSeconds <= 0 || wall+float64(block)*perRound <= ab.BudgetSeconds
 		}
-		opts := gate.ABOptions{}
-		if saturation {
-			opts.Saturated = gate.RanSaturated
-		}
-		out, err := gate.Sequence(ab, next, more, opts)
+		out, err := gate.Sequence(ab, next, more, options(saturation))
 		if err != nil {
 			fail(err)
 		}
@@ -234,6 +276,77 @@ func replay(ab *results.AB, p *pool, draws int, saturation bool) tally {
 		t.note(out)
 	}
 	return t
+}
+
+func options(saturation bool) gate.ABOptions {
+	if saturation {
+		return gate.ABOptions{Saturated: gate.RanSaturated}
+	}
+	return gate.ABOptions{}
+}
+
+// disjoint judges the gate runs of one random partition of the pool: each gate run takes its runs,
+// without replacement, from those no earlier gate run took, and the partition ends at the first
+// gate run the remaining runs cannot finish. An A/A pool's two sides take from its one union. The
+// budget is judged as in replay.
+func disjoint(ab *results.AB, p *pool, saturation bool) tally {
+	rng := rand.New(rand.NewPCG(3, 4))
+	base, cand := rng.Perm(len(p.base)), rng.Perm(len(p.cand))
+	if p.aa {
+		// One shuffled queue: base takes its runs from the front, cand from the back.
+		cand = nil
+	}
+	var t tally
+	for {
+		var (
+			wall, rounds = p.setup, 0
+			ranOut       bool
+		)
+		take := func() (int, int) {
+			i := base[0]
+			base = base[1:]
+			if p.aa {
+				j := base[len(base)-1]
+				base = base[:len(base)-1]
+				return i, j
+			}
+			j := cand[0]
+			cand = cand[1:]
+			return i, j
+		}
+		left := func() int {
+			if p.aa {
+				return len(base) / 2
+			}
+			return min(len(base), len(cand))
+		}
+		if left() < ab.Repeats {
+			return t
+		}
+		next := func(int) (results.Summary, results.Summary) {
+			i, j := take()
+			wall += p.baseSecs[i] + p.candSecs[j]
+			rounds++
+			return p.base[i], p.cand[j]
+		}
+		more := func(o *gate.ABOutcome) bool {
+			block := o.Plan.Runs(o.Look+1) - o.Runs
+			if left() < block {
+				ranOut = true
+				return false
+			}
+			perRound := (wall - p.setup) / float64(rounds)
+			return ab.BudgetSeconds <= 0 || wall+float64(block)*perRound <= ab.BudgetSeconds
+		}
+		out, err := gate.Sequence(ab, next, more, options(saturation))
+		if err != nil {
+			fail(err)
+		}
+		if ranOut {
+			return t
+		}
+		t.add(verdictName(out.Verdict), wall, out.Runs)
+	}
 }
 
 func verdictName(v gate.Verdict) string {
