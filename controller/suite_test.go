@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,12 +28,11 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/internal/ctrltest"
 	"github.com/restartsim/restartsim/internal/testwait"
 )
 
@@ -42,6 +40,7 @@ import (
 // namespace (the manager caches only that namespace) and its own target groups. The API server
 // starts on first use (needEnv), so the unit tests run without envtest's assets.
 var (
+	suite  = ctrltest.Suite{CRDs: filepath.Join("config", "crd")}
 	cfg    *rest.Config
 	k8s    client.Client
 	scheme *runtime.Scheme
@@ -50,56 +49,33 @@ var (
 	elbc   *elbv2.Client
 	nsSeq  atomic.Int32
 	tgSeq  atomic.Int32
-	logger = logr.Discard()
-
-	envOnce sync.Once
-	env     *testenv.Env
-	envErr  error
+	logger logr.Logger
 )
 
 const (
-	testRegion = "us-west-2"
-	testKey    = "restartsim"
+	testRegion = ctrltest.Region
+	testKey    = ctrltest.Key
 )
 
 func TestMain(m *testing.M) { os.Exit(runSuite(m)) }
 
 func runSuite(m *testing.M) int {
-	if os.Getenv("TGB_TEST_LOG") != "" {
-		logger = zap.New(zap.UseDevMode(true), zap.WriteTo(os.Stderr))
-	}
-	ctrl.SetLogger(logger)
-	var err error
-	aws_, err = fakeaws.New(fakeaws.Options{Region: testRegion, AccessKeyID: testKey, SecretAccessKey: testKey,
-		Profile: fakeaws.ProfileUnlimited, HealthyAfter: 500 * time.Millisecond, DeregistrationDelay: time.Second})
-	if err != nil {
+	if err := suite.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	srv := httptest.NewServer(aws_)
-	defer srv.Close()
-	awsURL = srv.URL
+	defer suite.Stop()
+	aws_, awsURL, logger = suite.AWS, suite.AWSURL, suite.Logger
 	elbc = elbv2.New(elbv2.Options{Region: testRegion, BaseEndpoint: aws.String(awsURL),
 		Credentials: credentials.NewStaticCredentialsProvider(testKey, testKey, "")})
-	code := m.Run()
-	if env != nil {
-		_ = env.Stop()
-	}
-	return code
+	return m.Run()
 }
 
 // needEnv starts the package's envtest API server on first use and fails t if it cannot run.
 func needEnv(t testing.TB) {
 	t.Helper()
-	envOnce.Do(func() {
-		env, envErr = testenv.Start(filepath.Join("config", "crd"))
-		if envErr == nil {
-			cfg, k8s, scheme = env.Config, env.Client, env.Scheme
-		}
-	})
-	if envErr != nil {
-		t.Fatal(envErr)
-	}
+	env := suite.Env(t)
+	cfg, k8s, scheme = env.Config, env.Client, env.Scheme
 }
 
 // testOptions are Options with durations shrunk for tests; deferral is far away unless a test sets it.

@@ -3,7 +3,6 @@ package lb_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,12 +23,11 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/internal/ctrltest"
 	"github.com/restartsim/restartsim/internal/testwait"
 )
 
@@ -38,60 +36,38 @@ import (
 // server (started on first use) and one fakeaws endpoint serve the package; each test has its own
 // namespace, which its manager alone caches, and its own cluster name (lbTestOptions).
 var (
+	suite  = ctrltest.Suite{CRDs: filepath.Join("..", "config", "crd")}
 	cfg    *rest.Config
 	k8s    client.Client
 	scheme *runtime.Scheme
 	aws_   *fakeaws.Server
 	awsURL string
 	nsSeq  atomic.Int32
-	logger = logr.Discard()
-
-	envOnce sync.Once
-	env     *testenv.Env
-	envErr  error
+	logger logr.Logger
 )
 
 const (
-	testRegion = "us-west-2"
-	testKey    = "restartsim"
+	testRegion = ctrltest.Region
+	testKey    = ctrltest.Key
 )
 
 func TestMain(m *testing.M) { os.Exit(runSuite(m)) }
 
 func runSuite(m *testing.M) int {
-	if os.Getenv("TGB_TEST_LOG") != "" {
-		logger = zap.New(zap.UseDevMode(true), zap.WriteTo(os.Stderr))
-	}
-	ctrl.SetLogger(logger)
-	var err error
-	aws_, err = fakeaws.New(fakeaws.Options{Region: testRegion, AccessKeyID: testKey, SecretAccessKey: testKey,
-		Profile: fakeaws.ProfileUnlimited, HealthyAfter: 500 * time.Millisecond, DeregistrationDelay: time.Second})
-	if err != nil {
+	if err := suite.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	srv := httptest.NewServer(aws_)
-	defer srv.Close()
-	awsURL = srv.URL
-	code := m.Run()
-	if env != nil {
-		_ = env.Stop()
-	}
-	return code
+	defer suite.Stop()
+	aws_, awsURL, logger = suite.AWS, suite.AWSURL, suite.Logger
+	return m.Run()
 }
 
 // needEnv starts the package's envtest API server on first use and fails t if it cannot run.
 func needEnv(t testing.TB) {
 	t.Helper()
-	envOnce.Do(func() {
-		env, envErr = testenv.Start(filepath.Join("..", "config", "crd"))
-		if envErr == nil {
-			cfg, k8s, scheme = env.Config, env.Client, env.Scheme
-		}
-	})
-	if envErr != nil {
-		t.Fatal(envErr)
-	}
+	env := suite.Env(t)
+	cfg, k8s, scheme = env.Config, env.Client, env.Scheme
 }
 
 // testOptions are controller.Options with durations shrunk for tests; deferral is far away.
