@@ -7,6 +7,7 @@
 #   hack/power-study.sh pool N  name:args ...   one A/B run per condition of N + N runs, never stopped
 #                                               early (ab.repeats = ab.maxRepeats = N): the pool the
 #                                               gate's verdict rates are estimated from
+#                                               (POOL=2, 3, ... adds a further pool; they are joined)
 #   hack/power-study.sh gates RUNS name:args ...  RUNS real `restartsim gate` runs per condition
 #                                               (the sequential gate as CI runs it), alternating
 #                                               conditions run by run; verdicts in $OUT/$LOAD/gates.tsv
