@@ -262,11 +262,7 @@ func replay(ab *results.AB, p *pool, draws int, saturation bool) tally {
 			return p.base[i], p.cand[j]
 		}
 		more := func(o *gate.ABOutcome) bool {
-			// As the simulation decides: a block fits when its rounds, each as long as the mean so
-			// far, end within the budget.
-			block := o.Plan.Runs(o.Look+1) - o.Runs
-			perRound := (wall - p.setup) / float64(rounds)
-			return ab.BudgetSeconds <= 0 || wall+float64(block)*perRound <= ab.BudgetSeconds
+			return fitsBudget(ab, o.Plan.Runs(o.Look+1)-o.Runs, wall, wall-p.setup, rounds)
 		}
 		out, err := gate.Sequence(ab, next, more, options(saturation))
 		if err != nil {
@@ -276,6 +272,12 @@ func replay(ab *results.AB, p *pool, draws int, saturation bool) tally {
 		t.note(out)
 	}
 	return t
+}
+
+// fitsBudget is the budget rule as the simulation decides it: a block of rounds fits when its
+// rounds, each as long as the mean so far (ran seconds over rounds), end within the budget.
+func fitsBudget(ab *results.AB, block int, wall, ran float64, rounds int) bool {
+	return ab.BudgetSeconds <= 0 || wall+float64(block)*ran/float64(rounds) <= ab.BudgetSeconds
 }
 
 func options(saturation bool) gate.ABOptions {
@@ -335,8 +337,7 @@ func disjoint(ab *results.AB, p *pool, saturation bool) tally {
 				ranOut = true
 				return false
 			}
-			perRound := (wall - p.setup) / float64(rounds)
-			return ab.BudgetSeconds <= 0 || wall+float64(block)*perRound <= ab.BudgetSeconds
+			return fitsBudget(ab, block, wall, wall-p.setup, rounds)
 		}
 		out, err := gate.Sequence(ab, next, more, options(saturation))
 		if err != nil {
