@@ -10,7 +10,8 @@ import (
 
 // abLook is a look of the A/B comparison's sequential plan after the rounds so far: it judges
 // the runs with the gate's rule, prints the look (runs so far, each check's state) and returns the
-// rounds to reach before the next look, or 0 to stop: the verdict is decided, the plan is done, or
+// rounds to reach before the next look, or 0 to stop: the verdict is decided, the plan is done,
+// the machine was saturated in too many runs for any further run to bring a pass, or
 // another block would not fit the budget (judged from the rounds so far, fleet snapshot
 // excluded, each taking as long as the slower of their mean and the last one).
 func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutcome, roundSecs []float64) int {
@@ -44,6 +45,8 @@ func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutco
 		ab.Stopped = "decided"
 	case out.Look == plan.Looks()-1:
 		ab.Stopped = "max"
+	case out.PassOutOfReach():
+		ab.Stopped = "saturated"
 	case ab.Stopped == "budget":
 	default:
 		block := plan.Runs(out.Look+1) - out.Runs

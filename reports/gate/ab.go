@@ -89,6 +89,9 @@ type ABOutcome struct {
 	// Look is the last look (0-based) and Runs the runs per side it judged; Plan the schedule.
 	Look, Runs int
 	Plan       Schedule
+	// Saturated counts the runs on a saturated machine (ABOptions.Saturated).
+	Saturated int
+	timed     bool // a duration was judged, which a loaded machine stretches
 }
 
 // ABOptions adjust the A/B judgement.

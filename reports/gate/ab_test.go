@@ -278,6 +278,41 @@ func TestSaturatedMachine(t *testing.T) {
 	}
 }
 
+// TestPassOutOfReach: the gate knows when more runs on a saturated machine cannot bring a pass
+// (more than a quarter of the plan's every run would stay saturated), says so, and not before.
+func TestPassOutOfReach(t *testing.T) {
+	r := abResults(seq(1.4, 0.05, 8), seq(1.41, 0.05, 8))
+	r.AB.Block, r.AB.MaxRepeats = 4, 24
+	b, _ := abRuns(r, "s-baseline")
+	c, _ := abRuns(r, "s")
+	for _, tc := range []struct {
+		saturated int // of the 16 runs, in run order
+		want      bool
+	}{{16, true}, {13, true}, {12, false}, {4, false}, {0, false}} {
+		n := 0
+		opts := ABOptions{Saturated: func(results.Summary) bool { n++; return n <= tc.saturated }}
+		out, err := JudgeAB(r.AB, b, c, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.PassOutOfReach(); got != tc.want || out.Saturated != tc.saturated {
+			t.Errorf("%d of 16 runs saturated, plan up to 24 + 24: out of reach %v (%d counted), want %v", tc.saturated, got, out.Saturated, tc.want)
+		}
+		if says := strings.Contains(out.Reason, "more runs cannot pass it"); says != tc.want {
+			t.Errorf("%d of 16 runs saturated: reason %q, want the out-of-reach note %v", tc.saturated, out.Reason, tc.want)
+		}
+	}
+	// A decided outcome is never out of reach: a fail stands on a saturated machine.
+	r = abResults(seq(1.4, 0.05, 8), seq(2.8, 0.1, 8))
+	r.AB.Block, r.AB.MaxRepeats = 4, 24
+	b, _ = abRuns(r, "s-baseline")
+	c, _ = abRuns(r, "s")
+	out, _ := JudgeAB(r.AB, b, c, ABOptions{Saturated: func(results.Summary) bool { return true }})
+	if out.Verdict != Fail || out.PassOutOfReach() {
+		t.Errorf("2x, all saturated: %v, out of reach %v; want FAIL, false", out.Verdict, out.PassOutOfReach())
+	}
+}
+
 // Two runs a side rule nothing out, however close they are: the check is inconclusive for too few
 // runs, not a pass.
 func TestABTooFewRunsNeverPass(t *testing.T) {

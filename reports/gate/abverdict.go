@@ -111,6 +111,23 @@ func (c ABCheck) Blocks() bool {
 	return c.Required || (c.aboveTolerance() && c.P < 0.1)
 }
 
+// tooSaturated is the share of saturated runs above which durations are not judged to pass: a
+// quarter.
+func tooSaturated(saturated, runs int) bool { return 4*saturated > runs }
+
+// PassOutOfReach reports whether no further runs of the plan can turn the inconclusive outcome
+// into a pass: durations are judged, and the runs already saturated would be too many even if
+// every run up to the plan's maximum were not. A fail is still possible; the gate stops anyway,
+// since a fail and an inconclusive both keep the change out, and more runs on a saturated machine
+// only make CI wait.
+func (o *ABOutcome) PassOutOfReach() bool {
+	return o.Verdict == Inconclusive && o.timed && tooSaturated(o.Saturated, 2*max(o.Plan.Max, o.Runs))
+}
+
+func (o *ABOutcome) outOfReach() string {
+	return fmt.Sprintf("more runs cannot pass it: a pass allows at most a quarter of the plan's %d + %d runs saturated", o.Plan.Max, o.Plan.Max)
+}
+
 // decide sets the comparison's verdict, reason and advice from its checks.
 func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 	var failed, blocking, noisy, few []string
@@ -139,17 +156,21 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 			}
 		}
 	}
+	o.Saturated, o.timed = sat, timed
 	switch {
 	case len(failed) > 0:
 		o.Verdict = Fail
 		o.Reason = fmt.Sprintf("regression on %s (%s)", strings.Join(failed, ", "), runs)
 		return
-	case len(blocking) == 0 && timed && 4*sat > len(base)+len(cand):
+	case len(blocking) == 0 && timed && tooSaturated(sat, len(base)+len(cand)):
 		// On a saturated machine a fixed slowdown (a later start, a cost per binding) is a small
 		// share of everything the load stretched: its absence there says little of a quiet one.
 		// Memory and counts are not stretched, so a comparison of those alone stands.
 		o.Verdict = Inconclusive
 		o.Reason = fmt.Sprintf("no regression shown, but the machine was saturated in %d of %d runs (%s)", sat, len(base)+len(cand), runs)
+		if o.PassOutOfReach() {
+			o.Reason += "; " + o.outOfReach()
+		}
 		o.Advice = "rerun the gate on a machine that is not saturated; a change that cannot be judged must not land unjudged"
 		return
 	case len(blocking) == 0:
@@ -167,6 +188,9 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 	}
 	if sat > 0 {
 		parts = append(parts, fmt.Sprintf("the machine was saturated in %d of %d runs", sat, len(base)+len(cand)))
+	}
+	if o.PassOutOfReach() {
+		parts = append(parts, o.outOfReach())
 	}
 	o.Reason = strings.Join(parts, "; ")
 	o.Advice = "rerun the gate on a quieter machine (fewer jobs beside it), or raise ab.budget and ab.maxRepeats; a change that cannot be judged must not land unjudged"

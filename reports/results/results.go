@@ -317,7 +317,8 @@ type AB struct {
 	Block         int     `json:"block,omitempty"`
 	MaxRepeats    int     `json:"maxRepeats,omitempty"`
 	BudgetSeconds float64 `json:"budgetSeconds,omitempty"`
-	// RunSeconds is each run's wall time, in Order; Stopped says why sampling stopped.
+	// RunSeconds is each run's wall time, in Order; Stopped says why sampling stopped: decided,
+	// max (the plan's last look), saturated (no further run could bring a pass), budget, error.
 	RunSeconds []float64 `json:"runSeconds,omitempty"`
 	Stopped    string    `json:"stopped,omitempty"`
 }
