@@ -186,8 +186,9 @@ func sequentialHolm(p [][]float64, weights []float64, alpha float64, plan Schedu
 
 // Sequence runs the sequential rule over runs supplied one round (a run per side) at a time by
 // next, as the simulation does: the first look after plan.Initial rounds, then one every Block,
-// until a look's verdict is not inconclusive, the plan ends, or more is not wanted (more reports
-// whether another block fits, given the look just taken). It returns the last look's outcome.
+// until a look's verdict is not inconclusive, the plan ends, a pass is out of reach
+// (ABOutcome.PassOutOfReach), or more is not wanted (more reports whether another block fits,
+// given the look just taken). It returns the last look's outcome.
 func Sequence(ab *results.AB, next func(round int) (base, cand results.Summary), more func(*ABOutcome) bool, o ABOptions) (*ABOutcome, error) {
 	plan := ABPlan(ab)
 	var base, cand []results.Summary
@@ -198,7 +199,7 @@ func Sequence(ab *results.AB, next func(round int) (base, cand results.Summary),
 		}
 		last := k == plan.Looks()-1
 		out, err := JudgeAB(ab, base, cand, o)
-		if err != nil || out.Verdict != Inconclusive || last || !more(out) {
+		if err != nil || out.Verdict != Inconclusive || last || out.PassOutOfReach() || !more(out) {
 			return out, err
 		}
 	}

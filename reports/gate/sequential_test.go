@@ -228,4 +228,17 @@ func TestSequenceStops(t *testing.T) {
 	if out.Verdict != Inconclusive || out.Runs != 24 || out.Look != 4 {
 		t.Errorf("%s at %d runs, look %d: want inconclusive at the plan's last, 24 and 4", out.Verdict, out.Runs, out.Look)
 	}
+	// Alike runs all on a saturated machine: a pass is out of reach at the first look.
+	alike := func(i int) (results.Summary, results.Summary) {
+		v := 1 + 0.01*float64(i)
+		return results.Summary{TTFMRSeconds: &v}, results.Summary{TTFMRSeconds: &v}
+	}
+	all := ABOptions{Saturated: func(results.Summary) bool { return true }}
+	out, err = Sequence(noisy, alike, func(*ABOutcome) bool { return true }, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != Inconclusive || out.Runs != 8 || !out.PassOutOfReach() {
+		t.Errorf("saturated A/A: %s at %d runs (%s), want inconclusive at the first look, 8, with a pass out of reach", out.Verdict, out.Runs, out.Reason)
+	}
 }
