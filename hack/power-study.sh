@@ -10,8 +10,11 @@
 #                                               (POOL=2, 3, ... adds a further pool; they are joined)
 #   hack/power-study.sh gates RUNS name:args ...  RUNS real `restartsim gate` runs per condition
 #                                               (the sequential gate as CI runs it), alternating
-#                                               conditions run by run; verdicts in $OUT/$LOAD/gates.tsv
-#   go run ./hack/powerstats -dir $OUT          the table: replayed verdict rates and the real runs
+#                                               conditions run by run; verdicts in $OUT/$LOAD/gates.tsv,
+#                                               and in $RECORD too when set (docs/power/gates.tsv keeps
+#                                               every real gate run of the study, build by build)
+#   go run ./hack/powerstats -dir $OUT [-record docs/power/gates.tsv]
+#                                               the tables: replayed verdict rates and the real runs
 #
 # Conditions of the study:
 #   'aa:' 's15:--mutant=slow-start --mutant-delay=285ms --allow-mutants'
@@ -58,6 +61,20 @@ gate() {
 	wall=$(($(date +%s) - start))
 }
 
+# summary prints a gate run's runs per side, saturated runs, why sampling stopped, the build and
+# when it finished (tab-separated; "-" where the gate wrote no results).
+summary() {
+	local r
+	r=$(find "$1/run" -name results.json -print -quit 2>/dev/null)
+	if [[ -z $r ]]; then
+		printf -- '-\t-\t-\t-\t%s' "$(date -u +%FT%TZ)"
+		return
+	fi
+	jq -r '[(.ab.runSeconds | length) / 2,
+		([.strategies[].runs[]?.machine.saturated | select(. == true)] | length),
+		(.ab.stopped // "-"), (.ab.candidateBuild.version // "-"), (now | todate)] | @tsv' "$r"
+}
+
 case $mode in
 pool)
 	file=$out/pool-scenario.yaml
@@ -71,13 +88,17 @@ pool)
 	done
 	;;
 gates)
-	[[ -f "$out/gates.tsv" ]] || printf 'condition\trun\texit\twall_s\n' >"$out/gates.tsv"
+	columns='condition\trun\texit\twall_s\truns_per_side\tsaturated_runs\tstopped\tbuild\tfinished\n'
+	[[ -f "$out/gates.tsv" ]] || printf "$columns" >"$out/gates.tsv"
+	[[ -z ${RECORD:-} || -f $RECORD ]] || printf "load\\t$columns" >"$RECORD"
 	first=${START:-1} # numbers the runs, so a later call adds runs instead of replacing them
 	for ((i = first; i < first + n; i++)); do
 		for cond in "$@"; do
 			name=${cond%%:*}
 			gate "$scenario" "$out/$name/gate-$i" "$cond"
-			printf '%s\t%d\t%s\t%s\n' "$name" "$i" "$rc" "$wall" | tee -a "$out/gates.tsv"
+			row=$(printf '%s\t%d\t%s\t%s\t%s' "$name" "$i" "$rc" "$wall" "$(summary "$out/$name/gate-$i")")
+			echo "$row" | tee -a "$out/gates.tsv"
+			[[ -z ${RECORD:-} ]] || printf '%s\t%s\n' "$load" "$row" >>"$RECORD"
 		done
 	done
 	;;

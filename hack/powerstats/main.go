@@ -13,7 +13,9 @@
 // joined. -swap judges each pool's baseline as the candidate: one pool of two builds gives both
 // directions of a comparison.
 //
-//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml] [-swap]
+// -record tables a record of real gate runs kept across studies (docs/power/gates.tsv).
+//
+//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml] [-swap] [-record docs/power/gates.tsv]
 package main
 
 import (
@@ -21,7 +23,6 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -41,15 +42,26 @@ func main() {
 	file := flag.String("scenario", "scenarios/ci-gate.yaml", "the gate's scenario, for its ab plan and metrics")
 	saturation := flag.Bool("saturation", true, "hold passes back on runs of a saturated machine, as the gate does; false judges the runs as if the machine had been quiet")
 	swap := flag.Bool("swap", false, "judge each pool's baseline as the candidate")
+	record := flag.String("record", "", "a record of real gate runs (hack/power-study.sh RECORD=...), e.g. docs/power/gates.tsv: tabled by load and condition after the pools")
 	flag.Parse()
+	defer func() {
+		if *record != "" {
+			if err := printRecordFile(*record); err != nil {
+				fail(err)
+			}
+		}
+	}()
 	sc, err := scenario.Load(*file)
 	if err != nil {
 		fail(err)
 	}
 	ab := sc.ResultsAB()
 	loads, err := os.ReadDir(*dir)
-	if err != nil {
+	if err != nil && (*record == "" || !os.IsNotExist(err)) {
 		fail(err)
+	}
+	if len(loads) == 0 {
+		return
 	}
 	fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | disjoint gate runs: fail / inconclusive / pass | real gate runs: fail / inconclusive / pass | real wall time median / max | replayed checks that failed; held a pass back |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -219,16 +231,7 @@ func (t *tally) note(o *gate.ABOutcome) {
 
 // checks lists the counts of note, most frequent first.
 func (t tally) checks() string {
-	list := func(m map[string]int) string {
-		names := slices.Collect(maps.Keys(m))
-		slices.SortFunc(names, func(a, b string) int { return cmp.Or(m[b]-m[a], strings.Compare(a, b)) })
-		parts := make([]string, len(names))
-		for i, n := range names {
-			parts[i] = fmt.Sprintf("%s %d", n, m[n])
-		}
-		return cmp.Or(strings.Join(parts, ", "), "none")
-	}
-	return list(t.failed) + "; " + list(t.blocked)
+	return cmp.Or(countList(t.failed), "none") + "; " + cmp.Or(countList(t.blocked), "none")
 }
 
 func (t tally) counts() string {
@@ -376,18 +379,8 @@ func readGates(path string) map[string]tally {
 		}
 		code, _ := strconv.Atoi(cols[2])
 		wall, _ := strconv.ParseFloat(cols[3], 64)
-		v := "pass"
-		switch code {
-		case 0:
-		case 1:
-			v = "fail"
-		case 75:
-			v = "inconclusive"
-		default:
-			v = "error"
-		}
 		t := out[cols[0]]
-		t.add(v, wall, 0)
+		t.add(exitVerdict(code), wall, 0)
 		out[cols[0]] = t
 	}
 	return out
