@@ -88,6 +88,7 @@ pool)
 	done
 	;;
 gates)
+	command -v jq >/dev/null || { echo "power-study: gates needs jq, to read each gate's results.json (apt install jq)" >&2; exit 2; }
 	columns='condition\trun\texit\twall_s\truns_per_side\tsaturated_runs\tstopped\tbuild\tfinished\n'
 	[[ -f "$out/gates.tsv" ]] || printf "$columns" >"$out/gates.tsv"
 	[[ -z ${RECORD:-} || -f $RECORD ]] || printf "load\\t$columns" >"$RECORD"
