@@ -15,7 +15,7 @@
 //
 // -record tables a record of real gate runs kept across studies (docs/power/gates.tsv).
 //
-//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml] [-swap] [-record docs/power/gates.tsv]
+//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml] [-swap] [-record docs/power/gates.tsv [-by-build]]
 package main
 
 import (
@@ -43,10 +43,11 @@ func main() {
 	saturation := flag.Bool("saturation", true, "hold passes back on runs of a saturated machine, as the gate does; false judges the runs as if the machine had been quiet")
 	swap := flag.Bool("swap", false, "judge each pool's baseline as the candidate")
 	record := flag.String("record", "", "a record of real gate runs (hack/power-study.sh RECORD=...), e.g. docs/power/gates.tsv: tabled by load and condition after the pools")
+	byBuild := flag.Bool("by-build", false, "with -record: a row per build in each cell, for builds whose gates judge differently")
 	flag.Parse()
 	defer func() {
 		if *record != "" {
-			if err := printRecordFile(*record); err != nil {
+			if err := printRecordFile(*record, *byBuild); err != nil {
 				fail(err)
 			}
 		}

@@ -70,16 +70,21 @@ func readRecord(r io.Reader, name string) ([]gateRow, error) {
 }
 
 // printRecord writes one table row per load and condition: the verdicts, wall times, runs per side,
-// saturated runs, why sampling stopped and the builds that ran.
-func printRecord(w io.Writer, rows []gateRow) {
-	type cell struct{ load, condition string }
+// saturated runs, why sampling stopped and the builds that ran. byBuild gives each build a row of its
+// own, for when a later build judges differently (a changed scenario) and its runs must not be
+// counted with the earlier ones.
+func printRecord(w io.Writer, rows []gateRow, byBuild bool) {
+	type cell struct{ load, condition, build string }
 	cells := map[cell][]gateRow{}
 	for _, r := range rows {
-		c := cell{r.load, r.condition}
+		c := cell{load: r.load, condition: r.condition}
+		if byBuild {
+			c.build = r.build
+		}
 		cells[c] = append(cells[c], r)
 	}
 	keys := slices.SortedFunc(maps.Keys(cells), func(a, b cell) int {
-		return strings.Compare(a.load+"\x00"+a.condition, b.load+"\x00"+b.condition)
+		return strings.Compare(a.load+"\x00"+a.condition+"\x00"+a.build, b.load+"\x00"+b.condition+"\x00"+b.build)
 	})
 	fmt.Fprintln(w, "| load | condition | real gate runs: fail / inconclusive / pass | wall median / max | runs per side median / max | saturated runs | stopped | builds |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
@@ -124,7 +129,7 @@ func countList(m map[string]int) string {
 }
 
 // printRecordFile prints the record at path.
-func printRecordFile(path string) error {
+func printRecordFile(path string, byBuild bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -135,6 +140,6 @@ func printRecordFile(path string) error {
 		return err
 	}
 	fmt.Println()
-	printRecord(os.Stdout, rows)
+	printRecord(os.Stdout, rows, byBuild)
 	return nil
 }
