@@ -11,11 +11,12 @@
 //
 // A condition may hold several pools (pool, pool-2, ...: hack/power-study.sh POOL=2); they are
 // joined. -swap judges each pool's baseline as the candidate: one pool of two builds gives both
-// directions of a comparison.
+// directions of a comparison. -pools 'gate-*' takes the real gate runs' runs as the pools instead:
+// what each condition measured in the gates (its TTFMR ratio), and replays drawn from them.
 //
 // -record tables a record of real gate runs kept across studies (docs/power/gates.tsv).
 //
-//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml] [-swap] [-record docs/power/gates.tsv [-by-build]]
+//	go run ./hack/powerstats -dir out/power [-draws 1000] [-scenario scenarios/ci-gate.yaml] [-swap] [-pools 'gate-*'] [-record docs/power/gates.tsv [-by-build]]
 package main
 
 import (
@@ -43,6 +44,7 @@ func main() {
 	saturation := flag.Bool("saturation", true, "hold passes back on runs of a saturated machine, as the gate does; false judges the runs as if the machine had been quiet")
 	swap := flag.Bool("swap", false, "judge each pool's baseline as the candidate")
 	record := flag.String("record", "", "a record of real gate runs (hack/power-study.sh RECORD=...), e.g. docs/power/gates.tsv: tabled by load and condition after the pools")
+	pools := flag.String("pools", "pool*", "the directories of a condition whose runs are its pool; 'gate-*' takes the runs of its real gate runs (hack/power-study.sh gates)")
 	byBuild := flag.Bool("by-build", false, "with -record: a row per build in each cell, for builds whose gates judge differently")
 	flag.Parse()
 	defer func() {
@@ -76,7 +78,7 @@ func main() {
 			if !c.IsDir() {
 				continue
 			}
-			files, _ := filepath.Glob(filepath.Join(*dir, l.Name(), c.Name(), "pool*", "run", "*", "*", "results.json"))
+			files, _ := filepath.Glob(filepath.Join(*dir, l.Name(), c.Name(), *pools, "run", "*", "*", "results.json"))
 			if len(files) == 0 {
 				continue
 			}
