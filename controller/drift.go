@@ -19,7 +19,7 @@ import (
 // which turns the reconcile into a full one. MutantDeferDrift skips it: drift then waits for the
 // deferred full reconcile, as upstream (#4889).
 func (c *Controller) driftDue(ctx context.Context, tgb *v1beta1.TargetGroupBinding, tg targetGroupInfo, eps endpoints.Result) (bool, error) {
-	if c.driftTimers == nil || c.mutant(MutantDeferDrift) {
+	if !c.checksDrift() {
 		return false, nil
 	}
 	key := client.ObjectKeyFromObject(tgb)
@@ -79,10 +79,16 @@ func (c *Controller) detectDrift(ctx context.Context, tgb *v1beta1.TargetGroupBi
 	return false, nil
 }
 
+// checksDrift reports whether drift checks run. MutantDeferDrift arms no timer either: a timer
+// nobody checks would stay due and requeue its binding every millisecond.
+func (c *Controller) checksDrift() bool {
+	return c.driftTimers != nil && !c.mutant(MutantDeferDrift)
+}
+
 // armDrift restarts a binding's drift timer after a successful full reconcile and returns the
 // requeue that runs the check (0 when drift checks are off or checkpointing is off).
 func (c *Controller) armDrift(tgb *v1beta1.TargetGroupBinding) time.Duration {
-	if c.driftTimers == nil || c.codec == nil {
+	if !c.checksDrift() || c.codec == nil {
 		return 0
 	}
 	key := client.ObjectKeyFromObject(tgb)
@@ -92,7 +98,7 @@ func (c *Controller) armDrift(tgb *v1beta1.TargetGroupBinding) time.Duration {
 
 // driftRequeue is the time until the binding's drift check is due (0: none armed).
 func (c *Controller) driftRequeue(tgb *v1beta1.TargetGroupBinding) time.Duration {
-	if c.driftTimers == nil {
+	if !c.checksDrift() {
 		return 0
 	}
 	left, armed := c.driftTimers.Left(client.ObjectKeyFromObject(tgb))

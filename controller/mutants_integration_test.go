@@ -186,6 +186,11 @@ func TestMutantDeferDrift(t *testing.T) {
 		testwait.Until(t, 10*time.Second, "targets", func() bool { return sameSet(liveTargets(t, arn), targetKeys(eps)...) })
 		testwait.Until(t, 10*time.Second, "checkpoint", func() bool { return checkpoint.IsSet(getTGB(t, ns, "web").Annotations) })
 
+		// An early exit means the controller's cache holds the checkpoint and every earlier reconcile
+		// has finished: a full reconcile that read the binding before the checkpoint was saved would
+		// otherwise repair the drift made below, whatever the variant.
+		r.waitReconciled(t, ns, []string{"web"}, metrics.ResultEarlyExit)
+
 		// Without drift the checks only describe: no mutation, checkpoint kept. The reference's next
 		// check is the sign to wait for; the mutant defers its checks, so it has none to show.
 		cleanChecks := func() float64 { return testutil.ToFloat64(r.c.metrics.DriftChecks.WithLabelValues(metrics.DriftClean)) }
@@ -218,9 +223,15 @@ func TestMutantDeferDrift(t *testing.T) {
 			}
 			return
 		}
+		settled := r.reconciles.count(ns, "web")
 		stillAfter(t, bugWindow, "drift unrepaired", func() bool { return len(ownedRules(t, sgID)) == 0 && len(liveTargets(t, arn)) == 1 })
 		if n := testutil.ToFloat64(r.c.metrics.DriftChecks.WithLabelValues(metrics.DriftClean)); n != 0 {
 			t.Fatalf("mutant ran %v drift checks", n)
+		}
+		// Nothing changed in the cluster, so nothing should requeue the binding: a drift timer
+		// nobody checks once requeued it every millisecond.
+		if n := r.reconciles.count(ns, "web") - settled; n > 2 {
+			t.Fatalf("mutant reconciled the unchanged binding %d times in %v", n, bugWindow)
 		}
 	})
 }
