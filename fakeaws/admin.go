@@ -45,8 +45,8 @@ func (s *Server) SetErrorRate(operation string, rate float64, code string) {
 	s.faults.SetErrorRate(operation, faults.ErrorRate{Rate: rate, Code: code})
 }
 
-// AddOutage makes every call to services (all when none given: "elbv2", "ec2", "sts") fail with 503 during
-// [start, start+d) of scenario time.
+// AddOutage makes every call to services (all when none given: "elbv2", "ec2", "sts", "route53") fail with
+// 503 during [start, start+d) of scenario time.
 func (s *Server) AddOutage(start time.Time, d time.Duration, services ...string) {
 	s.faults.AddOutage(faults.Outage{Start: start, End: start.Add(d), Services: services})
 }

@@ -20,7 +20,8 @@ import (
 //	                                         X-Restartsim-Dropped-Calls says how many the ring dropped
 //	GET  /_restartsim/calls/stream           JSON lines of new calls until the client disconnects
 //	GET  /_restartsim/metrics                Prometheus text format
-//	GET  /_restartsim/state                  {now, profile, buckets, vpcs, instances, enis, securityGroups, targetGroups}
+//	GET  /_restartsim/state                  {now, profile, buckets, vpcs, instances, enis, securityGroups,
+//	                                         targetGroups, subnets, loadBalancers, hostedZones}
 //	GET  /_restartsim/targets?arn=ARN        targets with health
 //	POST /_restartsim/seed/vpc               VPC
 //	POST /_restartsim/seed/instance          Instance

@@ -44,7 +44,7 @@ func (s *Server) serveState(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"now": s.Now(), "profile": s.Profile(), "buckets": s.Buckets(), "vpcs": s.VPCs(), "instances": s.Instances(),
 		"enis": s.ENIs(), "securityGroups": s.SecurityGroups(), "targetGroups": s.TargetGroups(), "subnets": s.Subnets(),
-		"loadBalancers": s.loadBalancerTree(),
+		"loadBalancers": s.loadBalancerTree(), "hostedZones": s.hostedZoneTree(),
 	})
 }
 

@@ -56,6 +56,7 @@ const (
 	CategoryEC2Mutating          = throttle.EC2Mutating
 	CategoryEC2SecurityGroup     = throttle.EC2SecurityGroup
 	CategorySTS                  = throttle.STSRequest
+	CategoryRoute53              = throttle.Route53Request
 )
 
 // Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).
@@ -145,6 +146,14 @@ type Options struct {
 	MaxRulesPerListener int
 	// MaxRulesPerSecurityGroup is the RulesPerSecurityGroupLimitExceeded quota (ingress). Default 60.
 	MaxRulesPerSecurityGroup int
+	// Route53PropagationDelay is how long (scenario time) a Route53 change stays PENDING before GetChange
+	// reports INSYNC. AWS says changes generally propagate within 60 seconds; default 60s. Negative: INSYNC at
+	// once.
+	Route53PropagationDelay time.Duration
+	// MaxHostedZones is the TooManyHostedZones quota. Default 500.
+	MaxHostedZones int
+	// MaxRecordSetsPerZone bounds the record sets of a hosted zone (AWS's default quota). Default 10,000.
+	MaxRecordSetsPerZone int
 	// From starts the server with a copy of a snapshot's resources instead of a fresh account. Its account
 	// and region must match AccountID and Region (the ARNs embed them). Default nil.
 	From *Snapshot
@@ -213,6 +222,14 @@ func (o *Options) setDefaults() {
 	defaultTo(&o.MaxLoadBalancers, 50)
 	defaultTo(&o.MaxListenersPerLoadBalancer, 50)
 	defaultTo(&o.MaxRulesPerListener, 100)
+	switch {
+	case o.Route53PropagationDelay == 0:
+		o.Route53PropagationDelay = 60 * time.Second
+	case o.Route53PropagationDelay < 0:
+		o.Route53PropagationDelay = 0
+	}
+	defaultTo(&o.MaxHostedZones, 500)
+	defaultTo(&o.MaxRecordSetsPerZone, 10000)
 	if o.MaxRulesPerSecurityGroup == 0 {
 		o.MaxRulesPerSecurityGroup = 60
 	}

@@ -25,16 +25,18 @@ const ServiceAdmin = "admin"
 type Call struct {
 	Seq            uint64    `json:"seq"`
 	Time           time.Time `json:"time"`
-	Service        string    `json:"service"` // "elbv2" | "ec2" | "s3" | "admin" ("" when unroutable)
+	Service        string    `json:"service"` // "elbv2" | "ec2" | "sts" | "s3" | "route53" | "admin" ("" when unroutable)
 	Operation      string    `json:"operation"`
 	TargetGroupARN string    `json:"targetGroupArn,omitempty"`
 	// LoadBalancerARN and ListenerARN are the request's LoadBalancerArn and ListenerArn parameters, if any.
 	LoadBalancerARN string `json:"loadBalancerArn,omitempty"`
 	ListenerARN     string `json:"listenerArn,omitempty"`
 	// RuleARN is the request's RuleArn parameter (ModifyRule, DeleteRule), if any.
-	RuleARN         string   `json:"ruleArn,omitempty"`
-	SecurityGroupID string   `json:"securityGroupId,omitempty"`
-	Targets         []Target `json:"targets,omitempty"`
+	RuleARN         string `json:"ruleArn,omitempty"`
+	SecurityGroupID string `json:"securityGroupId,omitempty"`
+	// HostedZoneID is the Route53 hosted zone the call's path names, if any.
+	HostedZoneID string   `json:"hostedZoneId,omitempty"`
+	Targets      []Target `json:"targets,omitempty"`
 	// Filters are an EC2 call's filter names in request order; ResourceIDs is how many resources it names
 	// by ID list (InstanceId.N, NetworkInterfaceId.N, GroupId.N, ...).
 	Filters     []string      `json:"filters,omitempty"`

@@ -20,6 +20,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
 	"github.com/restartsim/restartsim/fakeaws/internal/faults"
+	"github.com/restartsim/restartsim/fakeaws/internal/route53"
 	"github.com/restartsim/restartsim/fakeaws/internal/s3quota"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
@@ -36,6 +37,7 @@ type Server struct {
 	st       *state.Store
 	elb      *elbv2.Service
 	ec2      *ec2.Service
+	route53  *route53.Service
 	sts      *sts.Service
 	throttle *throttle.Throttler
 	faults   *faults.Injector
@@ -80,6 +82,8 @@ func New(opts Options) (*Server, error) {
 		MaxTargetGroups: opts.MaxTargetGroups, MaxRulesPerGroup: opts.MaxRulesPerSecurityGroup, MaxTags: 50, Seed: opts.Seed,
 		LoadBalancerActiveAfter: opts.LoadBalancerActiveAfter, MaxLoadBalancers: opts.MaxLoadBalancers,
 		MaxListenersPerLB: opts.MaxListenersPerLoadBalancer, MaxRulesPerListener: opts.MaxRulesPerListener,
+		Route53PropagationDelay: opts.Route53PropagationDelay, MaxHostedZones: opts.MaxHostedZones,
+		MaxRecordSetsPerZone: opts.MaxRecordSetsPerZone,
 	}
 	if opts.From == nil {
 		s.st = state.New(cfg)
@@ -88,6 +92,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.elb = elbv2.New(s.st)
 	s.ec2 = ec2.New(s.st)
+	s.route53 = route53.New(s.st)
 	s.sts = sts.New(opts.AccountID, opts.AccessKeyID)
 	reg := opts.Registry
 	if reg == nil {
@@ -104,8 +109,8 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP routes a request: /_restartsim/ to the admin API, SigV4 scope "s3" to S3, everything else to the
-// Query services.
+// ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, SigV4 scope "s3" to
+// S3, everything else to the Query services.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -124,6 +129,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.admin.ServeHTTP(w, r)
 		return
 	}
+	if isRoute53(r) {
+		s.serveRoute53(w, r)
+		return
+	}
 	if s.isS3(r) {
 		s.serveS3(w, r)
 		return
@@ -132,7 +141,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Snapshot is a copy of a server's AWS resources (VPCs, subnets, instances, ENIs, security groups, target
-// groups and their targets, load balancers with their listeners and rules) at one moment; calls, faults, limits and metrics are not part of it.
+// groups and their targets, load balancers with their listeners and rules, Route53 hosted zones with their
+// record sets and changes) at one moment; calls, faults, limits and metrics are not part of it.
 type Snapshot struct {
 	st        *state.Store
 	accountID string

@@ -124,6 +124,18 @@ var statusByCode = map[string]int{
 	"TagLimitExceeded":                    http.StatusBadRequest,
 	"InvalidSubnetID.NotFound":            http.StatusBadRequest,
 	"InvalidSubnet.Range":                 http.StatusBadRequest,
+	// Route53.
+	"NoSuchHostedZone":        http.StatusNotFound,
+	"NoSuchChange":            http.StatusNotFound,
+	"NoSuchHealthCheck":       http.StatusNotFound,
+	"NoSuchDelegationSet":     http.StatusBadRequest,
+	"HostedZoneAlreadyExists": http.StatusConflict,
+	"HostedZoneNotEmpty":      http.StatusBadRequest,
+	"InvalidChangeBatch":      http.StatusBadRequest,
+	"InvalidDomainName":       http.StatusBadRequest,
+	"InvalidVPCId":            http.StatusBadRequest,
+	"TooManyHostedZones":      http.StatusBadRequest,
+	"PriorRequestNotComplete": http.StatusBadRequest,
 }
 
 // StatusOf returns the HTTP status for an error code (400 when the code is not in the table).

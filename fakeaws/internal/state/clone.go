@@ -25,7 +25,7 @@ func (s *Store) Clone(cfg Config) (*Store, error) {
 		vpcs: cloneMap(s.vpcs, cloneVPC), instances: cloneMap(s.instances, cloneInstance),
 		enis: cloneMap(s.enis, cloneENI), sgs: cloneMap(s.sgs, cloneSG), tgs: cloneMap(s.tgs, cloneEntry),
 		subnets: cloneMap(s.subnets, cloneSubnet), lbs: cloneMap(s.lbs, cloneLB), listeners: cloneMap(s.listeners, cloneListener),
-		rules: cloneMap(s.rules, cloneRule)}
+		rules: cloneMap(s.rules, cloneRule), r53: s.r53.clone()}
 	c.reindex() // rebuilt, not copied: the copy's indexes must point at the copy's resources
 	return c, nil
 }

@@ -27,6 +27,10 @@ type Config struct {
 	MaxLoadBalancers        int // per type (application, network), like AWS's regional quotas
 	MaxListenersPerLB       int
 	MaxRulesPerListener     int // not counting the default rule
+	// Route53PropagationDelay is how long a Route53 change stays PENDING before INSYNC (scenario time).
+	Route53PropagationDelay time.Duration
+	MaxHostedZones          int
+	MaxRecordSetsPerZone    int
 }
 
 // Store is the account state.
@@ -46,6 +50,7 @@ type Store struct {
 	lbs        map[string]*LoadBalancer
 	listeners  map[string]*Listener
 	rules      map[string]*ListenerRule
+	r53        r53State // Route53 (r53zones.go)
 
 	// Indexes (index.go), so that a call naming resources costs O(result), not O(account). Every write keeps
 	// them in step; New and Clone build them with reindex.
@@ -95,6 +100,7 @@ func New(cfg Config) *Store {
 		lbs:       map[string]*LoadBalancer{},
 		listeners: map[string]*Listener{},
 		rules:     map[string]*ListenerRule{},
+		r53:       newR53State(),
 	}
 	id := s.newID("vpc-", 17)
 	s.vpcs[id] = &VPC{ID: id, CIDRs: []string{"10.0.0.0/16"}, IsDefault: true}

@@ -47,6 +47,9 @@ const (
 	// STSRequest is the one quota AWS documents for STS: 600 requests per second per account and region,
 	// shared by GetCallerIdentity, AssumeRole and the rest (no burst is documented: one second's worth).
 	STSRequest = "sts/request"
+	// Route53Request is Route53's one documented quota: five requests per second per account, shared by every
+	// operation of the API (no burst is documented: one second's worth).
+	Route53Request = "route53/request"
 )
 
 // Profile names.
@@ -60,12 +63,12 @@ var profiles = map[string]map[string]Limit{
 	ProfileDocumented: {
 		ELBRegistration: {4, 20}, ELBDescribe: {10, 40}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
-		STSRequest: {600, 600},
+		STSRequest: {600, 600}, Route53Request: {5, 5},
 	},
 	Profile2026: {
 		ELBRegistration: {4, 20}, ELBDescribe: {50, 200}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
-		STSRequest: {600, 600},
+		STSRequest: {600, 600}, Route53Request: {5, 5},
 	},
 	ProfileUnlimited: {},
 }
@@ -124,6 +127,8 @@ func Category(service, op string, unfiltered bool) string {
 		}
 	case "sts":
 		return STSRequest
+	case "route53":
+		return Route53Request
 	}
 	return ""
 }

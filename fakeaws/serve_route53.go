@@ -1,0 +1,151 @@
+package fakeaws
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/clip"
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+	"github.com/restartsim/restartsim/fakeaws/internal/route53"
+	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
+)
+
+// ServiceRoute53 is Route53's service name as recorded.
+const ServiceRoute53 = "route53"
+
+// route53Region is the region Route53 requests are signed for: Route53 is global, and AWS signs it in
+// us-east-1 whatever region the client is in.
+const route53Region = "us-east-1"
+
+// isRoute53 reports whether r goes to Route53: its path is under /2013-04-01/ and it is not signed for S3
+// (a bucket may be named 2013-04-01).
+func isRoute53(r *http.Request) bool {
+	if !strings.HasPrefix(r.URL.Path, route53.PathPrefix) {
+		return false
+	}
+	scope, ok := sigv4.ParseScope(r)
+	return !ok || scope.Service != "s3"
+}
+
+// route53Call is the state of one Route53 request while it is served.
+type route53Call struct {
+	s     *Server
+	w     http.ResponseWriter
+	start time.Time
+	call  Call
+}
+
+func (c *route53Call) fail(err error, outcome string) {
+	f := route53.EncodeError(err, c.call.RequestID)
+	c.write(f.Status, f.Body, outcome, f.Code)
+}
+
+func (c *route53Call) write(status int, body []byte, outcome, code string) {
+	query.WriteXML(c.w, status, c.call.RequestID, body)
+	c.call.Outcome, c.call.ErrorCode, c.call.HTTPStatus = outcome, code, status
+	c.call.Latency = c.s.clock.Now().Sub(c.start)
+	c.s.observe(c.call)
+}
+
+// serveRoute53 answers one Route53 request: authenticated like the Query services (headers first, then the
+// body's hash), admitted by faults and the account's Route53 bucket, then served. Every answer is recorded
+// once.
+func (s *Server) serveRoute53(w http.ResponseWriter, r *http.Request) {
+	c := &route53Call{s: s, w: w, start: s.clock.Now()}
+	c.call = Call{Time: c.start, RequestID: s.newRequestID(), Service: ServiceRoute53, Operation: "unknown"}
+	route, rerr := route53.Resolve(r.Method, r.URL.EscapedPath())
+	if rerr == nil {
+		c.call.Operation, c.call.HostedZoneID = route.Operation, route.Zone()
+	}
+	if f := s.precheckRoute53(r); f != nil {
+		defer s.bodies.refuse(w, r)()
+		c.fail(authError(f, ServiceRoute53), OutcomeError)
+		return
+	}
+	held, err := s.bodies.read(w, r, s.opts.MaxBodyBytes)
+	defer held.release()
+	if err != nil {
+		defer s.bodies.refuse(w, r)()
+		c.fail(bodyFailure(err, s.opts.MaxBodyBytes), OutcomeError)
+		return
+	}
+	if e := s.authenticateRoute53(r, held.data); e != nil {
+		c.fail(e, OutcomeError)
+		return
+	}
+	if rerr != nil {
+		c.fail(rerr, OutcomeError)
+		return
+	}
+	if !c.admit(r.Context()) {
+		return
+	}
+	out, err := s.route53.Serve(s.clock.Now(), route, r.URL.Query(), held.data)
+	if err != nil {
+		c.fail(err, OutcomeError)
+		return
+	}
+	body, err := route53.Encode(out.Doc)
+	if err != nil {
+		c.fail(query.Errorf("InternalFailure", "encoding the response: %v", err), OutcomeError)
+		return
+	}
+	if out.Location != "" {
+		w.Header().Set("Location", out.Location)
+	}
+	c.write(out.Status, body, OutcomeOK, "")
+}
+
+// bodyFailure maps a body the limiter refused to Route53's error.
+func bodyFailure(err error, limit int64) *query.Error {
+	switch {
+	case errors.Is(err, errBodyTooLarge):
+		return query.Errorf("RequestEntityTooLarge", "Request body exceeds %d bytes", limit)
+	case errors.Is(err, errBodiesBusy):
+		return query.Errorf("ServiceUnavailable", "The server is reading too many request bodies; retry")
+	}
+	return query.Errorf("InvalidInput", "Could not read the request body")
+}
+
+func (s *Server) precheckRoute53(r *http.Request) *sigv4.Failure {
+	scope, f := s.verifier.Precheck(r)
+	if f == nil && scope.Region != route53Region {
+		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to a valid region, not '" + clip.String(scope.Region) + "'."}
+	}
+	return f
+}
+
+func (s *Server) authenticateRoute53(r *http.Request, body []byte) *query.Error {
+	scope, f := s.verifier.Verify(r, sigv4.PayloadHash(body), false)
+	if f == nil && scope.Service != "route53" {
+		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to correct service: 'route53'."}
+	}
+	if f == nil {
+		return nil
+	}
+	return authError(f, ServiceRoute53)
+}
+
+// admit applies the injected faults and the Route53 bucket, answering an outage, a throttled call or an
+// injected error itself (then it returns false).
+func (c *route53Call) admit(ctx context.Context) bool {
+	s, op := c.s, c.call.Operation
+	d := s.faults.Decide(ServiceRoute53, op, c.start)
+	bucket, allowed := s.throttle.Allow(ServiceRoute53, op, false, c.start)
+	c.call.Bucket = bucket
+	s.sleep(ctx, d.Delay)
+	switch {
+	case d.Outage:
+		c.fail(query.Errorf("ServiceUnavailable", "Service is unavailable (simulated outage)"), OutcomeError)
+	case !allowed:
+		c.fail(query.Errorf("Throttling", "Rate exceeded"), OutcomeThrottled)
+	case d.Code != "":
+		c.fail(query.Errorf(d.Code, "Simulated failure of %s", op), OutcomeError)
+	default:
+		return true
+	}
+	return false
+}
