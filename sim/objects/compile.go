@@ -187,8 +187,10 @@ func (f *Fleet) compileExprs(g *group, errs *ErrorList) {
 	awsKind := ""
 	if ref := g.AWS; ref != nil {
 		ap := fieldPath(g.path, "aws")
+		if _, known := refWays[ref.Kind]; known {
+			awsKind = ref.Kind // conditions are checked against the kind even when its reference is wrong
+		}
 		if way, ok := checkRef(ref, ap, errs); ok {
-			awsKind = ref.Kind
 			env := f.env(g.kind, "", g.path, errs)
 			if env == nil {
 				return
