@@ -16,9 +16,10 @@ import (
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
-// unappliedScenario runs the widget controller (widgets_test.go) over 20 Widgets: a crash, then
-// while it is down 2 health-check-path patches it applies and 2 whose applied condition never
-// holds (a change the controller never applies, as ACK never applies a TargetGroup's tag change).
+// unappliedScenario runs the widget controller (widgets_test.go) over two groups of 10 Widgets: a
+// crash, then while it is down 2 health-check-path patches of widgets it applies and 2 of gadgets
+// whose applied condition never holds (a change the controller never applies, as ACK never
+// applies a TargetGroup's tag change); distinct groups, so no patch supersedes another.
 // The steady-state wait can never end; it times out and the run ends. %s is extra scenario text.
 const unappliedScenario = `apiVersion: restartsim/v1
 kind: Scenario
@@ -30,12 +31,22 @@ fleet:
   targetGroupBindings: 0
   objects:
     - name: widgets
-      count: 20
+      count: 10
       template:
         apiVersion: test.restartsim.io/v1
         kind: Widget
         metadata: {name: 'w-{{.Index}}'}
         spec: {name: '{{awsName "w"}}', port: 80, healthCheckPath: /healthz}
+      ready: 'has(object.status.conditions) && object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")'
+      aws: {kind: targetGroup, arn: object.status.arn}
+      invariant: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath'
+    - name: gadgets
+      count: 10
+      template:
+        apiVersion: test.restartsim.io/v1
+        kind: Widget
+        metadata: {name: 'g-{{.Index}}'}
+        spec: {name: '{{awsName "g"}}', port: 80, healthCheckPath: /healthz}
       ready: 'has(object.status.conditions) && object.status.conditions.exists(c, c.type == "Synced" && c.status == "True")'
       aws: {kind: targetGroup, arn: object.status.arn}
       invariant: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath'
@@ -49,7 +60,7 @@ timeline:
   - {action: restart, mode: crash, await: none, downtime: 1s}
   - {action: churn, kind: patch, group: widgets, count: 2, patch: {spec: {healthCheckPath: '/v{{.Seq}}'}},
      applied: 'aws != null && aws.healthCheck.path == object.spec.healthCheckPath', mutations: [ModifyTargetGroup]}
-  - {action: churn, kind: patch, group: widgets, count: 2, patch: {spec: {healthCheckPath: '/x{{.Seq}}'}},
+  - {action: churn, kind: patch, group: gadgets, count: 2, patch: {spec: {healthCheckPath: '/x{{.Seq}}'}},
      applied: 'aws != null && aws.healthCheck.path == "/never"', mutations: [AddTags]}
   - {waitFor: leader, timeout: 1m}
   - {waitFor: steadyState, timeout: 15s}
@@ -89,8 +100,8 @@ func TestUnappliedChangeFailsTheRunUnlessExpected(t *testing.T) {
 		t.Fatalf("invariants %+v, unapplied %d %+v: want the invariants holding and the 2 changes listed", st.Invariants, st.Summary.UnappliedChanges, st.Unapplied)
 	}
 	for _, u := range st.Unapplied {
-		if !strings.HasPrefix(u.Object, "widgets/") || u.Kind != "patch" || u.CensoredSeconds < 15 || u.NotAppliedAfterSeconds <= 0 {
-			t.Errorf("unapplied %+v: want a widget's patch, censored at the run's end", u)
+		if !strings.HasPrefix(u.Object, "gadgets/") || u.Kind != "patch" || u.CensoredSeconds < 15 || u.NotAppliedAfterSeconds <= 0 {
+			t.Errorf("unapplied %+v: want a gadget's patch, censored at the run's end", u)
 		}
 	}
 	if b := st.Summary.BlindTime; b.Count != 4 || b.Censored != 2 || !b.P95Censored || !b.MaxCensored || b.P95 < 10 {
