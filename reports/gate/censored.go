@@ -35,61 +35,76 @@ func judgeBounds(c *Check) {
 }
 
 // unappliedChecks fail a strategy that left more changes unapplied than allowed: as many as the
-// scenario declared it expects (a threshold on unapplied_changes, else none), and with a baseline
-// no more than the baseline left; an A/B candidate no more than its baseline side. A check is added
-// only for a strategy with unapplied changes, so a gate of controllers that apply everything reads
-// as before. Strategies with their own rule on the metric are judged by it alone.
+// scenario declared it expects (a threshold on unapplied_changes, else none), and no more than its
+// baseline left: the baseline run's for a strategy the rules name, the baseline side's for an A/B
+// candidate. A check is added only for a strategy with unapplied changes, so a gate of controllers
+// that apply everything reads as before; a strategy with its own rule on the metric is judged by it.
 func unappliedChecks(current, baseline *results.Results) []Check {
-	var names, base []string
-	own := map[string]bool{}
-	for _, g := range current.Gate {
-		names = append(names, g.Strategy, g.RelativeTo)
-		base = append(base, g.Strategy, g.RelativeTo)
-		if g.Metric == results.MetricUnappliedChanges {
-			own[g.Strategy] = true
-		}
+	// against returns the count the strategy's baseline left (nil: no baseline to compare with).
+	type judged struct {
+		name    string
+		against func() *float64
 	}
-	if ab := current.AB; ab != nil {
-		names, base = append(names, ab.Candidate), append(base, ab.Baseline)
-	}
-	var out []Check
-	seen := map[string]bool{}
-	for i, name := range names {
-		st, ok := current.Strategy(name)
-		if name == "" || seen[name] || own[name] || !ok || st.MostUnapplied() == 0 {
-			continue
-		}
-		seen[name] = true
-		allowed, _ := st.UnappliedAllowed()
-		var against *float64
-		if current.AB != nil && name == current.AB.Candidate && base[i] == current.AB.Baseline {
-			if b, ok := current.Strategy(current.AB.Baseline); ok {
-				against = floatPtr(float64(b.MostUnapplied()))
+	fromBaseline := func(name string) func() *float64 {
+		return func() *float64 {
+			if baseline == nil {
+				return nil
 			}
-		} else if baseline != nil {
 			b := 0.0 // a strategy the baseline lacks, or results written before the count: none
 			if bs, ok := baseline.Strategy(name); ok {
 				b = float64(bs.MostUnapplied())
 			}
-			against = &b
+			return &b
 		}
-		limit := float64(allowed)
-		if against != nil {
-			limit = min(limit, *against)
-		}
-		c := Check{Rule: results.GateRule{Metric: results.MetricUnappliedChanges, Strategy: name, Max: floatPtr(limit)},
-			Current: float64(st.MostUnapplied()), Baseline: against, Limit: limit, Verdict: Pass}
-		if c.Current > c.Limit {
-			c.Verdict = Fail
-			c.Reason = fmt.Sprintf("changes never applied; allowed %s (the scenario expects %d", format(limit), allowed)
-			if against != nil {
-				c.Reason += fmt.Sprintf(", the baseline left %s", format(*against))
+	}
+	var todo []judged
+	own := map[string]bool{}
+	if ab := current.AB; ab != nil {
+		todo = append(todo, judged{ab.Candidate, func() *float64 {
+			if b, ok := current.Strategy(ab.Baseline); ok {
+				return floatPtr(float64(b.MostUnapplied()))
 			}
-			c.Reason += ")"
+			return nil
+		}})
+	}
+	for _, g := range current.Gate {
+		own[g.Strategy] = own[g.Strategy] || g.Metric == results.MetricUnappliedChanges
+		todo = append(todo, judged{g.Strategy, fromBaseline(g.Strategy)})
+		if g.RelativeTo != "" {
+			todo = append(todo, judged{g.RelativeTo, fromBaseline(g.RelativeTo)})
 		}
-		out = append(out, c)
+	}
+	var out []Check
+	seen := map[string]bool{}
+	for _, j := range todo {
+		st, ok := current.Strategy(j.name)
+		if seen[j.name] || own[j.name] || !ok || st.MostUnapplied() == 0 {
+			continue
+		}
+		seen[j.name] = true
+		out = append(out, unappliedCheck(st, j.against()))
 	}
 	return out
+}
+
+// unappliedCheck judges st's unapplied changes against its declaration and the baseline's count.
+func unappliedCheck(st *results.Strategy, against *float64) Check {
+	allowed, _ := st.UnappliedAllowed()
+	limit := float64(allowed)
+	if against != nil {
+		limit = min(limit, *against)
+	}
+	c := Check{Rule: results.GateRule{Metric: results.MetricUnappliedChanges, Strategy: st.Name, Max: floatPtr(limit)},
+		Current: float64(st.MostUnapplied()), Baseline: against, Limit: limit, Verdict: Pass}
+	if c.Current > c.Limit {
+		c.Verdict = Fail
+		c.Reason = fmt.Sprintf("changes never applied; allowed %s (the scenario expects %d", format(limit), allowed)
+		if against != nil {
+			c.Reason += fmt.Sprintf(", the baseline left %s", format(*against))
+		}
+		c.Reason += ")"
+	}
+	return c
 }
 
 func floatPtr(v float64) *float64 { return &v }
