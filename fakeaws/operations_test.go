@@ -34,7 +34,7 @@ func TestOperationsAreServed(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range []string{"ModifyTargetGroup", "RegisterTargets", "AuthorizeSecurityGroupIngress", "ModifyRule", "AssumeRole"} {
+	for _, op := range []string{"ModifyTargetGroup", "RegisterTargets", "AuthorizeSecurityGroupIngress", "ModifyRule", "GetCallerIdentity"} {
 		if !IsOperation(op) {
 			t.Errorf("%s is not listed", op)
 		}
