@@ -147,18 +147,54 @@ func TestValidateValid(t *testing.T) {
 	}
 }
 
-// -f - reads the scenario from standard input.
-func TestValidateStdin(t *testing.T) {
-	f, err := os.Open("testdata/bad/three-mistakes.yaml")
+// withStdin makes path the process's standard input until the test ends.
+func withStdin(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	old := os.Stdin
 	os.Stdin = f
-	defer func() { os.Stdin = old }()
+	t.Cleanup(func() { os.Stdin = old; f.Close() })
+}
+
+// -f - reads the scenario, or with gate and report a results document, from standard input.
+func TestStdin(t *testing.T) {
+	withStdin(t, "testdata/bad/three-mistakes.yaml")
 	code, _, verr := runCLI(t, "validate", "-f", "-")
 	if code != ExitBadInput || !strings.Contains(verr, "<stdin>:27:6: thresholds[0].metric") {
-		t.Errorf("exit %d, error %s", code, verr)
+		t.Errorf("validate: exit %d, error %s", code, verr)
+	}
+	withStdin(t, "testdata/bad/three-mistakes.yaml")
+	code, _, serr := runCLI(t, "simulate", "-f", "-", "--out", t.TempDir())
+	if code != ExitBadInput || serr != verr {
+		t.Errorf("simulate: exit %d, error %s", code, serr)
+	}
+	withStdin(t, "testdata/bad/three-mistakes.yaml")
+	if code, _, gerr := runCLI(t, "gate", "-f", "-"); code != ExitBadInput || !strings.Contains(gerr, "<stdin>:27:6: thresholds[0].metric") {
+		t.Errorf("gate with a scenario: exit %d, error %s", code, gerr)
+	}
+
+	_, res := copyGolden(t)
+	base := filepath.Join(t.TempDir(), "base.json")
+	withStdin(t, res)
+	if code, out, err := runCLI(t, "gate", "-f", "-", "--baseline", base, "--update-baseline"); code != ExitOK {
+		t.Fatalf("gate --update-baseline from stdin: exit %d %s %s", code, out, err)
+	}
+	withStdin(t, res)
+	if code, out, err := runCLI(t, "gate", "-f", "-", "--baseline", base); code != ExitOK || !strings.Contains(out, "gate passed") {
+		t.Errorf("gate from stdin: exit %d %s %s", code, out, err)
+	}
+	dir := t.TempDir()
+	withStdin(t, res)
+	if code, out, err := runCLI(t, "report", "-f", "-", "-o", dir); code != ExitOK {
+		t.Errorf("report from stdin: exit %d %s %s", code, out, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err != nil {
+		t.Error(err)
+	}
+	if code, _, err := runCLI(t, "report", "-f", "-"); code != ExitBadInput || !strings.Contains(err, "needs -o DIR") {
+		t.Errorf("report -f - without -o: exit %d %s", code, err)
 	}
 }
