@@ -86,6 +86,11 @@ generate: $(CONTROLLER_GEN) ## Generate DeepCopy code with controller-gen.
 manifests: $(CONTROLLER_GEN) ## Generate the CRD YAML with controller-gen.
 	$(CONTROLLER_GEN) crd paths=./controller/api/... output:crd:artifacts:config=controller/config/crd
 
+.PHONY: schema
+schema: ## Regenerate the scenario's JSON Schema (docs/scenario.schema.json) from its Go types and doc comments.
+	go generate ./sim/scenario/schema
+	go test ./sim/scenario/schema -run TestGeneratedFilesUpToDate -update
+
 .PHONY: verify
 verify: generate manifests lint ## Fail when generated files are stale or lint finds problems.
 	@if ! git diff --quiet -- controller/api controller/config; then \

@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +16,6 @@ import (
 	"github.com/restartsim/restartsim/reports/results"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -83,25 +81,12 @@ type preparedRun struct {
 // for the run.
 func prepare(ctx context.Context, opts Options) (*preparedRun, error) {
 	o := opts.setDefaults()
-	sc := o.Scenario
-	if sc == nil {
-		return nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
-	}
-	if sc.Controller.External != nil && sc.TimeScale != 1 {
-		return nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
-	}
-	if len(o.Strategies) > 0 {
-		var err error
-		if sc, err = selectStrategies(sc, o.Strategies); err != nil {
-			return nil, runerr.BadInput(err)
-		}
-	}
-	if err := checkHost(o, o.Scenario, sc); err != nil {
+	sc, arms, err := check(o)
+	if err != nil {
 		return nil, err
 	}
-	arms, err := runArms(sc, o.Scenario)
-	if err != nil {
-		return nil, runerr.BadInput(err)
+	if err := checkEnvtestAssets(o, sc); err != nil {
+		return nil, err
 	}
 	if o.cluster, err = prepareCluster(ctx, o, sc); err != nil {
 		return nil, err

@@ -35,8 +35,9 @@ func checkHost(o Options, full, sc *scenario.Scenario) error {
 		}
 	}
 	var errs scenario.ErrorList
+	known := knownTemplateData(o, sc)
 	for _, x := range executables(full, withConverging(full, sc.StrategyNames())) {
-		if err := checkExecutable(x.name); err != nil {
+		if err := checkCommand(x.name, known); err != nil {
 			errs = append(errs, full.FieldError(x.path, "%v", err))
 		}
 	}
@@ -62,6 +63,12 @@ func checkHost(o Options, full, sc *scenario.Scenario) error {
 	if len(errs) > 0 {
 		return runerr.BadInput(errs)
 	}
+	return nil
+}
+
+// checkEnvtestAssets finds the default envtest assets (when no flag or field names them): this
+// machine's set-up rather than the scenario's, so Check leaves it to the run.
+func checkEnvtestAssets(o Options, sc *scenario.Scenario) error {
 	if !onKubeconfig(o, sc) && o.AssetsDir == "" && (sc.Cluster.Envtest == nil || sc.Cluster.Envtest.AssetsDir == "") {
 		if _, err := envtestassets.Dir(""); err != nil {
 			return runerr.BadInput(fmt.Errorf("%w: %v", env.ErrEnvironment, err))
@@ -74,12 +81,12 @@ func checkHost(o Options, full, sc *scenario.Scenario) error {
 type namedExecutable struct{ path, name string }
 
 // executables lists the executables the strategies named run starts: external controllers'
-// commands, reference builds' binaries and the A/B sides' (a command given as a template is
-// rendered per process, and checked when it starts).
+// commands, reference builds' binaries and the A/B sides' (templates, rendered by checkCommand
+// with what is known before the start).
 func executables(sc *scenario.Scenario, run []string) []namedExecutable {
 	var out []namedExecutable
 	add := func(path, name string) {
-		if name != "" && !strings.Contains(name, "{{") {
+		if name != "" {
 			out = append(out, namedExecutable{path, name})
 		}
 	}

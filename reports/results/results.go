@@ -409,9 +409,12 @@ func Load(path string) (*Results, error) {
 	return Decode(data, path)
 }
 
-// ReadFile reads a results.json or timeseries.csv whole, refusing one larger than MaxFileBytes
+// ReadFile reads a results.json or timeseries.csv ("-": standard input) whole, refusing one larger than MaxFileBytes
 // (a device such as /dev/zero never ends) without reading more than that.
 func ReadFile(path string) ([]byte, error) {
+	if path == "-" { // standard input (-f -)
+		return ReadAll(os.Stdin, "<stdin>")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,7 @@ type group struct {
 	ready    *expr
 	inv      *expr
 	ref      *awsRef // the AWSRef's expressions over object
+	clean    bool    // compiled without a problem
 }
 
 type envKey struct {
@@ -40,6 +41,17 @@ type envKey struct {
 // groups' field path (e.g. fleet.objects); the error is an ErrorList of every problem, whose paths extend it,
 // e.g. fleet.objects[1].template.spec.name.
 func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
+	f, err := CompilePartial(cat, groups, path)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// CompilePartial is Compile returning the fleet also when groups have problems, so that patches of
+// it can be checked in the same pass (CompilePatch skips what a broken group cannot tell). A fleet
+// with an error must not be run.
+func CompilePartial(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 	if cat == nil {
 		cat = NewCatalog()
 	}
@@ -62,24 +74,44 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 			f.byName[g.Name] = cg
 		}
 	}
-	clean := map[*group]bool{}
 	names := true // every name template parsed, so that ref can render
 	for _, g := range f.groups {
 		n := len(errs)
 		f.compileGroup(cat, g, &errs)
-		clean[g] = len(errs) == n && f.byName[g.Name] == g && g.Count >= 1 && g.Count <= MaxCount
+		g.clean = len(errs) == n && f.byName[g.Name] == g && g.Count >= 1 && g.Count <= MaxCount
 		names = names && g.nameTmpl != nil
 	}
 	f.orderGroups(&errs)
 	for _, g := range f.groups {
-		if clean[g] && names {
+		// A render of a group that refs a broken one would only repeat that group's problem.
+		if g.clean && names && f.refsClean(g) {
 			f.checkRender(g, &errs)
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return f, errs
 	}
 	return f, nil
+}
+
+// refsClean reports whether every group g's template refs compiled cleanly (all of them when a ref
+// names its group with anything but a literal).
+func (f *Fleet) refsClean(g *group) bool {
+	ok := true
+	g.tmpl.templates(func(_ string, tree *parse.Tree) {
+		walkParse(tree.Root, func(fn string, args []string) {
+			if fn != "ref" && fn != "refNamespace" {
+				return
+			}
+			if len(args) == 0 || args[0] == "" {
+				ok = ok && !slices.ContainsFunc(f.groups, func(o *group) bool { return !o.clean })
+				return
+			}
+			o := f.byName[args[0]]
+			ok = ok && o != nil && o.clean
+		})
+	})
+	return ok
 }
 
 func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {

@@ -26,6 +26,11 @@ type Patcher struct {
 func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
 	var errs ErrorList
 	pt := &Patcher{Patch: p, f: f, g: f.byName[p.Group]}
+	for i, m := range p.Mutations {
+		if msg := checkMutation(m); msg != "" {
+			errs.addf(indexPath(fieldPath(path, "mutations"), i), "%s", msg)
+		}
+	}
 	if pt.g == nil {
 		errs.addf(fieldPath(path, "group"), "unknown group %q%s", p.Group, f.known())
 		return nil, errs
@@ -41,12 +46,7 @@ func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
 	} else if pt.g.env != nil {
 		pt.applied = compileInto(pt.g.env, p.Applied, fieldPath(path, "applied"), cel.BoolType, &errs)
 	}
-	for i, m := range p.Mutations {
-		if m == "" {
-			errs.addf(indexPath(fieldPath(path, "mutations"), i), "empty operation name")
-		}
-	}
-	if len(errs) == 0 {
+	if len(errs) == 0 && pt.g.clean && f.refsClean(pt.g) {
 		pt.checkRender(mp, &errs)
 	}
 	if len(errs) > 0 {

@@ -129,7 +129,7 @@ func (t *valueTemplate) render(funcs template.FuncMap, data any) (any, error) {
 		}
 		root.Funcs(funcs)
 	}
-	var buf bytes.Buffer
+	var buf limitedBuffer
 	return renderValue(t.tree, func(s *stringTemplate) (any, error) {
 		buf.Reset()
 		if err := root.ExecuteTemplate(&buf, s.name, data); err != nil {
@@ -137,6 +137,31 @@ func (t *valueTemplate) render(funcs template.FuncMap, data any) (any, error) {
 		}
 		return convert(s, buf.String())
 	})
+}
+
+// MaxValueBytes bounds one rendered template value: a loop such as {{range 10000000}}a{{end}} is
+// stopped at the limit instead of filling memory, and refused before the run.
+const MaxValueBytes = 256 << 10
+
+// errValueTooLong ends a render that outgrew MaxValueBytes.
+var errValueTooLong = fmt.Errorf("the rendered value is longer than %d bytes, the limit", MaxValueBytes)
+
+// limitedBuffer is a bytes.Buffer that refuses to grow past MaxValueBytes.
+type limitedBuffer struct{ bytes.Buffer }
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > MaxValueBytes {
+		return 0, errValueTooLong
+	}
+	return b.Buffer.Write(p)
+}
+
+// WriteString is Write for the strings text/template writes.
+func (b *limitedBuffer) WriteString(s string) (int, error) {
+	if b.Len()+len(s) > MaxValueBytes {
+		return 0, errValueTooLong
+	}
+	return b.Buffer.WriteString(s)
 }
 
 func renderValue(v any, exec func(*stringTemplate) (any, error)) (any, error) {

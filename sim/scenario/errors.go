@@ -34,15 +34,22 @@ func (e *FieldError) Error() string {
 type ErrorList []*FieldError
 
 func (l ErrorList) Error() string {
-	msgs := make([]string, len(l))
-	for i, e := range l {
-		msgs[i] = e.Error()
+	msgs := make([]string, 0, min(len(l), maxListed)+1)
+	for _, e := range l[:min(len(l), maxListed)] {
+		msgs = append(msgs, e.Error())
+	}
+	if len(l) > maxListed {
+		msgs = append(msgs, fmt.Sprintf("and %d more", len(l)-maxListed))
 	}
 	if len(l) == 1 {
 		return msgs[0]
 	}
 	return fmt.Sprintf("%d problems:\n  %s", len(l), strings.Join(msgs, "\n  "))
 }
+
+// maxListed is the most problems Error lists: a file that is wrong throughout (a list of the
+// wrong type, say) would otherwise print pages.
+const maxListed = 50
 
 // Unwrap exposes the single errors to errors.Is/As.
 func (l ErrorList) Unwrap() []error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -14,22 +15,42 @@ func Load(path string) (*Scenario, error) {
 	return LoadContext(context.Background(), path)
 }
 
-// LoadContext is Load reading the file with ReadFile: at most 1 MiB, a regular file or a pipe,
-// and an error wrapping ctx.Err() should ctx end first.
+// LoadContext is Load reading the file with ReadFile: at most 1 MiB, a regular file or a pipe
+// (standard input for "-"), and an error wrapping ctx.Err() should ctx end first.
 func LoadContext(ctx context.Context, path string) (*Scenario, error) {
+	s, err := LoadPartial(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// LoadPartial is LoadContext returning, beside the error, the scenario as decoded and defaulted
+// when only its validation failed, so that checks of what it names (executables, files) can report
+// in the same pass. A scenario returned with an error must not be run.
+func LoadPartial(ctx context.Context, path string) (*Scenario, error) {
 	data, err := ReadFile(ctx, path)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, ErrorList{{File: path, Msg: strings.TrimPrefix(err.Error(), path+" ")}}
+		return nil, ErrorList{{File: DisplayName(path), Msg: strings.TrimPrefix(err.Error(), path+" ")}}
 	}
-	return Parse(path, data)
+	return parse(DisplayName(path), data)
 }
 
 // Parse decodes a scenario strictly, applies defaults and validates it. The error, if any, is an
 // ErrorList whose entries name file:line:column and the field path.
-func Parse(file string, data []byte) (s *Scenario, err error) {
+func Parse(file string, data []byte) (*Scenario, error) {
+	s, err := parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parse is Parse returning the decoded scenario also when its validation failed.
+func parse(file string, data []byte) (s *Scenario, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s, err = nil, ErrorList{{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}}
@@ -47,18 +68,27 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 	given := func(path string) bool { _, ok := d.pos[path]; return ok }
 	errs := expandEnv(s)
 	SetDefaults(s, given)
+	errs = append(errs, notAt(Validate(s, given), errs)...)
+	s.src = &source{file: file, pos: d.pos, data: data}
 	if len(errs) == 0 {
-		errs = Validate(s, given)
-	}
-	src := &source{file: file, pos: d.pos, data: data}
-	if len(errs) == 0 {
-		s.src = src
 		return s, nil
 	}
 	for _, e := range errs {
-		src.place(e)
+		s.src.place(e)
 	}
-	return nil, errs
+	return s, errs
+}
+
+// notAt is errs without those at a path of first's: a value left unexpanded (${UNSET}) is
+// reported once, not again for what it then fails.
+func notAt(errs, first ErrorList) ErrorList {
+	var out ErrorList
+	for _, e := range errs {
+		if !slices.ContainsFunc(first, func(f *FieldError) bool { return f.Path == e.Path }) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // source is where a parsed scenario came from: its file, its text and the position of every field

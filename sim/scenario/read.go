@@ -14,12 +14,55 @@ import (
 // maxFileBytes bounds a scenario file.
 const maxFileBytes = 1 << 20
 
+// Stdin is the file name that reads standard input (-f -).
+const Stdin = "-"
+
+// StdinName names standard input in messages.
+const StdinName = "<stdin>"
+
+// DisplayName is how messages name the file path.
+func DisplayName(path string) string {
+	if path == Stdin {
+		return StdinName
+	}
+	return path
+}
+
+// readStdin reads standard input like ReadFile a pipe: at most the limit and one byte, given up when
+// ctx ends.
+func readStdin(ctx context.Context) ([]byte, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(os.Stdin, maxFileBytes+1))
+		done <- result{data, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, fmt.Errorf("reading %s: %w", StdinName, r.err)
+		}
+		if len(r.data) > maxFileBytes {
+			return nil, fmt.Errorf("%s is larger than 1 MiB, the most a scenario file may hold", StdinName)
+		}
+		return r.data, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("reading %s: %w", StdinName, ctx.Err())
+	}
+}
+
 // ReadFile reads a scenario file of at most 1 MiB: a regular file or a pipe (a named one, or
 // /dev/fd/N of a shell's process substitution); a device, socket or directory is refused before
 // anything is read. No more than the limit and one byte is ever read, so an endless source fails
 // at once. The read gives up when ctx ends, also while a named pipe waits for its writer, and
 // returns an error wrapping ctx.Err().
 func ReadFile(ctx context.Context, path string) ([]byte, error) {
+	if path == Stdin {
+		return readStdin(ctx)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err

@@ -121,8 +121,9 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	v.validateTimeline(s)
 	v.validateThresholds(s.Thresholds, names)
 	v.validateGate(s.Gate, names)
-	if len(v.errs) == 0 {
-		// Templates and conditions compile against the CRDs, which must be known to exist first.
+	if !slices.ContainsFunc(v.errs, func(e *FieldError) bool { return strings.HasPrefix(e.Path, "cluster.crds") }) {
+		// Templates and conditions compile against the CRDs, which must be known to exist first;
+		// every other problem is reported beside the objects' own.
 		_, errs := CompileObjects(s)
 		v.errs = append(v.errs, errs...)
 	}

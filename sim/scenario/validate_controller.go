@@ -2,12 +2,10 @@ package scenario
 
 import (
 	"fmt"
-	"io"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
-	"text/template"
 
 	"github.com/restartsim/restartsim/internal/leasetiming"
 	"github.com/restartsim/restartsim/internal/throttlespec"
@@ -248,12 +246,7 @@ func (v *validator) metricSelector(p string, m *MetricSelector) {
 
 // template checks that text parses and executes as a command template over TemplateData.
 func (v *validator) template(path, text string) {
-	t, err := template.New(path).Option("missingkey=error").Parse(text)
-	if err != nil {
-		v.addf(path, "bad template: %v", err)
-		return
-	}
-	if err := t.Execute(io.Discard, TemplateData{}); err != nil {
+	if _, err := RenderCommand(path, text, TemplateData{}); err != nil {
 		v.addf(path, "bad template: %v", err)
 	}
 }

@@ -53,15 +53,18 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 			groups[i].AWS = &objects.AWSRef{Kind: a.Kind, ARN: a.ARN, Name: a.Name, ID: a.ID, Zone: a.Zone, Type: a.Type, SetIdentifier: a.SetIdentifier}
 		}
 	}
-	f, err := objects.Compile(cat, groups, "fleet.objects")
+	f, err := objects.CompilePartial(cat, groups, "fleet.objects")
+	var errs ErrorList
 	if err != nil {
-		return nil, fieldErrors(err, "", "")
+		errs = fieldErrors(err, "", "")
 	}
 	out := &CompiledObjects{Fleet: f, Patches: map[int]*objects.Patcher{}}
-	var errs ErrorList
 	for i, st := range s.Timeline {
 		if st.Action != ActionChurn || st.Kind != ChurnPatch {
 			continue
+		}
+		if _, ok := s.Fleet.ObjectGroup(st.Group); !ok {
+			continue // reported at the step's group by Validate
 		}
 		p := fmt.Sprintf("timeline[%d]", i)
 		pt, err := f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, p)
@@ -106,6 +109,9 @@ func (v *validator) validatePatchChurn(s *Scenario, st *Step, p string) {
 	if !ok {
 		v.addf(p+".group", "%q is not a group of fleet.objects", st.Group)
 		return
+	}
+	if g.Count < 1 || g.Count > objects.MaxCount {
+		return // the group's own count is the mistake, reported at its field
 	}
 	v.count(p+".count", st.Count, 1, g.Count)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -45,6 +46,7 @@ type gateOptions struct {
 	S3 gate.S3Options
 
 	scenario *scenario.Scenario
+	current  *results.Results // results read from standard input (-f -)
 	// runDir is the folder of the run -f SCENARIO made, once it completed.
 	runDir string
 }
@@ -126,6 +128,22 @@ func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
 // Validate checks the flags and, with -f, parses the scenario and applies the build overrides:
 // nothing starts unless the whole input is valid.
 func (o *gateOptions) Validate() error {
+	var stdin []byte
+	if o.File == scenario.Stdin || o.Results == scenario.Stdin {
+		// One stream, read once: a results document (JSON) or a scenario.
+		var err error
+		if stdin, err = scenario.ReadFile(context.Background(), scenario.Stdin); err != nil {
+			return err
+		}
+		if t := bytes.TrimSpace(stdin); len(t) > 0 && t[0] == '{' && o.Results == "" {
+			o.Results, o.File = scenario.Stdin, ""
+		}
+		if o.Results == scenario.Stdin {
+			if o.current, err = results.Decode(stdin, scenario.StdinName); err != nil {
+				return err
+			}
+		}
+	}
 	if strings.HasSuffix(o.File, ".json") && o.Results == "" {
 		o.Results, o.File = o.File, ""
 	}
@@ -142,7 +160,13 @@ func (o *gateOptions) Validate() error {
 		}
 		return nil
 	}
-	sc, err := scenario.Load(o.File)
+	var sc *scenario.Scenario
+	var err error
+	if o.File == scenario.Stdin {
+		sc, err = scenario.Parse(scenario.StdinName, stdin)
+	} else {
+		sc, err = scenario.Load(o.File)
+	}
 	if err != nil {
 		return err
 	}
@@ -186,7 +210,10 @@ func (o *gateOptions) run(ctx context.Context, out, stderr io.Writer) error {
 		if cur, err = o.simulate(ctx, out, stderr); err != nil {
 			return err
 		}
-	} else if cur, err = results.Load(o.Results); err != nil {
+	} else if cur = o.current; cur == nil {
+		cur, err = results.Load(o.Results)
+	}
+	if err != nil && o.File == "" {
 		return o.inputError("", err)
 	}
 	var base *results.Results

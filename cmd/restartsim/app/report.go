@@ -65,6 +65,9 @@ func (o *reportOptions) Validate() error {
 		return errors.New("-f RESULTS is required")
 	}
 	if o.OutDir == "" {
+		if o.Results == "-" {
+			return errors.New("-f - (results on standard input) needs -o DIR for the report")
+		}
 		o.OutDir = filepath.Dir(o.Results)
 	}
 	return nil
@@ -75,7 +78,10 @@ func (o *reportOptions) run(_ context.Context, out io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	ts, err := readTimeseries(filepath.Join(filepath.Dir(o.Results), TimeseriesFile))
+	var ts []results.Sample
+	if o.Results != "-" { // beside a results file only
+		ts, err = readTimeseries(filepath.Join(filepath.Dir(o.Results), TimeseriesFile))
+	}
 	if err != nil {
 		return badInput(err)
 	}

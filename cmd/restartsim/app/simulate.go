@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -40,6 +41,7 @@ type simulateOptions struct {
 	NoReport      bool
 	FreshFleets   bool
 	InstallCRDs   bool
+	DryRun        bool
 	Verbose       int
 	SetupMemory   memoryLimit
 
@@ -67,6 +69,9 @@ the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or env
 			if err := o.Validate(cmd.Context()); err != nil {
 				return badInput(err)
 			}
+			if o.DryRun {
+				return printValid(cmd.OutOrStdout(), o.File, o.scenario)
+			}
 			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -76,7 +81,7 @@ the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or env
 
 // AddFlags registers the flags.
 func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.File, "file", "f", "", "scenario file (YAML, apiVersion restartsim/v1)")
+	fs.StringVarP(&o.File, "file", "f", "", "scenario file (YAML, apiVersion restartsim/v1; - reads standard input)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "run on an existing cluster instead of envtest (the fleet lives in its own labelled namespaces and is deleted afterwards)")
 	fs.StringVar(&o.KubeContext, "context", "", "kubeconfig context (default: current)")
 	fs.BoolVar(&o.InstallCRDs, "install-crds", false, "with --kubeconfig: create the CRDs the run needs that the cluster does not serve (without it, a missing CRD is exit 2 before anything is created)")
@@ -85,6 +90,7 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
 	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof profiles of the run into this directory: cpu.pprof, heap.pprof (end of run), heap-peak.pprof (at the harness's highest RSS)")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
+	fs.BoolVar(&o.DryRun, "dry-run", false, "run every check made before the start (as restartsim validate does), start nothing and exit: 0 valid, 2 not")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
 	addVerbosityFlag(fs, &o.Verbose, "log verbosity on stderr (0: progress only)", "verbose")
@@ -98,7 +104,7 @@ func (o *simulateOptions) Validate(ctx context.Context) error {
 	if o.File == "" {
 		return errors.New("-f SCENARIO is required")
 	}
-	sc, err := scenario.LoadContext(ctx, o.File)
+	sc, err := loadAndCheck(ctx, o.File, o.simOptions(nil, nil, nil))
 	if err != nil {
 		return err
 	}
@@ -107,6 +113,20 @@ func (o *simulateOptions) Validate(ctx context.Context) error {
 	}
 	o.scenario = sc
 	return nil
+}
+
+// simOptions are the run's options (with the scenario parsed, once it is).
+func (o *simulateOptions) simOptions(stdout, stderr io.Writer, log *logr.Logger) sim.Options {
+	opts := sim.Options{
+		Scenario: o.scenario, ScenarioFile: o.File, Kubeconfig: o.Kubeconfig, KubeContext: o.KubeContext,
+		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
+		Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
+		HeapPeakProfile: heapPeakFile(o.ProfileDir), SetupMemoryLimit: o.SetupMemory.bytes, InstallCRDs: o.InstallCRDs,
+	}
+	if log != nil {
+		opts.Logger = *log
+	}
+	return opts
 }
 
 func (o *simulateOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
@@ -122,13 +142,7 @@ func (o *simulateOptions) run(ctx context.Context, stdout, stderr io.Writer) err
 		return err
 	}
 	defer flush()
-	rep, err := sim.Run(ctx, sim.Options{
-		Scenario: o.scenario, ScenarioFile: o.File, Kubeconfig: o.Kubeconfig, KubeContext: o.KubeContext,
-		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
-		Logger: log, Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
-		HeapPeakProfile: heapPeakFile(o.ProfileDir), SetupMemoryLimit: o.SetupMemory.bytes, InstallCRDs: o.InstallCRDs,
-	})
-	_ = rep
+	_, err = sim.Run(ctx, o.simOptions(stdout, stderr, &log))
 	return exitFor(err)
 }
 

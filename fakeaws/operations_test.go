@@ -1,0 +1,52 @@
+package fakeaws
+
+import (
+	"net/url"
+	"slices"
+	"testing"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+	"github.com/restartsim/restartsim/fakeaws/internal/sts"
+)
+
+// Every operation Operations lists is one the server routes to a handler, and the ones a scenario
+// names most are among them.
+func TestOperationsAreServed(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := Operations()
+	versions := map[string]string{ServiceELBv2: elbv2.Version, ServiceSTS: sts.Version, ServiceEC2: "2016-11-15"}
+	for svc, names := range ops {
+		if len(names) == 0 {
+			t.Errorf("%s: no operations", svc)
+		}
+		for _, op := range names {
+			q := url.Values{"Action": {op}, "Version": {versions[svc]}}
+			form, err := query.ParseForm(nil, q.Encode(), query.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, e := s.lookup(svc, op, form); e != nil {
+				t.Errorf("%s %s: listed but not served: %v", svc, op, e)
+			}
+		}
+	}
+	for _, op := range []string{"ModifyTargetGroup", "RegisterTargets", "AuthorizeSecurityGroupIngress", "ModifyRule", "GetCallerIdentity"} {
+		if !IsOperation(op) {
+			t.Errorf("%s is not listed", op)
+		}
+	}
+	for _, op := range []string{"", "ModifyTargetGroups", "NoSuchOperation"} {
+		if IsOperation(op) {
+			t.Errorf("%q is listed", op)
+		}
+	}
+	// A caller's changes to the returned lists do not reach the next caller.
+	ops[ServiceELBv2][0] = "Mangled"
+	if slices.Contains(Operations()[ServiceELBv2], "Mangled") {
+		t.Error("Operations returned its own table")
+	}
+}
