@@ -24,7 +24,9 @@ type knownKind struct {
 const ackConditionType = "ACK.ResourceSynced"
 
 // isACK reports whether group is an AWS Controllers for Kubernetes API group.
-func isACK(group string) bool { return strings.HasSuffix(group, ".services.k8s.aws") }
+func isACK(group string) bool {
+	return group == "services.k8s.aws" || strings.HasSuffix(group, ".services.k8s.aws")
+}
 
 // awsish reports whether a CRD's objects stand for AWS resources, whose names follow AWS's rules.
 func awsish(group string) bool {

@@ -111,7 +111,7 @@ func (p *plan) leaseName(byName map[string]Flag, crds []*CRD, binaryName string)
 		return
 	}
 	for _, c := range crds {
-		if isACK(c.Group) {
+		if strings.HasSuffix(c.Group, ".services.k8s.aws") { // a service's group, not ACK's own
 			p.lease, p.leaseWhy = "ack-"+c.Group, "ACK's runtime names its Lease ack-<API group>"
 			return
 		}

@@ -148,8 +148,9 @@ func (w *writer) objectGroup(g *group, path string) *yaml.Node {
 	k.LineComment = "small for a first run; raise it once the scenario works"
 	t := g.synth.template(path + ".template")
 	if len(g.synth.after) > 0 {
-		k = set(m, "after", value(g.synth.after))
-		k.LineComment = "created once the groups it references are ready"
+		v := value(g.synth.after)
+		v.LineComment = "created once the groups it references are ready"
+		set(m, "after", v)
 	}
 	k = set(m, "template", t)
 	k.HeadComment = fmt.Sprintf("%s %s (%s): required fields, values AWS needs, references to the other groups.", g.crd.Kind, g.crd.Version, g.crd.File)
