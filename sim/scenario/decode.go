@@ -112,6 +112,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		d.failf(n, path, "YAML anchors and aliases are not supported")
 		return
 	}
+	if d.placeholder(n, path) {
+		return
+	}
 	if v.Kind() == reflect.Pointer {
 		if isNull(n) {
 			return

@@ -45,6 +45,7 @@ func (d *decoder) recordRaw(n *yaml.Node, path string) bool {
 		d.failf(n, path, "YAML anchors and aliases are not supported")
 		return false
 	}
+	d.placeholder(n, path) // reported; the rest is still recorded, so every placeholder is
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
