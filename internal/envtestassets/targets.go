@@ -74,8 +74,8 @@ func (t target) mainPackage() string {
 func stampPath(dir, name string) string { return filepath.Join(dir, "."+name+".stamp") }
 
 // stamp is the one line a stamp file holds for binary t at path: what was built, from which module
-// files, for which platform, and the file's size and modification time, so a binary replaced or
-// rebuilt by other means no longer matches.
+// files, for which platform, and the file's size and modification time (in seconds, which archives
+// such as a CI cache keep), so a binary replaced or rebuilt by other means no longer matches.
 func (t target) stamp(path string) (string, error) {
 	digest, err := moduleDigest(t.module)
 	if err != nil {
@@ -89,7 +89,7 @@ func (t target) stamp(path string) (string, error) {
 		return "", fmt.Errorf("%s is not a regular file", path)
 	}
 	return fmt.Sprintf("%s %s %s/%s module:%s size:%d mtime:%d\n", t.name, t.version, runtime.GOOS, runtime.GOARCH,
-		digest, st.Size(), st.ModTime().UnixNano()), nil
+		digest, st.Size(), st.ModTime().Unix()), nil
 }
 
 // stamped reports whether dir's binary t is present and its stamp matches; a read of one small

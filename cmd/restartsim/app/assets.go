@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -55,7 +56,7 @@ Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
 
 // AddFlags registers the flags.
 func (o *assetsOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Dir, "dir", "", "build into this directory (default: found where restartsim looks, else built into the user cache)")
+	fs.StringVar(&o.Dir, "dir", "", "build into this directory (default: found where restartsim looks, else built into $KUBEBUILDER_ASSETS when set, else the user cache)")
 	fs.BoolVar(&o.Print, "print", false, "print only the directory on stdout (progress stays on stderr), for KUBEBUILDER_ASSETS=$(restartsim assets --print)")
 	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up)")
 }
@@ -73,9 +74,13 @@ func (o *assetsOptions) Validate() error {
 func (o *assetsOptions) run(cmd *cobra.Command, stdout, stderr io.Writer) error {
 	names := strings.Join(append([]string{"kube-apiserver", "etcd"}, o.With...), ", ")
 	if o.Dir == "" {
+		// Binaries found elsewhere are left alone (setup-envtest's are not built from our modules,
+		// and need no stamp); the user cache is ours, so it is checked and completed.
 		if f, err := envtestassets.Lookup(o.With...); err == nil && f.Source != "user cache" {
 			return o.report(stdout, f.Dir, fmt.Sprintf("%s v%s found in %s (%s)", names, envtestassets.Version, f.Dir, f.Source))
 		}
+		// A $KUBEBUILDER_ASSETS that lacks them is where the user wants them built.
+		o.Dir = os.Getenv(envtestassets.EnvVar)
 	}
 	res, err := envtestassets.Ensure(cmd.Context(), envtestassets.BuildOptions{Dir: o.Dir, With: o.With, Progress: stderr})
 	if errors.Is(err, envtestassets.ErrNoGo) {
