@@ -128,6 +128,7 @@ func (o *BuildOptions) ensure(ctx context.Context, want []target) (*Result, erro
 			if err := writeStamp(o.Dir, t); err != nil {
 				return nil, err
 			}
+			fmt.Fprintf(o.Progress, "%s in %s was built from the same module files; stamped it, nothing to build\n", t.name, o.Dir)
 			res.Recorded = append(res.Recorded, t.name)
 			continue
 		}
