@@ -118,6 +118,7 @@ func (o *BuildOptions) ensure(ctx context.Context, want []target) (*Result, erro
 		return nil, err
 	}
 	defer unlock()
+	removeStaleTemps(o.Dir)
 	goBin := ""
 	for _, t := range want {
 		if t.stamped(o.Dir) { // built while this call waited for the lock
@@ -197,6 +198,15 @@ func (o *BuildOptions) buildOne(ctx context.Context, goBin string, t target) err
 	return nil
 }
 
+// removeStaleTemps removes the temporary files of builds killed before they could (SIGKILL, a
+// closed terminal): with the lock held, no other build writes them.
+func removeStaleTemps(dir string) {
+	stale, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
+	for _, f := range stale {
+		_ = os.Remove(f)
+	}
+}
+
 // writeStamp records that dir's binary t is built from the embedded module, atomically.
 func writeStamp(dir string, t target) error {
 	line, err := t.stamp(filepath.Join(dir, t.name))
@@ -208,6 +218,10 @@ func writeStamp(dir string, t target) error {
 		return err
 	}
 	defer os.Remove(f.Name())
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
 	if _, err := f.WriteString(line); err != nil {
 		f.Close()
 		return err
@@ -237,6 +251,7 @@ func goBuild(ctx context.Context, goBin string, t target, out string, progress i
 	cmd := exec.CommandContext(ctx, goBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off")
+	cmd.SysProcAttr = dieWithParent()
 	w := &dropDownloads{w: progress}
 	cmd.Stdout, cmd.Stderr = w, w
 	err = cmd.Run()

@@ -181,6 +181,20 @@ func TestEnsureFailedBuildLeavesNothing(t *testing.T) {
 	}
 }
 
+// A killed build's temporary file is removed by the next build, which holds the lock.
+func TestEnsureRemovesAKilledBuildsTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".kube-apiserver.123.tmp"), []byte("half a binary"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Ensure(context.Background(), fakeOptions(dir, &fakeBuilder{}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if odd := leftovers(t, dir); len(odd) > 0 {
+		t.Errorf("left: %v", odd)
+	}
+}
+
 // signalWriter closes seen when a line containing want is written.
 type signalWriter struct {
 	want string

@@ -113,8 +113,16 @@ func (t target) builtFromModule(path string) error {
 	if err != nil {
 		return err
 	}
-	if info.Main.Path != t.modulePath || info.Path != t.mainPackage() {
-		return fmt.Errorf("built from %s (%s), not %s", info.Path, info.Main.Path, t.mainPackage())
+	if info.Path != t.mainPackage() {
+		return fmt.Errorf("built from %s, not %s", info.Path, t.mainPackage())
+	}
+	mods := info.Deps
+	switch info.Main.Path {
+	case t.modulePath: // the module's own main package (etcd)
+	case t.pin: // a dependency's main package (kube-apiserver): go records that module as the main one
+		mods = append(mods, &info.Main)
+	default:
+		return fmt.Errorf("built in module %s, not %s", info.Main.Path, t.modulePath)
 	}
 	for _, s := range info.Settings {
 		if (s.Key == "GOOS" && s.Value != runtime.GOOS) || (s.Key == "GOARCH" && s.Value != runtime.GOARCH) {
@@ -127,7 +135,7 @@ func (t target) builtFromModule(path string) error {
 	}
 	sums := goSumLines(files["go.sum"])
 	pinned := false
-	for _, d := range info.Deps {
+	for _, d := range mods {
 		m := d
 		if d.Replace != nil {
 			m = d.Replace
