@@ -49,6 +49,9 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	return s, nil
 }
 
+// ParsePartial is Parse returning, like LoadPartial, the scenario also when only its validation failed.
+func ParsePartial(file string, data []byte) (*Scenario, error) { return parse(file, data) }
+
 // parse is Parse returning the decoded scenario also when its validation failed.
 func parse(file string, data []byte) (s *Scenario, err error) {
 	defer func() {

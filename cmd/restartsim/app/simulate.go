@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/scenarios"
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -51,13 +52,14 @@ type simulateOptions struct {
 func newSimulateCommand() *cobra.Command {
 	o := &simulateOptions{}
 	cmd := &cobra.Command{
-		Use:   "simulate -f SCENARIO",
+		Use:   "simulate [-f SCENARIO]",
 		Short: "Run a scenario: fleet, restarts, churn and faults; measure time-to-first-meaningful-reconcile per strategy",
 		Long: `Run a scenario file end to end and write out/<scenario>/<timestamp>/ (results.json, timeseries.csv,
-the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or environment,
+the AWS call log, controller logs, report). Without -f it runs the quickstart built into restartsim
+(scenarios/quickstart.yaml), from any directory. Exit codes: 0 ok, 2 bad input or environment,
 3 an invariant was violated or a change was never applied, 4 a threshold was breached.`,
 		Example: `  # The default demo: 200 bindings, a crash restart, three strategies (about a minute)
-  restartsim simulate -f scenarios/quickstart.yaml
+  restartsim simulate
 
   # Your own controller, beside the reference checkpoint strategy (docs/scenarios.md)
   LBC_BINARY=../lbc/controller LBC_CRDS=../lbc/config/crd/bases restartsim simulate -f scenarios/lbc/restart.yaml
@@ -81,13 +83,13 @@ the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or env
 
 // AddFlags registers the flags.
 func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.File, "file", "f", "", "scenario file (YAML, apiVersion restartsim/v1; - reads standard input)")
+	fs.StringVarP(&o.File, "file", "f", "", "scenario file (YAML, apiVersion restartsim/v1; - reads standard input; default: the built-in quickstart)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "run on an existing cluster instead of envtest (the fleet lives in its own labelled namespaces and is deleted afterwards)")
 	fs.StringVar(&o.KubeContext, "context", "", "kubeconfig context (default: current)")
 	fs.BoolVar(&o.InstallCRDs, "install-crds", false, "with --kubeconfig: create the CRDs the run needs that the cluster does not serve (without it, a missing CRD is exit 2 before anything is created)")
 	fs.StringVar(&o.AWSEndpoint, "aws-endpoint", "", "use a standalone fakeaws (restartsim fakeaws) at this URL instead of an in-process one")
 	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root; a run writes <out>/<scenario>/<timestamp>/ (<timestamp>-2, -3, ... for runs started in the same second)")
-	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
+	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS, setup-envtest's, bin/k8s/<version>, the user cache of restartsim assets)")
 	fs.StringVar(&o.ProfileDir, "profile-dir", "", "write pprof profiles of the run into this directory: cpu.pprof, heap.pprof (end of run), heap-peak.pprof (at the harness's highest RSS)")
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip rendering the PNG/HTML report")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "run every check made before the start (as restartsim validate does), start nothing and exit: 0 valid, 2 not")
@@ -102,7 +104,8 @@ const freshFleetsHelp = "create the fleet anew for every strategy (default on en
 // Reading the file gives up when ctx ends (a named pipe may wait for its writer).
 func (o *simulateOptions) Validate(ctx context.Context) error {
 	if o.File == "" {
-		return errors.New("-f SCENARIO is required")
+		// The built-in quickstart; its name goes into results.json and the output folder's copy.
+		o.File = scenarios.QuickstartName
 	}
 	sc, err := loadAndCheck(ctx, o.File, o.simOptions(nil, nil, nil))
 	if err != nil {

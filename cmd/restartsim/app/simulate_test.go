@@ -23,7 +23,7 @@ func TestSimulateBadScenarioExitsTwoAndCreatesNothing(t *testing.T) {
 	for _, args := range [][]string{
 		{"simulate", "-f", bad, "--out", out},
 		{"simulate", "-f", filepath.Join(dir, "missing.yaml"), "--out", out},
-		{"simulate", "--out", out},
+		{"simulate", "--out", out, "--install-crds"}, // the built-in quickstart, with a flag it refuses
 	} {
 		if code := Main(args); code != ExitBadInput {
 			t.Errorf("%v: exit code %d, want %d", args, code, ExitBadInput)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/restartsim/restartsim/scenarios"
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -95,7 +96,12 @@ func (o *validateOptions) run(ctx context.Context, out io.Writer) error {
 // with opts, their Scenario set to the one parsed): what simulate runs first and validate runs alone,
 // so both report the same problems.
 func loadAndCheck(ctx context.Context, file string, opts sim.Options) (out *scenario.Scenario, err error) {
-	sc, err := scenario.LoadPartial(ctx, file)
+	var sc *scenario.Scenario
+	if file == scenarios.QuickstartName {
+		sc, err = scenario.ParsePartial(file, scenarios.Quickstart)
+	} else {
+		sc, err = scenario.LoadPartial(ctx, file)
+	}
 	if sc == nil {
 		return nil, err
 	}

@@ -42,6 +42,10 @@ func Version() string {
 
 func printVersion(w io.Writer) {
 	fmt.Fprintf(w, "restartsim %s\n", Version())
-	fmt.Fprintf(w, "envtest assets: kube-apiserver v%s (bin/k8s/%s)\n", envtestassets.Version, envtestassets.Version)
+	where := "not found; `restartsim assets` builds them"
+	if f, err := envtestassets.Lookup(); err == nil {
+		where = f.Dir + " (" + f.Source + ")"
+	}
+	fmt.Fprintf(w, "envtest assets: kube-apiserver v%s, etcd v%s: %s\n", envtestassets.Version, envtestassets.EtcdVersion, where)
 	fmt.Fprintf(w, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

@@ -1,0 +1,107 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/restartsim/restartsim/internal/envtestassets"
+)
+
+func init() { subcommands = append(subcommands, newAssetsCommand) }
+
+// assetsOptions are the flags of `restartsim assets`.
+type assetsOptions struct {
+	Dir   string
+	Print bool
+	With  []string
+}
+
+func newAssetsCommand() *cobra.Command {
+	o := &assetsOptions{}
+	cmd := &cobra.Command{
+		Use:   "assets",
+		Short: "Find or build kube-apiserver and etcd (envtest's binaries) from source, once per machine",
+		Long: `Find kube-apiserver and etcd v` + envtestassets.Version + ` where restartsim looks for them ($KUBEBUILDER_ASSETS,
+setup-envtest's store, a checkout's bin/k8s/<version>, the user cache, beside the executable), or build
+them from source with the go command through the Go module proxy into the user cache
+(` + "`$XDG_CACHE_HOME/restartsim/k8s/<version>`" + `, ~/.cache/... by default): about 5 to 15 minutes once; a
+second run with the binaries in place takes well under a second and runs no go command. It works from a
+` + "`go install`" + `ed binary: the Go modules it builds from are inside it.
+Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
+		Example: `  # Once per machine (or per CI cache), then every verb finds them
+  restartsim assets
+
+  # For go test and other envtest users
+  export KUBEBUILDER_ASSETS=$(restartsim assets --print)
+
+  # Also kube-controller-manager, for restartsim cluster up, into a directory of your choice
+  restartsim assets --with kube-controller-manager --dir ./k8s`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return badInput(err)
+			}
+			return o.run(cmd, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// AddFlags registers the flags.
+func (o *assetsOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Dir, "dir", "", "build into this directory (default: found where restartsim looks, else built into $KUBEBUILDER_ASSETS when set, else the user cache)")
+	fs.BoolVar(&o.Print, "print", false, "print only the directory on stdout (progress stays on stderr), for KUBEBUILDER_ASSETS=$(restartsim assets --print)")
+	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up)")
+}
+
+// Validate checks the flags.
+func (o *assetsOptions) Validate() error {
+	for _, w := range o.With {
+		if w != envtestassets.KubeControllerManager {
+			return fmt.Errorf("--with %q: the only optional binary is %s", w, envtestassets.KubeControllerManager)
+		}
+	}
+	return nil
+}
+
+func (o *assetsOptions) run(cmd *cobra.Command, stdout, stderr io.Writer) error {
+	names := strings.Join(append([]string{"kube-apiserver", "etcd"}, o.With...), ", ")
+	if o.Dir == "" {
+		// Binaries found elsewhere are left alone (setup-envtest's are not built from our modules,
+		// and need no stamp); the user cache is ours, so it is checked and completed.
+		if f, err := envtestassets.Lookup(o.With...); err == nil && f.Source != "user cache" {
+			return o.report(stdout, f.Dir, fmt.Sprintf("%s v%s found in %s (%s)", names, envtestassets.Version, f.Dir, f.Source))
+		}
+		// A $KUBEBUILDER_ASSETS that lacks them is where the user wants them built.
+		o.Dir = os.Getenv(envtestassets.EnvVar)
+	}
+	res, err := envtestassets.Ensure(cmd.Context(), envtestassets.BuildOptions{Dir: o.Dir, With: o.With, Progress: stderr})
+	if errors.Is(err, envtestassets.ErrNoGo) {
+		return badInput(err)
+	}
+	if err != nil {
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
+	what := "up to date"
+	if len(res.Built) > 0 {
+		what = "built " + strings.Join(res.Built, ", ")
+	}
+	return o.report(stdout, res.Dir, fmt.Sprintf("%s v%s ready in %s (%s)", names, envtestassets.Version, res.Dir, what))
+}
+
+// report prints the directory alone with --print, else the sentence.
+func (o *assetsOptions) report(stdout io.Writer, dir, sentence string) error {
+	if o.Print {
+		_, err := fmt.Fprintln(stdout, dir)
+		return err
+	}
+	_, err := fmt.Fprintln(stdout, sentence)
+	return err
+}
