@@ -96,6 +96,9 @@ func prepare(ctx context.Context, opts Options) (*preparedRun, error) {
 			return nil, runerr.BadInput(err)
 		}
 	}
+	if err := checkManagerSetups(o, sc); err != nil {
+		return nil, runerr.BadInput(err)
+	}
 	if err := checkHost(o, o.Scenario, sc); err != nil {
 		return nil, err
 	}
@@ -267,7 +270,7 @@ func strategyConfig(st scenario.Strategy) map[string]string {
 	m := make(map[string]string, len(fields))
 	for k, v := range fields {
 		switch k {
-		case "name", "binary", "args", "external":
+		case "name", "binary", "args", "external", "inProcess":
 			continue
 		}
 		m[k] = fmt.Sprint(v)
