@@ -16,10 +16,14 @@ type recorder struct {
 	errors, fatals []string
 }
 
-func (r *recorder) Errorf(format string, args ...any) { r.errors = append(r.errors, fmt.Sprintf(format, args...)) }
-func (r *recorder) Error(args ...any)                 { r.errors = append(r.errors, fmt.Sprint(args...)) }
-func (r *recorder) Fatalf(format string, args ...any) { r.fatals = append(r.fatals, fmt.Sprintf(format, args...)) }
-func (r *recorder) Fatal(args ...any)                 { r.fatals = append(r.fatals, fmt.Sprint(args...)) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Error(args ...any) { r.errors = append(r.errors, fmt.Sprint(args...)) }
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.fatals = append(r.fatals, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Fatal(args ...any) { r.fatals = append(r.fatals, fmt.Sprint(args...)) }
 
 // TestThresholdBreachReportsTheNumbers runs the example with its blind-time limit tightened to
 // 1 ms, below anything a restart can measure: Run must report that one threshold, naming the
