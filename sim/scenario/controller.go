@@ -69,7 +69,7 @@ type Strategy struct {
 	Resume         *bool     `json:"resume,omitempty"`
 	ResumeInterval *Duration `json:"resumeInterval,omitempty"`
 	// LeaderElection turns the replicas' Lease-based leader election on or off. Default: on when
-	// controller.replicas > 1. With one replica it makes a restarted instance wait for the crashed
+	// controller.replicas > 1 or the strategy is inProcess. With one replica it makes a restarted instance wait for the crashed
 	// one's Lease, as a production deployment with leader election does.
 	LeaderElection *bool `json:"leaderElection,omitempty"`
 	// LeaseDuration, RenewDeadline and RetryPeriod time the leader election, in scenario time like
