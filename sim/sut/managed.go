@@ -193,7 +193,7 @@ func (m *managed) startReplica(ctx context.Context) error {
 		return runerr.BadInput(fmt.Errorf("strategy %s: replica %d: setup: %w", m.c.Strategy.Name, id, err))
 	}
 	r.mgr, r.elected, r.cancel = mgr, mgr.Elected(), cancel
-	go m.observe(rctx, r)
+	go m.observe(rctx, r, mgr)
 	go func() {
 		defer close(r.done)
 		err := mgr.Start(rctx)
@@ -279,8 +279,17 @@ func (m *managed) remove(r *managedReplica) {
 func (m *managed) stop(r *managedReplica) {
 	m.remove(r)
 	r.cancel()
+	m.release(r)
+}
+
+// release waits until a cancelled replica's manager returned, then drops it: the replica is kept
+// for its identity and signals, its manager holds the caches (every object it watched).
+func (m *managed) release(r *managedReplica) {
 	<-r.done
 	r.gate.Cut()
+	m.mu.Lock()
+	r.mgr = nil
+	m.mu.Unlock()
 }
 
 // StopLeader implements Controllers. A crash cuts the leader's Kubernetes and AWS access first,
@@ -301,6 +310,7 @@ func (m *managed) StopLeader(_ context.Context, mode string) (time.Time, error) 
 		old.gate.Cut()
 		m.remove(old)
 		old.cancel()
+		go m.release(old)
 		return stopped, nil
 	}
 	m.stop(old)

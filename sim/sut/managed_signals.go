@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/restartsim/restartsim/reports/results"
@@ -58,7 +59,7 @@ func (s *replicaSignals) get() (time.Time, *WorkPoint) {
 // observe follows a replica from its start: once it leads, the process's reconcile work so far
 // (its baseline), then when its manager's cache has synced every informer its controllers asked
 // for. Controllers start only once their manager leads, so the sync is the one the restart waits for.
-func (m *managed) observe(ctx context.Context, r *managedReplica) {
+func (m *managed) observe(ctx context.Context, r *managedReplica, mgr manager.Manager) {
 	select {
 	case <-ctx.Done():
 		return
@@ -77,7 +78,7 @@ func (m *managed) observe(ctx context.Context, r *managedReplica) {
 	}
 	for {
 		n := r.informers.n.Load()
-		if !r.mgr.GetCache().WaitForCacheSync(ctx) {
+		if !mgr.GetCache().WaitForCacheSync(ctx) {
 			return
 		}
 		if r.informers.n.Load() == n {
