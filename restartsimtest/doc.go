@@ -19,5 +19,7 @@
 // Run fails the test, through t.Errorf, for every threshold the run breached (naming the metric,
 // its value and the limit) and every invariant violated, and returns the results for further
 // assertions. Every replica runs in the test's process, so the memory figures of the results are
-// the test process's (harness, fakeaws and replicas together), not the controller's alone.
+// the test process's (harness, fakeaws and replicas together), not the controller's alone. For the
+// same reason, controller-runtime's metrics being the process's, runs in one test binary take
+// turns: a parallel test's Run waits until the other's has returned.
 package restartsimtest

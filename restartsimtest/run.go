@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/restartsim/restartsim/reports/results"
@@ -60,14 +61,22 @@ func (r *Result) Summary(strategy string) (results.Summary, bool) {
 	return results.Summary{}, false
 }
 
+// runs serializes Run: controller-runtime's metrics registry, which the harness reads for the
+// replicas' queues and reconcile work, is the process's, so two runs at once would read each
+// other's controllers.
+var runs sync.Mutex
+
 // Run runs the scenario with setup filling every inProcess strategy's managers (Setup options
 // fill some differently), and returns what it measured. It calls t.Fatalf when the run cannot
 // start or fails (bad scenario, a setup error, a manager that returned on its own, a warm-up
 // that never converged) and t.Errorf for every threshold breached and every invariant violated,
 // with the numbers. Times are scenario seconds; memory figures are the test process's, which the
-// harness, fakeaws and every replica share. It runs on t.Context().
+// harness, fakeaws and every replica share. It runs on t.Context(). Runs in one process take
+// turns (parallel tests wait for each other): the replicas' metrics are the process's.
 func Run(t testing.TB, sc Scenario, setup SetupFunc, opts ...Option) *Result {
 	t.Helper()
+	runs.Lock()
+	defer runs.Unlock()
 	o := options{}
 	for _, opt := range opts {
 		opt(&o)
