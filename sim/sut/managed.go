@@ -215,7 +215,7 @@ func (m *managed) ended(r *managedReplica, err error) {
 		status = err.Error()
 	}
 	m.exitOnce.Do(func() {
-		m.exitErr = &runerr.ControllerExitError{Replica: r.id, Status: "manager " + status,
+		m.exitErr = &runerr.ControllerExitError{What: "in-process manager", Replica: r.id, Status: "Start " + status,
 			Log: filepath.Join(m.c.Dir, "controller.log"), After: time.Since(r.started).Round(time.Millisecond).String()}
 		close(m.exited)
 	})
