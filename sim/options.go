@@ -5,9 +5,11 @@ import (
 	"os"
 
 	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/sut"
 )
 
 // Options configures Run. Zero values take the documented defaults (setDefaults).
@@ -62,6 +64,11 @@ type Options struct {
 	// (the harness's TargetGroupBinding CRD and the scenario's cluster.crds); without it, a missing
 	// CRD is bad environment, reported before anything is created.
 	InstallCRDs bool
+	// ManagerSetups fill the managers of the scenario's inProcess strategies, by strategy name: a
+	// Go test's reconcilers (package restartsimtest). An inProcess strategy without one is bad
+	// input. NewScheme returns each of those managers' scheme. Default: client-go's types.
+	ManagerSetups map[string]sut.ManagerSetup
+	NewScheme     func() *runtime.Scheme
 
 	// cluster is what a run on a kubeconfig cluster decided before its first strategy (nil on envtest).
 	cluster *clusterRun

@@ -39,6 +39,9 @@ func check(o Options) (*scenario.Scenario, []arm, error) {
 			return nil, nil, runerr.BadInput(err)
 		}
 	}
+	if err := checkManagerSetups(o, sc); err != nil {
+		return nil, nil, runerr.BadInput(err)
+	}
 	if err := checkHost(o, o.Scenario, sc); err != nil {
 		return nil, nil, err
 	}

@@ -252,7 +252,7 @@ func strategyConfig(st scenario.Strategy) map[string]string {
 	m := make(map[string]string, len(fields))
 	for k, v := range fields {
 		switch k {
-		case "name", "binary", "args", "external":
+		case "name", "binary", "args", "external", "inProcess":
 			continue
 		}
 		m[k] = fmt.Sprint(v)

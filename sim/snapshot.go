@@ -82,10 +82,11 @@ func convergeWorkers(sc *scenario.Scenario) int {
 }
 
 // useFleetSnapshot tells whether strategies share snapshots: only envtest with the in-process fakeaws
-// can be copied, and only several runs per seed gain from it.
+// can be copied, and only several runs per seed gain from it; a test's own controller (inProcess)
+// need not read what the reference controller converged.
 func useFleetSnapshot(o Options, sc *scenario.Scenario, runsPerSeed int) bool {
 	return !o.NoFleetSnapshot && runsPerSeed > 1 && o.Kubeconfig == "" && sc.Cluster.Kubeconfig == nil &&
-		o.AWSEndpoint == "" && sc.Controller.External == nil && objectsFitSnapshot(sc)
+		o.AWSEndpoint == "" && sc.Controller.External == nil && !sc.Controller.HasInProcess() && objectsFitSnapshot(sc)
 }
 
 // objectsFitSnapshot tells whether a snapshot can hold the scenario's object groups: only groups

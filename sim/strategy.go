@@ -241,7 +241,7 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	cfg := sut.Config{Env: r.env, AWS: r.cloud, Creds: runCreds(r.o, r.sc), Scenario: r.sc, Strategy: r.strat,
 		External: r.ext, Namespaces: r.fleet.Namespaces, LeaseNamespace: r.leaseNS, Seed: r.seed, Dir: r.dir,
 		LoadBalancers: r.hasLoadBalancers(), ClusterName: r.spec.ClusterName,
-		Logger: r.log, ControllerLog: r.ctrlLog}
+		Logger: r.log, ControllerLog: r.ctrlLog, Setup: r.o.ManagerSetups[r.strat.Name], NewScheme: r.o.NewScheme}
 	var ctrls sut.Controllers
 	var err error
 	if r.conv == nil {
@@ -249,6 +249,7 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	} else {
 		conv := cfg
 		conv.Strategy, conv.External = r.conv.st, r.conv.ext
+		conv.Setup = r.o.ManagerSetups[r.conv.st.Name]
 		conv.Dir = filepath.Join(r.dir, "converge-"+r.conv.st.Name)
 		conv.Logger = r.log.WithValues("converge", r.conv.st.Name)
 		conv.ControllerLog = r.ctrlLog.WithValues("converge", r.conv.st.Name)
@@ -330,7 +331,7 @@ func (r *strategyRun) warmUp(ctx context.Context) error {
 	r.log.Info("warming up until AWS holds every target and every object is ready", "profile", r.sc.AWS.WarmupProfile)
 	warm := r.warmArm()
 	var unsettled func() int // bindings the controller still has to checkpoint
-	if warm.ext == nil && warm.st.Checkpoint != scenario.CheckpointNone {
+	if warm.ext == nil && warm.st.InProcess == nil && warm.st.Checkpoint != scenario.CheckpointNone {
 		unsettled = r.watch.WithoutCheckpoint
 	}
 	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, warm.st, warm.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())

@@ -25,7 +25,7 @@ func IsBadInput(err error) bool {
 	return errors.As(err, &b) || errors.Is(err, env.ErrEnvironment)
 }
 
-// ControllerExitError is an external controller process that ended on its own.
+// ControllerExitError is an external controller process (or an in-process manager) that ended on its own.
 type ControllerExitError struct {
 	Replica int
 	// Status is the process's end (e.g. "exit status 3", "signal: killed").
@@ -34,8 +34,14 @@ type ControllerExitError struct {
 	Log string
 	// After is how long after its start it ended.
 	After string
+	// What is the instance's kind in the message. Default "external controller".
+	What string
 }
 
 func (e *ControllerExitError) Error() string {
-	return fmt.Sprintf("external controller replica %d exited on its own after %s (%s); see its log %s", e.Replica, e.After, e.Status, e.Log)
+	what := e.What
+	if what == "" {
+		what = "external controller"
+	}
+	return fmt.Sprintf("%s replica %d exited on its own after %s (%s); see its log %s", what, e.Replica, e.After, e.Status, e.Log)
 }

@@ -69,7 +69,7 @@ type Strategy struct {
 	Resume         *bool     `json:"resume,omitempty"`
 	ResumeInterval *Duration `json:"resumeInterval,omitempty"`
 	// LeaderElection turns the replicas' Lease-based leader election on or off. Default: on when
-	// controller.replicas > 1. With one replica it makes a restarted instance wait for the crashed
+	// controller.replicas > 1 or the strategy is inProcess. With one replica it makes a restarted instance wait for the crashed
 	// one's Lease, as a production deployment with leader election does.
 	LeaderElection *bool `json:"leaderElection,omitempty"`
 	// LeaseDuration, RenewDeadline and RetryPeriod time the leader election, in scenario time like
@@ -105,6 +105,10 @@ type Strategy struct {
 	// the strategy's) run on the same fleet and timeline as the reference strategies beside it.
 	// It takes no other field of the strategy but name and convergeWith.
 	External *External `json:"external,omitempty"`
+	// InProcess, when set, makes the strategy a controller-runtime manager that a Go test builds
+	// in its own process (package restartsimtest), one per replica; the CLI cannot run it. It
+	// takes no other field of the strategy but name, convergeWith and the leader-election fields.
+	InProcess *InProcess `json:"inProcess,omitempty"`
 }
 
 // External runs any controller binary as a child process, one per replica.

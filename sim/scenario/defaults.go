@@ -66,6 +66,10 @@ func SetDefaults(s *Scenario, given func(path string) bool) {
 			setExternalDefaults(st.External, st.Name)
 			continue
 		}
+		if st.InProcess != nil {
+			setInProcessDefaults(st.InProcess)
+			continue
+		}
 		if st.Checkpoint == "" {
 			st.Checkpoint = CheckpointAnnotation
 		}

@@ -7,12 +7,12 @@ import (
 )
 
 // ElectsLeader reports whether the strategy's replicas elect a leader: as set, else with more
-// than one replica.
+// than one replica (always, for an inProcess strategy: a manager in production runs with it).
 func (st Strategy) ElectsLeader(replicas int) bool {
 	if st.LeaderElection != nil {
 		return *st.LeaderElection
 	}
-	return replicas > 1
+	return replicas > 1 || st.InProcess != nil
 }
 
 // LeaseTimings returns the lease duration, renew deadline and retry period in scenario time, unset

@@ -46,6 +46,10 @@ func (v *validator) validateController(s *Scenario) []string {
 			v.validateStrategyExternal(s, st, p)
 			continue
 		}
+		if st.InProcess != nil {
+			v.validateStrategyInProcess(s, st, p)
+			continue
+		}
 		v.validateStrategy(s, st, p)
 	}
 	if e := c.External; e != nil {

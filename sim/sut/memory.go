@@ -104,7 +104,10 @@ var harnessHeap = []metrics.Sample{
 
 // ScrapeMemory implements MemoryScraper: the replicas share the harness's process, whose memory
 // is all that can be read; the replicas' part of it cannot be told apart.
-func (p *inProcess) ScrapeMemory() []MemoryPoint {
+func (p *inProcess) ScrapeMemory() []MemoryPoint { return harnessMemory() }
+
+// harnessMemory reads the harness's own process once.
+func harnessMemory() []MemoryPoint {
 	self, err := procfs.Self()
 	if err != nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
@@ -33,13 +34,21 @@ type Config struct {
 	// Logger is the harness's; ControllerLog receives the in-process replicas' own logs.
 	Logger        logr.Logger
 	ControllerLog logr.Logger
+	// Setup and NewScheme build the replicas of an inProcess strategy (see ManagedConfig).
+	Setup     ManagerSetup
+	NewScheme func() *runtime.Scheme
 }
 
 // New returns the controller under test, not yet started: the scenario's external controller,
-// the reference controller's binary run out of process (a strategy's binary), or in-process
-// replicas of the reference controller.
+// the reference controller's binary run out of process (a strategy's binary), managers a Go test
+// fills (an inProcess strategy), or in-process replicas of the reference controller.
 func New(c Config) (Controllers, error) {
 	sc := c.Scenario
+	if c.Strategy.InProcess != nil {
+		return NewManaged(ManagedConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
+			TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
+			Logger: c.ControllerLog, Setup: c.Setup, NewScheme: c.NewScheme, Dir: c.Dir})
+	}
 	ref := newInProcess(InProcessConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
 		TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
 		Seed: uint64(c.Seed), Logger: c.ControllerLog, WarmupWorkers: sc.Controller.WarmupWorkers,
