@@ -28,10 +28,10 @@ var cases = []struct {
 	{name: "ack-all", opts: Options{CRDs: []string{"testdata/crds/ack"}, Binary: "bin/ack-elbv2-controller"}, help: "ack"},
 	{name: "widgets", opts: Options{CRDs: []string{"testdata/crds/widgets/widgets.yaml"}, Binary: "bin/manager", Count: 3}, help: "kubebuilder",
 		fills: map[string]string{
-			"fleet.objects[0].template.spec.color":     "red",
+			"fleet.objects[0].template.spec.color":    "red",
 			"fleet.objects[0].template.spec.replicas": "2",
-			"timeline[1].patch":                        "{spec: {color: 'c{{.Seq}}'}}",
-			"timeline[1].applied":                      "object.spec.color != ''",
+			"timeline[1].patch":                       "{spec: {color: 'c{{.Seq}}'}}",
+			"timeline[1].applied":                     "object.spec.color != ''",
 		}},
 	{name: "widgets-no-binary", opts: Options{CRDs: []string{"testdata/crds/widgets"}, Kinds: []string{"widgets.example.com"}, Count: 3}},
 	{name: "tgb", opts: Options{CRDs: []string{"../../controller/config/crd"}, Kinds: []string{"TargetGroupBinding"}, Binary: "bin/ctrl", BinaryArgs: []string{"controller"}}, help: "controller"},
