@@ -46,7 +46,11 @@ func kindGroup(name string, ref AWSRef, data map[string]string, invariant string
 
 func TestConditionsOverRoute53EC2AndS3Kinds(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	zone := func(field string) AWSRef { r := AWSRef{Kind: AWSHostedZone}; setField(&r, field, "object.data.zone"); return r }
+	zone := func(field string) AWSRef {
+		r := AWSRef{Kind: AWSHostedZone}
+		setField(&r, field, "object.data.zone")
+		return r
+	}
 	record := AWSRef{Kind: AWSRecordSet, Zone: "object.data.zone", Name: "object.data.name", Type: "object.data.type", SetIdentifier: "object.data.id"}
 	recordNoID := AWSRef{Kind: AWSRecordSet, Zone: "object.data.zone", Name: "object.data.name", Type: "object.data.type"}
 	groups := []Group{
