@@ -49,15 +49,6 @@ var handlers = map[string]handler{
 	"ListTagsForResources":     (*Service).listTagsForResources,
 }
 
-// Operations lists the operations served.
-func Operations() []string {
-	out := make([]string, 0, len(handlers))
-	for op := range handlers {
-		out = append(out, op)
-	}
-	return out
-}
-
 // Serve runs a resolved request at scenario time now.
 func (s *Service) Serve(now time.Time, r Route, q url.Values, body []byte) (Output, error) {
 	h, ok := handlers[r.Operation]

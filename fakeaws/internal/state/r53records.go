@@ -105,8 +105,12 @@ func (s *Store) ChangeRecordSets(zoneID, comment string, changes []RecordChange,
 	if len(msgs) > 0 {
 		return ChangeInfo{}, &BatchError{Messages: msgs}
 	}
-	if n := b.count(); s.cfg.MaxRecordSetsPerZone > 0 && n > s.cfg.MaxRecordSetsPerZone {
-		return ChangeInfo{}, &BatchError{Messages: []string{fmt.Sprintf("The hosted zone %s would have %d resource record sets; the limit is %d.", e.Name, n, s.cfg.MaxRecordSetsPerZone)}}
+	n, bytes := b.growth()
+	switch {
+	case s.cfg.MaxRecordSetsPerZone > 0 && len(e.sets)+n > s.cfg.MaxRecordSetsPerZone:
+		return ChangeInfo{}, &BatchError{Messages: []string{fmt.Sprintf("The hosted zone %s would have %d resource record sets; the limit is %d.", e.Name, len(e.sets)+n, s.cfg.MaxRecordSetsPerZone)}}
+	case bytes > 0 && s.r53.bytes+bytes > MaxRecordBytes:
+		return ChangeInfo{}, &BatchError{Messages: []string{fmt.Sprintf("fakeaws holds at most %d bytes of resource record sets.", MaxRecordBytes)}}
 	}
 	for k, v := range b.overlay {
 		if v == nil {
@@ -115,22 +119,24 @@ func (s *Store) ChangeRecordSets(zoneID, comment string, changes []RecordChange,
 			e.put(v)
 		}
 	}
+	s.r53.bytes += bytes
 	return s.newChange(comment, now), nil
 }
 
-// count is the zone's number of record sets after the batch.
-func (b *batch) count() int {
-	n := len(b.zone.sets)
+// growth is how many record sets and bytes (recordBytes) the batch adds to its zone, negative when it
+// removes more.
+func (b *batch) growth() (sets, bytes int) {
 	for k, v := range b.overlay {
-		_, found := b.zone.find(k)
-		switch {
-		case v == nil && found:
-			n--
-		case v != nil && !found:
-			n++
+		if i, found := b.zone.find(k); found {
+			sets--
+			bytes -= recordBytes(b.zone.sets[i].set)
+		}
+		if v != nil {
+			sets++
+			bytes += recordBytes(v)
 		}
 	}
-	return n
+	return sets, bytes
 }
 
 // apply checks one change against the batch so far and records its effect; it returns Route53's message

@@ -14,11 +14,17 @@ import (
 // forgets changes after a while.
 const maxChanges = 1 << 16
 
+// MaxRecordBytes bounds the bytes of every record set's name and values in the account together, so that a
+// hostile client cannot fill the server's memory through Route53 (AWS's quotas, 500 zones of 10,000 sets,
+// allow gigabytes). 32 MiB holds some 200,000 realistic record sets.
+const MaxRecordBytes = 32 << 20
+
 // r53State is the account's Route53: hosted zones with their record sets, and submitted changes.
 type r53State struct {
 	zones       map[string]*zoneEntry
 	changes     map[string]ChangeInfo
 	changeOrder []string // oldest first, to forget beyond maxChanges
+	bytes       int      // recordBytes of every record set
 }
 
 type zoneEntry struct {
@@ -37,7 +43,7 @@ func newR53State() r53State {
 
 func (r *r53State) clone() r53State {
 	c := r53State{zones: make(map[string]*zoneEntry, len(r.zones)), changes: make(map[string]ChangeInfo, len(r.changes)),
-		changeOrder: slices.Clone(r.changeOrder)}
+		changeOrder: slices.Clone(r.changeOrder), bytes: r.bytes}
 	for id, z := range r.zones {
 		e := &zoneEntry{HostedZone: cloneZone(&z.HostedZone), sets: make([]setEntry, len(z.sets))}
 		for i, s := range z.sets {
@@ -93,8 +99,13 @@ func (s *Store) CreateHostedZone(z HostedZone, now time.Time) (HostedZone, Chang
 		e.NameServers = slices.Clone(ns)
 	}
 	soaTTL, nsTTL := int64(900), int64(172800)
-	e.put(&RecordSet{Name: e.Name, Type: "SOA", TTL: &soaTTL, Values: []string{ns[0] + " awsdns-hostmaster.amazon.com. 1 7200 900 1209600 86400"}})
-	e.put(&RecordSet{Name: e.Name, Type: "NS", TTL: &nsTTL, Values: ns})
+	for _, rs := range []*RecordSet{
+		{Name: e.Name, Type: "SOA", TTL: &soaTTL, Values: []string{ns[0] + " awsdns-hostmaster.amazon.com. 1 7200 900 1209600 86400"}},
+		{Name: e.Name, Type: "NS", TTL: &nsTTL, Values: ns},
+	} {
+		e.put(rs)
+		s.r53.bytes += recordBytes(rs)
+	}
 	s.r53.zones[e.ID] = e
 	return e.view(), s.newChange(z.Comment, now), nil
 }
@@ -174,6 +185,9 @@ func (s *Store) DeleteHostedZone(id string, now time.Time) (ChangeInfo, error) {
 			return ChangeInfo{}, query.Errorf("HostedZoneNotEmpty", "The specified hosted zone contains non-required resource record sets and so cannot be deleted.")
 		}
 	}
+	for _, se := range e.sets {
+		s.r53.bytes -= recordBytes(se.set)
+	}
 	delete(s.r53.zones, id)
 	return s.newChange("", now), nil
 }
@@ -212,6 +226,15 @@ func (s *Store) ChangeZoneTags(id string, add []Tag, remove []string) error {
 	}
 	e.Tags = tags
 	return nil
+}
+
+// recordBytes is what a record set counts against MaxRecordBytes.
+func recordBytes(r *RecordSet) int {
+	n := len(r.Name) + len(r.SetIdentifier) + 64
+	for _, v := range r.Values {
+		n += len(v)
+	}
+	return n
 }
 
 func (e *zoneEntry) view() HostedZone {
