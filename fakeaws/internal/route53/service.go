@@ -2,8 +2,10 @@ package route53
 
 import (
 	"encoding/xml"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -47,6 +49,11 @@ var handlers = map[string]handler{
 	"ChangeTagsForResource":    (*Service).changeTags,
 	"ListTagsForResource":      (*Service).listTags,
 	"ListTagsForResources":     (*Service).listTagsForResources,
+}
+
+// Operations lists the operations the service serves, sorted.
+func (s *Service) Operations() []string {
+	return slices.Sorted(maps.Keys(handlers))
 }
 
 // Serve runs a resolved request at scenario time now.
