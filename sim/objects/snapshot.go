@@ -36,6 +36,27 @@ type Snapshot struct {
 
 	byARN  map[string]*awsEntry
 	byName map[string]map[string]*awsEntry // kind → AWS name → entry
+	// objects are the fleet's objects observed with it, which the reference functions of conditions search
+	// (nil: none).
+	objects *ObjectIndex
+}
+
+// WithObjects is the snapshot with the objects observed with it, for conditions that call reference
+// functions and for the changes that create or delete objects; s may be nil (no AWS resources).
+func (s *Snapshot) WithObjects(idx *ObjectIndex) *Snapshot {
+	out := &Snapshot{objects: idx}
+	if s != nil {
+		out.Time, out.byARN, out.byName = s.Time, s.byARN, s.byName
+	}
+	return out
+}
+
+// Objects is the observation of the fleet's objects the snapshot carries (nil: none).
+func (s *Snapshot) Objects() *ObjectIndex {
+	if s == nil {
+		return nil
+	}
+	return s.objects
 }
 
 // awsEntry is one resource; its CEL value is made once, when a condition first reads it.
