@@ -107,7 +107,9 @@ func (rs *refSet) envOptions() []cel.EnvOption {
 			cel.Function(t.funcName(fnOwners), cel.Overload(t.funcName(fnOwners), []*cel.Type{viewType, cel.DynType}, cel.ListType(typ),
 				cel.BinaryBinding(func(v, obj ref.Val) ref.Val { return withView(v, func(vw *view) ref.Val { return vw.owners(t, obj) }) }))),
 			cel.Function(t.funcName(fnSelected), cel.Overload(t.funcName(fnSelected), []*cel.Type{viewType, cel.DynType}, cel.ListType(typ),
-				cel.BinaryBinding(func(v, sel ref.Val) ref.Val { return withView(v, func(vw *view) ref.Val { return vw.selected(t, sel) }) }))),
+				cel.BinaryBinding(func(v, sel ref.Val) ref.Val {
+					return withView(v, func(vw *view) ref.Val { return vw.selected(t, sel) })
+				}))),
 		)
 	}
 	return opts

@@ -79,7 +79,9 @@ type viewVal struct{ *view }
 func (v viewVal) ConvertToNative(reflect.Type) (any, error) {
 	return nil, fmt.Errorf("the observation has no native form")
 }
-func (v viewVal) ConvertToType(ref.Type) ref.Val { return types.NewErr("the observation cannot be converted") }
+func (v viewVal) ConvertToType(ref.Type) ref.Val {
+	return types.NewErr("the observation cannot be converted")
+}
 func (v viewVal) Equal(other ref.Val) ref.Val {
 	o, ok := other.(viewVal)
 	return types.Bool(ok && o.view == v.view)
