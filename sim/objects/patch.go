@@ -96,7 +96,7 @@ func (pt *Patcher) render(env Env, index, seq int) (map[string]any, error) {
 		return nil, err
 	}
 	d.Seq = seq
-	v, err := pt.merge.render(bindFuncs(renderer{pt.f, env}, d), d)
+	v, err := pt.merge.render(bindFuncs(renderer{f: pt.f, env: env}, d), d)
 	if err != nil {
 		return nil, err
 	}
