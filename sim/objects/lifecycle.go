@@ -80,14 +80,12 @@ func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Crea
 		}
 		u, err := f.render(renderer{f: f, env: validationEnv, made: bounds}, c.Group, first)
 		if err != nil {
-			var fe *FieldError
-			if errors.As(err, &fe) {
-				errs.addf(fe.Path, "the first object this step makes (%d): %s", first, fe.Msg)
-			} else {
-				errs.addf(fieldPath(path, "group"), "the first object this step makes (%d): %v", first, err)
-			}
+			errs.addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, err)
 		} else {
-			cr.g.kind.checkSchema(u.Object, fieldPath(cr.g.path, "template"), &errs)
+			var bad ErrorList
+			if cr.g.kind.checkSchema(u.Object, fieldPath(cr.g.path, "template"), &bad); len(bad) > 0 {
+				errs.addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, bad)
+			}
 		}
 	}
 	if len(errs) > 0 {

@@ -248,7 +248,7 @@ func TestCompileLifecycleErrors(t *testing.T) {
 	wantError(t, err, "timeline[3].applied", "must be a bool expression")
 	// A listener made beyond the load balancers refers to one that does not exist, unless a create made it.
 	_, err = f.CompileCreate(Create{Group: "listeners"}, "timeline[4]", nil)
-	wantError(t, err, "fleet.objects[1].template.data.lb", "the first object this step makes (2)", `group "lbs" has objects 0 to 1, not 2`)
+	wantError(t, err, "timeline[4].group", "the first object this step makes (2)", "fleet.objects[1].template.data.lb", `group "lbs" has objects 0 to 1, not 2`)
 	if _, err := f.CompileCreate(Create{Group: "listeners"}, "timeline[4]", map[string]int{"lbs": 3, "listeners": 2}); err != nil {
 		t.Errorf("listener 2 after load balancer 2 was made: %v", err)
 	}
