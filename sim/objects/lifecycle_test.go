@@ -31,10 +31,15 @@ func tgsOf(objs []*unstructured.Unstructured) []fakeaws.TargetGroup {
 	return out
 }
 
-// observe lists the fleet's objects and snapshots state with them.
+// observe lists the fleet's objects in testEnv's namespaces and snapshots state with them.
 func observe(t *testing.T, f *Fleet, c client.Reader, state AWSState) ([]*unstructured.Unstructured, *Snapshot) {
 	t.Helper()
-	objs, err := f.List(context.Background(), c, testEnv)
+	return observeIn(t, f, c, testEnv, state)
+}
+
+func observeIn(t *testing.T, f *Fleet, c client.Reader, env Env, state AWSState) ([]*unstructured.Unstructured, *Snapshot) {
+	t.Helper()
+	objs, err := f.List(context.Background(), c, env)
 	if err != nil {
 		t.Fatal(err)
 	}
