@@ -34,19 +34,25 @@ func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
 		var cr *objects.Creator
 		cr, err = f.CompileCreate(objects.Create{Group: st.Group, Applied: st.Applied, Mutations: st.Mutations}, st.Kind, nil)
 		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) { return cr.Apply(ctx, e.client, e.objects.Env, o) }
+			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+				return cr.Apply(ctx, e.client, e.objects.Env, o)
+			}
 		}
 	case scenario.ChurnDelete:
 		var dl *objects.Deleter
 		dl, err = f.CompileDelete(objects.Delete{Group: st.Group, Mutations: st.Mutations}, st.Kind)
 		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) { return dl.Apply(ctx, e.client, e.objects.Env, o) }
+			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+				return dl.Apply(ctx, e.client, e.objects.Env, o)
+			}
 		}
 	default:
 		var pt *objects.Patcher
 		pt, err = f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, st.Kind)
 		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) { return pt.Apply(ctx, e.client, e.objects.Env, o) }
+			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+				return pt.Apply(ctx, e.client, e.objects.Env, o)
+			}
 		}
 	}
 	if err != nil {
