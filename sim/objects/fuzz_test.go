@@ -93,3 +93,22 @@ func FuzzCompileCEL(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLabelSelector reads any JSON value as the selector of selected(): no panic, an error or a selector, and
+// a selector never selects from an empty or null value.
+func FuzzLabelSelector(f *testing.F) {
+	for _, s := range []string{`{"app": "w"}`, `{"matchLabels": {"a": "b"}}`, `{"matchExpressions": [{"key": "a", "operator": "In", "values": ["x"]}]}`,
+		`{}`, `null`, `{"a": 1}`, `{"matchExpressions": [{"key": "a", "operator": "Bogus"}]}`, `["a"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var v any
+		if len(raw) > 2000 || json.Unmarshal(raw, &v) != nil {
+			t.Skip()
+		}
+		sel, err := labelSelector(toNative(types.DefaultTypeAdapter.NativeToValue(v)))
+		if m, ok := v.(map[string]any); (v == nil || ok && len(m) == 0) && (sel != nil || err != nil) {
+			t.Fatalf("%s: selector %v, error %v; want none", raw, sel, err)
+		}
+	})
+}
