@@ -30,7 +30,8 @@ type AWSRef struct {
 	// Kind is the AWS resource kind: targetGroup, loadBalancer, listener or rule (AWSKinds).
 	Kind string `json:"kind"`
 	// ARN is a CEL expression (string) over `object` giving the resource's ARN, e.g.
-	// object.status.ackResourceMetadata.arn. One of ARN and Name.
+	// object.status.ackResourceMetadata.arn; it may follow a reference (ref, owners, selected) to another
+	// object's. One of ARN and Name.
 	ARN string `json:"arn,omitempty"`
 	// Name is a CEL expression (string) over `object` giving the resource's AWS name (target groups and
 	// load balancers only). One of ARN and Name.
