@@ -128,7 +128,7 @@ func TestParseCreateAndDeleteErrors(t *testing.T) {
 		{"create unknown group", `  - {action: churn, kind: create, group: gizmos}
 `, `o.yaml:27:35: timeline[1].group: "gizmos" is not a group of fleet.objects`},
 		{"delete more than the group has", `  - {action: churn, kind: delete, group: widgets, count: 21}
-`, `timeline[1].count: must be between 1 and 20 (group widgets's size after the earlier steps), got 21`},
+`, `timeline[1].count: must be between 1 and 20 (the size of group widgets after the earlier steps), got 21`},
 		{"delete more than earlier steps left", `  - {action: churn, kind: create, group: widgets, count: 2}
   - {action: churn, kind: delete, group: widgets, count: 20}
   - {action: churn, kind: delete, group: widgets, count: 3}

@@ -153,13 +153,13 @@ func (v *validator) validateObjectChurn(s *Scenario, st *Step, p string) {
 		size.live += st.Count
 	case ChurnDelete:
 		if st.Count < 1 || st.Count > size.live {
-			v.addf(p+".count", "must be between 1 and %d (group %s's size after the earlier steps), got %d", size.live, st.Group, st.Count)
+			v.addf(p+".count", "must be between 1 and %d (the size of group %s after the earlier steps), got %d", size.live, st.Group, st.Count)
 			return
 		}
 		size.live -= st.Count
 	default:
 		if st.Count < 1 || st.Count > size.live {
-			v.addf(p+".count", "must be between 1 and %d (group %s's size after the earlier steps), got %d", size.live, st.Group, st.Count)
+			v.addf(p+".count", "must be between 1 and %d (the size of group %s after the earlier steps), got %d", size.live, st.Group, st.Count)
 		}
 	}
 }
