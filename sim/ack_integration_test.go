@@ -82,3 +82,31 @@ func TestACKRestart(t *testing.T) {
 		t.Errorf("TTFMR %v: want the Lease's expiry and more", s)
 	}
 }
+
+// TestACKLifecycle runs the shipped scenarios/ack/lifecycle.yaml, scaled down to 30 TargetGroups,
+// against the unmodified ACK ELBv2 controller: the TargetGroups created and deleted while it was
+// down must be applied once it is back — a new one synced with its target group in AWS, a deleted
+// one gone through ACK's finalizer with no target group left — beside the patches.
+func TestACKLifecycle(t *testing.T) {
+	ackPaths(t)
+	testenv.RequireAssets(t)
+	sc, err := scenario.Load("../scenarios/ack/lifecycle.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Fleet.Objects[0].Count = 30
+	if _, errs := scenario.CompileObjects(sc); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	st := runSteady(t, sc, 6*time.Minute)
+	kinds := map[string]int{}
+	for _, c := range st.Changes {
+		if c.LatencySeconds == nil {
+			t.Errorf("change %+v was never seen applied", c)
+		}
+		kinds[c.Kind]++
+	}
+	if kinds["create"] != 5 || kinds["delete"] != 5 || kinds["patch"] != 6 {
+		t.Errorf("changes by kind %v: want 5 creates, 5 deletes, 6 patches", kinds)
+	}
+}

@@ -92,6 +92,44 @@ func TestObjectGroupPatchesTimedThroughAWSState(t *testing.T) {
 	}
 }
 
+// TestObjectGroupCreatesAndDeletesTimedThroughAWSState runs the widget controller over 30
+// Widgets and, while it is down, makes 3 Widgets and deletes 3: each change must be applied once
+// fakeaws's state and the API server show it (a new Widget's target group as its spec says; a
+// deleted Widget gone through its finalizer with its target group), and the end state must hold
+// the new Widgets to the group's invariant with no target group left of a deleted one.
+func TestObjectGroupCreatesAndDeletesTimedThroughAWSState(t *testing.T) {
+	testenv.RequireAssets(t)
+	crds, err := filepath.Abs("objects/testdata/crds/widgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf(widgetScenario, crds, os.Args[0], widgetControllerEnv)
+	text = strings.Replace(text, "count: 60", "count: 30", 1)
+	i, j := strings.Index(text, "  - {action: churn"), strings.Index(text, "  - {waitFor: steadyState")
+	text = text[:i] + `  - {action: churn, kind: create, group: widgets, count: 3, mutations: [CreateTargetGroup]}
+  - {action: churn, kind: delete, group: widgets, count: 3, mutations: [DeleteTargetGroup]}
+` + text[j:]
+	sc, err := scenario.Parse("objects-lifecycle-it.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := runSteady(t, sc, 5*time.Minute)
+	kinds := map[string]int{}
+	for _, c := range st.Changes {
+		if !strings.HasPrefix(c.Object, "widgets/") || c.LatencySeconds == nil {
+			t.Fatalf("change %+v: want a change of a widget, applied", c)
+		}
+		kinds[c.Kind]++
+	}
+	if kinds["create"] != 3 || kinds["delete"] != 3 || st.Summary.BlindTime.Count != 6 {
+		t.Errorf("changes %v, blind time %+v: want 3 creates and 3 deletes, all the restart's", kinds, st.Summary.BlindTime)
+	}
+	// TTFMR ends at the first CreateTargetGroup or DeleteTargetGroup of a changed widget's resource.
+	if s := st.Summary.TTFMRSeconds; s == nil || *s <= 0 {
+		t.Errorf("TTFMR %v: want the first create or delete of a changed widget's target group after the restart", s)
+	}
+}
+
 // runSteady runs sc's one strategy and requires it to end steady with its invariants holding.
 func runSteady(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *results.Strategy {
 	t.Helper()

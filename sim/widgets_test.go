@@ -20,6 +20,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 )
@@ -28,7 +29,7 @@ import (
 // groups' tests: like an ACK controller it owns one AWS resource per object (a Widget of the
 // object compiler's test CRD is a target group), keeps no checkpoint, re-reads every object's
 // resource on every start with one worker, and reports the resource's ARN and a Synced condition
-// in the object's status. The test binary runs it as an external controller when
+// in the object's status; a finalizer holds a deleted Widget until its target group is deleted. The test binary runs it as an external controller when
 // RESTARTSIM_TEST_WIDGET_CONTROLLER is set (see TestMain), configured by the WIDGET_* variables.
 const widgetControllerEnv = "RESTARTSIM_TEST_WIDGET_CONTROLLER"
 
@@ -85,6 +86,16 @@ func (r *widgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	name, _, _ := unstructured.NestedString(w.Object, "spec", "name")
 	path, _, _ := unstructured.NestedString(w.Object, "spec", "healthCheckPath")
 	port, _, _ := unstructured.NestedInt64(w.Object, "spec", "port")
+	if w.GetDeletionTimestamp() != nil {
+		return ctrl.Result{}, r.finalize(ctx, w, name)
+	}
+	if !controllerutil.ContainsFinalizer(w, widgetFinalizer) {
+		patch := client.MergeFrom(w.DeepCopy())
+		controllerutil.AddFinalizer(w, widgetFinalizer)
+		if err := r.c.Patch(ctx, w, patch); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+	}
 	tg, err := r.describe(ctx, name)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -117,6 +128,28 @@ func (r *widgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, nil
+}
+
+// widgetFinalizer holds a Widget until its target group is deleted, as ACK's finalizer does.
+const widgetFinalizer = "test.restartsim.io/target-group"
+
+// finalize deletes a deleted Widget's target group, then lets the Widget go.
+func (r *widgetReconciler) finalize(ctx context.Context, w *unstructured.Unstructured, name string) error {
+	if !controllerutil.ContainsFinalizer(w, widgetFinalizer) {
+		return nil
+	}
+	tg, err := r.describe(ctx, name)
+	if err != nil {
+		return err
+	}
+	if tg != nil {
+		if _, err := r.elb.DeleteTargetGroup(ctx, &elb.DeleteTargetGroupInput{TargetGroupArn: tg.TargetGroupArn}); err != nil {
+			return err
+		}
+	}
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.RemoveFinalizer(w, widgetFinalizer)
+	return client.IgnoreNotFound(r.c.Patch(ctx, w, patch))
 }
 
 // describe returns the target group named name, nil when there is none.

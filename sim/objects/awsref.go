@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -141,12 +139,12 @@ func compileRef(env *celEnv, ref *AWSRef, way refWay, path string, errs *ErrorLi
 	return r
 }
 
-// values evaluates the reference's expressions over object; false when one fails (e.g. the status does
-// not hold the ARN yet).
-func (r *awsRef) values(object ref.Val) (map[string]string, bool) {
+// values evaluates the reference's expressions over act (its object and the objects references reach);
+// false when one fails (e.g. the status does not hold the ARN yet).
+func (r *awsRef) values(act *activation) (map[string]string, bool) {
 	out := make(map[string]string, len(r.exprs))
 	for i, x := range r.exprs {
-		v, err := x.evalString(&activation{object: object, aws: types.NullValue})
+		v, err := x.evalString(act)
 		if err != nil {
 			return nil, false
 		}
@@ -155,8 +153,13 @@ func (r *awsRef) values(object ref.Val) (map[string]string, bool) {
 	return out, true
 }
 
-// keys are the snapshot keys the reference's values may be indexed under, tried in order.
-func (r *awsRef) keys(v map[string]string) []string {
+// keys are the snapshot keys the reference's values over act may be indexed under, tried in order; nil when
+// the object names no resource yet.
+func (r *awsRef) keys(act *activation) []string {
+	v, ok := r.values(act)
+	if !ok {
+		return nil
+	}
 	switch {
 	case r.way == "zone":
 		rest := fakeaws.CanonicalDNSName(v["name"]) + "\x00" + strings.ToUpper(v["type"]) + "\x00" + v["setIdentifier"]
@@ -177,8 +180,8 @@ func recordKeyOf(zone string, rs fakeaws.RecordSet) string {
 }
 
 // arn is the ARN the reference gives (by ARN, or by name through snap), "" when it gives none.
-func (r *awsRef) arn(object ref.Val, snap *Snapshot) string {
-	v, ok := r.values(object)
+func (r *awsRef) arn(act *activation, snap *Snapshot) string {
+	v, ok := r.values(act)
 	switch {
 	case !ok:
 		return ""
@@ -188,4 +191,17 @@ func (r *awsRef) arn(object ref.Val, snap *Snapshot) string {
 		return snap.ARN(r.kind, v["name"])
 	}
 	return ""
+}
+
+// callsRefs reports whether an expression of the reference calls a reference function (r may be nil).
+func (r *awsRef) callsRefs() bool {
+	return r != nil && slices.ContainsFunc(r.exprs, func(x *expr) bool { return x.refs })
+}
+
+// describeKeys names the resource that keys find, for a message: the first key's values.
+func describeKeys(keys []string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	return strings.Join(strings.FieldsFunc(keys[0], func(r rune) bool { return r == 0 }), " ")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,6 +44,27 @@ type Snapshot struct {
 	// (two security groups of one name in different VPCs), which finds neither.
 	byKey map[string]map[string]*awsEntry
 	n     int
+	// objects are the fleet's objects observed with it, which the reference functions of conditions search
+	// (nil: none).
+	objects *ObjectIndex
+}
+
+// WithObjects is the snapshot with the objects observed with it, for conditions that call reference
+// functions and for the changes that create or delete objects; s may be nil (no AWS resources).
+func (s *Snapshot) WithObjects(idx *ObjectIndex) *Snapshot {
+	out := &Snapshot{objects: idx}
+	if s != nil {
+		out.Time, out.byKey, out.n = s.Time, s.byKey, s.n
+	}
+	return out
+}
+
+// Objects is the observation of the fleet's objects the snapshot carries (nil: none).
+func (s *Snapshot) Objects() *ObjectIndex {
+	if s == nil {
+		return nil
+	}
+	return s.objects
 }
 
 // awsEntry is one resource; its CEL value is made once, when a condition first reads it.
@@ -158,6 +180,20 @@ func (s *Snapshot) ARN(kind, name string) string {
 		return ""
 	}
 	if e := s.lookup(kind, "name\x00"+name); e != nil {
+		return viewARN(e.view)
+	}
+	return ""
+}
+
+// arnOf is the ARN of the ELBv2 resource that keys find: the ARN a key names, else the resource's in s; ""
+// when there is none.
+func (s *Snapshot) arnOf(kind string, keys []string) string {
+	for _, k := range keys {
+		if arn, ok := strings.CutPrefix(k, "arn\x00"); ok {
+			return arn
+		}
+	}
+	if e := s.lookup(kind, keys...); e != nil {
 		return viewARN(e.view)
 	}
 	return ""

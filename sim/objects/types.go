@@ -32,7 +32,8 @@ type Group struct {
 type AWSRef struct {
 	// Kind is the AWS resource kind (AWSKinds).
 	Kind string `json:"kind"`
-	// ARN is the resource's ARN, e.g. object.status.ackResourceMetadata.arn.
+	// ARN is the resource's ARN, e.g. object.status.ackResourceMetadata.arn; it may follow a reference
+	// (ref, owners, selected) to another object's.
 	ARN string `json:"arn,omitempty"`
 	// Name is the resource's AWS name: a target group's, load balancer's, security group's or S3 bucket's
 	// name, a hosted zone's domain name, or a record set's DNS name.

@@ -4,8 +4,10 @@ import "encoding/json"
 
 // ObjectGroup is a named group of Kubernetes objects of any kind (custom resources included), made
 // from one template, which the controller under test owns: e.g. the TargetGroups of the ACK ELBv2
-// controller. A restart's changes to them are patches (churn kind patch); whether AWS shows a
-// change, and whether an object is ready, are CEL conditions over the object and its AWS resource.
+// controller. A restart's changes to them are patches, creates and deletes (churn kinds patch,
+// create, delete); whether AWS shows a change, and whether an object is ready, are CEL conditions
+// over the object and its AWS resource, which may follow references to the groups' other objects
+// (ref, owners, selected).
 type ObjectGroup struct {
 	// Name names the group in churn steps and results; a DNS label, unique among the groups.
 	Name string `json:"name"`
@@ -43,7 +45,8 @@ type ObjectAWSRef struct {
 	// route53HostedZone, route53RecordSet, securityGroup or s3Bucket.
 	Kind string `json:"kind"`
 	// ARN is a CEL string expression over object giving the resource's ARN, e.g.
-	// object.status.ackResourceMetadata.arn.
+	// object.status.ackResourceMetadata.arn, or another object's through a reference, e.g.
+	// ref('loadbalancers', object.spec.loadBalancerRef.from.name).status.ackResourceMetadata.arn.
 	ARN string `json:"arn,omitempty"`
 	// Name is a CEL string expression over object giving the resource's name: a target group's, load
 	// balancer's, security group's or bucket's name, a hosted zone's domain, or a record set's DNS name
