@@ -1,10 +1,11 @@
 // Package fakeaws is a loopback AWS endpoint for simulations: it speaks the real ELBv2 (2015-12-01), EC2
 // (2016-11-15) and STS (2011-06-15, GetCallerIdentity) AWS Query wire protocol, so unmodified aws-sdk-go-v2
-// clients work against it with only BaseEndpoint changed, and serves S3 (path-style, via gofakes3) on the same
-// listener.
+// clients work against it with only BaseEndpoint changed, and serves Route53 (REST-XML 2013-04-01, paths under
+// /2013-04-01/) and S3 (path-style, via gofakes3) on the same listener.
 //
 // Layers: internal/query (form decoding, XML envelopes, the one error-code → HTTP-status table), internal/sigv4
 // (signature verification), internal/elbv2, internal/ec2 and internal/sts (handlers per resource),
+// internal/route53 (Route53's paths, XML documents and ErrorResponse),
 // internal/state (the account), internal/throttle (token buckets per AWS category), internal/faults (latency,
 // errors, outages).
 // This package wires them into an http.Handler, records every call, exports Prometheus metrics and offers the
@@ -40,10 +41,28 @@
 // network load balancer set "on") and every HTTPS listener's MutualAuthentication (Mode "off" unless
 // "passthrough").
 //
+// # Route53
+//
+// Hosted zones (public, or private with a VPC), their record sets (A, AAAA, CNAME, TXT, NS, SOA, MX, SRV, CAA
+// and the rest; alias targets; weighted, latency, failover and multivalue sets by SetIdentifier), tags, and
+// changes. A new zone gets its SOA and NS sets; only a zone holding nothing else can be deleted
+// (HostedZoneNotEmpty). ListResourceRecordSets pages by at most 300 in Route53's order (by name with the labels
+// reversed, then type, then set identifier) with NextRecordName/Type/Identifier; names are returned lower case
+// with a trailing dot and "*" as \052. ChangeResourceRecordSets applies a batch atomically, each change seeing
+// the ones before it (a DELETE then a CREATE of one set replaces it), and refuses it with InvalidChangeBatch
+// and Route53's messages (CREATE of an existing set, DELETE not matching exactly, a CNAME beside other types,
+// a name outside the zone, a bad value; more than 1,000 ResourceRecord elements or 32,000 value characters,
+// an UPSERT's counting twice). A change is PENDING for Options.Route53PropagationDelay of scenario time, then
+// INSYNC. Requests are signed for service route53 in us-east-1, Route53's signing region whatever the
+// server's region; errors are Route53's ErrorResponse (InvalidChangeBatch with its Messages list). All
+// operations share one bucket (route53/request, AWS's 5 requests per second) answered with 400 Throttling
+// "Rate exceeded". Route53 is part of a Snapshot.
+//
 // # Authentication
 //
 // AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the
-// request is routed by the credential scope's service (elasticloadbalancing, ec2, sts, s3). GetCallerIdentity
+// request is routed by the credential scope's service (elasticloadbalancing, ec2, sts, s3), and to Route53 by
+// its path. GetCallerIdentity
 // names the IAM user "restartsim" of Options.AccountID, the account in every ARN fakeaws makes. Presigned requests
 // (X-Amz-Signature in the query string) are accepted too. X-Amz-Date must be within Options.MaxClockSkew of
 // Options.WallClock — real time, not scenario time, which may run faster than the clients' clocks — and a

@@ -296,3 +296,14 @@ func TestRoute53SnapshotRoundTrip(t *testing.T) {
 		t.Fatalf("zone %s created on the copy exists on the original", other)
 	}
 }
+
+func TestRoute53InAdminStateDump(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	c := e.route53Client()
+	zone := createZone(t, c, "dump.example")
+	must[*route53.ChangeResourceRecordSetsOutput](t)(changeSets(c, zone, change(r53types.ChangeActionCreate, aSet("a.dump.example", "10.9.9.9"))))
+	code, body := adminDo(t, e, "GET", "/_restartsim/state", "", true)
+	if code != 200 || !strings.Contains(body, `"hostedZones":[{"id":"`+strings.TrimPrefix(zone, "/hostedzone/")) || !strings.Contains(body, `"10.9.9.9"`) {
+		t.Fatalf("state dump (%d) lacks the zone and its record set: %.400s", code, body)
+	}
+}

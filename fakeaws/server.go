@@ -45,6 +45,7 @@ type Server struct {
 	metrics  *metrics
 	gatherer prometheus.Gatherer
 	s3       http.Handler
+	s3store  gofakes3.Backend // what s3 serves, for S3Buckets
 	s3quota  *s3quota.Quota
 	bodies   *bodyLimiter
 	admin    http.Handler
@@ -104,7 +105,8 @@ func New(opts Options) (*Server, error) {
 	if s.metrics, err = newMetrics(s, reg); err != nil {
 		return nil, fmt.Errorf("fakeaws: registering metrics: %w", err)
 	}
-	s.s3 = gofakes3.New(s.s3quota.Wrap(s3mem.New(s3mem.WithTimeSource(s.clock))), gofakes3.WithTimeSource(s.clock), gofakes3.WithTimeSkewLimit(0)).Server()
+	s.s3store = s.s3quota.Wrap(s3mem.New(s3mem.WithTimeSource(s.clock)))
+	s.s3 = gofakes3.New(s.s3store, gofakes3.WithTimeSource(s.clock), gofakes3.WithTimeSkewLimit(0)).Server()
 	s.admin = s.adminHandler()
 	return s, nil
 }

@@ -32,6 +32,7 @@ func TestParse(t *testing.T) {
 		{name: "burst beyond the maximum", in: "EC2:a=1:1000001", wantErr: true},
 		{name: "zero burst", in: "EC2:a=1:0", wantErr: true},
 		{name: "extra field", in: "EC2:a=1:1:1", wantErr: true},
+		{name: "Route53's quota", in: Route53AWSQuota, want: "Route 53:.*=5:5"},
 		{name: "smallest and largest", in: "EC2:a=0.001:1000000,EC2:b=1000000:1", want: "EC2:a=0.001:1000000,EC2:b=1000000:1"},
 	}
 	for _, tt := range tests {

@@ -31,14 +31,35 @@ type (
 	ruleView struct {
 		fakeaws.ListenerRule `json:",inline"`
 	}
+	hostedZoneView struct {
+		fakeaws.HostedZone `json:",inline"`
+		// RecordSets are the zone's record sets in Route53's order.
+		RecordSets []fakeaws.RecordSet `json:"recordSets"`
+	}
+	recordSetView struct {
+		fakeaws.RecordSet `json:",inline"`
+		// ZoneID and ZoneName are the record set's hosted zone.
+		ZoneID   string `json:"zoneId"`
+		ZoneName string `json:"zoneName"`
+	}
+	securityGroupView struct {
+		fakeaws.SecurityGroup `json:",inline"`
+	}
+	s3BucketView struct {
+		fakeaws.S3Bucket `json:",inline"`
+	}
 )
 
 // awsViewTypes are the Go types behind `aws`, by AWS kind.
 var awsViewTypes = map[string]reflect.Type{
-	AWSTargetGroup:  reflect.TypeFor[targetGroupView](),
-	AWSLoadBalancer: reflect.TypeFor[loadBalancerView](),
-	AWSListener:     reflect.TypeFor[listenerView](),
-	AWSRule:         reflect.TypeFor[ruleView](),
+	AWSTargetGroup:   reflect.TypeFor[targetGroupView](),
+	AWSLoadBalancer:  reflect.TypeFor[loadBalancerView](),
+	AWSListener:      reflect.TypeFor[listenerView](),
+	AWSRule:          reflect.TypeFor[ruleView](),
+	AWSHostedZone:    reflect.TypeFor[hostedZoneView](),
+	AWSRecordSet:     reflect.TypeFor[recordSetView](),
+	AWSSecurityGroup: reflect.TypeFor[securityGroupView](),
+	AWSS3Bucket:      reflect.TypeFor[s3BucketView](),
 }
 
 var timeType = reflect.TypeFor[time.Time]()

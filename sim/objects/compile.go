@@ -28,7 +28,7 @@ type group struct {
 	env      *celEnv        // object and aws typed
 	ready    *expr
 	inv      *expr
-	ref      *expr // AWSRef.ARN or AWSRef.Name over object
+	ref      *awsRef // the AWSRef's expressions over object
 }
 
 type envKey struct {
@@ -187,24 +187,15 @@ func (f *Fleet) compileExprs(g *group, errs *ErrorList) {
 	awsKind := ""
 	if ref := g.AWS; ref != nil {
 		ap := fieldPath(g.path, "aws")
-		switch {
-		case !slices.Contains(AWSKinds, ref.Kind):
-			errs.addf(fieldPath(ap, "kind"), "%q is not one of %s", ref.Kind, strings.Join(AWSKinds, ", "))
-		case (ref.ARN == "") == (ref.Name == ""):
-			errs.addf(ap, "give one of arn and name")
-		case ref.Name != "" && ref.Kind != AWSTargetGroup && ref.Kind != AWSLoadBalancer:
-			errs.addf(fieldPath(ap, "name"), "only target groups and load balancers have names; give arn")
-		default:
-			awsKind = ref.Kind
+		if _, known := refWays[ref.Kind]; known {
+			awsKind = ref.Kind // conditions are checked against the kind even when its reference is wrong
+		}
+		if way, ok := checkRef(ref, ap, errs); ok {
 			env := f.env(g.kind, "", g.path, errs)
 			if env == nil {
 				return
 			}
-			text, field := ref.ARN, "arn"
-			if text == "" {
-				text, field = ref.Name, "name"
-			}
-			g.ref = compileInto(env, text, fieldPath(ap, field), cel.StringType, errs)
+			g.ref = compileRef(env, ref, way, ap, errs)
 		}
 	}
 	g.env = f.env(g.kind, awsKind, g.path, errs)

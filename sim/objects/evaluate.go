@@ -174,26 +174,19 @@ func (g *group) awsValue(object ref.Val, snap *Snapshot) ref.Val {
 	if g.ref == nil || snap == nil {
 		return types.NullValue
 	}
-	key, err := g.ref.evalString(&activation{object: object, aws: types.NullValue})
-	if err != nil {
+	v, ok := g.ref.values(object)
+	if !ok {
 		return types.NullValue // not known yet, e.g. before the controller wrote the ARN to the status
 	}
-	return snap.find(g.AWS.Kind, key, g.AWS.Name != "").value()
+	return snap.lookup(g.AWS.Kind, g.ref.keys(v)...).value()
 }
 
-// ARN is the ARN of an object's AWS resource in snap; "" when the object does not name one yet or AWS has
-// none.
+// ARN is the ARN of an object's ELBv2 resource in snap; "" when the object does not name one yet, AWS has
+// none, or its kind is not ELBv2's (the call log names other resources by ID).
 func (f *Fleet) ARN(obj *unstructured.Unstructured, snap *Snapshot) string {
 	g, _, ok := f.objectGroup(obj)
 	if !ok || g.ref == nil {
 		return ""
 	}
-	key, err := g.ref.evalString(&activation{object: g.env.objectVal(obj.Object), aws: types.NullValue})
-	if err != nil || key == "" {
-		return ""
-	}
-	if g.AWS.Name == "" {
-		return key
-	}
-	return snap.ARN(g.AWS.Kind, key)
+	return g.ref.arn(g.env.objectVal(obj.Object), snap)
 }

@@ -63,3 +63,7 @@ func (s state) Targets(string) ([]fakeaws.TargetHealth, error) { return nil, nil
 func (s state) LoadBalancers() []fakeaws.LoadBalancer          { return nil }
 func (s state) Listeners(string) ([]fakeaws.Listener, error)   { return nil, nil }
 func (s state) Rules(string) ([]fakeaws.ListenerRule, error)   { return nil, nil }
+func (s state) SecurityGroups() []fakeaws.SecurityGroup        { return nil }
+func (s state) S3Buckets() ([]fakeaws.S3Bucket, error)         { return nil, nil }
+func (s state) HostedZones() []fakeaws.HostedZone              { return nil }
+func (s state) RecordSets(string) ([]fakeaws.RecordSet, error) { return nil, nil }

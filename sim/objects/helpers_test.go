@@ -93,6 +93,10 @@ type fakeState struct {
 	lbs     []fakeaws.LoadBalancer
 	ls      map[string][]fakeaws.Listener
 	rules   map[string][]fakeaws.ListenerRule
+	sgs     []fakeaws.SecurityGroup
+	buckets []fakeaws.S3Bucket
+	zones   []fakeaws.HostedZone
+	sets    map[string][]fakeaws.RecordSet // by zone ID
 	now     time.Time
 }
 
@@ -108,3 +112,7 @@ func (s *fakeState) Listeners(arn string) ([]fakeaws.Listener, error) {
 func (s *fakeState) Rules(arn string) ([]fakeaws.ListenerRule, error) {
 	return s.rules[arn], nil
 }
+func (s *fakeState) SecurityGroups() []fakeaws.SecurityGroup           { return s.sgs }
+func (s *fakeState) S3Buckets() ([]fakeaws.S3Bucket, error)            { return s.buckets, nil }
+func (s *fakeState) HostedZones() []fakeaws.HostedZone                 { return s.zones }
+func (s *fakeState) RecordSets(id string) ([]fakeaws.RecordSet, error) { return s.sets[id], nil }

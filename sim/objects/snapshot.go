@@ -24,18 +24,25 @@ type AWSState interface {
 	LoadBalancers() []fakeaws.LoadBalancer
 	Listeners(lbARN string) ([]fakeaws.Listener, error)
 	Rules(listenerARN string) ([]fakeaws.ListenerRule, error)
+	SecurityGroups() []fakeaws.SecurityGroup
+	S3Buckets() ([]fakeaws.S3Bucket, error)
+	HostedZones() []fakeaws.HostedZone
+	RecordSets(zoneID string) ([]fakeaws.RecordSet, error)
 }
 
 var _ AWSState = (*fakeaws.Server)(nil)
 
-// Snapshot is AWS's state at one moment, indexed by ARN and by name, from which conditions take `aws`. Take
-// one per poll and evaluate every object against it; it is safe for concurrent use.
+// Snapshot is AWS's state at one moment, indexed by the keys AWSRefs find resources by (ARN, name, ID,
+// zone and name and type), from which conditions take `aws`. Take one per poll and evaluate every object
+// against it; it is safe for concurrent use.
 type Snapshot struct {
 	// Time is the scenario time the snapshot was taken.
 	Time time.Time
 
-	byARN  map[string]*awsEntry
-	byName map[string]map[string]*awsEntry // kind → AWS name → entry
+	// byKey maps kind → key ("arn\x00ARN", "name\x00NAME", ...) → entry; nil for a key two resources share
+	// (two security groups of one name in different VPCs), which finds neither.
+	byKey map[string]map[string]*awsEntry
+	n     int
 }
 
 // awsEntry is one resource; its CEL value is made once, when a condition first reads it.
@@ -55,7 +62,7 @@ func TakeSnapshot(src AWSState, kinds ...string) (*Snapshot, error) {
 			return nil, fmt.Errorf("unknown AWS kind %q (known: %v)", k, AWSKinds)
 		}
 	}
-	s := &Snapshot{Time: src.Now(), byARN: map[string]*awsEntry{}, byName: map[string]map[string]*awsEntry{}}
+	s := &Snapshot{Time: src.Now(), byKey: map[string]map[string]*awsEntry{}}
 	if want(AWSTargetGroup) {
 		for _, tg := range src.TargetGroups() {
 			targets, err := src.Targets(tg.ARN)
@@ -79,6 +86,9 @@ func TakeSnapshot(src AWSState, kinds ...string) (*Snapshot, error) {
 			}
 		}
 	}
+	if err := s.addOthers(src, want); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -99,40 +109,55 @@ func (s *Snapshot) addListeners(ls []fakeaws.Listener, src AWSState, want func(s
 	}
 }
 
+// add indexes an ELBv2 resource by ARN and, when it has one, by name.
 func (s *Snapshot) add(kind, arn, name string, view any) {
-	e := &awsEntry{kind: kind, view: view}
-	s.byARN[arn] = e
+	keys := []string{"arn\x00" + arn}
 	if name != "" {
-		if s.byName[kind] == nil {
-			s.byName[kind] = map[string]*awsEntry{}
+		keys = append(keys, "name\x00"+name)
+	}
+	s.addKeys(kind, view, keys...)
+}
+
+// addKeys indexes a resource under keys; a key already taken by another resource finds neither.
+func (s *Snapshot) addKeys(kind string, view any, keys ...string) {
+	e := &awsEntry{kind: kind, view: view}
+	s.n++
+	m := s.byKey[kind]
+	if m == nil {
+		m = map[string]*awsEntry{}
+		s.byKey[kind] = m
+	}
+	for _, k := range keys {
+		if _, taken := m[k]; taken {
+			m[k] = nil
+			continue
 		}
-		s.byName[kind][name] = e
+		m[k] = e
 	}
 }
 
 // Len is the number of resources in the snapshot.
-func (s *Snapshot) Len() int { return len(s.byARN) }
+func (s *Snapshot) Len() int { return s.n }
 
-// find returns the entry of kind with the ARN or, when byName, the AWS name; nil when AWS has none.
-func (s *Snapshot) find(kind, key string, byName bool) *awsEntry {
-	if s == nil || key == "" {
+// lookup returns the entry of kind under the first of keys that finds one; nil when none does.
+func (s *Snapshot) lookup(kind string, keys ...string) *awsEntry {
+	if s == nil {
 		return nil
 	}
-	var e *awsEntry
-	if byName {
-		e = s.byName[kind][key]
-	} else {
-		e = s.byARN[key]
+	for _, k := range keys {
+		if e := s.byKey[kind][k]; e != nil {
+			return e
+		}
 	}
-	if e == nil || e.kind != kind {
-		return nil
-	}
-	return e
+	return nil
 }
 
-// ARN is the ARN of the resource of kind with that AWS name, "" when there is none.
+// ARN is the ARN of the ELBv2 resource of kind with that AWS name, "" when there is none.
 func (s *Snapshot) ARN(kind, name string) string {
-	if e := s.find(kind, name, true); e != nil {
+	if name == "" {
+		return ""
+	}
+	if e := s.lookup(kind, "name\x00"+name); e != nil {
 		return viewARN(e.view)
 	}
 	return ""

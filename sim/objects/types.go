@@ -25,16 +25,26 @@ type Group struct {
 	Invariant string `json:"invariant,omitempty"`
 }
 
-// AWSRef finds the AWS resource behind an object.
+// AWSRef finds the AWS resource behind an object. Every field but Kind is a CEL expression (string) over
+// `object`; which fields a kind takes is in refWays: target groups and load balancers by ARN or Name,
+// listeners and rules by ARN, hosted zones and security groups by ID or Name, S3 buckets by Name, record
+// sets by Zone, Name and Type (and SetIdentifier for a weighted or other routed set).
 type AWSRef struct {
-	// Kind is the AWS resource kind: targetGroup, loadBalancer, listener or rule (AWSKinds).
+	// Kind is the AWS resource kind (AWSKinds).
 	Kind string `json:"kind"`
-	// ARN is a CEL expression (string) over `object` giving the resource's ARN, e.g.
-	// object.status.ackResourceMetadata.arn. One of ARN and Name.
+	// ARN is the resource's ARN, e.g. object.status.ackResourceMetadata.arn.
 	ARN string `json:"arn,omitempty"`
-	// Name is a CEL expression (string) over `object` giving the resource's AWS name (target groups and
-	// load balancers only). One of ARN and Name.
+	// Name is the resource's AWS name: a target group's, load balancer's, security group's or S3 bucket's
+	// name, a hosted zone's domain name, or a record set's DNS name.
 	Name string `json:"name,omitempty"`
+	// ID is a hosted zone's ID (Z..., with or without "/hostedzone/") or a security group's (sg-...).
+	ID string `json:"id,omitempty"`
+	// Zone is a record set's hosted zone: its ID or its domain name.
+	Zone string `json:"zone,omitempty"`
+	// Type is a record set's type, e.g. "A" or "TXT".
+	Type string `json:"type,omitempty"`
+	// SetIdentifier is a routed record set's identifier (weighted, failover...). Default: none.
+	SetIdentifier string `json:"setIdentifier,omitempty"`
 }
 
 // Patch is a churn step's change to chosen objects of a group (scenario timeline kind: patch).
@@ -54,14 +64,18 @@ type Patch struct {
 
 // AWS resource kinds an AWSRef may name.
 const (
-	AWSTargetGroup  = "targetGroup"
-	AWSLoadBalancer = "loadBalancer"
-	AWSListener     = "listener"
-	AWSRule         = "rule"
+	AWSTargetGroup   = "targetGroup"
+	AWSLoadBalancer  = "loadBalancer"
+	AWSListener      = "listener"
+	AWSRule          = "rule"
+	AWSHostedZone    = "route53HostedZone"
+	AWSRecordSet     = "route53RecordSet"
+	AWSSecurityGroup = "securityGroup"
+	AWSS3Bucket      = "s3Bucket"
 )
 
 // AWSKinds lists the AWS resource kinds, for validation and messages.
-var AWSKinds = []string{AWSListener, AWSLoadBalancer, AWSRule, AWSTargetGroup}
+var AWSKinds = []string{AWSListener, AWSLoadBalancer, AWSHostedZone, AWSRecordSet, AWSRule, AWSS3Bucket, AWSSecurityGroup, AWSTargetGroup}
 
 // MaxCount bounds Group.Count, so that a typo cannot ask for millions of objects.
 const MaxCount = 100000

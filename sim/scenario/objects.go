@@ -34,14 +34,30 @@ type ObjectGroup struct {
 	Invariant string `json:"invariant,omitempty"`
 }
 
-// ObjectAWSRef finds the AWS resource behind an object, by ARN or by name.
+// ObjectAWSRef finds the AWS resource behind an object. Every field but kind is a CEL string
+// expression over object. Target groups and load balancers are found by arn or name, listeners and
+// rules by arn, route53HostedZone and securityGroup by id or name, s3Bucket by name, and
+// route53RecordSet by zone, name and type (with setIdentifier for a weighted or otherwise routed set).
 type ObjectAWSRef struct {
-	// Kind is the ELBv2 resource kind: targetGroup, loadBalancer, listener or rule.
+	// Kind is the AWS resource kind: targetGroup, loadBalancer, listener, rule (ELBv2),
+	// route53HostedZone, route53RecordSet, securityGroup or s3Bucket.
 	Kind string `json:"kind"`
 	// ARN is a CEL string expression over object giving the resource's ARN, e.g.
 	// object.status.ackResourceMetadata.arn.
 	ARN string `json:"arn,omitempty"`
-	// Name is a CEL string expression over object giving the resource's name (target groups and load
-	// balancers), e.g. object.spec.name. One of ARN and Name.
+	// Name is a CEL string expression over object giving the resource's name: a target group's, load
+	// balancer's, security group's or bucket's name, a hosted zone's domain, or a record set's DNS name
+	// (any case, trailing dot optional, "*" for a wildcard).
 	Name string `json:"name,omitempty"`
+	// ID is a CEL string expression over object giving a hosted zone's ID (Z..., "/hostedzone/"
+	// prefix allowed) or a security group's (sg-...).
+	ID string `json:"id,omitempty"`
+	// Zone is a CEL string expression over object giving a record set's hosted zone: its ID or its
+	// domain (a domain held by both a public and a private zone finds neither: give the ID).
+	Zone string `json:"zone,omitempty"`
+	// Type is a CEL string expression over object giving a record set's type, e.g. "A" or "TXT".
+	Type string `json:"type,omitempty"`
+	// SetIdentifier is a CEL string expression over object giving a routed record set's identifier.
+	// Default: none (a simple record set).
+	SetIdentifier string `json:"setIdentifier,omitempty"`
 }

@@ -49,7 +49,8 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	for i, g := range s.Fleet.Objects {
 		groups[i] = objects.Group{Name: g.Name, Count: g.Count, Template: g.Template, After: g.After, Ready: g.Ready, Invariant: g.Invariant}
 		if g.AWS != nil {
-			groups[i].AWS = &objects.AWSRef{Kind: g.AWS.Kind, ARN: g.AWS.ARN, Name: g.AWS.Name}
+			a := g.AWS
+			groups[i].AWS = &objects.AWSRef{Kind: a.Kind, ARN: a.ARN, Name: a.Name, ID: a.ID, Zone: a.Zone, Type: a.Type, SetIdentifier: a.SetIdentifier}
 		}
 	}
 	f, err := objects.Compile(cat, groups, "fleet.objects")
