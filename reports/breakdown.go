@@ -111,9 +111,9 @@ func blindCell(s results.Summary) string {
 	case q.Count == 0:
 		return "never"
 	}
-	cell := fmt.Sprintf("%s / %s", fmtSeconds(q.P50), fmtSeconds(q.P95))
-	if q.Count < s.BlindTimeChanges {
-		cell += fmt.Sprintf(" (%d of %d applied)", q.Count, s.BlindTimeChanges)
+	cell := fmt.Sprintf("%s / %s", fmtBound(q.P50, q.P50Censored), fmtBound(q.P95, q.P95Censored))
+	if applied := q.Count - q.Censored; applied < s.BlindTimeChanges {
+		cell += fmt.Sprintf(" (%d of %d applied)", applied, s.BlindTimeChanges)
 	}
 	return cell
 }
@@ -123,18 +123,26 @@ type changeTable struct {
 	Strategy string
 	Rows     []changeRow
 	More     int
+	// Unapplied is how many changes AWS did not show when the run ended, and Expected whether
+	// the scenario expects them.
+	Unapplied int
+	Expected  bool
 }
 
 type changeRow struct {
 	// Object is the TargetGroupBinding changed, or "Ingress namespace/name".
 	ID, Kind, Object, Made, Applied, Latency string
 	OfRestart                                bool
+	// Unapplied marks a change AWS did not show when the run ended.
+	Unapplied bool
 }
 
 func changeTables(r *results.Results) []changeTable {
 	var out []changeTable
 	for _, s := range r.Strategies {
-		t := changeTable{Strategy: s.Name}
+		t := changeTable{Strategy: s.Name, Unapplied: len(s.Unapplied)}
+		_, t.Expected = s.UnappliedAllowed()
+		unapplied := unappliedByID(&s)
 		for _, c := range s.Changes {
 			if len(t.Rows) == maxChangeRows {
 				t.More++
@@ -149,6 +157,9 @@ func changeTables(r *results.Results) []changeTable {
 			}
 			row := changeRow{ID: c.ID, Kind: c.Kind, Object: object, Made: fmtSeconds(c.AtSeconds), Applied: optSeconds(c.AppliedSeconds),
 				Latency: optSeconds(c.LatencySeconds), OfRestart: s.Restart != nil && dataset.OfRestart(s.Restart, c)}
+			if u, ok := unapplied[c.ID]; ok {
+				row.Applied, row.Latency, row.Unapplied = "not applied by the end ("+fmtSeconds(u.CensoredSeconds)+")", fmtBound(u.NotAppliedAfterSeconds, true), true
+			}
 			t.Rows = append(t.Rows, row)
 		}
 		out = append(out, t)

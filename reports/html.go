@@ -87,7 +87,7 @@ func newPage(r *results.Results, files Files) page {
 			InvariantsPassed: s.Invariants.Passed, ThresholdsPassed: true,
 		}
 		if q := s.Summary.ChangeLatency; q.Count > 0 {
-			row.P50, row.P95, row.Max = fmtSeconds(q.P50), fmtSeconds(q.P95), fmtSeconds(q.Max)
+			row.P50, row.P95, row.Max = fmtBound(q.P50, q.P50Censored), fmtBound(q.P95, q.P95Censored), fmtBound(q.Max, q.MaxCensored)
 		}
 		for _, t := range s.Thresholds {
 			row.ThresholdsPassed = row.ThresholdsPassed && t.Passed

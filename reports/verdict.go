@@ -22,13 +22,19 @@ func headline(s *results.Strategy) float64 {
 	return math.Inf(1)
 }
 
-// ranked returns the strategies, fastest to recover first.
+// ranked returns the strategies, fastest to recover first; those that left changes unapplied come
+// after every one that applied all of its changes, however fast the changes that landed were.
 func ranked(r *results.Results) []*results.Strategy {
 	out := make([]*results.Strategy, len(r.Strategies))
 	for i := range r.Strategies {
 		out[i] = &r.Strategies[i]
 	}
-	sort.SliceStable(out, func(a, b int) bool { return headline(out[a]) < headline(out[b]) })
+	sort.SliceStable(out, func(a, b int) bool {
+		if la, lb := leftUnapplied(out[a]), leftUnapplied(out[b]); la != lb {
+			return lb
+		}
+		return headline(out[a]) < headline(out[b])
+	})
 	return out
 }
 
@@ -63,7 +69,12 @@ func verdict(r *results.Results, gates []gateRow, ab *abView) template.HTML {
 			fmt.Fprintf(&b, " Steady state (every invariant holds, nothing pending): %s.", strings.Join(steady, ", "))
 		}
 	} else {
-		fmt.Fprintf(&b, "<b>%s</b> recovers fastest from the restart: %s", esc(best.Name), blindPhrase(s))
+		if leftUnapplied(best) {
+			// Every strategy left changes unapplied: none is named fastest for the changes that landed.
+			fmt.Fprintf(&b, "No strategy applied every change within the run. <b>%s</b>: %s", esc(best.Name), blindPhrase(s))
+		} else {
+			fmt.Fprintf(&b, "<b>%s</b> recovers fastest from the restart: %s", esc(best.Name), blindPhrase(s))
+		}
 		var others []string
 		for _, o := range order[1:] {
 			others = append(others, fmt.Sprintf("%s for %s", headlineValue(o), esc(o.Name)))
@@ -75,6 +86,9 @@ func verdict(r *results.Results, gates []gateRow, ab *abView) template.HTML {
 		fmt.Fprintf(&b, "Its restart cost %d AWS calls before its first meaningful mutation (%d throttled; %d calls in the whole run) and %d Kubernetes writes (%d checkpoint patches).",
 			total(s.AWSCallsBeforeFirstMeaningful), s.ThrottledBeforeFirstMeaningful, total(s.AWSCalls), s.K8sWrites.Total(), s.K8sWrites.CheckpointPatches)
 	}
+	if p := unappliedPhrase(r); p != "" {
+		b.WriteString(" " + p)
+	}
 	b.WriteString(" " + limitsPhrase(r, gates))
 	return template.HTML(b.String())
 }
@@ -83,9 +97,14 @@ func blindPhrase(s results.Summary) string {
 	if s.BlindTime.Count == 0 {
 		return fmt.Sprintf("its first meaningful mutation came %s after the restart (TTFMR; no change was made during the restart)", optSeconds(s.TTFMRSeconds))
 	}
+	q := s.BlindTime
 	p := fmt.Sprintf("the changes made during its restart reached AWS after <b>%s</b> (blind time, median of %d; p95 %s)",
-		fmtSeconds(s.BlindTime.P50), s.BlindTime.Count, fmtSeconds(s.BlindTime.P95))
-	if n := s.BlindTimeChanges - s.BlindTime.Count; n > 0 {
+		htmlBound(q.P50, q.P50Censored), q.Count, htmlBound(q.P95, q.P95Censored))
+	if q.Censored > 0 {
+		p = fmt.Sprintf("the changes made during its restart reached AWS after <b>%s</b> (blind time, median of %d, %d of them never applied and counted until the run's end; p95 %s)",
+			htmlBound(q.P50, q.P50Censored), q.Count, q.Censored, htmlBound(q.P95, q.P95Censored))
+	}
+	if n := s.BlindTimeChanges - q.Count; n > 0 {
 		p += fmt.Sprintf(", %d never", n)
 	}
 	return p
@@ -93,8 +112,11 @@ func blindPhrase(s results.Summary) string {
 
 func headlineValue(s *results.Strategy) string {
 	v := headline(s)
-	if math.IsInf(v, 1) {
+	switch {
+	case math.IsInf(v, 1):
 		return "never"
+	case s.Summary.BlindTime.Count > 0:
+		return htmlBound(v, s.Summary.BlindTime.P50Censored)
 	}
 	return fmtSeconds(v)
 }
@@ -118,9 +140,12 @@ func limitsPhrase(r *results.Results, gates []gateRow) string {
 	if thr > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d thresholds passed", thr-thrFailed, thr))
 	}
-	if len(broken) == 0 {
+	switch {
+	case len(broken) == 0 && unappliedPhrase(r) != "":
+		parts = append(parts, "invariants held, but not every change reached AWS (above)")
+	case len(broken) == 0:
 		parts = append(parts, "the end state was correct for every strategy (invariants held)")
-	} else {
+	default:
 		parts = append(parts, fmt.Sprintf("invariants were violated by %s", template.HTMLEscapeString(strings.Join(broken, ", "))))
 	}
 	judged, failed := 0, 0

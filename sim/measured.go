@@ -128,7 +128,7 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 		_ = backend.WriteCallLog(filepath.Join(r.dir, "aws-calls.jsonl"), all)
 	}
 	toSec := func(t time.Time) float64 { return t.Sub(m.t0).Seconds() * r.sc.TimeScale }
-	in.Samples, in.End = m.samples, toSec(m.end)
+	in.Samples, in.End, in.TargetsHold = m.samples, toSec(m.end), m.invariants.Passed
 	r.addAudit(in, m.t0, toSec)
 	addObserved(in, seen, toSec)
 	in.Work = takeoverWork(seen, m.work, toSec)

@@ -66,7 +66,7 @@ func printSummary(w io.Writer, res *results.Results, last string) {
 	for _, st := range res.Strategies {
 		s := st.Summary
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t\n", st.Name,
-			blindCell(s, s.BlindTime.P50, true), blindCell(s, s.BlindTime.P95, false), fmtSec(s.TTFMRSeconds), fmtSec(s.SteadyStateSeconds), sumCalls(s.AWSCalls), s.Throttled,
+			blindCell(s, s.BlindTime.P50, s.BlindTime.P50Censored, true), blindCell(s, s.BlindTime.P95, s.BlindTime.P95Censored, false), fmtSec(s.TTFMRSeconds), fmtSec(s.SteadyStateSeconds), sumCalls(s.AWSCalls), s.Throttled,
 			s.K8sWrites.Total(), invariantsCell(st.Invariants), thresholdsCell(st.Thresholds))
 	}
 	tw.Flush()
@@ -77,6 +77,9 @@ func printSummary(w io.Writer, res *results.Results, last string) {
 	fmt.Fprintln(w, "BLIND: latency of the changes pending at the restart, made during it or by the next churn step, until AWS has them.")
 	fmt.Fprintln(w, "TTFMR: from the restart to the first AWS mutation applying any of them (the luckiest change).")
 	for _, note := range neverSteadyNotes(res) {
+		fmt.Fprintln(w, note)
+	}
+	for _, note := range unappliedNotes(res) {
 		fmt.Fprintln(w, note)
 	}
 	fmt.Fprintln(w, last)
@@ -117,17 +120,23 @@ func printBreakdown(w io.Writer, res *results.Results) {
 	fmt.Fprintln(w, "(of the instance that took over; ? where it does not log it), first ELBv2 call, first mutation applying a change.")
 }
 
-// blindCell is one blind-time quantile; share adds how many were applied when some never were.
-func blindCell(s results.Summary, v float64, share bool) string {
+// blindCell is one blind-time quantile, "> v" when it is only a lower bound (a change never applied
+// reaches it); share adds how many were applied when some never were.
+func blindCell(s results.Summary, v float64, censored, share bool) string {
+	cell := fmt.Sprintf("%.1fs", v)
+	if censored {
+		cell = "> " + cell
+	}
+	applied := s.BlindTime.Count - s.BlindTime.Censored
 	switch {
 	case s.BlindTimeChanges == 0:
 		return "-"
 	case s.BlindTime.Count == 0:
 		return "never"
-	case share && s.BlindTime.Count < s.BlindTimeChanges:
-		return fmt.Sprintf("%.1fs (%d/%d)", v, s.BlindTime.Count, s.BlindTimeChanges)
+	case share && applied < s.BlindTimeChanges:
+		return fmt.Sprintf("%s (%d/%d)", cell, applied, s.BlindTimeChanges)
 	}
-	return fmt.Sprintf("%.1fs", v)
+	return cell
 }
 
 func invariantsCell(inv results.Invariants) string {

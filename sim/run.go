@@ -226,7 +226,7 @@ func combine(st scenario.Strategy, runs []*strategyOutcome) (results.Strategy, [
 	sort.SliceStable(order, func(a, b int) bool { return headline(order[a]) < headline(order[b]) })
 	med := runs[order[len(order)/2]]
 	rs := results.Strategy{Name: st.Name, Config: strategyConfig(st), Summary: med.out.Summary, Changes: med.out.Changes,
-		Events: med.events, Invariants: med.invariants, Restart: med.out.Restart, Restarts: med.out.Restarts}
+		Events: med.events, Invariants: med.invariants, Restart: med.out.Restart, Restarts: med.out.Restarts, Unapplied: med.out.Unapplied}
 	if len(runs) > 1 {
 		for _, r := range runs {
 			rs.Runs = append(rs.Runs, r.out.Summary)
@@ -323,7 +323,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// verdict returns the typed violation of a completed run, if any.
+// verdict returns the typed violation of a completed run, if any: invariants broken first, then
+// changes left unapplied unexpectedly, then thresholds breached.
 func verdict(res *results.Results) error {
 	var inv, thr []string
 	for _, st := range res.Strategies {
@@ -342,6 +343,9 @@ func verdict(res *results.Results) error {
 	}
 	if len(inv) > 0 {
 		return &results.ViolationError{Kind: results.ViolationInvariant, Details: inv}
+	}
+	if u := unappliedFindings(res); len(u) > 0 {
+		return &results.ViolationError{Kind: results.ViolationUnapplied, Summary: "changes never applied", Details: u}
 	}
 	if len(thr) > 0 {
 		return &results.ViolationError{Kind: results.ViolationThreshold, Details: thr}

@@ -57,3 +57,34 @@ func TestQuantileNearestRank(t *testing.T) {
 		}
 	}
 }
+
+func TestCensoredStatistics(t *testing.T) {
+	m, b := func(v float64) Value { return Value{V: v} }, func(v float64) Value { return Value{V: v, Censored: true} }
+	for _, tc := range []struct {
+		name     string
+		values   []Value
+		p50      float64
+		p50Lower bool
+		p95      float64
+		p95Lower bool
+	}{
+		{name: "none censored: the plain statistics", values: []Value{m(3), m(1), m(2)}, p50: 2, p95: 3},
+		{name: "4 applied, 4 never (bounds at the run's end): median and p95 are bounds",
+			values: []Value{m(20), m(30), m(31.5), m(40), b(900), b(900), b(880), b(890)}, p50: 40 + (880-40)/2.0, p50Lower: true, p95: 900, p95Lower: true},
+		{name: "one never among many: the median stays exact, p95 is its bound",
+			values: []Value{m(1), m(2), m(3), m(4), b(100)}, p50: 3, p95: 100, p95Lower: true},
+		{name: "a bound below the median makes it a bound", values: []Value{m(10), m(20), b(5)}, p50: 10, p50Lower: true, p95: 20, p95Lower: true},
+		{name: "a bound equal to the median ranks after it", values: []Value{m(1), b(2), m(2)}, p50: 2, p95: 2, p95Lower: true},
+		{name: "even count: the mean of the middle two, a bound if either is", values: []Value{m(1), m(2), b(3), b(4)}, p50: 2.5, p50Lower: true, p95: 4, p95Lower: true},
+	} {
+		if got, lower := CensoredMedian(tc.values); got != tc.p50 || lower != tc.p50Lower {
+			t.Errorf("%s: CensoredMedian = %v (lower %v), want %v (lower %v)", tc.name, got, lower, tc.p50, tc.p50Lower)
+		}
+		if got, lower := CensoredQuantile(tc.values, 0.95); got != tc.p95 || lower != tc.p95Lower {
+			t.Errorf("%s: CensoredQuantile(0.95) = %v (lower %v), want %v (lower %v)", tc.name, got, lower, tc.p95, tc.p95Lower)
+		}
+	}
+	if q, lower := CensoredQuantile(nil, 0.5); !math.IsNaN(q) || lower {
+		t.Errorf("no values: %v %v, want NaN, not a bound", q, lower)
+	}
+}

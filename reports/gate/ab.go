@@ -256,9 +256,13 @@ func metricSample(runs []results.Summary, metric string) ([]float64, bool) {
 	out := make([]float64, len(runs))
 	seen := false
 	for i := range runs {
-		if v, ok := runs[i].Metrics()[metric]; ok {
+		switch v, ok := runs[i].Metrics()[metric]; {
+		case ok && runs[i].LowerBounds()[metric]:
+			// A run's change never applied: it ranks after every run that applied its changes.
+			out[i], seen = stats.Missing, true
+		case ok:
 			out[i], seen = v, true
-		} else {
+		default:
 			out[i] = stats.Missing
 		}
 	}

@@ -357,3 +357,14 @@ func TestEvaluateABReadsTheRunsMachines(t *testing.T) {
 		t.Errorf("peak heap A/A with 12 of 16 runs saturated: %v %q (%v), want pass", out.Verdict, out.Reason, err)
 	}
 }
+
+// A run whose percentile is only a lower bound (a change it never applied) ranks after every run
+// that applied its changes, as a run that never measured the metric does.
+func TestMetricSampleRanksLowerBoundsLast(t *testing.T) {
+	exact := results.Summary{BlindTime: results.Quantiles{Count: 3, P50: 40}}
+	bound := results.Summary{BlindTime: results.Quantiles{Count: 3, Censored: 2, P50: 5, P50Censored: true}}
+	got, seen := metricSample([]results.Summary{bound, exact}, results.MetricBlindTimeP50)
+	if !seen || got[0] != 40 || !math.IsInf(got[1], 1) {
+		t.Errorf("sample %v (seen %v), want [40 +Inf]", got, seen)
+	}
+}

@@ -33,6 +33,10 @@ type Check struct {
 	Verdict Verdict
 	// Reason explains a failure, e.g. "+62% over baseline, allowed +50%".
 	Reason string
+	// CurrentLowerBound and BaselineLowerBound tell a figure is only a lower bound: a percentile a
+	// change never applied within the run reaches (results.Quantiles).
+	CurrentLowerBound  bool
+	BaselineLowerBound bool
 }
 
 // Name identifies the check: "strategy/metric" or "strategy/metric÷other".
@@ -103,7 +107,11 @@ func violation(failed []Check, failedAB []ABCheck, total int) error {
 		parts = append(parts, fmt.Sprintf("%s: candidate median %s vs baseline %s (%s)", c.Name(), format(c.CandidateMedian.Center), format(c.BaselineMedian.Center), c.Reason))
 	}
 	for _, c := range failed {
-		parts = append(parts, fmt.Sprintf("%s = %s > limit %s (%s)", c.Name(), format(c.Current), format(c.Limit), c.Reason))
+		rel := ">"
+		if c.Current <= c.Limit { // a lower bound under the limit (judgeBounds)
+			rel = "vs"
+		}
+		parts = append(parts, fmt.Sprintf("%s = %s %s limit %s (%s)", c.Name(), bound(c.Current, c.CurrentLowerBound), rel, format(c.Limit), c.Reason))
 	}
 	return &results.ViolationError{Kind: results.ViolationGate, Details: parts,
 		Summary: fmt.Sprintf("gate: %d of %d checks failed", len(failed)+len(failedAB), total)}
@@ -140,6 +148,7 @@ func Evaluate(current, baseline *results.Results) (*Report, error) {
 		}
 		rep.Checks = append(rep.Checks, c)
 	}
+	rep.Checks = append(rep.Checks, unappliedChecks(current, baseline)...)
 	failed, failedAB := rep.Failed(), rep.FailedAB()
 	if len(failed)+len(failedAB) > 0 {
 		return rep, violation(failed, failedAB, len(rep.Checks)+len(rep.AB))
@@ -152,14 +161,16 @@ func Evaluate(current, baseline *results.Results) (*Report, error) {
 
 // CheckRule judges one valid rule: current's figure against the rule's absolute limit and, with a
 // baseline and a maxRegression, against the baseline's figure. It is the one place limits are
-// evaluated, for gate rules and for a scenario's thresholds alike. An error means a figure is
-// missing from current or the baseline.
+// evaluated, for gate rules and for a scenario's thresholds alike. A figure that is only a lower
+// bound is judged as such (judgeBounds). An error means a figure is missing from current or the
+// baseline.
 func CheckRule(current, baseline *results.Results, rule results.GateRule) (Check, error) {
 	c := Check{Rule: rule, Limit: math.Inf(1), Verdict: Pass}
 	var err error
 	if c.Current, err = value(current, rule); err != nil {
 		return c, fmt.Errorf("current results: %w", err)
 	}
+	c.CurrentLowerBound = lowerBound(current, rule)
 	if rule.Max != nil {
 		c.Limit = *rule.Max
 	}
@@ -168,10 +179,10 @@ func CheckRule(current, baseline *results.Results, rule results.GateRule) (Check
 		if err != nil {
 			return c, fmt.Errorf("baseline: %w (record a new baseline with --update-baseline)", err)
 		}
-		c.Baseline = &b
+		c.Baseline, c.BaselineLowerBound = &b, lowerBound(baseline, rule)
 		c.Limit = math.Min(c.Limit, b*(1+*rule.MaxRegression)+rule.Slack)
 	}
-	judge(&c)
+	judgeBounds(&c)
 	return c, nil
 }
 

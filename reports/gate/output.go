@@ -34,13 +34,13 @@ func WriteTable(w io.Writer, r *Report) error {
 		}
 		base := "-"
 		if c.Baseline != nil {
-			base = format(*c.Baseline)
+			base = bound(*c.Baseline, c.BaselineLowerBound)
 		}
 		verdict := string(c.Verdict)
 		if c.Reason != "" {
 			verdict += ": " + c.Reason
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Rule.Strategy, m, base, format(c.Current), format(c.Limit), verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Rule.Strategy, m, base, bound(c.Current, c.CurrentLowerBound), format(c.Limit), verdict)
 	}
 	return tw.Flush()
 }
@@ -137,13 +137,17 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	for _, c := range r.Checks {
 		base := "-"
 		if c.Baseline != nil {
-			base = format(*c.Baseline)
+			base = bound(*c.Baseline, c.BaselineLowerBound)
 		}
 		tc := junitCase{Name: c.Name(), ClassName: "restartsim.gate." + r.Scenario, Time: junitTime(c.Rule.Metric, c.Current),
-			Properties: props("current", format(c.Current), "baseline", base, "limit", format(c.Limit), "verdict", string(c.Verdict))}
+			Properties: props("current", bound(c.Current, c.CurrentLowerBound), "baseline", base, "limit", format(c.Limit), "verdict", string(c.Verdict))}
 		if c.Verdict == Fail {
 			suite.Failures++
-			msg := fmt.Sprintf("%s = %s > limit %s: %s", c.Name(), format(c.Current), format(c.Limit), c.Reason)
+			rel := ">"
+			if c.Current <= c.Limit { // a lower bound under the limit: it cannot be shown within it
+				rel = "vs"
+			}
+			msg := fmt.Sprintf("%s = %s %s limit %s: %s", c.Name(), bound(c.Current, c.CurrentLowerBound), rel, format(c.Limit), c.Reason)
 			tc.Failure = &junitProblem{Message: msg, Type: "regression", Text: msg}
 		}
 		suite.Cases = append(suite.Cases, tc)
@@ -294,4 +298,12 @@ func abCase(scenario string, c ABCheck) junitCase {
 		tc.Skipped = &junitProblem{Message: "INCONCLUSIVE (not required): " + msg, Type: "inconclusive"}
 	}
 	return tc
+}
+
+// bound formats a figure, as "> v" when it is only a lower bound (a change never applied).
+func bound(v float64, lower bool) string {
+	if lower {
+		return "> " + format(v)
+	}
+	return format(v)
 }

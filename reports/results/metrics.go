@@ -43,6 +43,7 @@ const (
 
 // Metrics returns every metric the summary has a value for. Metrics of events that never
 // happened (nil pointers, empty quantiles) are absent, so a gate can tell "missing" from zero.
+// A percentile reached by a change never applied is a lower bound (LowerBounds names them).
 func (s *Summary) Metrics() map[string]float64 {
 	m := map[string]float64{
 		MetricAWSCallsBeforeFirstMeaningful:  float64(sum(s.AWSCallsBeforeFirstMeaningful)),
@@ -51,6 +52,7 @@ func (s *Summary) Metrics() map[string]float64 {
 		MetricThrottled:                      float64(s.Throttled),
 		MetricK8sWrites:                      float64(s.K8sWrites.Total()),
 		MetricCheckpointPatches:              float64(s.K8sWrites.CheckpointPatches),
+		MetricUnappliedChanges:               float64(s.UnappliedChanges),
 	}
 	if s.TTFMRSeconds != nil {
 		m[MetricTTFMR] = *s.TTFMRSeconds
@@ -101,7 +103,7 @@ func MetricNames() []string {
 		MetricControllerCPUBeforeFirst, MetricAPIRequestsBeforeFirst, MetricCacheSync, MetricListRequests, MetricWatchRequests,
 		MetricLeaseWrites, MetricStandbyRSS, MetricReconcileSecondsBeforeFirst, MetricReconcilesBeforeFirst,
 		MetricReconcileSecondsUntilDrain, MetricReconcilesUntilDrain, MetricEarlyExitSecondsPerBinding,
-		MetricRestartPeakRSS, MetricRestartPeakHeap,
+		MetricRestartPeakRSS, MetricRestartPeakHeap, MetricUnappliedChanges,
 	}
 	sort.Strings(names)
 	return names

@@ -79,6 +79,9 @@ type Strategy struct {
 	// Restarts every restart's, the first included, in order.
 	Restart  *RestartPhases  `json:"restart,omitempty"`
 	Restarts []RestartPhases `json:"restarts,omitempty"`
+	// Unapplied lists the changes AWS did not show when the run ended (of the run Changes come
+	// from); a finding about the controller unless the scenario expects them (see UnappliedChange).
+	Unapplied []UnappliedChange `json:"unapplied,omitempty"`
 }
 
 // RestartPhases is when each step of a restart happened, in scenario seconds. A nil step is one
@@ -126,13 +129,22 @@ type InstanceAtStop struct {
 	UpSeconds  float64 `json:"upSeconds"`
 }
 
-// Quantiles summarises a set of durations in seconds.
+// Quantiles summarises a set of durations in seconds. Some of them may be censored: a change never
+// applied within the run counts as its wait until the run's end, a lower bound of its latency. A
+// percentile that such a bound reaches (see CensoredQuantiles) is itself only a lower bound, and
+// its flag says so: the true value is at least the figure.
 type Quantiles struct {
 	Count int     `json:"count"`
 	P50   float64 `json:"p50"`
 	P95   float64 `json:"p95"`
 	P99   float64 `json:"p99"`
 	Max   float64 `json:"max"`
+	// Censored is how many of the Count values are lower bounds (changes never applied).
+	Censored    int  `json:"censored,omitempty"`
+	P50Censored bool `json:"p50Censored,omitempty"`
+	P95Censored bool `json:"p95Censored,omitempty"`
+	P99Censored bool `json:"p99Censored,omitempty"`
+	MaxCensored bool `json:"maxCensored,omitempty"`
 }
 
 // Summary holds one strategy's key figures. All times are scenario seconds; a nil pointer
@@ -148,6 +160,9 @@ type Summary struct {
 	BlindTime Quantiles `json:"blindTime"`
 	// BlindTimeChanges counts the restart's changes, those never applied included.
 	BlindTimeChanges int `json:"blindTimeChanges,omitempty"`
+	// UnappliedChanges counts the changes still not applied when the run ended (Strategy.Unapplied
+	// lists them); 0 in results written before it was recorded.
+	UnappliedChanges int `json:"unappliedChanges,omitempty"`
 	// ChangeLatency: per meaningful change, from the change (or restart) until AWS reflects it.
 	ChangeLatency Quantiles `json:"changeLatency"`
 	// SteadyStateSeconds: from the restart (as for TTFMR) until every invariant holds.

@@ -123,6 +123,7 @@ func (c *checker) strategy(p string, s *Strategy) {
 		c.value(q+".limit", t.Limit)
 		c.value(q+".value", t.Value)
 	}
+	c.unapplied(p, s)
 	if s.Restart != nil {
 		c.restart(p+".restart", s.Restart)
 	}
@@ -157,6 +158,7 @@ func (c *checker) summary(p string, s *Summary) {
 	c.optSeconds(p+".ttfmrSeconds", s.TTFMRSeconds)
 	c.quantiles(p+".blindTime", s.BlindTime)
 	c.count(p+".blindTimeChanges", s.BlindTimeChanges)
+	c.count(p+".unappliedChanges", s.UnappliedChanges)
 	c.quantiles(p+".changeLatency", s.ChangeLatency)
 	c.optSeconds(p+".steadyStateSeconds", s.SteadyStateSeconds)
 	c.counts(p+".awsCallsBeforeFirstMeaningful", s.AWSCallsBeforeFirstMeaningful)
@@ -273,6 +275,7 @@ func (c *checker) quantiles(p string, q Quantiles) {
 	c.seconds(p+".p95", q.P95)
 	c.seconds(p+".p99", q.P99)
 	c.seconds(p+".max", q.Max)
+	c.censored(p, q)
 }
 
 func (c *checker) ab(ab *AB) {

@@ -11,13 +11,16 @@ const (
 	ViolationInvariant = "invariant"
 	ViolationThreshold = "threshold"
 	ViolationGate      = "gate"
+	// ViolationUnapplied: changes AWS never showed by the run's end, which the scenario did not
+	// expect (results.MetricUnappliedChanges).
+	ViolationUnapplied = "unapplied"
 )
 
 // ViolationError reports that a run or a gate completed and found the controller at fault: an
-// invariant or a threshold broken, or a gate check failed. It is a finding about the controller,
-// distinct from bad input or a failure of the tool.
+// invariant or a threshold broken, a change never applied, or a gate check failed. It is a
+// finding about the controller, distinct from bad input or a failure of the tool.
 type ViolationError struct {
-	Kind    string // ViolationInvariant, ViolationThreshold or ViolationGate
+	Kind    string // ViolationInvariant, ViolationUnapplied, ViolationThreshold or ViolationGate
 	Details []string
 	// Summary, when set, replaces the default "<kind> violated" lead of the message.
 	Summary string

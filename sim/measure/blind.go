@@ -2,6 +2,7 @@ package measure
 
 import (
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -10,7 +11,7 @@ type blindTime struct{}
 func (blindTime) Name() string { return "blind-time" }
 
 // Measure times the first restart's changes (results.CountsForBlindTime), each from max(change,
-// origin) until AWS reflects it. Every such change waits for the whole start-up and for its place in the
+// origin) until AWS reflects it; one never applied counts as censored at the run's end. Every such change waits for the whole start-up and for its place in the
 // restart's queue, so their median ranks strategies steadily where TTFMR, the luckiest of them,
 // does not.
 func (blindTime) Measure(in *Input, out *Output) {
@@ -20,7 +21,7 @@ func (blindTime) Measure(in *Input, out *Output) {
 	}
 	a := index(in)
 	origin, end := r.Origin(), blindWindowEnd(in, r)
-	var lats []float64
+	var lats []stats.Value
 	for i := range in.Changes {
 		ch := &in.Changes[i]
 		applied := a.applied(ch)
@@ -28,11 +29,11 @@ func (blindTime) Measure(in *Input, out *Output) {
 			continue
 		}
 		out.Summary.BlindTimeChanges++
-		if applied != nil {
-			lats = append(lats, max(0, *applied-max(ch.At, origin)))
+		if v, ok := a.latency(ch, applied, max(ch.At, origin)); ok {
+			lats = append(lats, v)
 		}
 	}
-	out.Summary.BlindTime = Quantiles(lats)
+	out.Summary.BlindTime = CensoredQuantiles(lats)
 }
 
 // blindWindowEnd is when the second churn step after the restart's stop began (nil: none did).

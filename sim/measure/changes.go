@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/results"
 )
 
@@ -124,18 +125,26 @@ func (changeLatency) Name() string { return "change-latency" }
 
 func (changeLatency) Measure(in *Input, out *Output) {
 	a := index(in)
-	var lats []float64
+	var lats []stats.Value
 	for i := range in.Changes {
 		ch := &in.Changes[i]
 		all := a.applied(ch)
 		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, Ingress: ch.Ingress, Object: ch.Object, AtSeconds: Round3(ch.At), AppliedSeconds: all}
+		ref := reference(in, ch.At)
 		if all != nil {
-			rc.LatencySeconds = ptr(*all - reference(in, ch.At))
-			lats = append(lats, *rc.LatencySeconds)
+			rc.LatencySeconds = ptr(*all - ref)
+		}
+		if v, ok := a.latency(ch, all, ref); ok {
+			lats = append(lats, v)
+			if v.Censored {
+				out.Unapplied = append(out.Unapplied, results.UnappliedChange{ID: ch.ID, Kind: ch.Kind, Object: ch.What(),
+					AtSeconds: Round3(ch.At), CensoredSeconds: Round3(in.End), NotAppliedAfterSeconds: Round3(v.V)})
+			}
 		}
 		out.Changes = append(out.Changes, rc)
 	}
-	out.Summary.ChangeLatency = Quantiles(lats)
+	out.Summary.ChangeLatency = CensoredQuantiles(lats)
+	out.Summary.UnappliedChanges = len(out.Unapplied)
 }
 
 type ttfmr struct{}

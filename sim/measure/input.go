@@ -147,8 +147,11 @@ type Input struct {
 	Memory *Memory
 	// SteadyAt is when the final steady state was reached (nil: never).
 	SteadyAt *float64
-	// End is when the measured phase ended.
+	// End is when the measured phase ended: a change not applied by then is censored there.
 	End float64
+	// TargetsHold tells the end-of-run invariants held: AWS had every binding's targets as desired,
+	// so a target change never applied was superseded or needed no call.
+	TargetsHold bool
 }
 
 // Sec is a call's scenario second.

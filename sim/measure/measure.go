@@ -21,6 +21,8 @@ type Output struct {
 	// Restart is the first restart's steps (nil without a restart); Restarts every restart's, in order.
 	Restart  *results.RestartPhases
 	Restarts []results.RestartPhases
+	// Unapplied are the changes AWS did not show by the run's end (see applications.latency).
+	Unapplied []results.UnappliedChange
 	// firstMeaningful is the scenario second of the first meaningful mutation (TTFMR's end);
 	// restartFirstMeaningful is each restart's first within its window.
 	firstMeaningful        *float64
@@ -58,7 +60,28 @@ func Quantiles(vals []float64) results.Quantiles {
 		P99: Round3(stats.Quantile(vals, 0.99)), Max: Round3(stats.Quantile(vals, 1))}
 }
 
-// round keeps results readable: millisecond precision.
+// CensoredQuantiles is Quantiles of values some of which are lower bounds (changes never applied):
+// each bound stands for its value, and a percentile a bound reaches is flagged as only a lower
+// bound (stats.CensoredQuantile), never dropped.
+func CensoredQuantiles(vals []stats.Value) results.Quantiles {
+	if len(vals) == 0 {
+		return results.Quantiles{}
+	}
+	q := results.Quantiles{Count: len(vals)}
+	for _, v := range vals {
+		if v.Censored {
+			q.Censored++
+		}
+	}
+	var p50, p95, p99, pmax float64
+	p50, q.P50Censored = stats.CensoredMedian(vals)
+	p95, q.P95Censored = stats.CensoredQuantile(vals, 0.95)
+	p99, q.P99Censored = stats.CensoredQuantile(vals, 0.99)
+	pmax, q.MaxCensored = stats.CensoredQuantile(vals, 1)
+	q.P50, q.P95, q.P99, q.Max = Round3(p50), Round3(p95), Round3(p99), Round3(pmax)
+	return q
+}
+
 // Round3 rounds seconds to the millisecond, the precision every reported figure has.
 func Round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 

@@ -50,8 +50,14 @@ func TestRunOnSyntheticLog(t *testing.T) {
 	if out.Changes[1].AppliedSeconds != nil {
 		t.Errorf("c2 should be unapplied")
 	}
-	if s.ChangeLatency.Count != 1 || s.DriftRepair.Count != 1 || s.DriftRepair.Max != 1 {
+	// c2 never applied: censored at the run's end (20 s − 7 s), so the median of 5 and ≥ 13 is a bound.
+	if q := s.ChangeLatency; q.Count != 2 || q.Censored != 1 || q.P50 != 9 || !q.P50Censored || q.Max != 13 || !q.MaxCensored ||
+		s.DriftRepair.Count != 1 || s.DriftRepair.Max != 1 {
 		t.Errorf("quantiles: change %+v drift %+v", s.ChangeLatency, s.DriftRepair)
+	}
+	if s.UnappliedChanges != 1 || len(out.Unapplied) != 1 || out.Unapplied[0] != (results.UnappliedChange{ID: "c2", Kind: "scale-up",
+		Object: "ns/a", AtSeconds: 7, CensoredSeconds: 20, NotAppliedAfterSeconds: 13}) {
+		t.Errorf("unapplied %d %+v, want c2, not applied after 13 s", s.UnappliedChanges, out.Unapplied)
 	}
 	if s.AWSCalls["RegisterTargets"] != 3 || s.Throttled != 2 {
 		t.Errorf("calls %v throttled %d", s.AWSCalls, s.Throttled)
@@ -226,8 +232,13 @@ func TestIngressChangeAppliedWhenObserved(t *testing.T) {
 	if got := out.Summary.TTFMRSeconds; got == nil || *got != 4.25 {
 		t.Errorf("TTFMR = %v, want 4.25 (seen at 7.25 s, stop at 1 s + 2 s downtime)", deref(got))
 	}
-	if b := out.Summary.BlindTime; b.Count != 1 || b.P50 != 4.25 || out.Summary.BlindTimeChanges != 2 {
-		t.Errorf("blind time = %+v of %d changes, want one of 4.25 s out of 2 (the change at 9 s is the next step's)", b, out.Summary.BlindTimeChanges)
+	// The change never seen is censored at the run's end, 20 s − 3 s (the replacement's start).
+	if b := out.Summary.BlindTime; b.Count != 2 || b.Censored != 1 || b.P50 != 10.625 || !b.P50Censored || b.Max != 17 ||
+		out.Summary.BlindTimeChanges != 2 {
+		t.Errorf("blind time = %+v of %d changes, want 4.25 s and ≥ 17 s out of 2 (the change at 9 s is the next step's)", b, out.Summary.BlindTimeChanges)
+	}
+	if u := out.Unapplied; len(u) != 1 || u[0].ID != "ingress-rule-0002" || u[0].Object != "ns/api" || u[0].NotAppliedAfterSeconds != 17 {
+		t.Errorf("unapplied = %+v, want ingress-rule-0002 of ns/api, not applied after 17 s", u)
 	}
 	if got := Pending(in); got != 1 {
 		t.Errorf("pending = %d, want 1 (the change not seen yet)", got)

@@ -235,7 +235,8 @@ func (f *Fleet) WorkloadIngresses() workload.IngressSpec {
 // Threshold is a limit on one summary metric (see results.MetricNames) for the named strategies
 // (all when empty). Max is a number, or a duration for *_seconds metrics.
 type Threshold struct {
-	// Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations.
+	// Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations;
+	// unapplied_changes declares how many changes the strategies are expected to leave unapplied.
 	Metric string `json:"metric"`
 	// Max is the largest passing value: a number, or a duration for *_seconds metrics.
 	Max Number `json:"max"`

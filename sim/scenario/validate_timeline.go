@@ -196,6 +196,7 @@ func (v *validator) validateFault(st *Step, p string) {
 }
 
 func (v *validator) validateThresholds(ts []Threshold, strategies []string) {
+	v.validateUnapplied(ts, strategies)
 	known := results.MetricNames()
 	for i, t := range ts {
 		p := fmt.Sprintf("thresholds[%d]", i)

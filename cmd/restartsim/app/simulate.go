@@ -21,7 +21,8 @@ import (
 
 func init() { subcommands = append(subcommands, newSimulateCommand) }
 
-// Exit codes of simulate besides ExitOK and ExitBadInput.
+// Exit codes of simulate besides ExitOK and ExitBadInput. ExitInvariantViolated also covers
+// changes never applied that the scenario did not expect: the end state is wrong either way.
 const (
 	ExitInvariantViolated = 3
 	ExitThresholdBreached = 4
@@ -52,7 +53,7 @@ func newSimulateCommand() *cobra.Command {
 		Short: "Run a scenario: fleet, restarts, churn and faults; measure time-to-first-meaningful-reconcile per strategy",
 		Long: `Run a scenario file end to end and write out/<scenario>/<timestamp>/ (results.json, timeseries.csv,
 the AWS call log, controller logs, report). Exit codes: 0 ok, 2 bad input or environment,
-3 an invariant was violated, 4 a threshold was breached.`,
+3 an invariant was violated or a change was never applied, 4 a threshold was breached.`,
 		Example: `  # The default demo: 200 bindings, a crash restart, three strategies (about a minute)
   restartsim simulate -f scenarios/quickstart.yaml
 
@@ -139,7 +140,8 @@ func exitFor(err error) error {
 	var v *results.ViolationError
 	if errors.As(err, &v) {
 		code := ExitThresholdBreached
-		if v.Kind == results.ViolationInvariant {
+		// A change AWS never showed leaves the end state wrong, as a broken invariant does.
+		if v.Kind == results.ViolationInvariant || v.Kind == results.ViolationUnapplied {
 			code = ExitInvariantViolated
 		}
 		return &ExitError{Code: code, Err: err}

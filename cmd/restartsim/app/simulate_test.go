@@ -50,6 +50,7 @@ func TestSimulateExitCodes(t *testing.T) {
 		want int
 	}{
 		{&results.ViolationError{Kind: results.ViolationInvariant}, ExitInvariantViolated},
+		{&results.ViolationError{Kind: results.ViolationUnapplied}, ExitInvariantViolated},
 		{&results.ViolationError{Kind: results.ViolationThreshold}, ExitThresholdBreached},
 		{fmt.Errorf("wrapped: %w", runerr.BadInput(errors.New("x"))), ExitBadInput},
 		{fmt.Errorf("strategy a: %w", &results.ViolationError{Kind: results.ViolationThreshold}), ExitThresholdBreached},
