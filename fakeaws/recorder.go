@@ -31,7 +31,9 @@ type Call struct {
 	// LoadBalancerARN and ListenerARN are the request's LoadBalancerArn and ListenerArn parameters, if any.
 	LoadBalancerARN string `json:"loadBalancerArn,omitempty"`
 	ListenerARN     string `json:"listenerArn,omitempty"`
-	// RuleARN is the request's RuleArn parameter (ModifyRule, DeleteRule), if any.
+	// RuleARN is the request's RuleArn parameter (ModifyRule, DeleteRule), if any. A successful
+	// CreateTargetGroup, CreateLoadBalancer, CreateListener or CreateRule names what it made in the
+	// field of its kind (a CreateListener keeps its LoadBalancerArn, a CreateRule its ListenerArn).
 	RuleARN         string `json:"ruleArn,omitempty"`
 	SecurityGroupID string `json:"securityGroupId,omitempty"`
 	// HostedZoneID is the Route53 hosted zone the call's path names, if any.

@@ -1,6 +1,7 @@
 package fakeaws
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -223,6 +224,13 @@ func (q *queryCall) dispatch(handler query.Handler, form *query.Form) {
 		}
 		q.fail(qe, OutcomeError)
 		return
+	}
+	if q.call.Service == ServiceELBv2 {
+		// A create names what it made, as the calls that change it do.
+		tg, lb, l, r := elbv2.Created(q.call.Operation, result)
+		q.call.TargetGroupARN = cmp.Or(q.call.TargetGroupARN, tg)
+		q.call.LoadBalancerARN, q.call.ListenerARN = cmp.Or(q.call.LoadBalancerARN, lb), cmp.Or(q.call.ListenerARN, l)
+		q.call.RuleARN = cmp.Or(q.call.RuleARN, r)
 	}
 	out, err := query.EncodeResponse(q.dialect, q.call.Operation, q.call.RequestID, result)
 	if err != nil {

@@ -45,8 +45,8 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	switch kind {
 	case scenario.ChurnReplaceNode:
 		return e.replaceNodes(ctx, st)
-	case scenario.ChurnPatch:
-		return e.patch(ctx, st)
+	case scenario.ChurnPatch, scenario.ChurnCreate, scenario.ChurnDelete:
+		return e.objectChurn(ctx, st)
 	}
 	if wk, ok := scenario.IngressChurnKinds[kind]; ok {
 		return e.ingressChurn(ctx, st, wk)

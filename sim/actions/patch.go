@@ -19,13 +19,42 @@ type ObjectDeps struct {
 	AWS objects.AWSState
 }
 
-// patch applies a churn step's merge patch to st.Count objects of its group, drawn with the run's
-// seed, and records one change per object, applied once AWS is seen to show it.
-func (e *Executor) patch(ctx context.Context, st scenario.Step) error {
+// objectChurn applies a churn step of kind patch, create or delete to st.Count objects of its
+// group (a patch's and a delete's drawn with the run's seed) and records one change per object,
+// applied once AWS (and, for a create or delete, the objects) are seen to show it.
+func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
 	if e.objects == nil || e.objApplied == nil {
 		return fmt.Errorf("churn %s: the run has no object groups", st.Kind)
 	}
-	pt, err := e.objects.Fleet.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, "patch")
+	f := e.objects.Fleet
+	var apply func(objects.ChurnOptions) ([]*objects.Change, error)
+	var err error
+	switch st.Kind {
+	case scenario.ChurnCreate:
+		var cr *objects.Creator
+		cr, err = f.CompileCreate(objects.Create{Group: st.Group, Applied: st.Applied, Mutations: st.Mutations}, st.Kind, nil)
+		if err == nil {
+			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+				return cr.Apply(ctx, e.client, e.objects.Env, o)
+			}
+		}
+	case scenario.ChurnDelete:
+		var dl *objects.Deleter
+		dl, err = f.CompileDelete(objects.Delete{Group: st.Group, Mutations: st.Mutations}, st.Kind)
+		if err == nil {
+			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+				return dl.Apply(ctx, e.client, e.objects.Env, o)
+			}
+		}
+	default:
+		var pt *objects.Patcher
+		pt, err = f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, st.Kind)
+		if err == nil {
+			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+				return pt.Apply(ctx, e.client, e.objects.Env, o)
+			}
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("churn %s: %w", st.Kind, err)
 	}
@@ -35,14 +64,13 @@ func (e *Executor) patch(ctx context.Context, st scenario.Step) error {
 	e.mu.Unlock()
 	e.event("churn", fmt.Sprintf("%s %s × %d", st.Kind, st.Group, st.Count), time.Now(), nil)
 	at := time.Now()
-	changes, err := pt.Apply(ctx, e.client, e.objects.Env, objects.PatchOptions{Count: st.Count, Rand: e.rng, FirstSeq: first,
-		Concurrency: mutationWorkers, AWS: e.objects.AWS})
-	// The objects patched before an error are changes all the same.
+	changes, err := apply(objects.ChurnOptions{Count: st.Count, Rand: e.rng, FirstSeq: first, Concurrency: mutationWorkers, AWS: e.objects.AWS})
+	// The objects changed before an error are changes all the same.
 	for _, ch := range changes {
-		id := fmt.Sprintf("patch-%s-%04d", ch.Group, ch.Seq)
+		id := fmt.Sprintf("%s-%s-%04d", st.Kind, ch.Group, ch.Seq)
 		e.objApplied.Track(id, ch)
 		e.mu.Lock()
-		e.changes = append(e.changes, measure.Change{ID: id, Kind: scenario.ChurnPatch, Object: ch.Group + "/" + ch.Key.String(),
+		e.changes = append(e.changes, measure.Change{ID: id, Kind: st.Kind, Object: ch.Group + "/" + ch.Key.String(),
 			ARN: ch.ARN, Mutations: ch.Mutations, At: e.sec(at)})
 		e.mu.Unlock()
 	}

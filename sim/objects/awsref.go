@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -141,18 +140,62 @@ func compileRef(env *celEnv, ref *AWSRef, way refWay, path string, errs *ErrorLi
 	return r
 }
 
-// values evaluates the reference's expressions over object; false when one fails (e.g. the status does
-// not hold the ARN yet).
-func (r *awsRef) values(object ref.Val) (map[string]string, bool) {
-	out := make(map[string]string, len(r.exprs))
-	for i, x := range r.exprs {
-		v, err := x.evalString(&activation{object: object, aws: types.NullValue})
-		if err != nil {
-			return nil, false
-		}
-		out[r.fields[i]] = v
+// id evaluates the reference's expressions for act's object (with the objects its reference functions
+// reach); false when one fails (e.g. the status does not hold the ARN yet).
+func (r *awsRef) id(act *activation) (awsID, bool) {
+	if r == nil {
+		return awsID{}, false
 	}
-	return out, true
+	v := make(map[string]string, len(r.exprs))
+	vals := make([]string, 0, len(r.exprs))
+	for i, x := range r.exprs {
+		s, err := x.evalString(&activation{object: act.object, aws: types.NullValue, view: act.view})
+		if err != nil {
+			return awsID{}, false
+		}
+		v[r.fields[i]] = s
+		vals = append(vals, s)
+	}
+	id := awsID{keys: r.keys(v), label: strings.Join(vals, " ")}
+	switch {
+	case r.way == "arn":
+		id.arn = v["arn"]
+	case r.kind == AWSTargetGroup || r.kind == AWSLoadBalancer:
+		id.name = v["name"]
+	}
+	return id, true
+}
+
+// usesRefs reports whether one of the reference's expressions calls a reference function.
+func (r *awsRef) usesRefs() bool {
+	if r == nil {
+		return false
+	}
+	return slices.ContainsFunc(r.exprs, func(x *expr) bool { return x.refs })
+}
+
+// awsID is what an object's reference found its AWS resource by: the snapshot keys, a label for messages,
+// and the ARN or ELBv2 name when the reference gives one.
+type awsID struct {
+	keys      []string
+	label     string
+	arn, name string
+}
+
+// found reports whether snap holds a resource of kind under the id.
+func (id awsID) found(kind string, snap *Snapshot) bool {
+	return len(id.keys) > 0 && snap.lookup(kind, id.keys...) != nil
+}
+
+// resolveARN is the ARN the id gives (by ARN, or by an ELBv2 name through snap); "" when it gives none.
+func (id awsID) resolveARN(kind string, snap *Snapshot) string {
+	if id.arn != "" {
+		return id.arn
+	}
+	if id.name != "" {
+		return snap.ARN(kind, id.name)
+	}
+	return ""
 }
 
 // keys are the snapshot keys the reference's values may be indexed under, tried in order.
@@ -174,18 +217,4 @@ func recordKey(zone, rest string) string { return "record\x00" + zone + "\x00" +
 // recordKeyOf is the key of a record set in a zone known by zone (its ID or canonical name).
 func recordKeyOf(zone string, rs fakeaws.RecordSet) string {
 	return recordKey(zone, rs.Name+"\x00"+rs.Type+"\x00"+rs.SetIdentifier)
-}
-
-// arn is the ARN the reference gives (by ARN, or by name through snap), "" when it gives none.
-func (r *awsRef) arn(object ref.Val, snap *Snapshot) string {
-	v, ok := r.values(object)
-	switch {
-	case !ok:
-		return ""
-	case r.way == "arn":
-		return v["arn"]
-	case r.kind == AWSTargetGroup || r.kind == AWSLoadBalancer:
-		return snap.ARN(r.kind, v["name"])
-	}
-	return ""
 }

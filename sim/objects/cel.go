@@ -3,6 +3,8 @@ package objects
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/google/cel-go/cel"
@@ -30,26 +32,65 @@ const (
 // celEnv compiles the expressions of one object kind and one AWS kind.
 type celEnv struct {
 	env *cel.Env
-	// object is the object's schema (metadata included); nil for a built-in kind, whose `object` is dynamic.
-	object *schemaTree
+	// object is the object's CEL type.
+	object *kindType
+}
+
+// kindType is a kind's objects as CEL reads them: the declared type and the schema of a CRD kind (with
+// metadata), nil for a built-in kind, whose objects are dynamic.
+type kindType struct {
+	decl *apiservercel.DeclType
+	tree *schemaTree
+}
+
+// newKindType types a kind's objects; each kind's type has its own name, so that the objects of several kinds
+// (a group's own and those its conditions reach by reference) share one environment.
+func newKindType(k *Kind) (*kindType, error) {
+	if k.schema == nil {
+		return &kindType{}, nil
+	}
+	s := withObjectMeta(k.schema)
+	dt := model.SchemaDeclType(s, false)
+	if dt == nil {
+		return nil, fmt.Errorf("the schema of %s has no fields CEL can read", k.GVK.Kind)
+	}
+	name := strings.NewReplacer(".", "_", "-", "_").Replace(k.GVK.Group)
+	dt = dt.MaybeAssignTypeName(fmt.Sprintf("restartsim.object.%s.%s.%s", name, k.GVK.Version, k.GVK.Kind))
+	return &kindType{decl: dt, tree: newSchemaTree(s)}, nil
+}
+
+func (t *kindType) celType() *cel.Type {
+	if t.decl == nil {
+		return cel.DynType
+	}
+	return t.decl.CelType()
+}
+
+// val is an object's CEL value.
+func (t *kindType) val(u map[string]any) ref.Val {
+	if u == nil {
+		return types.NullValue
+	}
+	if t.tree == nil {
+		return types.DefaultTypeAdapter.NativeToValue(u)
+	}
+	return common.UnstructuredToVal(u, t.tree)
 }
 
 // newCELEnv builds the environment of Kubernetes CEL (the libraries of CRD validation rules) with `object`
-// typed by the kind's schema and `aws` by the AWS kind's state type ("" = no AWS resource: always null).
-func newCELEnv(k *Kind, awsKind string) (*celEnv, error) {
-	e := &celEnv{}
+// typed by its kind, `aws` by the AWS kind's state type ("" = no AWS resource: always null) and the reference
+// functions of refs (nil: none).
+func newCELEnv(obj *kindType, awsKind string, refs *refSet) (*celEnv, error) {
+	e := &celEnv{object: obj}
 	var decls []*apiservercel.DeclType
-	objType := cel.DynType
-	if k.schema != nil {
-		s := withObjectMeta(k.schema)
-		e.object = newSchemaTree(s)
-		dt := model.SchemaDeclType(s, false)
-		if dt == nil {
-			return nil, fmt.Errorf("the schema of %s has no fields CEL can read", k.GVK.Kind)
+	seen := map[string]bool{}
+	addDecl := func(t *kindType) {
+		if t.decl != nil && !seen[t.decl.TypeName()] {
+			seen[t.decl.TypeName()] = true
+			decls = append(decls, t.decl)
 		}
-		dt = dt.MaybeAssignTypeName("restartsim.object")
-		decls, objType = append(decls, dt), dt.CelType()
 	}
+	addDecl(obj)
 	awsType := cel.NullType
 	if awsKind != "" {
 		dt := awsDeclTypes()[awsKind]
@@ -58,9 +99,16 @@ func newCELEnv(k *Kind, awsKind string) (*celEnv, error) {
 		}
 		decls, awsType = append(decls, dt), dt.CelType()
 	}
+	opts := []cel.EnvOption{cel.Variable(ObjectVar, obj.celType()), cel.Variable(AWSVar, awsType)}
+	if refs != nil {
+		for _, name := range slices.Sorted(maps.Keys(refs.targets)) {
+			addDecl(refs.targets[name].typ)
+		}
+		opts = append(opts, refs.envOptions()...)
+	}
 	set, err := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()).Extend(environment.VersionedOptions{
 		IntroducedVersion: version.MajorMinor(1, 0),
-		EnvOptions:        []cel.EnvOption{cel.Variable(ObjectVar, objType), cel.Variable(AWSVar, awsType)},
+		EnvOptions:        opts,
 		DeclTypes:         decls,
 	})
 	if err != nil {
@@ -72,15 +120,7 @@ func newCELEnv(k *Kind, awsKind string) (*celEnv, error) {
 }
 
 // objectVal is an object's CEL value.
-func (e *celEnv) objectVal(u map[string]any) ref.Val {
-	if u == nil {
-		return types.NullValue
-	}
-	if e.object == nil {
-		return e.env.CELTypeAdapter().NativeToValue(u)
-	}
-	return common.UnstructuredToVal(u, e.object)
-}
+func (e *celEnv) objectVal(u map[string]any) ref.Val { return e.object.val(u) }
 
 // withObjectMeta is a CRD's schema with apiVersion, kind and the metadata a condition may read (CRD schemas
 // leave metadata out).

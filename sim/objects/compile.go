@@ -16,6 +16,8 @@ type Fleet struct {
 	byName map[string]*group
 	order  [][]string
 	envs   map[envKey]*celEnv
+	kinds  map[schema.GroupVersionKind]*kindType
+	refs   *refSet
 }
 
 // group is one compiled Group.
@@ -29,6 +31,7 @@ type group struct {
 	ready    *expr
 	inv      *expr
 	ref      *awsRef // the AWSRef's expressions over object
+	members  *members
 }
 
 type envKey struct {
@@ -43,7 +46,7 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 	if cat == nil {
 		cat = NewCatalog()
 	}
-	f := &Fleet{byName: map[string]*group{}, envs: map[envKey]*celEnv{}}
+	f := &Fleet{byName: map[string]*group{}, envs: map[envKey]*celEnv{}, kinds: map[schema.GroupVersionKind]*kindType{}}
 	var errs ErrorList
 	for i, g := range groups {
 		p := indexPath(path, i)
@@ -56,7 +59,7 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 		if g.Count < 1 || g.Count > MaxCount {
 			errs.addf(fieldPath(p, "count"), "must be between 1 and %d, got %d", MaxCount, g.Count)
 		}
-		cg := &group{Group: g, path: p}
+		cg := &group{Group: g, path: p, members: newMembers(g.Count)}
 		f.groups = append(f.groups, cg)
 		if f.byName[g.Name] == nil {
 			f.byName[g.Name] = cg
@@ -71,6 +74,16 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 		names = names && g.nameTmpl != nil
 	}
 	f.orderGroups(&errs)
+	if refs, err := newRefSet(f.groups, f.kindType); err != nil {
+		errs.addf(path, "%v", err)
+	} else {
+		f.refs = refs
+		for _, g := range f.groups {
+			if g.kind != nil {
+				f.compileExprs(g, &errs)
+			}
+		}
+	}
 	for _, g := range f.groups {
 		if clean[g] && names {
 			f.checkRender(g, &errs)
@@ -107,9 +120,6 @@ func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
 		case a == g.Name:
 			errs.addf(indexPath(fieldPath(g.path, "after"), i), "a group cannot come after itself")
 		}
-	}
-	if g.kind != nil {
-		f.compileExprs(g, errs)
 	}
 }
 
@@ -224,12 +234,29 @@ func (f *Fleet) env(k *Kind, awsKind, path string, errs *ErrorList) *celEnv {
 	if e, ok := f.envs[key]; ok {
 		return e
 	}
-	e, err := newCELEnv(k, awsKind)
+	kt, err := f.kindType(k)
+	var e *celEnv
+	if err == nil {
+		e, err = newCELEnv(kt, awsKind, f.refs)
+	}
 	if err != nil {
 		errs.addf(path, "CEL environment of %s: %v", k.GVK.Kind, err)
 	}
 	f.envs[key] = e
 	return e
+}
+
+// kindType is the (shared) CEL type of a kind's objects.
+func (f *Fleet) kindType(k *Kind) (*kindType, error) {
+	if t, ok := f.kinds[k.GVK]; ok {
+		return t, nil
+	}
+	t, err := newKindType(k)
+	if err != nil {
+		return nil, err
+	}
+	f.kinds[k.GVK] = t
+	return t, nil
 }
 
 // orderGroups sorts the groups into creation waves by After; a cycle is an error.

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -75,20 +76,8 @@ func (f *Fleet) CreateGroup(ctx context.Context, c client.Client, env Env, group
 			if err != nil {
 				return fmt.Errorf("group %s object %d: %w", group, i, err)
 			}
-			status, hasStatus := u.Object["status"]
-			if err := c.Create(egctx, u); err != nil {
-				if !apierrors.IsAlreadyExists(err) {
-					return fmt.Errorf("creating %s %s (group %s object %d): %w", u.GetKind(), keyOf(u), group, i, err)
-				}
-				hasStatus = false // made by an earlier Create, status included
-			}
-			if hasStatus {
-				// The API server drops a new object's status; what writes it on a real cluster (a kubelet,
-				// the object's controller) is not running, so the template's is written as it would.
-				u.Object["status"] = status
-				if err := c.Status().Update(egctx, u); err != nil {
-					return fmt.Errorf("writing the status of %s %s (group %s object %d): %w", u.GetKind(), keyOf(u), group, i, err)
-				}
+			if err := createObject(egctx, c, u, group, i); err != nil {
+				return err
 			}
 			if n := done.Add(1); opts.Progress != nil {
 				opts.Progress(group, int(n), g.Count)
@@ -100,4 +89,24 @@ func (f *Fleet) CreateGroup(ctx context.Context, c client.Client, env Env, group
 		return err
 	}
 	return ctx.Err()
+}
+
+// createObject creates one object of a group; one that exists already counts as created.
+func createObject(ctx context.Context, c client.Client, u *unstructured.Unstructured, group string, index int) error {
+	status, hasStatus := u.Object["status"]
+	if err := c.Create(ctx, u); err != nil {
+		if !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating %s %s (group %s object %d): %w", u.GetKind(), keyOf(u), group, index, err)
+		}
+		hasStatus = false // made by an earlier Create, status included
+	}
+	if hasStatus {
+		// The API server drops a new object's status; what writes it on a real cluster (a kubelet, the
+		// object's controller) is not running, so the template's is written as it would.
+		u.Object["status"] = status
+		if err := c.Status().Update(ctx, u); err != nil {
+			return fmt.Errorf("writing the status of %s %s (group %s object %d): %w", u.GetKind(), keyOf(u), group, index, err)
+		}
+	}
+	return nil
 }

@@ -45,4 +45,20 @@
 // fakeaws.Listener plus rules, fakeaws.ListenerRule — or null while it does not exist. A field that is absent
 // at run time is an evaluation error, which counts as the condition not holding; CEL's has() and optional
 // fields (object.?status.?arn.orValue("")) test for presence.
+//
+// Three functions reach other objects of the fleet from the same observation as `object`; their first argument
+// is a group name or a kind in quotes, which types the result by that kind's schema:
+//
+//	ref('group', name)          the object of that name in object's namespace, or null
+//	owners('group', obj)        the objects obj's ownerReferences name (by uid)
+//	selected('group', selector) the objects in object's namespace a label selector (or a map of labels) selects
+//
+// Check takes them from the objects it is given; a Change's Applied from the objects a Snapshot carries
+// (Snapshot.WithObjects).
+//
+// # Creates and deletes
+//
+// CompileCreate makes a Creator, which makes new objects of a group at indexes after every one made so far;
+// CompileDelete a Deleter, which deletes chosen ones. The group's size follows them: Check holds created
+// objects to the group's conditions and deleted ones to being gone with their AWS resource.
 package objects

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 )
@@ -71,16 +70,20 @@ func (v Violation) String() string {
 
 // Check evaluates the conditions of objs (the run's objects, as listed or cached; objects without the
 // harness's labels or of no known group are skipped, and so is a second object at the same index) against
-// snap.
+// snap. The reference functions of the conditions search objs. A deleted object no longer counts; it is a
+// violation while it still exists or AWS still holds its resource.
 func (f *Fleet) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status {
 	st := Status{Groups: make([]GroupStatus, len(f.groups))}
 	if snap != nil {
 		st.Time = snap.Time
 	}
+	if f.needsObjects() {
+		snap = snap.WithObjects(f.IndexObjects(objs))
+	}
 	pos := map[string]int{}
 	seen := map[string]map[int]bool{}
 	for i, g := range f.groups {
-		st.Groups[i] = GroupStatus{Name: g.Name, Count: g.Count}
+		st.Groups[i] = GroupStatus{Name: g.Name, Count: g.members.liveCount()}
 		pos[g.Name], seen[g.Name] = i, map[int]bool{}
 	}
 	for _, o := range objs {
@@ -89,6 +92,11 @@ func (f *Fleet) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status 
 			continue
 		}
 		seen[g.Name][index] = true
+		if g.members.wasDeleted(index) != nil {
+			id, _ := g.awsKey(o.Object, snap)
+			g.members.noteAWSKey(index, id)
+			continue
+		}
 		gs := &st.Groups[pos[g.Name]]
 		gs.Present++
 		r := g.evaluate(o, snap, index)
@@ -101,7 +109,47 @@ func (f *Fleet) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status 
 			st.Violations = append(st.Violations, *r.violation)
 		}
 	}
+	for _, g := range f.groups {
+		st.Violations = append(st.Violations, g.leftovers(seen[g.Name], snap)...)
+	}
 	return st
+}
+
+// leftovers are the violations of the group's deleted objects: one that still exists (present), and one
+// whose AWS resource AWS still holds (an orphan).
+func (g *group) leftovers(present map[int]bool, snap *Snapshot) []Violation {
+	indexes, deleted := g.members.deletedIndexes()
+	var out []Violation
+	for _, i := range indexes {
+		d := deleted[i]
+		v := Violation{Group: g.Name, Index: i, Key: d.key, Path: g.path, Expression: "deleted: the object and its AWS resource are gone"}
+		switch {
+		case present[i]:
+			v.Message = "is false: the object still exists"
+		case g.AWS != nil && d.awsKey.found(g.AWS.Kind, snap):
+			v.Path = fieldPath(g.path, "aws")
+			v.Message = fmt.Sprintf("is false: AWS still holds %s %s (an orphan)", g.AWS.Kind, d.awsKey.label)
+		default:
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// needsObjects reports whether a condition of the fleet calls a reference function.
+func (f *Fleet) needsObjects() bool {
+	for _, g := range f.groups {
+		for _, x := range []*expr{g.ready, g.inv} {
+			if x != nil && x.refs {
+				return true
+			}
+		}
+		if g.ref.usesRefs() {
+			return true
+		}
+	}
+	return false
 }
 
 // Ready reports whether one of the fleet's objects is ready; an error says why not.
@@ -123,7 +171,7 @@ func (f *Fleet) objectGroup(o *unstructured.Unstructured) (*group, int, bool) {
 	g := f.byName[labels[GroupLabel]]
 	index, err := strconv.Atoi(labels[IndexLabel])
 	gvk := o.GroupVersionKind()
-	if g == nil || err != nil || index < 0 || index >= g.Count || !gvk.Empty() && gvk != g.kind.GVK {
+	if g == nil || err != nil || index < 0 || index >= g.members.made() || !gvk.Empty() && gvk != g.kind.GVK {
 		return nil, 0, false
 	}
 	return g, index, true
@@ -141,8 +189,7 @@ type result struct {
 }
 
 func (g *group) evaluate(o *unstructured.Unstructured, snap *Snapshot, index int) result {
-	act := &activation{object: g.env.objectVal(o.Object)}
-	act.aws = g.awsValue(act.object, snap)
+	act := g.bind(o.Object, snap)
 	r := result{ready: true}
 	if g.ready != nil {
 		ok, err := g.ready.evalBool(act)
@@ -169,16 +216,28 @@ func (g *group) evaluate(o *unstructured.Unstructured, snap *Snapshot, index int
 	return r
 }
 
-// awsValue is the `aws` of an object: its AWS resource in snap, or null.
-func (g *group) awsValue(object ref.Val, snap *Snapshot) ref.Val {
-	if g.ref == nil || snap == nil {
-		return types.NullValue
+// bind is the activation of an object's conditions over snap: the object, its AWS resource, and the objects
+// the reference functions reach when snap holds them.
+func (g *group) bind(obj map[string]any, snap *Snapshot) *activation {
+	act := &activation{object: g.env.objectVal(obj), aws: types.NullValue}
+	if snap != nil && snap.objects != nil {
+		ns, _, _ := unstructured.NestedString(obj, "metadata", "namespace")
+		act.view = viewVal{&view{idx: snap.objects, namespace: ns}}
 	}
-	v, ok := g.ref.values(object)
-	if !ok {
-		return types.NullValue // not known yet, e.g. before the controller wrote the ARN to the status
+	if g.ref != nil && snap != nil {
+		if id, ok := g.ref.id(act); ok {
+			act.aws = snap.lookup(g.AWS.Kind, id.keys...).value()
+		} // else not known yet, e.g. before the controller wrote the ARN to the status
 	}
-	return snap.lookup(g.AWS.Kind, g.ref.keys(v)...).value()
+	return act
+}
+
+// awsKey is what obj's reference finds its AWS resource by; false when it names none yet.
+func (g *group) awsKey(obj map[string]any, snap *Snapshot) (awsID, bool) {
+	if g.ref == nil {
+		return awsID{}, false
+	}
+	return g.ref.id(g.bind(obj, snap))
 }
 
 // ARN is the ARN of an object's ELBv2 resource in snap; "" when the object does not name one yet, AWS has
@@ -188,5 +247,6 @@ func (f *Fleet) ARN(obj *unstructured.Unstructured, snap *Snapshot) string {
 	if !ok || g.ref == nil {
 		return ""
 	}
-	return g.ref.arn(g.env.objectVal(obj.Object), snap)
+	id, _ := g.awsKey(obj.Object, snap)
+	return id.resolveARN(g.AWS.Kind, snap)
 }

@@ -20,6 +20,8 @@ type expr struct {
 	prog cel.Program
 	// parts are the field chains it reads (object.spec.x, aws.healthCheck.path), whose values explain a result.
 	parts []exprPart
+	// refs says it calls a reference function, so that its evaluation needs an observation of the objects.
+	refs bool
 }
 
 type exprPart struct {
@@ -43,7 +45,7 @@ func (e *celEnv) compile(text, path string, want *cel.Type) (*expr, *FieldError)
 	if err != nil {
 		return nil, &FieldError{Path: path, Msg: "does not compile: " + err.Error()}
 	}
-	x := &expr{text: text, path: path, prog: prog}
+	x := &expr{text: text, path: path, prog: prog, refs: usesRefs(checked.NativeRep().Expr())}
 	for _, c := range fieldChains(checked.NativeRep().Expr()) {
 		a, iss := e.env.Compile(c)
 		if iss.Err() != nil {
@@ -66,8 +68,12 @@ func issueText(iss *cel.Issues) string {
 	return strings.Join(msgs, "; ")
 }
 
-// activation binds object and aws without a map per evaluation.
-type activation struct{ object, aws ref.Val }
+// activation binds object, aws and the observation the reference functions read, without a map per
+// evaluation.
+type activation struct {
+	object, aws ref.Val
+	view        viewVal
+}
 
 func (a *activation) ResolveName(name string) (any, bool) {
 	switch name {
@@ -75,6 +81,8 @@ func (a *activation) ResolveName(name string) (any, bool) {
 		return a.object, true
 	case AWSVar:
 		return a.aws, true
+	case viewVar:
+		return a.view, true
 	}
 	return nil, false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -60,6 +61,8 @@ func FuzzCompileCEL(f *testing.F) {
 		`object.status.conditions.exists(c, c.type == "ACK.ResourceSynced" && c.status == "True")`,
 		`aws != null && aws.healthCheck.path == object.spec.healthCheckPath`,
 		`object.spec.nosuch == 1`, `aws.targets.all(t, t.state == "healthy")`, `object.?status.?arn.orValue("") != ""`, `)(`,
+		`ref('widgets', object.metadata.name).spec.port == object.spec.port`, `selected('Widget', {'a': 'b'}).size() == 0`,
+		`owners('widgets', object).exists(o, o.spec.name == "x")`, `ref(object.kind, "x") == null`,
 	} {
 		f.Add(s)
 	}
@@ -70,7 +73,8 @@ func FuzzCompileCEL(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	object := g.env.objectVal(u.Object)
+	bound := g.bind(u.Object, snap.WithObjects(fl.IndexObjects([]*unstructured.Unstructured{u})))
+	object := bound.object
 	f.Fuzz(func(t *testing.T, text string) {
 		if len(text) > 2000 {
 			t.Skip()
@@ -82,8 +86,8 @@ func FuzzCompileCEL(f *testing.F) {
 			}
 			return
 		}
-		for _, aws := range []ref.Val{types.NullValue, g.awsValue(object, snap)} {
-			act := &activation{object: object, aws: aws}
+		for _, aws := range []ref.Val{types.NullValue, bound.aws} {
+			act := &activation{object: object, aws: aws, view: bound.view}
 			_, _ = x.evalBool(act)
 			_ = x.explain(act)
 		}

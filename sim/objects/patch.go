@@ -1,15 +1,10 @@
 package objects
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/types/ref"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8stypes "k8s.io/apimachinery/pkg/types"
-
-	"github.com/restartsim/restartsim/fakeaws"
 )
 
 // Patcher is a compiled Patch: its merge patch parsed, its Applied condition typed by the group's kind.
@@ -101,72 +96,16 @@ func (pt *Patcher) render(env Env, index, seq int) (map[string]any, error) {
 		return nil, err
 	}
 	d.Seq = seq
-	v, err := pt.merge.render(bindFuncs(renderer{pt.f, env}, d), d)
+	v, err := pt.merge.render(bindFuncs(renderer{f: pt.f, env: env}, d), d)
 	if err != nil {
 		return nil, err
 	}
 	return v.(map[string]any), nil
 }
 
-// Change is one object's patch, made by Patcher.Apply: what changed and how to tell that AWS shows it.
-type Change struct {
-	Group string
-	Index int
-	Key   k8stypes.NamespacedName
-	// Seq is the change's sequence number ({{.Seq}} in the patch).
-	Seq int
-	// Desired is the object as the harness patched it (the API server's answer to the patch): the `object` of
-	// the Applied condition.
-	Desired *unstructured.Unstructured
-	// Mutations are the AWS operations that apply the change.
-	Mutations []string
-	// ARN is the object's AWS resource when known at the patch ("" when not: see ResolveARN).
-	ARN string
-
-	pt     *Patcher
-	object ref.Val
-}
-
-// Applied reports whether snap shows the change: the Applied condition over the desired object and its AWS
-// resource. An evaluation error (e.g. a field AWS does not have yet) counts as not applied.
-func (c *Change) Applied(snap *Snapshot) (bool, error) {
-	act := &activation{object: c.object, aws: c.pt.g.awsValue(c.object, snap)}
-	ok, err := c.pt.applied.evalBool(act)
-	if err != nil {
-		return false, fmt.Errorf("%s: applied %s: %w", c.Key, c.pt.applied.text, err)
-	}
-	return ok, nil
-}
-
-// Explain gives the values the Applied condition reads, for a change that never showed.
-func (c *Change) Explain(snap *Snapshot) string {
-	act := &activation{object: c.object, aws: c.pt.g.awsValue(c.object, snap)}
-	return c.pt.applied.explain(act)
-}
-
-// ResolveARN fills ARN from snap when it was not known at the patch (a resource found by name, created
-// later); it returns the ARN.
-func (c *Change) ResolveARN(snap *Snapshot) string {
-	if c.ARN == "" {
-		c.ARN = c.pt.f.ARN(c.Desired, snap)
-	}
-	return c.ARN
-}
-
-// IsMutation reports whether a recorded AWS call is one of the change's Mutations, successful and naming its
-// resource: the change's first meaningful mutation is the first such call after the patch. (Calls record
-// target group, load balancer and listener ARNs; a rule is matched through its listener's ARN only if the
-// scenario's ARN expression gives that.)
-func (c *Change) IsMutation(call fakeaws.Call) bool {
-	if c.ARN == "" || call.Outcome != fakeaws.OutcomeOK || !slices.Contains(c.Mutations, call.Operation) {
-		return false
-	}
-	return call.TargetGroupARN == c.ARN || call.LoadBalancerARN == c.ARN || call.ListenerARN == c.ARN
-}
-
 func (pt *Patcher) newChange(index, seq int, desired *unstructured.Unstructured, snap *Snapshot) *Change {
-	c := &Change{Group: pt.g.Name, Index: index, Key: keyOf(desired), Seq: seq, Desired: desired,
-		Mutations: slices.Clone(pt.Mutations), pt: pt, object: pt.g.env.objectVal(desired.Object)}
+	c := &Change{Group: pt.g.Name, Index: index, Key: keyOf(desired), Seq: seq, Kind: ChangePatch, Desired: desired,
+		Mutations: slices.Clone(pt.Mutations), f: pt.f, g: pt.g, applied: pt.applied}
 	c.ARN = pt.f.ARN(desired, snap)
 	return c
 }

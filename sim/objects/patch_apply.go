@@ -15,27 +15,35 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// PatchOptions say which objects Patcher.Apply changes and how.
-type PatchOptions struct {
-	// Count is how many distinct objects to patch, 1 to the group's count.
+// ChurnOptions say which objects a churn step (Patcher, Creator, Deleter) changes and how.
+type ChurnOptions struct {
+	// Count is how many distinct objects to change: 1 to the group's size for a patch or delete.
 	Count int
-	// Rand chooses the objects (Choose); the caller seeds it, so that a run can be replayed. Required.
+	// Rand chooses the objects of a patch or delete (Choose); the caller seeds it, so that a run can be
+	// replayed. Required for those.
 	Rand *rand.Rand
 	// FirstSeq is the first change's sequence number ({{.Seq}}); the i-th chosen object gets FirstSeq+i.
 	FirstSeq int
-	// Concurrency bounds the patches in flight. Default DefaultConcurrency.
+	// Concurrency bounds the API calls in flight. Default DefaultConcurrency.
 	Concurrency int
-	// AWS, when set, finds the ARN of a resource the group names by AWS name at the patch. Default nil: the
-	// ARN is known at the patch only when the group's aws.arn gives it (see Change.ResolveARN).
+	// AWS, when set, finds the ARN of a resource the group names by AWS name at the change. Default nil: the
+	// ARN is known at the change only when the group's aws.arn gives it (see Change.ResolveARN).
 	AWS AWSState
 }
 
-// Choose picks count distinct object indexes of the patch's group with rng (Floyd's sampling: count draws,
-// whatever the group's size), in ascending order.
-func (pt *Patcher) Choose(rng *rand.Rand, count int) ([]int, error) {
-	n := pt.g.Count
+// PatchOptions are a patch's ChurnOptions.
+type PatchOptions = ChurnOptions
+
+// Choose picks count distinct objects of the patch's group with rng, in ascending index order.
+func (pt *Patcher) Choose(rng *rand.Rand, count int) ([]int, error) { return pt.g.choose(rng, count) }
+
+// choose picks count distinct indexes among the group's members (made and not deleted) with rng (Floyd's
+// sampling: count draws, whatever the group's size), in ascending order.
+func (g *group) choose(rng *rand.Rand, count int) ([]int, error) {
+	live := g.members.live()
+	n := len(live)
 	if count < 1 || count > n {
-		return nil, fmt.Errorf("cannot choose %d of group %s's %d objects", count, pt.g.Name, n)
+		return nil, fmt.Errorf("cannot choose %d of group %s's %d objects", count, g.Name, n)
 	}
 	chosen := make(map[int]bool, count)
 	out := make([]int, 0, count)
@@ -45,10 +53,18 @@ func (pt *Patcher) Choose(rng *rand.Rand, count int) ([]int, error) {
 			t = j
 		}
 		chosen[t] = true
-		out = append(out, t)
+		out = append(out, live[t])
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// awsSnapshot is AWS's state for finding an object's resource by name at a change; nil when not needed.
+func (g *group) awsSnapshot(aws AWSState) (*Snapshot, error) {
+	if aws == nil || g.AWS == nil || g.AWS.Name == "" {
+		return nil, nil
+	}
+	return TakeSnapshot(aws, g.AWS.Kind)
 }
 
 // Apply patches opts.Count chosen objects with the merge patch (rendered per object) and returns the changes
@@ -61,11 +77,9 @@ func (pt *Patcher) Apply(ctx context.Context, c client.Client, env Env, opts Pat
 	if err != nil {
 		return nil, err
 	}
-	var snap *Snapshot
-	if opts.AWS != nil && pt.g.AWS != nil && pt.g.AWS.Name != "" {
-		if snap, err = TakeSnapshot(opts.AWS, pt.g.AWS.Kind); err != nil {
-			return nil, err
-		}
+	snap, err := pt.g.awsSnapshot(opts.AWS)
+	if err != nil {
+		return nil, err
 	}
 	changes := make([]*Change, len(indexes))
 	var mu sync.Mutex

@@ -85,13 +85,22 @@ func (f *Fleet) AWSKinds() []string {
 	return out
 }
 
-func (f *Fleet) group(name string, index int) (*group, error) {
+// group finds a group's object at index among the indexes made so far.
+func (f *Fleet) group(name string, index int) (*group, error) { return f.groupMade(name, index, nil) }
+
+// groupMade is group with the indexes made per group given by made (nil, or a group it leaves out: as made
+// so far).
+func (f *Fleet) groupMade(name string, index int, made map[string]int) (*group, error) {
 	g := f.byName[name]
-	switch {
-	case g == nil:
+	if g == nil {
 		return nil, fmt.Errorf("unknown group %q%s", name, f.known())
-	case index < 0 || index >= g.Count:
-		return nil, fmt.Errorf("group %q has objects 0 to %d, not %d", name, g.Count-1, index)
+	}
+	n, ok := made[name]
+	if !ok {
+		n = g.members.made()
+	}
+	if index < 0 || index >= n {
+		return nil, fmt.Errorf("group %q has objects 0 to %d, not %d", name, n-1, index)
 	}
 	return g, nil
 }
@@ -120,10 +129,13 @@ func (g *group) data(env Env, index int) (Data, error) {
 type renderer struct {
 	f   *Fleet
 	env Env
+	// made bounds the indexes ref reaches per group (nil: as made so far), for checking a create step's
+	// template before the run.
+	made map[string]int
 }
 
 func (r renderer) refName(group string, index int) (string, error) {
-	g, err := r.f.group(group, index)
+	g, err := r.f.groupMade(group, index, r.made)
 	if err != nil {
 		return "", err
 	}
@@ -131,7 +143,7 @@ func (r renderer) refName(group string, index int) (string, error) {
 }
 
 func (r renderer) refNamespace(group string, index int) (string, error) {
-	g, err := r.f.group(group, index)
+	g, err := r.f.groupMade(group, index, r.made)
 	if err != nil {
 		return "", err
 	}
@@ -160,7 +172,7 @@ func (f *Fleet) Key(env Env, group string, index int) (types.NamespacedName, err
 	if err != nil {
 		return types.NamespacedName{}, err
 	}
-	r := renderer{f, env}
+	r := renderer{f: f, env: env}
 	name, err := r.name(g, index)
 	if err != nil {
 		return types.NamespacedName{}, err
@@ -172,11 +184,15 @@ func (f *Fleet) Key(env Env, group string, index int) (types.NamespacedName, err
 // Render makes a group's object at index: its template rendered, in its namespace, labelled with GroupLabel
 // and IndexLabel.
 func (f *Fleet) Render(env Env, group string, index int) (*unstructured.Unstructured, error) {
-	g, err := f.group(group, index)
+	return f.render(renderer{f: f, env: env}, group, index)
+}
+
+func (f *Fleet) render(r renderer, group string, index int) (*unstructured.Unstructured, error) {
+	g, err := f.groupMade(group, index, r.made)
 	if err != nil {
 		return nil, err
 	}
-	r := renderer{f, env}
+	env := r.env
 	name, err := r.name(g, index)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,27 @@ type Snapshot struct {
 	// (two security groups of one name in different VPCs), which finds neither.
 	byKey map[string]map[string]*awsEntry
 	n     int
+	// objects are the fleet's objects observed with it, which the reference functions of conditions search
+	// (nil: none).
+	objects *ObjectIndex
+}
+
+// WithObjects is the snapshot with the objects observed with it, for conditions that call reference
+// functions and for the changes that create or delete objects; s may be nil (no AWS resources).
+func (s *Snapshot) WithObjects(idx *ObjectIndex) *Snapshot {
+	out := &Snapshot{objects: idx}
+	if s != nil {
+		out.Time, out.byKey, out.n = s.Time, s.byKey, s.n
+	}
+	return out
+}
+
+// Objects is the observation of the fleet's objects the snapshot carries (nil: none).
+func (s *Snapshot) Objects() *ObjectIndex {
+	if s == nil {
+		return nil
+	}
+	return s.objects
 }
 
 // awsEntry is one resource; its CEL value is made once, when a condition first reads it.

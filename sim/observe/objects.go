@@ -191,6 +191,15 @@ func (a *ObjectsApplied) poll(now time.Time) {
 	if err != nil {
 		return
 	}
+	if slices.ContainsFunc(slices.Collect(maps.Values(pending)), (*objects.Change).NeedsObjects) {
+		// A create or delete, or a condition that follows references, is judged on the objects
+		// as the watch holds them now, beside AWS's state.
+		objs, err := a.objs.List(context.Background())
+		if err != nil {
+			return
+		}
+		snap = snap.WithObjects(a.objs.Fleet.IndexObjects(objs))
+	}
 	for id, ch := range pending {
 		a.mu.Lock()
 		ch.ResolveARN(snap) // a resource found by name may be made after the patch

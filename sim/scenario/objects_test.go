@@ -98,3 +98,75 @@ func TestParseObjectErrors(t *testing.T) {
 		})
 	}
 }
+
+// lifecycleTimeline replaces objectsBase's patch step with steps that make and delete widgets.
+func lifecycleTimeline(t *testing.T, steps string) string {
+	t.Helper()
+	patch := "  - {action: churn, kind: patch, group: widgets, count: 5,"
+	i := strings.Index(objectsBase, patch)
+	j := strings.Index(objectsBase, "  - {waitFor:")
+	if i < 0 || j < i {
+		t.Fatal("test bug: objectsBase's timeline changed")
+	}
+	return objectsBase[:i] + steps + objectsBase[j:]
+}
+
+func TestParseCreateAndDeleteChurn(t *testing.T) {
+	s, err := Parse("o.yaml", []byte(lifecycleTimeline(t, `  - {action: churn, kind: create, group: widgets, count: 3, mutations: [CreateTargetGroup]}
+  - {action: churn, kind: delete, group: widgets, count: 23, mutations: [DeleteTargetGroup]}
+  - {action: churn, kind: create, group: widgets, applied: "aws != null && ref('widgets', object.metadata.name) != null"}
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, errs := CompileObjects(s)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if c.Creates[1] == nil || c.Deletes[2] == nil || c.Creates[3] == nil || s.Timeline[3].Count != 1 {
+		t.Fatalf("compiled %+v, timeline %+v: want creates at 1 and 3 (count 1 by default), a delete at 2", c, s.Timeline)
+	}
+}
+
+// Create and delete steps are checked against the group's size as the earlier steps leave it.
+func TestParseCreateAndDeleteErrors(t *testing.T) {
+	cases := []struct{ name, steps, want string }{
+		{"create unknown group", `  - {action: churn, kind: create, group: gizmos}
+`, `o.yaml:27:35: timeline[1].group: "gizmos" is not a group of fleet.objects`},
+		{"delete more than the group has", `  - {action: churn, kind: delete, group: widgets, count: 21}
+`, `timeline[1].count: must be between 1 and 20 (group widgets's size after the earlier steps), got 21`},
+		{"delete more than earlier steps left", `  - {action: churn, kind: create, group: widgets, count: 2}
+  - {action: churn, kind: delete, group: widgets, count: 20}
+  - {action: churn, kind: delete, group: widgets, count: 3}
+`, `o.yaml:29:51: timeline[3].count: must be between 1 and 2`},
+		{"patch more than deletes left", `  - {action: churn, kind: delete, group: widgets, count: 18}
+  - {action: churn, kind: patch, group: widgets, count: 3, patch: {spec: {port: 81}}, applied: "true"}
+`, `timeline[2].count: must be between 1 and 2`},
+		{"zero count", `  - {action: churn, kind: create, group: widgets, count: 0}
+`, `timeline[1].count: must be between 1 and`},
+		{"negative count", `  - {action: churn, kind: delete, group: widgets, count: -1}
+`, `timeline[1].count: must be between 1 and 20`},
+		{"create past the bound", `  - {action: churn, kind: create, group: widgets, count: 99990}
+`, `timeline[1].count: must be between 1 and 99980`},
+		{"delete takes no applied", `  - {action: churn, kind: delete, group: widgets, applied: "true"}
+`, `timeline[1].applied: does not apply to churn kind delete`},
+		{"create takes no patch", `  - {action: churn, kind: create, group: widgets, patch: {spec: {port: 1}}}
+`, `timeline[1].patch: applies to churn kind patch only`},
+		{"reference to an unknown group", `  - {action: churn, kind: create, group: widgets, applied: "ref('gizmos', 'x') != null"}
+`, `timeline[1].applied: does not compile: ref: unknown group or kind "gizmos"`},
+		{"applied field typo", `  - {action: churn, kind: create, group: widgets, applied: "object.spec.prot == 1"}
+`, `o.yaml:27:51: timeline[1].applied: does not compile`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("o.yaml", []byte(lifecycleTimeline(t, tc.steps)))
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error:\n%v\nwant it to contain:\n%s", err, tc.want)
+			}
+			assertPlaced(t, err)
+		})
+	}
+}

@@ -54,6 +54,11 @@ type Step struct {
 	// shows the change; Mutations are the AWS operations that apply it: the first successful one
 	// naming the object's AWS resource is its first meaningful mutation (default: none, and the
 	// change counts from when AWS was seen to show it).
+	// churn kind create: Count new objects of Group from its template, at indexes after every one
+	// made so far; Applied (optional) is over object as observed (its status included) and aws,
+	// default the group's ready and invariant. churn kind delete: Count objects of Group drawn with
+	// the seed; applied once the object is gone and AWS no longer holds the resource the group's
+	// aws names (no Applied). Mutations as for a patch (e.g. CreateTargetGroup, DeleteTargetGroup).
 	Group     string          `json:"group,omitempty"`
 	Patch     json.RawMessage `json:"patch,omitempty"`
 	Applied   string          `json:"applied,omitempty"`
@@ -121,6 +126,10 @@ const (
 	ChurnReplaceNode = "replaceNode"
 	// ChurnPatch applies a JSON merge patch to objects of a group of fleet.objects.
 	ChurnPatch = "patch"
+	// ChurnCreate makes new objects of a group of fleet.objects from its template.
+	ChurnCreate = "create"
+	// ChurnDelete deletes objects of a group of fleet.objects.
+	ChurnDelete = "delete"
 
 	DriftRemoveTarget  = "removeTarget"
 	DriftRevokeIngress = "revokeIngress"

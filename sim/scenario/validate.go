@@ -17,7 +17,7 @@ var (
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
 	Awaits       = []string{AwaitLeader, AwaitNone}
 	ChurnKinds   = []string{ChurnAddTGB, ChurnBackendPort, ChurnBackendTargetPort, ChurnIngressAnnotation, ChurnIngressRule, ChurnMixed,
-		ChurnPatch, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
+		ChurnCreate, ChurnDelete, ChurnPatch, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
 	DriftKinds = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced bugs and slowdowns; a test in package
@@ -46,6 +46,9 @@ var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 type validator struct {
 	errs  ErrorList
 	given func(path string) bool
+	// groups are the object groups' sizes and the objects made so far, as the timeline's steps
+	// (in order) leave them.
+	groups map[string]*groupSize
 }
 
 func (v *validator) addf(path, format string, args ...any) {

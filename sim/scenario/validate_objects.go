@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -30,12 +31,15 @@ func (f *Fleet) ObjectGroup(name string) (*ObjectGroup, bool) {
 // CompiledObjects are a scenario's object groups and patch steps, ready to run.
 type CompiledObjects struct {
 	Fleet *objects.Fleet
-	// Patches are the patch churn steps' compiled patches, by timeline index.
+	// Patches, Creates and Deletes are the compiled churn steps of kinds patch, create and
+	// delete, by timeline index.
 	Patches map[int]*objects.Patcher
+	Creates map[int]*objects.Creator
+	Deletes map[int]*objects.Deleter
 }
 
-// CompileObjects compiles the object groups (templates, kinds, CEL conditions) and the patch
-// steps against the kinds the cluster serves: the built-in ones and cluster.crds. Nil without
+// CompileObjects compiles the object groups (templates, kinds, CEL conditions) and the patch,
+// create and delete steps against the kinds the cluster serves: the built-in ones and cluster.crds. Nil without
 // object groups.
 func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	if len(s.Fleet.Objects) == 0 {
@@ -57,20 +61,31 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	if err != nil {
 		return nil, fieldErrors(err, "", "")
 	}
-	out := &CompiledObjects{Fleet: f, Patches: map[int]*objects.Patcher{}}
+	out := &CompiledObjects{Fleet: f, Patches: map[int]*objects.Patcher{}, Creates: map[int]*objects.Creator{}, Deletes: map[int]*objects.Deleter{}}
+	made := map[string]int{}
+	for _, g := range s.Fleet.Objects {
+		made[g.Name] = g.Count
+	}
 	var errs ErrorList
 	for i, st := range s.Timeline {
-		if st.Action != ActionChurn || st.Kind != ChurnPatch {
+		if st.Action != ActionChurn || !IsObjectChurn(st.Kind) {
 			continue
 		}
 		p := fmt.Sprintf("timeline[%d]", i)
-		pt, err := f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, p)
+		var err error
+		switch st.Kind {
+		case ChurnPatch:
+			out.Patches[i], err = f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, p)
+		case ChurnCreate:
+			out.Creates[i], err = f.CompileCreate(objects.Create{Group: st.Group, Applied: st.Applied, Mutations: st.Mutations}, p, maps.Clone(made))
+			made[st.Group] += st.Count
+		case ChurnDelete:
+			out.Deletes[i], err = f.CompileDelete(objects.Delete{Group: st.Group, Mutations: st.Mutations}, p)
+		}
 		if err != nil {
 			// The library names the patch "merge"; the scenario's field is "patch".
 			errs = append(errs, fieldErrors(err, p+".merge", p+".patch")...)
-			continue
 		}
-		out.Patches[i] = pt
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -96,16 +111,56 @@ func fieldErrors(err error, from, to string) ErrorList {
 	return out
 }
 
-// validatePatchChurn checks a churn step of kind patch against its object group; the patch and
-// its condition are compiled by CompileObjects.
-func (v *validator) validatePatchChurn(s *Scenario, st *Step, p string) {
+// IsObjectChurn reports whether a churn kind changes the objects of a group of fleet.objects.
+func IsObjectChurn(kind string) bool {
+	return kind == ChurnPatch || kind == ChurnCreate || kind == ChurnDelete
+}
+
+// groupSize is an object group's size and how many objects were made, as the steps so far leave them.
+type groupSize struct{ live, made int }
+
+// validateObjectChurn checks a churn step of kind patch, create or delete against its object
+// group, whose size the earlier steps changed; the patch and the conditions are compiled by
+// CompileObjects.
+func (v *validator) validateObjectChurn(s *Scenario, st *Step, p string) {
 	if v.given(p + ".services") {
-		v.addf(p+".services", "does not apply to churn kind %s (it takes count: how many objects)", ChurnPatch)
+		v.addf(p+".services", "does not apply to churn kind %s (it takes count: how many objects)", st.Kind)
 	}
-	g, ok := s.Fleet.ObjectGroup(st.Group)
-	if !ok {
+	if st.Kind != ChurnPatch && v.given(p+".patch") {
+		v.addf(p+".patch", "applies to churn kind %s only", ChurnPatch)
+	}
+	if st.Kind == ChurnDelete && v.given(p+".applied") {
+		v.addf(p+".applied", "does not apply to churn kind %s: it is applied once the object is gone and AWS no longer holds its resource", ChurnDelete)
+	}
+	if _, ok := s.Fleet.ObjectGroup(st.Group); !ok {
 		v.addf(p+".group", "%q is not a group of fleet.objects", st.Group)
 		return
 	}
-	v.count(p+".count", st.Count, 1, g.Count)
+	if v.groups == nil {
+		v.groups = map[string]*groupSize{}
+		for _, g := range s.Fleet.Objects {
+			v.groups[g.Name] = &groupSize{live: g.Count, made: g.Count}
+		}
+	}
+	size := v.groups[st.Group]
+	switch st.Kind {
+	case ChurnCreate:
+		if st.Count < 1 || size.made+st.Count > objects.MaxCount {
+			v.addf(p+".count", "must be between 1 and %d (group %s has had %d objects, at most %d), got %d",
+				max(1, objects.MaxCount-size.made), st.Group, size.made, objects.MaxCount, st.Count)
+			return
+		}
+		size.made += st.Count
+		size.live += st.Count
+	case ChurnDelete:
+		if st.Count < 1 || st.Count > size.live {
+			v.addf(p+".count", "must be between 1 and %d (group %s's size after the earlier steps), got %d", size.live, st.Group, st.Count)
+			return
+		}
+		size.live -= st.Count
+	default:
+		if st.Count < 1 || st.Count > size.live {
+			v.addf(p+".count", "must be between 1 and %d (group %s's size after the earlier steps), got %d", size.live, st.Group, st.Count)
+		}
+	}
 }

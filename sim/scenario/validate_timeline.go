@@ -102,8 +102,8 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 	case ActionChurn:
 		v.oneOf(p+".kind", st.Kind, ChurnKinds)
 		switch {
-		case st.Kind == ChurnPatch:
-			v.validatePatchChurn(s, st, p)
+		case IsObjectChurn(st.Kind):
+			v.validateObjectChurn(s, st, p)
 		case isIngressChurn(st.Kind):
 			v.validateIngressChurn(s, st, p)
 		default:
@@ -138,7 +138,7 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 // validateReplaceNode checks the fields of churn kind replaceNode, which counts nodes (count), not
 // services.
 func (v *validator) validateReplaceNode(s *Scenario, st *Step, p string) {
-	if st.Kind == ChurnPatch {
+	if IsObjectChurn(st.Kind) {
 		return
 	}
 	if st.Kind != ChurnReplaceNode {

@@ -1,0 +1,183 @@
+package objects
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8stypes "k8s.io/apimachinery/pkg/types"
+
+	"github.com/restartsim/restartsim/fakeaws"
+)
+
+// What a Change did to its object.
+const (
+	ChangePatch  = "patch"
+	ChangeCreate = "create"
+	ChangeDelete = "delete"
+)
+
+// Change is one object's patch, creation or deletion, made by a churn step: what changed and how to tell
+// that AWS shows it.
+type Change struct {
+	Group string
+	Index int
+	Key   k8stypes.NamespacedName
+	// Seq is the change's sequence number ({{.Seq}} in a patch).
+	Seq int
+	// Kind is ChangePatch, ChangeCreate or ChangeDelete.
+	Kind string
+	// Desired is the object as the harness wrote it (the API server's answer to the patch or create; for a
+	// delete, the object as it was): a patch's Applied condition reads it as `object`.
+	Desired *unstructured.Unstructured
+	// Mutations are the AWS operations that apply the change.
+	Mutations []string
+	// ARN is the object's AWS resource when known at the change ("" when not: see ResolveARN).
+	ARN string
+
+	f       *Fleet
+	g       *group
+	applied *expr // nil: a create judged by the group's ready and invariant, or a delete
+}
+
+var errNoObjects = errors.New("a create or delete is judged on an observation of the objects, which this snapshot lacks (Snapshot.WithObjects)")
+
+// NeedsObjects reports whether Applied needs a snapshot that carries the objects (Snapshot.WithObjects): for a
+// create or delete, or a condition that calls a reference function.
+func (c *Change) NeedsObjects() bool {
+	return c.Kind != ChangePatch || c.applied != nil && c.applied.refs || c.g.ref.usesRefs()
+}
+
+// Applied reports whether snap shows the change. A patch: its Applied condition over the desired object and
+// its AWS resource. A create: its Applied condition, or else the group's ready and invariant, over the object
+// as observed. A delete: the object is gone (its finalizers done) and AWS no longer holds the resource it
+// named. An evaluation error (e.g. a field AWS does not have yet) counts as not applied.
+func (c *Change) Applied(snap *Snapshot) (bool, error) {
+	if c.NeedsObjects() && snap.Objects() == nil {
+		return false, errNoObjects
+	}
+	switch c.Kind {
+	case ChangeCreate:
+		return c.createApplied(snap)
+	case ChangeDelete:
+		return c.deleteApplied(snap), nil
+	}
+	return c.eval(c.applied, c.g.bind(c.Desired.Object, snap))
+}
+
+func (c *Change) eval(x *expr, act *activation) (bool, error) {
+	ok, err := x.evalBool(act)
+	if err != nil {
+		return false, fmt.Errorf("%s: %s %s: %w", c.Key, x.path, x.text, err)
+	}
+	return ok, nil
+}
+
+func (c *Change) live(snap *Snapshot) *unstructured.Unstructured {
+	return snap.Objects().get(c.g.kind.GVK, c.Key)
+}
+
+func (c *Change) createApplied(snap *Snapshot) (bool, error) {
+	live := c.live(snap)
+	if live == nil {
+		return false, nil
+	}
+	act := c.g.bind(live.Object, snap)
+	for _, x := range c.createConditions() {
+		if ok, err := c.eval(x, act); !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// createConditions are what a create waits for: its Applied, or else the group's ready and invariant.
+func (c *Change) createConditions() []*expr {
+	if c.applied != nil {
+		return []*expr{c.applied}
+	}
+	return slices.DeleteFunc([]*expr{c.g.ready, c.g.inv}, func(x *expr) bool { return x == nil })
+}
+
+func (c *Change) deleteApplied(snap *Snapshot) bool {
+	if live := c.live(snap); live != nil {
+		id, _ := c.g.awsKey(live.Object, snap)
+		c.g.members.noteAWSKey(c.Index, id)
+		return false
+	}
+	return c.orphan(snap) == ""
+}
+
+// orphan names the AWS resource a deleted object left, "" when AWS holds none (or the object never named one).
+func (c *Change) orphan(snap *Snapshot) string {
+	d := c.g.members.wasDeleted(c.Index)
+	if c.g.AWS == nil || d == nil {
+		return ""
+	}
+	_, deleted := c.g.members.deletedIndexes()
+	if id := deleted[c.Index].awsKey; id.found(c.g.AWS.Kind, snap) {
+		return c.g.AWS.Kind + " " + id.label
+	}
+	return ""
+}
+
+// Explain gives the values the change's conditions read, for a change that never showed.
+func (c *Change) Explain(snap *Snapshot) string {
+	if c.NeedsObjects() && snap.Objects() == nil {
+		return errNoObjects.Error()
+	}
+	switch c.Kind {
+	case ChangeDelete:
+		if c.live(snap) != nil {
+			return "the object still exists"
+		}
+		if o := c.orphan(snap); o != "" {
+			return "AWS still holds " + o
+		}
+		return "gone"
+	case ChangeCreate:
+		live := c.live(snap)
+		if live == nil {
+			return "the object does not exist"
+		}
+		act := c.g.bind(live.Object, snap)
+		var out []string
+		for _, x := range c.createConditions() {
+			out = append(out, x.explain(act))
+		}
+		return fmt.Sprint(out)
+	}
+	return c.applied.explain(c.g.bind(c.Desired.Object, snap))
+}
+
+// ResolveARN fills ARN from snap when it was not known at the change (a resource found by name, created
+// later, or an ARN the controller writes to a created object's status); it returns the ARN.
+func (c *Change) ResolveARN(snap *Snapshot) string {
+	if c.ARN != "" {
+		return c.ARN
+	}
+	obj := c.Desired
+	if live := c.live(snap); live != nil {
+		obj = live
+	}
+	switch {
+	case c.Kind == ChangeDelete && c.g.AWS != nil:
+		_, deleted := c.g.members.deletedIndexes()
+		c.ARN = deleted[c.Index].awsKey.resolveARN(c.g.AWS.Kind, snap)
+	default:
+		c.ARN = c.f.ARN(obj, snap)
+	}
+	return c.ARN
+}
+
+// IsMutation reports whether a recorded AWS call is one of the change's Mutations, successful and naming its
+// resource: the change's first meaningful mutation is the first such call after the change. (Calls record
+// target group, load balancer and listener ARNs; a rule is matched through its listener's ARN only if the
+// scenario's ARN expression gives that.)
+func (c *Change) IsMutation(call fakeaws.Call) bool {
+	if c.ARN == "" || call.Outcome != fakeaws.OutcomeOK || !slices.Contains(c.Mutations, call.Operation) {
+		return false
+	}
+	return slices.Contains(call.ResourceARNs(), c.ARN)
+}
