@@ -187,13 +187,18 @@ func (id awsID) found(kind string, snap *Snapshot) bool {
 	return len(id.keys) > 0 && snap.lookup(kind, id.keys...) != nil
 }
 
-// resolveARN is the ARN the id gives (by ARN, or by an ELBv2 name through snap); "" when it gives none.
+// resolveARN is the ARN the id gives (by ARN, or by an ELBv2 name through snap), or for a Route53 zone or
+// record set the ID of its zone in snap, which Route53 calls name; "" when it gives none.
 func (id awsID) resolveARN(kind string, snap *Snapshot) string {
-	if id.arn != "" {
+	switch {
+	case id.arn != "":
 		return id.arn
-	}
-	if id.name != "" {
+	case id.name != "":
 		return snap.ARN(kind, id.name)
+	case kind == AWSHostedZone || kind == AWSRecordSet:
+		if e := snap.lookup(kind, id.keys...); e != nil {
+			return viewARN(e.view)
+		}
 	}
 	return ""
 }

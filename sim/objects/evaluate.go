@@ -240,8 +240,8 @@ func (g *group) awsKey(obj map[string]any, snap *Snapshot) (awsID, bool) {
 	return g.ref.id(g.bind(obj, snap))
 }
 
-// ARN is the ARN of an object's ELBv2 resource in snap; "" when the object does not name one yet, AWS has
-// none, or its kind is not ELBv2's (the call log names other resources by ID).
+// ARN is the ARN of an object's ELBv2 resource in snap, or the ID of its Route53 zone (which Route53 calls
+// name); "" when the object does not name one yet, AWS has none, or its kind is neither.
 func (f *Fleet) ARN(obj *unstructured.Unstructured, snap *Snapshot) string {
 	g, _, ok := f.objectGroup(obj)
 	if !ok || g.ref == nil {

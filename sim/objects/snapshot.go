@@ -194,6 +194,10 @@ func viewARN(v any) string {
 		return v.ARN
 	case *ruleView:
 		return v.ARN
+	case *hostedZoneView:
+		return v.ID // Route53 calls name their zone by ID, which stands in for an ARN
+	case *recordSetView:
+		return v.ZoneID
 	}
 	return ""
 }
