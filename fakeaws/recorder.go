@@ -51,11 +51,11 @@ type Call struct {
 	RequestID   string        `json:"requestId"`
 }
 
-// ResourceARNs are the ELBv2 resources the call names: its target group, load balancer, listener
-// and rule, where set.
+// ResourceARNs are the resources the call names: its ELBv2 target group, load balancer, listener and rule,
+// and its Route53 hosted zone's ID (Route53 names zones by ID), where set.
 func (c *Call) ResourceARNs() []string {
 	var out []string
-	for _, arn := range []string{c.TargetGroupARN, c.LoadBalancerARN, c.ListenerARN, c.RuleARN} {
+	for _, arn := range []string{c.TargetGroupARN, c.LoadBalancerARN, c.ListenerARN, c.RuleARN, c.HostedZoneID} {
 		if arn != "" {
 			out = append(out, arn)
 		}

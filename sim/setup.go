@@ -107,13 +107,26 @@ func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, cloud backe
 	}
 }
 
-// startAWS starts the scenario's AWS (with a copy of from's resources when set).
-func startAWS(o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
+// startAWS starts the scenario's AWS (with a copy of from's resources when set; otherwise with the
+// scenario's hosted zones seeded, which a snapshot already holds).
+func startAWS(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
 	in := sc.Fleet.WorkloadIngresses()
-	return backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
+	cloud, err := backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
 		Seed: seed, TargetGroups: sc.Fleet.TargetGroupBindings + in.Count*in.ServicesPerIngress + in.LoadBalancerServices,
 		LoadBalancers: in.Count + in.LoadBalancerServices, CallLog: filepath.Join(dir, "aws-calls.jsonl"),
 		From: from, Logger: o.Logger.WithName("fakeaws")})
+	if err != nil || from != nil || sc.AWS.HostedZones == nil {
+		return cloud, err
+	}
+	names, err := sc.AWS.HostedZones.Names()
+	if err == nil {
+		err = backend.SeedHostedZones(ctx, cloud, runCreds(o, sc), names)
+	}
+	if err != nil {
+		_ = cloud.Close()
+		return nil, fmt.Errorf("aws.hostedZones: %w", err)
+	}
+	return cloud, nil
 }
 
 func trunc(s string, n int) string {

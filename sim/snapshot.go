@@ -112,7 +112,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 	if o.SetupMemoryLimit > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(o.SetupMemoryLimit))
 	}
-	cloud, err := startAWS(o, sc, seed, dir, nil)
+	cloud, err := startAWS(ctx, o, sc, seed, dir, nil)
 	if err != nil {
 		return nil, err
 	}

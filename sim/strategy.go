@@ -157,12 +157,12 @@ func (r *strategyRun) startCluster(ctx context.Context) error {
 }
 
 // startAWS starts fakeaws (or connects to the remote one), from the snapshot's resources when set.
-func (r *strategyRun) startAWS(context.Context) error {
+func (r *strategyRun) startAWS(ctx context.Context) error {
 	var from *fakeaws.Snapshot
 	if r.snap != nil {
 		from = r.snap.aws
 	}
-	cloud, err := startAWS(r.o, r.sc, r.seed, r.dir, from)
+	cloud, err := startAWS(ctx, r.o, r.sc, r.seed, r.dir, from)
 	if err != nil {
 		return err
 	}

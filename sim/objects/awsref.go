@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -139,27 +140,71 @@ func compileRef(env *celEnv, ref *AWSRef, way refWay, path string, errs *ErrorLi
 	return r
 }
 
-// values evaluates the reference's expressions over act (its object and the objects references reach);
-// false when one fails (e.g. the status does not hold the ARN yet).
-func (r *awsRef) values(act *activation) (map[string]string, bool) {
-	out := make(map[string]string, len(r.exprs))
-	for i, x := range r.exprs {
-		v, err := x.evalString(act)
-		if err != nil {
-			return nil, false
-		}
-		out[r.fields[i]] = v
+// id evaluates the reference's expressions for act's object (with the objects its reference functions
+// reach); false when one fails (e.g. the status does not hold the ARN yet).
+func (r *awsRef) id(act *activation) (awsID, bool) {
+	if r == nil {
+		return awsID{}, false
 	}
-	return out, true
+	v := make(map[string]string, len(r.exprs))
+	vals := make([]string, 0, len(r.exprs))
+	for i, x := range r.exprs {
+		s, err := x.evalString(&activation{object: act.object, aws: types.NullValue, view: act.view})
+		if err != nil {
+			return awsID{}, false
+		}
+		v[r.fields[i]] = s
+		vals = append(vals, s)
+	}
+	id := awsID{keys: r.keys(v), label: strings.Join(vals, " ")}
+	switch {
+	case r.way == "arn":
+		id.arn = v["arn"]
+	case r.kind == AWSTargetGroup || r.kind == AWSLoadBalancer:
+		id.name = v["name"]
+	}
+	return id, true
 }
 
-// keys are the snapshot keys the reference's values over act may be indexed under, tried in order; nil when
-// the object names no resource yet.
-func (r *awsRef) keys(act *activation) []string {
-	v, ok := r.values(act)
-	if !ok {
-		return nil
+// usesRefs reports whether one of the reference's expressions calls a reference function.
+func (r *awsRef) usesRefs() bool {
+	if r == nil {
+		return false
 	}
+	return slices.ContainsFunc(r.exprs, func(x *expr) bool { return x.refs })
+}
+
+// awsID is what an object's reference found its AWS resource by: the snapshot keys, a label for messages,
+// and the ARN or ELBv2 name when the reference gives one.
+type awsID struct {
+	keys      []string
+	label     string
+	arn, name string
+}
+
+// found reports whether snap holds a resource of kind under the id.
+func (id awsID) found(kind string, snap *Snapshot) bool {
+	return len(id.keys) > 0 && snap.lookup(kind, id.keys...) != nil
+}
+
+// resolveARN is the ARN the id gives (by ARN, or by an ELBv2 name through snap), or for a Route53 zone or
+// record set the ID of its zone in snap, which Route53 calls name; "" when it gives none.
+func (id awsID) resolveARN(kind string, snap *Snapshot) string {
+	switch {
+	case id.arn != "":
+		return id.arn
+	case id.name != "":
+		return snap.ARN(kind, id.name)
+	case kind == AWSHostedZone || kind == AWSRecordSet:
+		if e := snap.lookup(kind, id.keys...); e != nil {
+			return viewARN(e.view)
+		}
+	}
+	return ""
+}
+
+// keys are the snapshot keys the reference's values may be indexed under, tried in order.
+func (r *awsRef) keys(v map[string]string) []string {
 	switch {
 	case r.way == "zone":
 		rest := fakeaws.CanonicalDNSName(v["name"]) + "\x00" + strings.ToUpper(v["type"]) + "\x00" + v["setIdentifier"]
@@ -177,31 +222,4 @@ func recordKey(zone, rest string) string { return "record\x00" + zone + "\x00" +
 // recordKeyOf is the key of a record set in a zone known by zone (its ID or canonical name).
 func recordKeyOf(zone string, rs fakeaws.RecordSet) string {
 	return recordKey(zone, rs.Name+"\x00"+rs.Type+"\x00"+rs.SetIdentifier)
-}
-
-// arn is the ARN the reference gives (by ARN, or by name through snap), "" when it gives none.
-func (r *awsRef) arn(act *activation, snap *Snapshot) string {
-	v, ok := r.values(act)
-	switch {
-	case !ok:
-		return ""
-	case r.way == "arn":
-		return v["arn"]
-	case r.kind == AWSTargetGroup || r.kind == AWSLoadBalancer:
-		return snap.ARN(r.kind, v["name"])
-	}
-	return ""
-}
-
-// callsRefs reports whether an expression of the reference calls a reference function (r may be nil).
-func (r *awsRef) callsRefs() bool {
-	return r != nil && slices.ContainsFunc(r.exprs, func(x *expr) bool { return x.refs })
-}
-
-// describeKeys names the resource that keys find, for a message: the first key's values.
-func describeKeys(keys []string) string {
-	if len(keys) == 0 {
-		return ""
-	}
-	return strings.Join(strings.FieldsFunc(keys[0], func(r rune) bool { return r == 0 }), " ")
 }

@@ -46,7 +46,7 @@ var errNoObjects = errors.New("a create or delete is judged on an observation of
 // NeedsObjects reports whether Applied needs a snapshot that carries the objects (Snapshot.WithObjects): for a
 // create or delete, or a condition that calls a reference function.
 func (c *Change) NeedsObjects() bool {
-	return c.Kind != ChangePatch || c.applied != nil && c.applied.refs || c.g.ref.callsRefs()
+	return c.Kind != ChangePatch || c.applied != nil && c.applied.refs || c.g.ref.usesRefs()
 }
 
 // Applied reports whether snap shows the change. A patch: its Applied condition over the desired object and
@@ -102,7 +102,8 @@ func (c *Change) createConditions() []*expr {
 
 func (c *Change) deleteApplied(snap *Snapshot) bool {
 	if live := c.live(snap); live != nil {
-		c.g.members.noteAWSKeys(c.Index, c.g.awsKeys(live.Object, snap))
+		id, _ := c.g.awsKey(live.Object, snap)
+		c.g.members.noteAWSKey(c.Index, id)
 		return false
 	}
 	return c.orphan(snap) == ""
@@ -115,8 +116,8 @@ func (c *Change) orphan(snap *Snapshot) string {
 		return ""
 	}
 	_, deleted := c.g.members.deletedIndexes()
-	if keys := deleted[c.Index].awsKeys; snap.lookup(c.g.AWS.Kind, keys...) != nil {
-		return c.g.AWS.Kind + " " + describeKeys(keys)
+	if id := deleted[c.Index].awsKey; id.found(c.g.AWS.Kind, snap) {
+		return c.g.AWS.Kind + " " + id.label
 	}
 	return ""
 }
@@ -163,7 +164,7 @@ func (c *Change) ResolveARN(snap *Snapshot) string {
 	switch {
 	case c.Kind == ChangeDelete && c.g.AWS != nil:
 		_, deleted := c.g.members.deletedIndexes()
-		c.ARN = snap.arnOf(c.g.AWS.Kind, deleted[c.Index].awsKeys)
+		c.ARN = deleted[c.Index].awsKey.resolveARN(c.g.AWS.Kind, snap)
 	default:
 		c.ARN = c.f.ARN(obj, snap)
 	}

@@ -93,7 +93,8 @@ func (f *Fleet) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status 
 		}
 		seen[g.Name][index] = true
 		if g.members.wasDeleted(index) != nil {
-			g.members.noteAWSKeys(index, g.awsKeys(o.Object, snap))
+			id, _ := g.awsKey(o.Object, snap)
+			g.members.noteAWSKey(index, id)
 			continue
 		}
 		gs := &st.Groups[pos[g.Name]]
@@ -125,9 +126,9 @@ func (g *group) leftovers(present map[int]bool, snap *Snapshot) []Violation {
 		switch {
 		case present[i]:
 			v.Message = "is false: the object still exists"
-		case g.AWS != nil && snap.lookup(g.AWS.Kind, d.awsKeys...) != nil:
+		case g.AWS != nil && d.awsKey.found(g.AWS.Kind, snap):
 			v.Path = fieldPath(g.path, "aws")
-			v.Message = fmt.Sprintf("is false: AWS still holds %s %s (an orphan)", g.AWS.Kind, describeKeys(d.awsKeys))
+			v.Message = fmt.Sprintf("is false: AWS still holds %s %s (an orphan)", g.AWS.Kind, d.awsKey.label)
 		default:
 			continue
 		}
@@ -144,7 +145,7 @@ func (f *Fleet) needsObjects() bool {
 				return true
 			}
 		}
-		if g.ref.callsRefs() {
+		if g.ref.usesRefs() {
 			return true
 		}
 	}
@@ -224,26 +225,28 @@ func (g *group) bind(obj map[string]any, snap *Snapshot) *activation {
 		act.view = viewVal{&view{idx: snap.objects, namespace: ns}}
 	}
 	if g.ref != nil && snap != nil {
-		act.aws = snap.lookup(g.AWS.Kind, g.ref.keys(act)...).value()
+		if id, ok := g.ref.id(act); ok {
+			act.aws = snap.lookup(g.AWS.Kind, id.keys...).value()
+		} // else not known yet, e.g. before the controller wrote the ARN to the status
 	}
 	return act
 }
 
-// awsKeys are the snapshot keys of the AWS resource obj names (as the group's aws says), tried in order; nil
-// when it names none yet.
-func (g *group) awsKeys(obj map[string]any, snap *Snapshot) []string {
+// awsKey is what obj's reference finds its AWS resource by; false when it names none yet.
+func (g *group) awsKey(obj map[string]any, snap *Snapshot) (awsID, bool) {
 	if g.ref == nil {
-		return nil
+		return awsID{}, false
 	}
-	return g.ref.keys(g.bind(obj, snap))
+	return g.ref.id(g.bind(obj, snap))
 }
 
-// ARN is the ARN of an object's ELBv2 resource in snap; "" when the object does not name one yet, AWS has
-// none, or its kind is not ELBv2's (the call log names other resources by ID).
+// ARN is the ARN of an object's ELBv2 resource in snap, or the ID of its Route53 zone (which Route53 calls
+// name); "" when the object does not name one yet, AWS has none, or its kind is neither.
 func (f *Fleet) ARN(obj *unstructured.Unstructured, snap *Snapshot) string {
 	g, _, ok := f.objectGroup(obj)
 	if !ok || g.ref == nil {
 		return ""
 	}
-	return g.ref.arn(g.bind(obj.Object, snap), snap)
+	id, _ := g.awsKey(obj.Object, snap)
+	return id.resolveARN(g.AWS.Kind, snap)
 }

@@ -22,9 +22,8 @@ type members struct {
 // resource behind.
 type deletedObject struct {
 	key k8stypes.NamespacedName
-	// awsKeys are the snapshot keys of the AWS resource the object last named (as the group's aws says), nil
-	// when it named none.
-	awsKeys []string
+	// awsKey is what the object's reference last found its AWS resource by; empty when it named none.
+	awsKey awsID
 }
 
 func newMembers(count int) *members { return &members{next: count, deleted: map[int]*deletedObject{}} }
@@ -86,16 +85,16 @@ func (m *members) wasDeleted(index int) *deletedObject {
 	return m.deleted[index]
 }
 
-// noteAWSKeys records the AWS keys a deleted object still names (its controller may have written the ARN
-// after the delete was asked for); no keys are ignored.
-func (m *members) noteAWSKeys(index int, keys []string) {
-	if len(keys) == 0 {
+// noteAWSKey records the AWS key a deleted object still names (its controller may have written the ARN after
+// the delete was asked for); an empty one is ignored.
+func (m *members) noteAWSKey(index int, key awsID) {
+	if len(key.keys) == 0 {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if d := m.deleted[index]; d != nil {
-		d.awsKeys = keys
+		d.awsKey = key
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -185,20 +184,6 @@ func (s *Snapshot) ARN(kind, name string) string {
 	return ""
 }
 
-// arnOf is the ARN of the ELBv2 resource that keys find: the ARN a key names, else the resource's in s; ""
-// when there is none.
-func (s *Snapshot) arnOf(kind string, keys []string) string {
-	for _, k := range keys {
-		if arn, ok := strings.CutPrefix(k, "arn\x00"); ok {
-			return arn
-		}
-	}
-	if e := s.lookup(kind, keys...); e != nil {
-		return viewARN(e.view)
-	}
-	return ""
-}
-
 func viewARN(v any) string {
 	switch v := v.(type) {
 	case *targetGroupView:
@@ -209,6 +194,10 @@ func viewARN(v any) string {
 		return v.ARN
 	case *ruleView:
 		return v.ARN
+	case *hostedZoneView:
+		return v.ID // Route53 calls name their zone by ID, which stands in for an ARN
+	case *recordSetView:
+		return v.ZoneID
 	}
 	return ""
 }

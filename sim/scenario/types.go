@@ -108,6 +108,9 @@ type AWS struct {
 	DeregistrationDelay *Duration `json:"deregistrationDelay,omitempty"`
 	// Faults are error rates that hold for the whole measured phase.
 	Faults []ErrorFault `json:"faults,omitempty"`
+	// HostedZones are Route53 public hosted zones created before the fleet, for a DNS controller (e.g.
+	// external-dns) that only writes records into zones that exist. Default: none.
+	HostedZones *HostedZones `json:"hostedZones,omitempty"`
 }
 
 // Limit is a token bucket: Rate per scenario second, Burst capacity; Rate < 0 is unlimited.

@@ -144,6 +144,7 @@ func (v *validator) validateAWS(a *AWS) {
 	for _, k := range sortedKeys(a.Latency) {
 		v.latency(fmt.Sprintf("aws.latency[%s]", k), a.Latency[k])
 	}
+	v.validateHostedZones(a.HostedZones)
 	for i, f := range a.Faults {
 		p := fmt.Sprintf("aws.faults[%d]", i)
 		if f.Operation == "" {
