@@ -78,7 +78,8 @@ const (
 
 // Envtest starts a local kube-apiserver and etcd.
 type Envtest struct {
-	// AssetsDir overrides where kube-apiserver and etcd are found (default bin/k8s/<version>).
+	// AssetsDir overrides where kube-apiserver and etcd are found (default: $KUBEBUILDER_ASSETS,
+	// setup-envtest's store, bin/k8s/<version>, the user cache of restartsim assets).
 	AssetsDir string `json:"assetsDir,omitempty"`
 }
 
