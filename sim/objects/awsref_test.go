@@ -91,8 +91,11 @@ func TestConditionsOverRoute53EC2AndS3Kinds(t *testing.T) {
 	if st := f.Check(objs[3:4], later); len(st.Violations) != 1 {
 		t.Errorf("violations after the record set changed: %v, want one", st.Violations)
 	}
-	if got := f.ARN(objs[0], snap); got != "" {
-		t.Errorf("ARN of a hosted zone = %q, want none (only ELBv2 resources are named by ARN in calls)", got)
+	// Route53 calls name a zone by its ID, which stands in for the ARN of a zone and of its record sets.
+	for i, want := range map[int]string{0: "ZPUBLIC", 1: "ZOTHER", 3: "ZPUBLIC", 5: "ZOTHER", 6: "", 7: ""} {
+		if got := f.ARN(objs[i], snap); got != want {
+			t.Errorf("ARN of %s = %q, want %q", f.Groups()[i], got, want)
+		}
 	}
 }
 
