@@ -21,7 +21,7 @@ func init() { subcommands = append(subcommands, newValidateCommand) }
 // validateOptions are the flags of `restartsim validate`.
 type validateOptions struct {
 	File          string
-	Output        string
+	Format        string
 	Kubeconfig    string
 	EnvtestAssets string
 }
@@ -36,7 +36,7 @@ templates and CEL conditions compiled against the CRDs, templates rendered with 
 before the start, the executables the strategies run, AWS operations named as mutations. Nothing is
 started or created. Exit codes: 0 valid, 2 not (every problem listed, at file:line:column and field).`,
 		Example: `  restartsim validate -f scenarios/quickstart.yaml
-  restartsim validate -f my.yaml --output json   # for editors and CI
+  restartsim validate -f my.yaml --format json   # for editors and CI
   generate-scenario | restartsim validate -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,7 +53,7 @@ started or created. Exit codes: 0 valid, 2 not (every problem listed, at file:li
 // AddFlags registers the flags.
 func (o *validateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.File, "file", "f", "", "scenario file (- reads standard input)")
-	fs.StringVar(&o.Output, "output", "text", "text, or json: a list of {file, line, column, field, message} (empty when valid)")
+	fs.StringVar(&o.Format, "format", "text", "text, or json: a list of {file, line, column, field, message} (empty when valid)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "check as for simulate --kubeconfig (the file only; the cluster is not contacted)")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "check as for simulate --envtest-assets")
 }
@@ -63,8 +63,8 @@ func (o *validateOptions) Validate() error {
 	if o.File == "" {
 		return errors.New("-f SCENARIO is required")
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return fmt.Errorf("--output %q: want text or json", o.Output)
+	if o.Format != "text" && o.Format != "json" {
+		return fmt.Errorf("--format %q: want text or json", o.Format)
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func (o *validateOptions) run(ctx context.Context, out io.Writer) error {
 	if ctx.Err() != nil {
 		return err
 	}
-	if o.Output == "json" {
+	if o.Format == "json" {
 		problems := problemsOf(scenario.DisplayName(o.File), err)
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -142,7 +142,7 @@ func printValid(out io.Writer, file string, sc *scenario.Scenario) error {
 	return err
 }
 
-// problem is one entry of validate --output json.
+// problem is one entry of validate --format json.
 type problem struct {
 	File    string `json:"file"`
 	Line    int    `json:"line,omitempty"`

@@ -100,9 +100,9 @@ func TestBadScenarios(t *testing.T) {
 	}
 }
 
-// --output json lists every problem with its place and field, and [] for a valid file.
+// --format json lists every problem with its place and field, and [] for a valid file.
 func TestValidateJSON(t *testing.T) {
-	code, stdout, _ := runCLI(t, "validate", "-f", "testdata/bad/three-mistakes.yaml", "--output", "json")
+	code, stdout, _ := runCLI(t, "validate", "-f", "testdata/bad/three-mistakes.yaml", "--format", "json")
 	if code != ExitBadInput {
 		t.Fatalf("exit %d, want %d", code, ExitBadInput)
 	}
@@ -123,7 +123,7 @@ func TestValidateJSON(t *testing.T) {
 	if len(got) != 3 {
 		t.Errorf("%d problems, want 3: %+v", len(got), got)
 	}
-	code, stdout, err := runCLI(t, "validate", "-f", "../../../scenarios/quickstart.yaml", "--output", "json")
+	code, stdout, err := runCLI(t, "validate", "-f", "../../../scenarios/quickstart.yaml", "--format", "json")
 	if code != ExitOK || strings.TrimSpace(stdout) != "[]" {
 		t.Errorf("a valid file: exit %d, output %q, error %s", code, stdout, err)
 	}
