@@ -56,8 +56,9 @@ func (s *replicaSignals) get() (time.Time, *WorkPoint) {
 	return s.synced, s.base
 }
 
-// observe follows a replica from its start: once it leads, the process's reconcile work so far
-// (its baseline), then when its manager's cache has synced every informer its controllers asked
+// observe follows a replica from its start: once it leads, the process's reconcile work and queue
+// depth so far (its baseline: its controllers start now, and their first events come after a
+// LIST), then when its manager's cache has synced every informer its controllers asked
 // for. Controllers start only once their manager leads, so the sync is the one the restart waits for.
 func (m *managed) observe(ctx context.Context, r *managedReplica, mgr manager.Manager) {
 	select {
@@ -146,13 +147,34 @@ func (m *managed) AwaitSettled(ctx context.Context, timeout time.Duration) error
 	}
 }
 
-// QueueDepth implements Controllers: the strategy's controllers' work queues, from
-// controller-runtime's registry (the process's; only the leader's controllers run).
+// QueueDepth implements Controllers: the leader's work queues, from controller-runtime's registry.
 func (m *managed) QueueDepth() map[string]float64 {
-	if w := m.processWork(); w.QueueDepth != nil {
+	if w, _ := m.leaderWork(); w.QueueDepth != nil {
 		return map[string]float64{"workqueue_depth": *w.QueueDepth}
 	}
 	return map[string]float64{}
+}
+
+// leaderWork is the leader's work since it began leading (nil: no leader yet): the registry's
+// figures less their value then. The queue depth too: a series is shared by every queue of one
+// controller name in the process, and a crashed replica's queue keeps what it held.
+func (m *managed) leaderWork() (WorkPoint, *managedReplica) {
+	l := m.leading()
+	if l == nil {
+		return WorkPoint{}, nil
+	}
+	_, base := l.sig.get()
+	if base == nil {
+		return WorkPoint{}, nil
+	}
+	w := m.processWork()
+	w.ReconcileSeconds -= base.ReconcileSeconds
+	w.Reconciles -= base.Reconciles
+	if w.QueueDepth != nil && base.QueueDepth != nil {
+		d := max(0, *w.QueueDepth-*base.QueueDepth)
+		w.QueueDepth = &d
+	}
+	return w, l
 }
 
 // Observed implements Controllers.
@@ -170,20 +192,13 @@ func (m *managed) Observed() Observations {
 		Work: WorkSource{Source: results.WorkSourceControllerRuntime, Controllers: m.c.Strategy.InProcess.ReconcileControllers}}
 }
 
-// ScrapeWork implements WorkScraper: the leader's reconcile work since it began leading (the
-// process's counters less their value then); a standby reconciles nothing.
+// ScrapeWork implements WorkScraper: the leader's reconcile work since it began leading; a
+// standby reconciles nothing.
 func (m *managed) ScrapeWork() []WorkPoint {
-	l := m.leading()
+	w, l := m.leaderWork()
 	if l == nil {
 		return nil
 	}
-	_, base := l.sig.get()
-	if base == nil {
-		return nil
-	}
-	w := m.processWork()
-	w.ReconcileSeconds -= base.ReconcileSeconds
-	w.Reconciles -= base.Reconciles
 	w.Instance, w.At = l.id, time.Now()
 	return []WorkPoint{w}
 }

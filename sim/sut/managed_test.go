@@ -3,6 +3,7 @@ package sut
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func (f *managedFixture) managed(t *testing.T, lease string, replicas int, setup
 	t.Helper()
 	d := func(v time.Duration) *scenario.Duration { return &scenario.Duration{Duration: v} }
 	st := scenario.Strategy{Name: "mine", InProcess: &scenario.InProcess{LeaderElectionID: lease},
-		LeaseDuration: d(2 * time.Second), RenewDeadline: d(1500 * time.Millisecond), RetryPeriod: d(200 * time.Millisecond)}
+		LeaseDuration: d(3 * time.Second), RenewDeadline: d(2500 * time.Millisecond), RetryPeriod: d(300 * time.Millisecond)}
 	c, err := NewManaged(ManagedConfig{Kube: f.env.ControllerConfig, AWS: f.cloud, Creds: f.creds, Strategy: st, TimeScale: 1,
 		Replicas: replicas, Namespaces: []string{"default"}, LeaseNamespace: "default", Logger: logr.Discard(), Setup: setup})
 	if err != nil {
@@ -88,10 +89,11 @@ func testManagedRestarts(t *testing.T, f *managedFixture) {
 	if err := m.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	testwait.Until(t, 20*time.Second, "the leader's caches synced", func() bool { return len(m.Observed().CachesSynced) == 1 })
-	if _, ok := m.QueueDepth()["workqueue_depth"]; !ok {
-		t.Error("no workqueue_depth for the configmaps controller in controller-runtime's registry")
-	}
+	waitSynced(t, m, 1)
+	testwait.Until(t, 20*time.Second, "the configmaps controller's workqueue_depth in controller-runtime's registry", func() bool {
+		_, ok := m.QueueDepth()["workqueue_depth"]
+		return ok
+	})
 	if err := m.AwaitSettled(ctx, 20*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -110,14 +112,15 @@ func testManagedRestarts(t *testing.T, f *managedFixture) {
 		}
 		return at.Sub(stopped)
 	}
-	if took := restart(scenario.RestartGraceful); took >= 1500*time.Millisecond {
-		t.Errorf("graceful: the next leader took %v, want well under the 2 s Lease (it was released)", took)
+	if took := restart(scenario.RestartGraceful); took >= 2*time.Second {
+		t.Errorf("graceful: the next leader took %v, want well under the 3 s Lease (it was released)", took)
 	}
+	waitSynced(t, m, 2) // before the crash: a leader crashed while it syncs never syncs
 	// The Lease was last renewed at most a retry period before the crash.
-	if took := restart(scenario.RestartCrash); took < 1800*time.Millisecond {
-		t.Errorf("crash: the next leader took %v, want the 2 s Lease to expire first (a crash releases nothing)", took)
+	if took := restart(scenario.RestartCrash); took < 2700*time.Millisecond {
+		t.Errorf("crash: the next leader took %v, want the 3 s Lease to expire first (a crash releases nothing)", took)
 	}
-	testwait.Until(t, 20*time.Second, "three leaders' caches synced", func() bool { return len(m.Observed().CachesSynced) == 3 })
+	waitSynced(t, m, 3)
 }
 
 // testManagedFailures: a setup's error fails the start as bad input; a manager that returns on its
@@ -141,4 +144,26 @@ func testManagedFailures(t *testing.T, f *managedFixture) {
 	if !errors.As(ends.ExitErr(), &exit) || exit.Replica != 0 || !strings.Contains(exit.Status, "lost my mind") {
 		t.Errorf("ExitErr = %v, want replica 0's error", ends.ExitErr())
 	}
+}
+
+// waitSynced waits until n leaders synced their caches, and says which replicas did otherwise.
+func waitSynced(t *testing.T, m *managed, n int) {
+	t.Helper()
+	testwait.UntilDetail(t, 20*time.Second, fmt.Sprintf("%d leaders' caches synced", n), func() (bool, string) {
+		synced := len(m.Observed().CachesSynced)
+		detail := fmt.Sprintf("exit: %v;", m.ExitErr())
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for _, r := range m.all {
+			at, _ := r.sig.get()
+			led := false
+			select {
+			case <-r.elected:
+				led = true
+			default:
+			}
+			detail += fmt.Sprintf(" replica %d: led %v, informers %d, synced %v;", r.id, led, r.informers.n.Load(), !at.IsZero())
+		}
+		return synced == n, detail
+	})
 }
