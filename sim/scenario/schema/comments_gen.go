@@ -48,7 +48,7 @@ var comments = map[string]string{
 	"github.com/restartsim/restartsim/sim/scenario.Controller.WarmupWorkers":          "WarmupWorkers, when set, gives the instance that runs before the measured phase (the warm-up,\nwhich converges the fleet) this many reconcile workers; instances started by a restart use the\nstrategy's. Only its end state reaches the measured phase, and at 10,000 bindings the strategy's\nown 3 workers would take most of the wall budget to converge. Needs replicas 1: a standby would\nkeep the workers into the measured phase. Default: the strategy's.",
 	"github.com/restartsim/restartsim/sim/scenario.Duration":                          "Duration is a time.Duration written as a Go duration string (\"1m30s\"); a bare 0 is allowed.",
 	"github.com/restartsim/restartsim/sim/scenario.Envtest":                           "Envtest starts a local kube-apiserver and etcd.",
-	"github.com/restartsim/restartsim/sim/scenario.Envtest.AssetsDir":                 "AssetsDir overrides where kube-apiserver and etcd are found (default bin/k8s/<version>).",
+	"github.com/restartsim/restartsim/sim/scenario.Envtest.AssetsDir":                 "AssetsDir overrides where kube-apiserver and etcd are found (default: $KUBEBUILDER_ASSETS,\nsetup-envtest's store, bin/k8s/<version>, the user cache of restartsim assets).",
 	"github.com/restartsim/restartsim/sim/scenario.ErrorFault":                        "ErrorFault makes a fraction of an operation's calls fail with Code.",
 	"github.com/restartsim/restartsim/sim/scenario.ErrorFault.Code":                   "Code is the AWS error code. Default ServiceUnavailable.",
 	"github.com/restartsim/restartsim/sim/scenario.ErrorFault.Operation":              "Operation is an API operation name or \"*\" for all.",
