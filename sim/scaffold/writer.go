@@ -83,7 +83,7 @@ func (w *writer) header() string {
 		"Written by restartsim init: every choice is commented; check them. A value starting with",
 		scenario.Placeholder + " could not be derived: fill it in (the file is refused until none is left).",
 		"",
-		"  restartsim validate -f FILE      (until it exists: restartsim simulate -f FILE, which validates first)",
+		"  restartsim validate -f FILE      (every check simulate makes before it starts; nothing is started)",
 	}
 	if w.binaryEnv != "" {
 		lines = append(lines, fmt.Sprintf("  %s=%s restartsim simulate -f FILE", w.binaryEnv, w.o.Binary))

@@ -111,5 +111,5 @@ func printInitNext(w io.Writer, res *scaffold.Result, file, binary string) {
 	if res.BinaryEnv != "" {
 		env = res.BinaryEnv + "=" + binary + " "
 	}
-	fmt.Fprintf(w, "next: %srestartsim validate -f %s   (until validate exists: %srestartsim simulate -f %s)\n", env, file, env, file)
+	fmt.Fprintf(w, "next: %srestartsim validate -f %s, then %srestartsim simulate -f %s\n", env, file, env, file)
 }
