@@ -59,6 +59,7 @@ type Deleter struct {
 func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Creator, error) {
 	var errs ErrorList
 	cr := &Creator{Create: c, f: f, g: f.byName[c.Group]}
+	checkMutations(c.Mutations, path, &errs)
 	if cr.g == nil {
 		errs.addf(fieldPath(path, "group"), "unknown group %q%s", c.Group, f.known())
 		return nil, errs
@@ -66,7 +67,6 @@ func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Crea
 	if c.Applied != "" {
 		cr.applied = compileInto(cr.g.env, c.Applied, fieldPath(path, "applied"), cel.BoolType, &errs)
 	}
-	checkMutations(c.Mutations, path, &errs)
 	if len(errs) == 0 {
 		first, ok := made[c.Group]
 		if !ok {
@@ -108,10 +108,11 @@ func (f *Fleet) CompileDelete(d Delete, path string) (*Deleter, error) {
 	return dl, nil
 }
 
+// checkMutations refuses a step's mutations that no call fakeaws records will ever carry.
 func checkMutations(ms []string, path string, errs *ErrorList) {
 	for i, m := range ms {
-		if m == "" {
-			errs.addf(indexPath(fieldPath(path, "mutations"), i), "empty operation name")
+		if msg := checkMutation(m); msg != "" {
+			errs.addf(indexPath(fieldPath(path, "mutations"), i), "%s", msg)
 		}
 	}
 }

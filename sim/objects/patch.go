@@ -21,11 +21,7 @@ type Patcher struct {
 func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
 	var errs ErrorList
 	pt := &Patcher{Patch: p, f: f, g: f.byName[p.Group]}
-	for i, m := range p.Mutations {
-		if msg := checkMutation(m); msg != "" {
-			errs.addf(indexPath(fieldPath(path, "mutations"), i), "%s", msg)
-		}
-	}
+	checkMutations(p.Mutations, path, &errs)
 	if pt.g == nil {
 		errs.addf(fieldPath(path, "group"), "unknown group %q%s", p.Group, f.known())
 		return nil, errs
