@@ -213,7 +213,7 @@ func (a *applications) mutated(ch *Change) *float64 {
 		if c.Outcome != fakeaws.OutcomeOK || a.in.Sec(c) < ch.At-1e-9 || !slices.Contains(ch.Mutations, c.Operation) {
 			continue
 		}
-		if slices.Contains(c.ResourceARNs(), ch.ARN) {
+		if slices.Contains(c.Resources(), ch.ARN) {
 			return ptr(a.in.Effective(c))
 		}
 	}

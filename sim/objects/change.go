@@ -178,5 +178,5 @@ func (c *Change) IsMutation(call fakeaws.Call) bool {
 	if c.ARN == "" || call.Outcome != fakeaws.OutcomeOK || !slices.Contains(c.Mutations, call.Operation) {
 		return false
 	}
-	return slices.Contains(call.ResourceARNs(), c.ARN)
+	return slices.Contains(call.Resources(), c.ARN)
 }
