@@ -95,9 +95,6 @@ func TestConditionsOverRoute53EC2AndS3Kinds(t *testing.T) {
 	if st := f.Check(objs[3:4], later); len(st.Violations) != 1 {
 		t.Errorf("violations after the record set changed: %v, want one", st.Violations)
 	}
-	if got := f.ARN(objs[0], snap); got != "" {
-		t.Errorf("ARN of a hosted zone = %q, want none (only ELBv2 resources are named by ARN in calls)", got)
-	}
 }
 
 func setField(r *AWSRef, field, text string) {

@@ -238,12 +238,18 @@ func (g *group) awsKeys(obj map[string]any, snap *Snapshot) []string {
 	return g.ref.keys(g.bind(obj, snap))
 }
 
-// ARN is the ARN of an object's ELBv2 resource in snap; "" when the object does not name one yet, AWS has
-// none, or its kind is not ELBv2's (the call log names other resources by ID).
-func (f *Fleet) ARN(obj *unstructured.Unstructured, snap *Snapshot) string {
+// ResourceID is the identity of an object's AWS resource as fakeaws.Call.Resources names it: an ELBv2
+// resource's ARN, a hosted zone's or a record set's zone ID (a zone given by name found in snap), a
+// security group's ID, a bucket's name. "" when the object does not name one yet or snap cannot resolve
+// it (an ELBv2 resource or security group given by name that AWS does not hold, a zone AWS does not hold).
+func (f *Fleet) ResourceID(obj *unstructured.Unstructured, snap *Snapshot) string {
 	g, _, ok := f.objectGroup(obj)
 	if !ok || g.ref == nil {
 		return ""
 	}
-	return g.ref.arn(g.bind(obj.Object, snap), snap)
+	act := g.bind(obj.Object, snap)
+	if isELBv2(g.AWS.Kind) {
+		return g.ref.arn(act, snap)
+	}
+	return snap.resourceIDOf(g.AWS.Kind, g.ref.keys(act))
 }
