@@ -34,9 +34,12 @@ type Call struct {
 	// RuleARN is the request's RuleArn parameter (ModifyRule, DeleteRule), if any. A successful
 	// CreateTargetGroup, CreateLoadBalancer, CreateListener or CreateRule names what it made in the
 	// field of its kind (a CreateListener keeps its LoadBalancerArn, a CreateRule its ListenerArn).
-	RuleARN         string `json:"ruleArn,omitempty"`
+	RuleARN string `json:"ruleArn,omitempty"`
+	// SecurityGroupID is the request's GroupId, if any, or else the group a successful CreateSecurityGroup
+	// made or DeleteSecurityGroup (by name) deleted.
 	SecurityGroupID string `json:"securityGroupId,omitempty"`
-	// HostedZoneID is the Route53 hosted zone the call's path names, if any.
+	// HostedZoneID is the Route53 hosted zone the call's path names, if any, or the one a successful
+	// CreateHostedZone made.
 	HostedZoneID string   `json:"hostedZoneId,omitempty"`
 	Targets      []Target `json:"targets,omitempty"`
 	// Filters are an EC2 call's filter names in request order; ResourceIDs is how many resources it names

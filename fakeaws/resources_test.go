@@ -102,14 +102,25 @@ func TestRecorderResourcesOtherServices(t *testing.T) {
 		GroupName: aws.String("pods"), Description: aws.String("d"), VpcId: aws.String(e.srv.DefaultVPCID())}))
 	must[*ec2.AuthorizeSecurityGroupIngressOutput](t)(e.ec2.AuthorizeSecurityGroupIngress(ctx, &ec2.AuthorizeSecurityGroupIngressInput{
 		GroupId: sg.GroupId, IpPermissions: []ec2types.IpPermission{tcp(80, "10.0.0.0/16")}}))
+	create := lastCall(t, e, "CreateSecurityGroup")
+	if ids := create.Resources(); !slices.Equal(ids, []string{fakeaws.SecurityGroupResource(*sg.GroupId)}) {
+		t.Errorf("CreateSecurityGroup names %q, want the group it made", ids)
+	}
 	auth := lastCall(t, e, "AuthorizeSecurityGroupIngress")
 	if ids := auth.Resources(); !slices.Equal(ids, []string{fakeaws.SecurityGroupResource(*sg.GroupId)}) {
 		t.Errorf("AuthorizeSecurityGroupIngress names %q, want its group", ids)
 	}
+	if _, err := e.ec2.DeleteSecurityGroup(ctx, &ec2.DeleteSecurityGroupInput{GroupName: aws.String("pods")}); err != nil {
+		t.Fatal(err)
+	}
+	del := lastCall(t, e, "DeleteSecurityGroup")
+	if ids := del.Resources(); !slices.Equal(ids, []string{fakeaws.SecurityGroupResource(*sg.GroupId)}) {
+		t.Errorf("DeleteSecurityGroup by name names %q, want the group it deleted", ids)
+	}
 	client := s3.NewFromConfig(e.cfg, func(o *s3.Options) { o.UsePathStyle = true })
 	must[*s3.CreateBucketOutput](t)(client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("logs")}))
-	create := lastCall(t, e, "CreateBucket")
-	if ids := create.Resources(); !slices.Equal(ids, []string{fakeaws.S3BucketResource("logs")}) {
+	bucket := lastCall(t, e, "CreateBucket")
+	if ids := bucket.Resources(); !slices.Equal(ids, []string{fakeaws.S3BucketResource("logs")}) {
 		t.Errorf("CreateBucket names %q, want its bucket", ids)
 	}
 	must[*route53.ListHostedZonesOutput](t)(e.route53Client().ListHostedZones(ctx, &route53.ListHostedZonesInput{}))
