@@ -36,8 +36,8 @@ func TestCreateCallsNameWhatTheyMade(t *testing.T) {
 			continue
 		}
 		if c.Outcome != fakeaws.OutcomeOK {
-			if len(c.ResourceARNs()) != 0 {
-				t.Errorf("failed %s names %v", c.Operation, c.ResourceARNs())
+			if len(c.Resources()) != 0 {
+				t.Errorf("failed %s names %v", c.Operation, c.Resources())
 			}
 			continue
 		}

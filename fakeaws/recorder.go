@@ -34,33 +34,31 @@ type Call struct {
 	// RuleARN is the request's RuleArn parameter (ModifyRule, DeleteRule), if any. A successful
 	// CreateTargetGroup, CreateLoadBalancer, CreateListener or CreateRule names what it made in the
 	// field of its kind (a CreateListener keeps its LoadBalancerArn, a CreateRule its ListenerArn).
-	RuleARN         string `json:"ruleArn,omitempty"`
+	RuleARN string `json:"ruleArn,omitempty"`
+	// SecurityGroupID is the request's GroupId, if any, or else the group a successful CreateSecurityGroup
+	// made or DeleteSecurityGroup (by name) deleted.
 	SecurityGroupID string `json:"securityGroupId,omitempty"`
-	// HostedZoneID is the Route53 hosted zone the call's path names, if any.
+	// HostedZoneID is the Route53 hosted zone the call's path names, if any, or the one a successful
+	// CreateHostedZone made.
 	HostedZoneID string   `json:"hostedZoneId,omitempty"`
 	Targets      []Target `json:"targets,omitempty"`
 	// Filters are an EC2 call's filter names in request order; ResourceIDs is how many resources it names
 	// by ID list (InstanceId.N, NetworkInterfaceId.N, GroupId.N, ...).
-	Filters     []string      `json:"filters,omitempty"`
-	ResourceIDs int           `json:"resourceIds,omitempty"`
-	Outcome     string        `json:"outcome"`
-	ErrorCode   string        `json:"errorCode,omitempty"`
-	HTTPStatus  int           `json:"httpStatus"`
-	Bucket      string        `json:"bucket,omitempty"`
-	Latency     time.Duration `json:"latency"`
-	RequestID   string        `json:"requestId"`
-}
-
-// ResourceARNs are the resources the call names: its ELBv2 target group, load balancer, listener and rule,
-// and its Route53 hosted zone's ID (Route53 names zones by ID), where set.
-func (c *Call) ResourceARNs() []string {
-	var out []string
-	for _, arn := range []string{c.TargetGroupARN, c.LoadBalancerARN, c.ListenerARN, c.RuleARN, c.HostedZoneID} {
-		if arn != "" {
-			out = append(out, arn)
-		}
-	}
-	return out
+	Filters     []string `json:"filters,omitempty"`
+	ResourceIDs int      `json:"resourceIds,omitempty"`
+	Outcome     string   `json:"outcome"`
+	ErrorCode   string   `json:"errorCode,omitempty"`
+	HTTPStatus  int      `json:"httpStatus"`
+	// Bucket is the throttle bucket that admitted or refused the call.
+	Bucket string `json:"bucket,omitempty"`
+	// S3Bucket is the bucket an S3 request's path names, if any.
+	S3Bucket string `json:"s3Bucket,omitempty"`
+	// RecordSets are the record sets a successful ChangeResourceRecordSets changed, in batch order (at most
+	// MaxRecordedSets of them; RecordSetsOmitted counts the rest).
+	RecordSets        []RecordSetChange `json:"recordSets,omitempty"`
+	RecordSetsOmitted int               `json:"recordSetsOmitted,omitempty"`
+	Latency           time.Duration     `json:"latency"`
+	RequestID         string            `json:"requestId"`
 }
 
 // Recorder keeps the most recent calls in memory (a ring of Options.MaxRecordedCalls, counting the calls it
@@ -108,7 +106,13 @@ func (r *Recorder) compact(c *Call) {
 	c.ErrorCode, c.Bucket = r.names.get(c.ErrorCode), r.names.get(c.Bucket)
 	c.TargetGroupARN, c.SecurityGroupID = strings.Clone(c.TargetGroupARN), strings.Clone(c.SecurityGroupID)
 	c.LoadBalancerARN, c.ListenerARN = strings.Clone(c.LoadBalancerARN), strings.Clone(c.ListenerARN)
-	c.RuleARN = strings.Clone(c.RuleARN)
+	c.RuleARN, c.HostedZoneID, c.S3Bucket = strings.Clone(c.RuleARN), strings.Clone(c.HostedZoneID), strings.Clone(c.S3Bucket)
+	c.RecordSets = slices.Clone(c.RecordSets)
+	for i := range c.RecordSets {
+		rs := &c.RecordSets[i]
+		rs.Action, rs.Type = r.names.get(rs.Action), r.names.get(rs.Type)
+		rs.Name, rs.SetIdentifier = strings.Clone(rs.Name), strings.Clone(rs.SetIdentifier)
+	}
 	c.Targets = slices.Clone(c.Targets)
 	for i := range c.Targets {
 		c.Targets[i].ID, c.Targets[i].AvailabilityZone = strings.Clone(c.Targets[i].ID), r.names.get(c.Targets[i].AvailabilityZone)
@@ -178,7 +182,7 @@ func (r *Recorder) each(n int, fn func([]Call) bool) {
 		var batch []Call
 		for ; next <= r.total && len(batch) < batchSize; next++ {
 			c := r.held(int(next - oldest))
-			c.Targets = slices.Clone(c.Targets)
+			c.Targets, c.RecordSets = slices.Clone(c.Targets), slices.Clone(c.RecordSets)
 			batch = append(batch, c)
 		}
 		r.mu.Unlock()

@@ -232,6 +232,9 @@ func (q *queryCall) dispatch(handler query.Handler, form *query.Form) {
 		q.call.LoadBalancerARN, q.call.ListenerARN = cmp.Or(q.call.LoadBalancerARN, lb), cmp.Or(q.call.ListenerARN, l)
 		q.call.RuleARN = cmp.Or(q.call.RuleARN, r)
 	}
+	if q.call.Service == ServiceEC2 {
+		q.call.SecurityGroupID = cmp.Or(q.call.SecurityGroupID, ec2.SecurityGroupOf(result))
+	}
 	out, err := query.EncodeResponse(q.dialect, q.call.Operation, q.call.RequestID, result)
 	if err != nil {
 		q.fail(query.Errorf("InternalFailure", "encoding the response: %v", err), OutcomeError)

@@ -11,6 +11,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/route53"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
+	"github.com/restartsim/restartsim/fakeaws/internal/state"
 )
 
 // ServiceRoute53 is Route53's service name as recorded.
@@ -96,7 +97,25 @@ func (s *Server) serveRoute53(w http.ResponseWriter, r *http.Request) {
 	if out.Location != "" {
 		w.Header().Set("Location", out.Location)
 	}
+	if out.ZoneID != "" {
+		c.call.HostedZoneID = out.ZoneID // a created zone, named like the ELBv2 creates name theirs
+	}
+	c.call.RecordSets, c.call.RecordSetsOmitted = recordedSets(out.Changes)
 	c.write(out.Status, body, OutcomeOK, "")
+}
+
+// recordedSets are the first MaxRecordedSets changes of a batch as the recorder keeps them, and how many it
+// leaves out.
+func recordedSets(changes []state.RecordChange) ([]RecordSetChange, int) {
+	if len(changes) == 0 {
+		return nil, 0
+	}
+	n := min(len(changes), MaxRecordedSets)
+	out := make([]RecordSetChange, n)
+	for i, ch := range changes[:n] {
+		out[i] = RecordSetChange{Action: ch.Action, Name: ch.Set.Name, Type: ch.Set.Type, SetIdentifier: ch.Set.SetIdentifier}
+	}
+	return out, len(changes) - n
 }
 
 // bodyFailure maps a body the limiter refused to Route53's error.

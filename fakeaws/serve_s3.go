@@ -117,6 +117,7 @@ func s3Operation(r *http.Request) string {
 func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 	start := s.clock.Now()
 	c := Call{Time: start, Service: ServiceS3, Operation: s3Operation(r), RequestID: s.newRequestID()}
+	c.S3Bucket, _, _ = strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/") // requests are path-style
 	finish := func(status int, code string) {
 		c.HTTPStatus, c.ErrorCode, c.Outcome = status, code, OutcomeOK
 		if status >= 300 {

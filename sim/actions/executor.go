@@ -121,7 +121,7 @@ func (e *Executor) Recorded() (*measure.Input, error) {
 			if t, ok := e.objApplied.SeenAt(ch.ID); ok {
 				ch.Observed = new(e.sec(t))
 			}
-			ch.ARN = e.objApplied.ARN(ch.ID)
+			ch.ResourceID = e.objApplied.ResourceID(ch.ID)
 		}
 	}
 	if e.steadyAt != nil {

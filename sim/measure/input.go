@@ -54,10 +54,10 @@ type Change struct {
 	// Object names the object (group/namespace/name) of a change to a scenario's object group.
 	// Like an Ingress-side change it is applied when AWS's state was first seen to show it
 	// (Observed); its first meaningful mutation is the first successful call of one of
-	// Mutations naming ARN, the object's AWS resource.
-	Object    string
-	ARN       string
-	Mutations []string
+	// Mutations naming ResourceID, the identity of the object's AWS resource (fakeaws.Call.Resources).
+	Object     string
+	ResourceID string
+	Mutations  []string
 }
 
 // Drift is an out-of-band AWS change the controller must repair: a removed target, or a revoked

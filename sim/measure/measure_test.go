@@ -264,7 +264,7 @@ func TestObjectChangeFirstMutationByNamedCall(t *testing.T) {
 			{Time: at(6), Operation: "ModifyTargetGroup", TargetGroupARN: other, Outcome: fakeaws.OutcomeOK},
 			{Time: at(7.5), Operation: "ModifyTargetGroup", TargetGroupARN: tg, Outcome: fakeaws.OutcomeOK},
 		},
-		Changes: []Change{{ID: "patch-0001", Kind: "patch", Object: "targetgroups/ns/tg-1", ARN: tg,
+		Changes: []Change{{ID: "patch-0001", Kind: "patch", Object: "targetgroups/ns/tg-1", ResourceID: tg,
 			Mutations: []string{"ModifyTargetGroup"}, At: 1.5, Observed: &seen}},
 	}
 	out := Run(in)

@@ -187,20 +187,18 @@ func (id awsID) found(kind string, snap *Snapshot) bool {
 	return len(id.keys) > 0 && snap.lookup(kind, id.keys...) != nil
 }
 
-// resolveARN is the ARN the id gives (by ARN, or by an ELBv2 name through snap), or for a Route53 zone or
-// record set the ID of its zone in snap, which Route53 calls name; "" when it gives none.
-func (id awsID) resolveARN(kind string, snap *Snapshot) string {
+// resourceID is the identity of the id's resource as fakeaws.Call.Resources names it (resourceIDOf): the ARN
+// it gives, an ELBv2 name's ARN through snap, else what its keys resolve to in snap; "" when none.
+func (id awsID) resourceID(kind string, snap *Snapshot) string {
 	switch {
 	case id.arn != "":
 		return id.arn
 	case id.name != "":
 		return snap.ARN(kind, id.name)
-	case kind == AWSHostedZone || kind == AWSRecordSet:
-		if e := snap.lookup(kind, id.keys...); e != nil {
-			return viewARN(e.view)
-		}
+	case isELBv2(kind):
+		return ""
 	}
-	return ""
+	return snap.resourceIDOf(kind, id.keys)
 }
 
 // keys are the snapshot keys the reference's values may be indexed under, tried in order.

@@ -33,8 +33,10 @@ type Change struct {
 	Desired *unstructured.Unstructured
 	// Mutations are the AWS operations that apply the change.
 	Mutations []string
-	// ARN is the object's AWS resource when known at the change ("" when not: see ResolveARN).
-	ARN string
+	// ResourceID is the identity of the object's AWS resource (as fakeaws.Call.Resources names it: an
+	// ELBv2 ARN, or a Route53, security group or S3 ID) when known at the change ("" when not: see
+	// ResolveResourceID).
+	ResourceID string
 
 	f       *Fleet
 	g       *group
@@ -151,11 +153,12 @@ func (c *Change) Explain(snap *Snapshot) string {
 	return c.applied.explain(c.g.bind(c.Desired.Object, snap))
 }
 
-// ResolveARN fills ARN from snap when it was not known at the change (a resource found by name, created
-// later, or an ARN the controller writes to a created object's status); it returns the ARN.
-func (c *Change) ResolveARN(snap *Snapshot) string {
-	if c.ARN != "" {
-		return c.ARN
+// ResolveResourceID fills ResourceID from snap when it was not known at the change (a resource found by
+// name, created later, an ARN the controller writes to a created object's status, or a record set whose
+// zone is given by name); it returns the ResourceID.
+func (c *Change) ResolveResourceID(snap *Snapshot) string {
+	if c.ResourceID != "" {
+		return c.ResourceID
 	}
 	obj := c.Desired
 	if live := c.live(snap); live != nil {
@@ -164,20 +167,20 @@ func (c *Change) ResolveARN(snap *Snapshot) string {
 	switch {
 	case c.Kind == ChangeDelete && c.g.AWS != nil:
 		_, deleted := c.g.members.deletedIndexes()
-		c.ARN = deleted[c.Index].awsKey.resolveARN(c.g.AWS.Kind, snap)
+		c.ResourceID = deleted[c.Index].awsKey.resourceID(c.g.AWS.Kind, snap)
 	default:
-		c.ARN = c.f.ARN(obj, snap)
+		c.ResourceID = c.f.ResourceID(obj, snap)
 	}
-	return c.ARN
+	return c.ResourceID
 }
 
 // IsMutation reports whether a recorded AWS call is one of the change's Mutations, successful and naming its
-// resource: the change's first meaningful mutation is the first such call after the change. (Calls record
-// target group, load balancer and listener ARNs; a rule is matched through its listener's ARN only if the
-// scenario's ARN expression gives that.)
+// resource: the change's first meaningful mutation is the first such call after the change. (Calls name
+// ELBv2 resources by the ARNs they carry, so a rule is matched through its listener's ARN only if the
+// scenario's ARN expression gives that; a ChangeResourceRecordSets names each record set it changed.)
 func (c *Change) IsMutation(call fakeaws.Call) bool {
-	if c.ARN == "" || call.Outcome != fakeaws.OutcomeOK || !slices.Contains(c.Mutations, call.Operation) {
+	if c.ResourceID == "" || call.Outcome != fakeaws.OutcomeOK || !slices.Contains(c.Mutations, call.Operation) {
 		return false
 	}
-	return slices.Contains(call.ResourceARNs(), c.ARN)
+	return slices.Contains(call.Resources(), c.ResourceID)
 }

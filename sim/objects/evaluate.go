@@ -240,13 +240,15 @@ func (g *group) awsKey(obj map[string]any, snap *Snapshot) (awsID, bool) {
 	return g.ref.id(g.bind(obj, snap))
 }
 
-// ARN is the ARN of an object's ELBv2 resource in snap, or the ID of its Route53 zone (which Route53 calls
-// name); "" when the object does not name one yet, AWS has none, or its kind is neither.
-func (f *Fleet) ARN(obj *unstructured.Unstructured, snap *Snapshot) string {
+// ResourceID is the identity of an object's AWS resource as fakeaws.Call.Resources names it: an ELBv2
+// resource's ARN, a hosted zone's or a record set's zone ID (a zone given by name found in snap), a
+// security group's ID, a bucket's name. "" when the object does not name one yet or snap cannot resolve
+// it (an ELBv2 resource or security group given by name that AWS does not hold, a zone AWS does not hold).
+func (f *Fleet) ResourceID(obj *unstructured.Unstructured, snap *Snapshot) string {
 	g, _, ok := f.objectGroup(obj)
 	if !ok || g.ref == nil {
 		return ""
 	}
 	id, _ := g.awsKey(obj.Object, snap)
-	return id.resolveARN(g.AWS.Kind, snap)
+	return id.resourceID(g.AWS.Kind, snap)
 }

@@ -141,7 +141,7 @@ func (cr *Creator) Apply(ctx context.Context, c client.Client, env Env, opts Chu
 		}
 		ch := &Change{Group: cr.g.Name, Index: index, Key: keyOf(u), Seq: opts.FirstSeq + i, Kind: ChangeCreate, Desired: u,
 			Mutations: slices.Clone(cr.Mutations), f: cr.f, g: cr.g, applied: cr.applied}
-		ch.ARN = cr.f.ARN(u, snap)
+		ch.ResourceID = cr.f.ResourceID(u, snap)
 		return ch, nil
 	})
 }
@@ -187,7 +187,7 @@ func (dl *Deleter) deleteOne(ctx context.Context, c client.Client, env Env, inde
 	}
 	ch := &Change{Group: dl.g.Name, Index: index, Key: key, Seq: seq, Kind: ChangeDelete, Desired: u,
 		Mutations: slices.Clone(dl.Mutations), f: dl.f, g: dl.g}
-	ch.ResolveARN(snap)
+	ch.ResolveResourceID(snap)
 	return ch, nil
 }
 

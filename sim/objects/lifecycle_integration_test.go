@@ -64,7 +64,7 @@ func TestCreateAndDeleteWhileTheControllerIsDown(t *testing.T) {
 	}
 	changes := append(created, deleted...)
 	for _, ch := range deleted {
-		if ch.ARN == "" {
+		if ch.ResourceID == "" {
 			t.Fatalf("delete of %s: its target group's ARN is not known", ch.Key)
 		}
 	}
@@ -88,7 +88,7 @@ func TestCreateAndDeleteWhileTheControllerIsDown(t *testing.T) {
 			if ok, err := ch.Applied(snap); !ok {
 				return false, fmt.Sprintf("%s of %s: %v %s", ch.Kind, ch.Key, err, ch.Explain(snap))
 			}
-			ch.ResolveARN(snap)
+			ch.ResolveResourceID(snap)
 		}
 		return true, ""
 	})
@@ -100,8 +100,8 @@ func TestCreateAndDeleteWhileTheControllerIsDown(t *testing.T) {
 				n++
 			}
 		}
-		if ch.ARN == "" || n != 1 {
-			t.Errorf("%s of %s (ARN %q): %d calls are its mutation, want 1", ch.Kind, ch.Key, ch.ARN, n)
+		if ch.ResourceID == "" || n != 1 {
+			t.Errorf("%s of %s (ARN %q): %d calls are its mutation, want 1", ch.Kind, ch.Key, ch.ResourceID, n)
 		}
 	}
 	objs, snap = observeIn(t, f, c, run, srv)

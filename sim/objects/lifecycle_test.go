@@ -99,7 +99,7 @@ func TestCreateMakesNewIndexesThatJoinTheGroup(t *testing.T) {
 		if ok, err := ch.Applied(snap); !ok {
 			t.Errorf("create %s not applied once its invariant holds: %v (%s)", ch.Key, err, ch.Explain(snap))
 		}
-		if arn := ch.ResolveARN(snap); arn != "arn:"+ch.Desired.Object["data"].(map[string]any)["tg"].(string) {
+		if arn := ch.ResolveResourceID(snap); arn != "arn:"+ch.Desired.Object["data"].(map[string]any)["tg"].(string) {
 			t.Errorf("create %s resolves ARN %q", ch.Key, arn)
 		}
 	}
@@ -167,7 +167,7 @@ func TestDeleteLeavesTheGroupAndIsAppliedWhenGone(t *testing.T) {
 		t.Errorf("violations %v; want one per deleted object (its target group is left)", st.Violations)
 	}
 	for _, ch := range changes {
-		if ch.ARN == "" {
+		if ch.ResourceID == "" {
 			t.Errorf("delete of %s: no ARN", ch.Key)
 		}
 		if ok, _ := ch.Applied(snap); ok {
@@ -232,7 +232,7 @@ func withoutTGsOf(tgs []fakeaws.TargetGroup, deleted []*Change) []fakeaws.Target
 
 func containsARN(changes []*Change, arn string) bool {
 	for _, ch := range changes {
-		if ch.ARN == arn {
+		if ch.ResourceID == arn {
 			return true
 		}
 	}

@@ -88,8 +88,8 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 	}
 	snap, _ := TakeSnapshot(srv, f.AWSKinds()...)
 	for _, ch := range changes {
-		if ok, _ := ch.Applied(snap); ok || ch.ARN == "" {
-			t.Fatalf("change to %s applied before AWS shows it, or without an ARN (%q)", ch.Key, ch.ARN)
+		if ok, _ := ch.Applied(snap); ok || ch.ResourceID == "" {
+			t.Fatalf("change to %s applied before AWS shows it, or without an ARN (%q)", ch.Key, ch.ResourceID)
 		}
 	}
 	if st := check(ctx, t, f, c, run, srv); len(st.Violations) != 5 {
@@ -100,7 +100,7 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 	mark := srv.Recorder().Len()
 	for _, ch := range changes {
 		path := ch.Desired.Object["spec"].(map[string]any)["healthCheckPath"].(string)
-		if _, err := api.ModifyTargetGroup(ctx, &elb.ModifyTargetGroupInput{TargetGroupArn: aws.String(ch.ARN), HealthCheckPath: aws.String(path)}); err != nil {
+		if _, err := api.ModifyTargetGroup(ctx, &elb.ModifyTargetGroupInput{TargetGroupArn: aws.String(ch.ResourceID), HealthCheckPath: aws.String(path)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -102,6 +102,6 @@ func (pt *Patcher) render(env Env, index, seq int) (map[string]any, error) {
 func (pt *Patcher) newChange(index, seq int, desired *unstructured.Unstructured, snap *Snapshot) *Change {
 	c := &Change{Group: pt.g.Name, Index: index, Key: keyOf(desired), Seq: seq, Kind: ChangePatch, Desired: desired,
 		Mutations: slices.Clone(pt.Mutations), f: pt.f, g: pt.g, applied: pt.applied}
-	c.ARN = pt.f.ARN(desired, snap)
+	c.ResourceID = pt.f.ResourceID(desired, snap)
 	return c
 }

@@ -26,8 +26,9 @@ type ChurnOptions struct {
 	FirstSeq int
 	// Concurrency bounds the API calls in flight. Default DefaultConcurrency.
 	Concurrency int
-	// AWS, when set, finds the ARN of a resource the group names by AWS name at the change. Default nil: the
-	// ARN is known at the change only when the group's aws.arn gives it (see Change.ResolveARN).
+	// AWS, when set, finds the identity of a resource the group names by AWS name at the change. Default
+	// nil: the ResourceID is known at the change only when the group's aws gives it by ARN or ID (see
+	// Change.ResolveResourceID).
 	AWS AWSState
 }
 

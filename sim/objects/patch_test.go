@@ -109,8 +109,8 @@ func TestApplyPatchesChosenObjects(t *testing.T) {
 			t.Errorf("change %d: seq %d, desired %v; want seq %d and path %s", i, ch.Seq, ch.Desired.Object["data"], 100+i, want)
 		}
 		key, _ := f.Key(testEnv, "cms", ch.Index)
-		if ch.Key != key || ch.ARN != tgs[ch.Index].ARN {
-			t.Errorf("change %d: key %v ARN %q, want %v and %s", i, ch.Key, ch.ARN, key, tgs[ch.Index].ARN)
+		if ch.Key != key || ch.ResourceID != tgs[ch.Index].ARN {
+			t.Errorf("change %d: key %v ARN %q, want %v and %s", i, ch.Key, ch.ResourceID, key, tgs[ch.Index].ARN)
 		}
 		snap, _ := TakeSnapshot(state)
 		if ok, err := ch.Applied(snap); ok || err != nil {
@@ -122,13 +122,13 @@ func TestApplyPatchesChosenObjects(t *testing.T) {
 		if ok, err := ch.Applied(snap); !ok || err != nil {
 			t.Errorf("change %d not applied once AWS shows it: %v (%s)", i, err, ch.Explain(snap))
 		}
-		mutation := fakeaws.Call{Operation: "ModifyTargetGroup", Outcome: fakeaws.OutcomeOK, TargetGroupARN: ch.ARN}
+		mutation := fakeaws.Call{Operation: "ModifyTargetGroup", Outcome: fakeaws.OutcomeOK, TargetGroupARN: ch.ResourceID}
 		if !ch.IsMutation(mutation) {
 			t.Errorf("change %d: %+v is not its mutation", i, mutation)
 		}
 		for _, other := range []fakeaws.Call{
-			{Operation: "ModifyTargetGroup", Outcome: fakeaws.OutcomeThrottled, TargetGroupARN: ch.ARN},
-			{Operation: "DescribeTargetGroups", Outcome: fakeaws.OutcomeOK, TargetGroupARN: ch.ARN},
+			{Operation: "ModifyTargetGroup", Outcome: fakeaws.OutcomeThrottled, TargetGroupARN: ch.ResourceID},
+			{Operation: "DescribeTargetGroups", Outcome: fakeaws.OutcomeOK, TargetGroupARN: ch.ResourceID},
 			{Operation: "ModifyTargetGroup", Outcome: fakeaws.OutcomeOK, TargetGroupARN: "arn:other"},
 		} {
 			if ch.IsMutation(other) {

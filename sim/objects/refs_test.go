@@ -123,7 +123,7 @@ func TestAWSFoundThroughAReference(t *testing.T) {
 	if st := f.Check(objs, snap); len(st.Violations) != 0 {
 		t.Errorf("violations %v: p-0's target group is w-0's, on port 8000", st.Violations)
 	}
-	if got := f.ARN(byName["p-0"], snap.WithObjects(f.IndexObjects(objs))); got != "arn:w0" {
+	if got := f.ResourceID(byName["p-0"], snap.WithObjects(f.IndexObjects(objs))); got != "arn:w0" {
 		t.Errorf("ARN of p-0 = %q, want w-0's arn:w0", got)
 	}
 	// Without the observation of the objects, the reference cannot be followed: aws is null.

@@ -43,6 +43,8 @@ type Snapshot struct {
 	// (two security groups of one name in different VPCs), which finds neither.
 	byKey map[string]map[string]*awsEntry
 	n     int
+	// zoneIDs map a hosted zone's ID, and its canonical name where only one zone has it, to its ID.
+	zoneIDs map[string]string
 	// objects are the fleet's objects observed with it, which the reference functions of conditions search
 	// (nil: none).
 	objects *ObjectIndex
@@ -53,7 +55,7 @@ type Snapshot struct {
 func (s *Snapshot) WithObjects(idx *ObjectIndex) *Snapshot {
 	out := &Snapshot{objects: idx}
 	if s != nil {
-		out.Time, out.byKey, out.n = s.Time, s.byKey, s.n
+		out.Time, out.byKey, out.n, out.zoneIDs = s.Time, s.byKey, s.n, s.zoneIDs
 	}
 	return out
 }

@@ -32,6 +32,13 @@ func (s *Snapshot) addZones(src AWSState, want func(string) bool) {
 	for _, z := range zones {
 		names[z.Name]++
 	}
+	s.zoneIDs = make(map[string]string, 2*len(zones))
+	for _, z := range zones {
+		s.zoneIDs[z.ID] = z.ID
+		if names[z.Name] == 1 {
+			s.zoneIDs[z.Name] = z.ID
+		}
+	}
 	for _, z := range zones {
 		sets, err := src.RecordSets(z.ID)
 		if err != nil {

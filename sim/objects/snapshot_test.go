@@ -72,7 +72,7 @@ func TestSnapshotResolvesEveryAWSKind(t *testing.T) {
 	if st := f.Check(objs, snap); !st.Holds() {
 		t.Errorf("invariants do not hold: %v", st.Violations)
 	}
-	if got := f.ARN(objs[0], snap); got != "arn:tg" {
+	if got := f.ResourceID(objs[0], snap); got != "arn:tg" {
 		t.Errorf("ARN of the target group found by name = %q, want arn:tg", got)
 	}
 

@@ -59,7 +59,8 @@ type Patch struct {
 	// state) and `aws`: AWS shows the change.
 	Applied string `json:"applied"`
 	// Mutations are the AWS operations that apply the change (e.g. ModifyTargetGroup); the first successful
-	// one naming the object's ARN is the change's first meaningful mutation.
+	// one naming the object's resource (its ARN; for Route53, EC2 and S3 kinds, its ID) is the change's first
+	// meaningful mutation.
 	Mutations []string `json:"mutations,omitempty"`
 }
 

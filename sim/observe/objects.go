@@ -145,12 +145,12 @@ type ObjectsApplied struct {
 	mu      sync.Mutex
 	pending map[string]*objects.Change
 	seen    map[string]time.Time
-	arns    map[string]string // of the changes seen
+	ids     map[string]string // resource identities of the changes seen
 }
 
 // StartObjectsApplied polls every interval until ctx ends.
 func StartObjectsApplied(ctx context.Context, objs *Objects, interval time.Duration) *ObjectsApplied {
-	a := &ObjectsApplied{objs: objs, pending: map[string]*objects.Change{}, seen: map[string]time.Time{}, arns: map[string]string{}}
+	a := &ObjectsApplied{objs: objs, pending: map[string]*objects.Change{}, seen: map[string]time.Time{}, ids: map[string]string{}}
 	go pollEvery(ctx, interval, a.poll)
 	return a
 }
@@ -170,14 +170,14 @@ func (a *ObjectsApplied) SeenAt(id string) (time.Time, bool) {
 	return t, ok
 }
 
-// ARN is the AWS resource of the change id, once known.
-func (a *ObjectsApplied) ARN(id string) string {
+// ResourceID is the identity of the AWS resource of the change id, once known.
+func (a *ObjectsApplied) ResourceID(id string) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if ch, ok := a.pending[id]; ok {
-		return ch.ARN
+		return ch.ResourceID
 	}
-	return a.arns[id]
+	return a.ids[id]
 }
 
 func (a *ObjectsApplied) poll(now time.Time) {
@@ -202,7 +202,7 @@ func (a *ObjectsApplied) poll(now time.Time) {
 	}
 	for id, ch := range pending {
 		a.mu.Lock()
-		ch.ResolveARN(snap) // a resource found by name may be made after the patch
+		ch.ResolveResourceID(snap) // a resource found by name may be made after the patch
 		a.mu.Unlock()
 		if ok, _ := ch.Applied(snap); ok {
 			a.applied(id, ch, now)
@@ -218,7 +218,7 @@ func (a *ObjectsApplied) applied(id string, ch *objects.Change, now time.Time) {
 		if other == id || o.Group == ch.Group && o.Key == ch.Key && o.Seq < ch.Seq {
 			delete(a.pending, other)
 			a.seen[other] = now
-			a.arns[other] = o.ARN
+			a.ids[other] = o.ResourceID
 		}
 	}
 }

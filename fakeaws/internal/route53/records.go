@@ -36,10 +36,12 @@ func (s *Service) changeRecordSets(now time.Time, r Route, _ url.Values, body []
 	if err != nil {
 		return Output{}, err
 	}
-	return ok(&struct {
+	out, err := ok(&struct {
 		XMLName    xml.Name      `xml:"https://route53.amazonaws.com/doc/2013-04-01/ ChangeResourceRecordSetsResponse"`
 		ChangeInfo xmlChangeInfo `xml:"ChangeInfo"`
 	}{ChangeInfo: changeXML(c)})
+	out.Changes = changes // canonicalized by the store
+	return out, err
 }
 
 // listRecordSets pages in Route53's order; StartRecordType needs StartRecordName, and StartRecordIdentifier

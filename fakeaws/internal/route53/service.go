@@ -27,11 +27,14 @@ type Service struct{ st *state.Store }
 func New(st *state.Store) *Service { return &Service{st: st} }
 
 // Output is a successful answer: the status (200, or 201 for a created zone), its Location, and the
-// document to encode.
+// document to encode; for the call recorder, the zone a CreateHostedZone made and the changes a
+// ChangeResourceRecordSets applied (names canonical).
 type Output struct {
 	Status   int
 	Location string
 	Doc      any
+	ZoneID   string
+	Changes  []state.RecordChange
 }
 
 type handler func(s *Service, now time.Time, r Route, q url.Values, body []byte) (Output, error)

@@ -59,7 +59,7 @@ func (s *Service) createZone(now time.Time, _ Route, _ url.Values, body []byte) 
 	if len(in.VPCs) > 0 {
 		doc.VPC = &vpcsXML(z)[0]
 	}
-	return Output{Status: http.StatusCreated, Location: "https://route53.amazonaws.com" + PathPrefix + "hostedzone/" + z.ID, Doc: doc}, nil
+	return Output{Status: http.StatusCreated, Location: "https://route53.amazonaws.com" + PathPrefix + "hostedzone/" + z.ID, Doc: doc, ZoneID: z.ID}, nil
 }
 
 func (s *Service) getZone(_ time.Time, r Route, _ url.Values, _ []byte) (Output, error) {
