@@ -23,6 +23,7 @@ import (
 //	GET  /_restartsim/state                  {now, profile, buckets, vpcs, instances, enis, securityGroups,
 //	                                         targetGroups, subnets, loadBalancers, hostedZones}
 //	GET  /_restartsim/targets?arn=ARN        targets with health
+//	GET  /_restartsim/now                    {"now"}: the scenario clock's time
 //	POST /_restartsim/seed/vpc               VPC
 //	POST /_restartsim/seed/instance          Instance
 //	POST /_restartsim/seed/eni               ENI

@@ -18,6 +18,7 @@ func (s *Server) adminRoutes() []adminRoute {
 		{http.MethodGet, "metrics", s.serveMetrics},
 		{http.MethodGet, "state", s.serveState},
 		{http.MethodGet, "targets", s.serveTargets},
+		{http.MethodGet, "now", s.serveNow},
 		{http.MethodPost, "seed/vpc", adminPost(jsonCall(s.SeedVPC))},
 		{http.MethodPost, "seed/instance", adminPost(jsonCall(s.SeedInstance))},
 		{http.MethodPost, "seed/eni", adminPost(jsonCall(s.SeedENI))},
@@ -46,6 +47,11 @@ func (s *Server) serveState(w http.ResponseWriter, _ *http.Request) {
 		"enis": s.ENIs(), "securityGroups": s.SecurityGroups(), "targetGroups": s.TargetGroups(), "subnets": s.Subnets(),
 		"loadBalancers": s.loadBalancerTree(), "hostedZones": s.hostedZoneTree(),
 	})
+}
+
+// serveNow answers the scenario clock's time, which the state's "now" also holds, without the state.
+func (s *Server) serveNow(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]time.Time{"now": s.Now()})
 }
 
 func (s *Server) serveTargets(w http.ResponseWriter, r *http.Request) {

@@ -11,3 +11,8 @@ func (s *Server) BodiesInFlight() (bodies, bytes, refused int64) {
 
 // S3StoredBytes is what S3 holds or has reserved.
 func (s *Server) S3StoredBytes() int64 { return s.s3quota.Used() }
+
+// Connections counts the connections holding a slot and those closed at the limit to make room.
+func (s *Server) Connections() (open, closedForRoom int64) {
+	return s.conns.open.Load(), s.conns.closed.Load()
+}

@@ -108,29 +108,3 @@ func dialAndWrite(t *testing.T, addr, data string) net.Conn {
 	}
 	return c
 }
-
-// TestConnectionLimit: connections over MaxConnections are not served until one closes.
-func TestConnectionLimit(t *testing.T) {
-	addr := startTimed(t, fakeaws.Options{MaxConnections: 2})
-	var held []net.Conn
-	for range 2 {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		held = append(held, c)
-	}
-	client := &http.Client{Timeout: 300 * time.Millisecond}
-	if resp, err := client.Get("http://" + addr + "/healthz"); err == nil {
-		resp.Body.Close()
-		t.Fatal("a third connection was served while two were open (MaxConnections 2)")
-	}
-	held[0].Close()
-	client.Timeout = 5 * time.Second
-	resp, err := client.Get("http://" + addr + "/healthz")
-	if err != nil {
-		t.Fatalf("after one connection closed: %v", err)
-	}
-	resp.Body.Close()
-}

@@ -77,7 +77,15 @@ func newMetrics(s *Server, reg prometheus.Registerer) (*metrics, error) {
 		Name: "fakeaws_s3_stored_bytes",
 		Help: "Bytes S3 holds or has reserved for writes in flight (bounded by Options.MaxStoredBytes).",
 	}, func() float64 { return float64(s.s3quota.Used()) })
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.throttled, bc, dropped, bodyBytes, bodies, refused, stored} {
+	conns := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "fakeaws_connections",
+		Help: "Open connections on the listener Start or Serve made (at most Options.MaxConnections).",
+	}, func() float64 { return float64(s.conns.open.Load()) })
+	connsClosed := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "fakeaws_connections_closed_for_room_total",
+		Help: "Connections without a request in a handler closed at Options.MaxConnections to make room for a new one.",
+	}, func() float64 { return float64(s.conns.closed.Load()) })
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.throttled, bc, dropped, bodyBytes, bodies, refused, stored, conns, connsClosed} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -124,8 +124,11 @@ type Options struct {
 	// ReadTimeout, WriteTimeout and IdleTimeout bound a connection's request read, response write and idle
 	// keep-alive time (the call streams lift the write timeout). Defaults 30s, 2m and 30s.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// MaxConnections is how many connections Start and Serve accept at once; more wait in the listen
-	// backlog. Default 512.
+	// MaxConnections is how many connections Start and Serve hold open at once. At the limit a new
+	// connection takes the slot of the one that has waited longest without a request in a handler (sent
+	// nothing, idle between requests, or still sending its headers), so idle and slow clients cannot keep
+	// /healthz and the admin API out; it waits in the listen backlog only while every connection is
+	// handling a request. Default 512.
 	MaxConnections int
 	// AllowNonLoopback lets Start and Serve listen on an address other than loopback. Default false: the
 	// server accepts one fixed key pair and has no TLS, so anyone who can reach it can drive it.

@@ -15,7 +15,6 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/net/netutil"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
@@ -48,6 +47,7 @@ type Server struct {
 	s3store  gofakes3.Backend // what s3 serves, for S3Buckets
 	s3quota  *s3quota.Quota
 	bodies   *bodyLimiter
+	conns    connCounts
 	admin    http.Handler
 	reqSeq   atomic.Uint64
 
@@ -114,6 +114,7 @@ func New(opts Options) (*Server, error) {
 // ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, SigV4 scope "s3" to
 // S3, everything else to the Query services.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer handling(r)()
 	defer func() {
 		if p := recover(); p != nil {
 			if err, ok := p.(error); ok && errors.Is(err, http.ErrAbortHandler) {
@@ -207,7 +208,7 @@ func (s *Server) Start(addr string) (string, error) {
 		ln.Close()
 		return "", err
 	}
-	ln = netutil.LimitListener(ln, s.opts.MaxConnections)
+	ln = newConnLimiter(ln, s.opts.MaxConnections, &s.conns)
 	srv := s.newHTTPServer()
 	s.mu.Lock()
 	if s.httpSrv != nil {
@@ -230,7 +231,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err := s.checkListener(ln); err != nil {
 		return err
 	}
-	ln = netutil.LimitListener(ln, s.opts.MaxConnections)
+	ln = newConnLimiter(ln, s.opts.MaxConnections, &s.conns)
 	srv := s.newHTTPServer()
 	s.mu.Lock()
 	s.url = "http://" + ln.Addr().String()
@@ -256,7 +257,8 @@ const maxHeaderBytes = 64 << 10
 
 func (s *Server) newHTTPServer() *http.Server {
 	return &http.Server{Handler: s, ReadHeaderTimeout: min(10*time.Second, s.opts.ReadTimeout), ReadTimeout: s.opts.ReadTimeout,
-		WriteTimeout: s.opts.WriteTimeout, IdleTimeout: s.opts.IdleTimeout, MaxHeaderBytes: maxHeaderBytes, ErrorLog: httpErrorLog(s.log)}
+		WriteTimeout: s.opts.WriteTimeout, IdleTimeout: s.opts.IdleTimeout, MaxHeaderBytes: maxHeaderBytes, ErrorLog: httpErrorLog(s.log),
+		ConnState: connState, ConnContext: connContext}
 }
 
 // bodySlots is how many request bodies may be read at once: three quarters of the connections, so that

@@ -86,9 +86,6 @@ func TestRenderEdgeCases(t *testing.T) {
 			r.AB = &results.AB{Baseline: s.Name, Candidate: s.Name, Repeats: 2,
 				Metrics: []results.ABMetric{{Metric: results.MetricAWSCalls}}}
 		}},
-		{"duplicate strategy names", func(r *results.Results, _ *[]results.Sample) {
-			r.Strategies[1].Name = r.Strategies[0].Name
-		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, ts := loadGolden(t)

@@ -70,7 +70,7 @@ func TestLoadPoolsJoinsAndSwaps(t *testing.T) {
 	write := func(name string, baseBuild, candBuild string, base, cand float64) string {
 		b, c := base, cand
 		r := results.Results{
-			Scenario: results.Scenario{FleetSetupSeconds: 2},
+			Scenario: results.Scenario{Name: "x", FleetSetupSeconds: 2},
 			Strategies: []results.Strategy{
 				{Name: "x-baseline", Runs: []results.Summary{{TTFMRSeconds: &b}}},
 				{Name: "x", Runs: []results.Summary{{TTFMRSeconds: &c}}},

@@ -18,7 +18,7 @@ func TestCensoredQuantilesValidate(t *testing.T) {
 		{"more bounds than values", Quantiles{Count: 1, Censored: 2}, "summary.blindTime.censored"},
 		{"a flag without a bound", Quantiles{Count: 2, P50Censored: true}, "a percentile is flagged censored, but no value is"},
 	} {
-		r := &Results{SchemaVersion: SchemaVersion, Strategies: []Strategy{{Name: "a", Summary: Summary{BlindTime: tc.q}}}}
+		r := &Results{SchemaVersion: SchemaVersion, Scenario: Scenario{Name: "s"}, Strategies: []Strategy{{Name: "a", Summary: Summary{BlindTime: tc.q}}}}
 		err := r.Validate()
 		switch {
 		case tc.want == "" && err != nil:
@@ -35,7 +35,7 @@ func TestUnappliedRoundTripAndMetrics(t *testing.T) {
 		Runs:    []Summary{{UnappliedChanges: 1}, {UnappliedChanges: 5}},
 		Unapplied: []UnappliedChange{{ID: "patch-tg-0002", Kind: "patch", Object: "targetgroups/ns/tg-1", AtSeconds: 1,
 			CensoredSeconds: 900, NotAppliedAfterSeconds: 895}}}
-	r := &Results{Strategies: []Strategy{st}}
+	r := &Results{Scenario: Scenario{Name: "s"}, Strategies: []Strategy{st}}
 	var b bytes.Buffer
 	if err := r.Encode(&b); err != nil {
 		t.Fatal(err)

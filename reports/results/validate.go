@@ -44,6 +44,8 @@ const maxProblems = 10
 func (r *Results) Validate() error {
 	c := &checker{}
 	sc := r.Scenario
+	c.required("scenario.name", sc.Name, "missing: results name the scenario that produced them")
+	c.name("scenario.name", sc.Name)
 	c.within("scenario.timeScale", sc.TimeScale, 0, 1e6)
 	c.count("scenario.targetGroupBindings", sc.TGBs)
 	c.seconds("scenario.wallSeconds", sc.WallSeconds)
@@ -61,6 +63,7 @@ func (r *Results) Validate() error {
 		c.addf("strategies", "%d strategies, more than %d", n, MaxStrategies)
 		return c.err()
 	}
+	c.strategyNames(r.Strategies)
 	for i := range r.Strategies {
 		c.strategy(fmt.Sprintf("strategies[%d]", i), &r.Strategies[i])
 	}
@@ -86,6 +89,23 @@ func (r *Results) Validate() error {
 		}
 	}
 	return c.err()
+}
+
+// strategyNames checks that every strategy has a name of its own: figures, tables, the gate and
+// the A/B comparison find a strategy by name, so a second one of the same name would be hidden.
+func (c *checker) strategyNames(ss []Strategy) {
+	first := make(map[string]int, len(ss))
+	for i, s := range ss {
+		p := fmt.Sprintf("strategies[%d].name", i)
+		if !c.required(p, s.Name, "missing: every strategy is named") {
+			continue
+		}
+		if j, ok := first[s.Name]; ok {
+			c.addf(p, "%q repeats strategies[%d]", trunc(s.Name), j)
+			continue
+		}
+		first[s.Name] = i
+	}
 }
 
 func (c *checker) strategy(p string, s *Strategy) {
@@ -381,6 +401,15 @@ func (c *checker) name(path, s string) {
 	if len(s) > MaxNameBytes {
 		c.addf(path, "%d bytes, more than %d", len(s), MaxNameBytes)
 	}
+}
+
+// required checks that s holds more than white space, and reports whether it does.
+func (c *checker) required(path, s, missing string) bool {
+	if strings.TrimSpace(s) == "" {
+		c.addf(path, "%s", missing)
+		return false
+	}
+	return true
 }
 
 // length checks a list's length and reports whether it is within max.

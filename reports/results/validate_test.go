@@ -232,3 +232,37 @@ func (e *endless) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Every strategy has a name of its own and the results name their scenario: a report keyed by
+// name would otherwise hide a strategy, or title itself with nothing.
+func TestValidateRequiresNames(t *testing.T) {
+	two := func(r *Results) {
+		r.Strategies = append(r.Strategies, r.Strategies[0], r.Strategies[0])
+		r.Strategies[1].Name, r.Strategies[2].Name = "y", "z"
+	}
+	for _, tt := range []struct {
+		name   string
+		mutate func(r *Results)
+		want   string
+	}{
+		{"repeated name", func(r *Results) { two(r); r.Strategies[2].Name = "y" }, `strategies[2].name: "y" repeats strategies[1]`},
+		{"empty name", func(r *Results) { two(r); r.Strategies[1].Name = "" }, "strategies[1].name: missing"},
+		{"blank name", func(r *Results) { r.Strategies[0].Name = " \t" }, "strategies[0].name: missing"},
+		{"no scenario", func(r *Results) { r.Scenario = Scenario{} }, "scenario.name: missing"},
+		{"long scenario name", func(r *Results) { r.Scenario.Name = strings.Repeat("s", MaxNameBytes+1) }, "scenario.name: 257 bytes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := full(t)
+			tt.mutate(r)
+			err := r.Validate()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+	r := full(t)
+	two(r)
+	if err := r.Validate(); err != nil {
+		t.Errorf("distinct names: %v", err)
+	}
+}

@@ -220,6 +220,10 @@ func (o *sweepOptions) writeSweep(largest *results.Results, largestDir string, r
 	}
 	name := strings.TrimSuffix(largest.Scenario.Name, "-"+strconv.Itoa(rows[len(rows)-1].size))
 	merged.Scenario.Name = name + "-sweep"
+	// The merged file is checked as report and gate will read it, so nothing is written that they refuse.
+	if err := merged.Validate(); err != nil {
+		return "", badInput(fmt.Errorf("sweep results: %w", err))
+	}
 	dir := filepath.Join(o.OutDir, merged.Scenario.Name, time.Now().UTC().Format("20060102T150405Z"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
