@@ -162,6 +162,30 @@ simulate: envtest-assets build ## Run a scenario (SCENARIO=scenarios/quickstart.
 	@echo "running $(SCENARIO) (the quickstart: about 1 min)"
 	$(BIN)/restartsim simulate -f $(SCENARIO)
 
+# report-screenshot renders REPORT_RESULTS (beside it, its timeseries.csv if any) and photographs
+# report.html in a 1280-pixel-wide headless Chromium: report.png is the first screen, report-full.png
+# the page down to REPORT_FULL_HEIGHT pixels. It checks by eye what CI cannot (CI has no Chromium;
+# reports' tests check that every table scrolls inside its own box).
+REPORT_RESULTS      ?= reports/testdata/results.json
+REPORT_SHOT_OUT     ?= out/report-screenshot
+REPORT_FULL_HEIGHT  ?= 9000
+CHROMIUM            ?= chromium
+CHROMIUM_FLAGS      := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync
+
+.PHONY: report-screenshot
+report-screenshot: ## Render REPORT_RESULTS and screenshot its report.html 1280 px wide into out/report-screenshot/ (skipped without chromium).
+	@if ! command -v $(CHROMIUM) >/dev/null; then \
+		echo "report-screenshot: skipped: $(CHROMIUM) not found (Debian: apt-get install -y chromium; or CHROMIUM=path)"; exit 0; fi; \
+	go run ./cmd/restartsim report -f $(REPORT_RESULTS) -o $(REPORT_SHOT_OUT); \
+	profile=$$(mktemp -d); trap 'rm -rf "$$profile"' EXIT; \
+	for shot in report.png:900 report-full.png:$(REPORT_FULL_HEIGHT); do \
+		$(CHROMIUM) $(CHROMIUM_FLAGS) --user-data-dir="$$profile" --window-size=1280,$${shot#*:} \
+			--screenshot=$(abspath $(REPORT_SHOT_OUT))/$${shot%:*} file://$(abspath $(REPORT_SHOT_OUT))/report.html \
+			>>$(REPORT_SHOT_OUT)/chromium.log 2>&1 || { echo "$(CHROMIUM) failed: see $(REPORT_SHOT_OUT)/chromium.log"; exit 1; }; \
+		echo "wrote $(REPORT_SHOT_OUT)/$${shot%:*} (1280x$${shot#*:})"; \
+	done
+
 GATE_SCENARIO       ?= scenarios/ci-gate.yaml
 GATE_BASELINE       ?= scenarios/baselines/ci-gate.json
 GATE_OUT            ?= out/ci-gate

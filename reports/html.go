@@ -17,7 +17,8 @@ import (
 var pageTemplate string
 
 var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"mib": func(b int64) float64 { return float64(b) / (1 << 20) },
+	"mib":        func(b int64) float64 { return float64(b) / (1 << 20) },
+	"keepValues": keepValues,
 }).Parse(pageTemplate))
 
 // maxViolationRows caps the invariant violations listed per strategy.

@@ -1,14 +1,6 @@
 package results
 
-import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"os"
-	"time"
-
-	"github.com/restartsim/restartsim/internal/outfile"
-)
+import "time"
 
 // SchemaVersion identifies the layout of results.json. Bump it on incompatible changes.
 const SchemaVersion = "restartsim.results/v1"
@@ -310,65 +302,6 @@ type ThresholdResult struct {
 	Passed bool    `json:"passed"`
 }
 
-// AB is an A/B comparison's set-up, as run.
-type AB struct {
-	// Strategy is the scenario's strategy both sides ran; Baseline and Candidate name their entries
-	// in Strategies.
-	Strategy  string `json:"strategy"`
-	Baseline  string `json:"baseline"`
-	Candidate string `json:"candidate"`
-	// Repeats is the number of runs per side; Order is the order they ran in, by strategy name.
-	Repeats int      `json:"repeats"`
-	Order   []string `json:"order,omitempty"`
-	// Alpha is the family-wise false-alarm rate over Metrics (Holm–Bonferroni).
-	Alpha          float64    `json:"alpha"`
-	Metrics        []ABMetric `json:"metrics"`
-	BaselineBuild  Build      `json:"baselineBuild"`
-	CandidateBuild Build      `json:"candidateBuild"`
-
-	// Sequential sampling: after Repeats runs per side the gate looks, and adds Block runs per side
-	// while a check is inconclusive, up to MaxRepeats and within BudgetSeconds of wall time (0 in
-	// results written before it: one look at Repeats).
-	Block         int     `json:"block,omitempty"`
-	MaxRepeats    int     `json:"maxRepeats,omitempty"`
-	BudgetSeconds float64 `json:"budgetSeconds,omitempty"`
-	// RunSeconds is each run's wall time, in Order; Stopped says why sampling stopped: decided,
-	// max (the plan's last look), saturated (no further run could bring a pass), budget, error.
-	RunSeconds []float64 `json:"runSeconds,omitempty"`
-	Stopped    string    `json:"stopped,omitempty"`
-}
-
-// ABMetric is one compared figure with its minimum effect (see scenario.ABMetric).
-type ABMetric struct {
-	Metric    string  `json:"metric"`
-	MinEffect float64 `json:"minEffect"`
-	MinDelta  float64 `json:"minDelta,omitempty"`
-	// AbsEffect is a regression that matters whatever its relative size (0: none).
-	AbsEffect float64 `json:"absEffect,omitempty"`
-	// Weight is the metric's share of the family-wise alpha (weighted Holm); 0, in results written
-	// before weights, counts as 1.
-	Weight float64 `json:"weight,omitempty"`
-}
-
-// AlphaWeight is the metric's weight, 1 when unset.
-func (m ABMetric) AlphaWeight() float64 {
-	if m.Weight <= 0 {
-		return 1
-	}
-	return m.Weight
-}
-
-// Build identifies what one side ran.
-type Build struct {
-	Binary string   `json:"binary,omitempty"`
-	Args   []string `json:"args,omitempty"`
-	// Version is the binary's own report (`<binary> version`, else its Go build info).
-	Version string `json:"version,omitempty"`
-	// SHA256 is the hex SHA-256 of the file Binary resolves to (a wrapper script is hashed as the
-	// script, not what it runs).
-	SHA256 string `json:"sha256,omitempty"`
-}
-
 // GateRule is one CI gate rule from the scenario's gate section.
 type GateRule struct {
 	Metric   string `json:"metric"`
@@ -398,80 +331,4 @@ func (r *Results) Strategy(name string) (*Strategy, bool) {
 		}
 	}
 	return nil, false
-}
-
-// Load reads and checks a results.json file (see Decode), at most MaxFileBytes of it.
-func Load(path string) (*Results, error) {
-	data, err := ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Decode(data, path)
-}
-
-// ReadFile reads a results.json or timeseries.csv ("-": standard input) whole, refusing one larger than MaxFileBytes
-// (a device such as /dev/zero never ends) without reading more than that.
-func ReadFile(path string) ([]byte, error) {
-	if path == "-" { // standard input (-f -)
-		return ReadAll(os.Stdin, "<stdin>")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileBytes {
-		return nil, tooLarge(path)
-	}
-	return ReadAll(f, path)
-}
-
-// ReadAll reads r to its end as ReadFile does; name is used in errors.
-func ReadAll(r io.Reader, name string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > MaxFileBytes {
-		return nil, tooLarge(name)
-	}
-	return data, nil
-}
-
-func tooLarge(name string) error {
-	return fmt.Errorf("%s: too large: more than %d MiB", name, MaxFileBytes>>20)
-}
-
-// Decode parses results.json content and checks it (see Validate); name is used in errors.
-func Decode(data []byte, name string) (*Results, error) {
-	if len(data) > MaxFileBytes {
-		return nil, tooLarge(name)
-	}
-	var r Results
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if r.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("%s: schemaVersion %q, want %q", name, r.SchemaVersion, SchemaVersion)
-	}
-	if err := r.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return &r, nil
-}
-
-// Encode writes r as indented JSON.
-func (r *Results) Encode(w io.Writer) error {
-	r.SchemaVersion = SchemaVersion
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-// Save writes r as indented JSON to path, whole or not at all.
-func (r *Results) Save(path string) error {
-	return outfile.Write(outfile.Disk{}, path, r.Encode)
 }

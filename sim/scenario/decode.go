@@ -139,20 +139,32 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 	case reflect.Struct:
 		d.structValue(n, v, path)
 	case reflect.Slice:
-		if isNull(n) {
-			return
-		}
-		if n.Kind != yaml.SequenceNode {
-			d.failf(n, path, "want a list, got %s", kindName(n))
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-		for i, c := range n.Content {
-			d.value(c, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
-		}
-		v.Set(s)
+		d.sliceValue(n, v, path)
 	case reflect.Map:
 		d.mapValue(n, v, path)
+	default:
+		d.scalarValue(n, v, path)
+	}
+}
+
+func (d *decoder) sliceValue(n *yaml.Node, v reflect.Value, path string) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.failf(n, path, "want a list, got %s", kindName(n))
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, c := range n.Content {
+		d.value(c, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+	}
+	v.Set(s)
+}
+
+// scalarValue decodes a string, boolean or number, refusing YAML's implicit conversions between them.
+func (d *decoder) scalarValue(n *yaml.Node, v reflect.Value, path string) {
+	switch v.Kind() {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
 			d.failf(n, path, "want a string, got %s (quote it if it is meant as text)", kindName(n))
