@@ -19,7 +19,7 @@ func (s *Server) S3Buckets() ([]S3Bucket, error) {
 	}
 	out := make([]S3Bucket, len(infos))
 	for i, b := range infos {
-		out[i] = S3Bucket{Name: b.Name, CreationDate: time.Time(b.CreationDate.Time).UTC()}
+		out[i] = S3Bucket{Name: b.Name, CreationDate: b.CreationDate.Time.UTC()}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

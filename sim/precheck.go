@@ -78,8 +78,8 @@ func checkCommand(text string, known scenario.TemplateData) error {
 	if !strings.Contains(text, "{{") {
 		return checkExecutable(text)
 	}
-	used, first, err := templateFields(text)
-	if err != nil {
+	used, first, ok := templateFields(text)
+	if !ok {
 		return nil // the scenario's validation reports the template itself
 	}
 	if why, ok := startFields[first]; ok && (first == "CertDir" || first == "Kubeconfig") {
@@ -90,8 +90,8 @@ func checkCommand(text string, known scenario.TemplateData) error {
 			return nil
 		}
 	}
-	name, err := scenario.RenderCommand("command", text, known)
-	if err != nil {
+	name, ok := renderKnown(text, known)
+	if !ok {
 		return nil // as above
 	}
 	if err := checkExecutable(name); err != nil {
@@ -102,14 +102,14 @@ func checkCommand(text string, known scenario.TemplateData) error {
 
 // templateFields lists the data fields a template uses, and the field its text begins with ("" if
 // it begins with text).
-func templateFields(text string) (used []string, first string, err error) {
+func templateFields(text string) (used []string, first string, ok bool) {
 	trees, err := parse.Parse("command", text, "{{", "}}", map[string]any{})
 	if err != nil {
-		return nil, "", err
+		return nil, "", false
 	}
 	t := trees["command"]
 	if t == nil || t.Root == nil {
-		return nil, "", nil
+		return nil, "", true
 	}
 	var walk func(n parse.Node)
 	walk = func(n parse.Node) {
@@ -156,5 +156,12 @@ func templateFields(text string) (used []string, first string, err error) {
 			}
 		}
 	}
-	return used, first, nil
+	return used, first, true
+}
+
+// renderKnown renders a command template with the values known before the start; false when it does not
+// render, which the scenario's validation reports at the template's own field.
+func renderKnown(text string, known scenario.TemplateData) (string, bool) {
+	name, err := scenario.RenderCommand("command", text, known)
+	return name, err == nil
 }

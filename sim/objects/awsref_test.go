@@ -39,7 +39,10 @@ func dnsState(t0 time.Time) *fakeState {
 // kindGroup is a ConfigMap group whose object names an AWS resource through ref, whose expressions read
 // object.data.
 func kindGroup(name string, ref AWSRef, data map[string]string, invariant string) Group {
-	d, _ := json.Marshal(data)
+	d, err := json.Marshal(data)
+	if err != nil {
+		panic(err) // a map of strings always marshals
+	}
 	return Group{Name: name, Count: 1, AWS: &ref, Invariant: invariant,
 		Template: json.RawMessage(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "` + name + `-{{.Index}}"}, "data": ` + string(d) + `}`)}
 }

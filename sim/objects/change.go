@@ -104,7 +104,7 @@ func (c *Change) createConditions() []*expr {
 
 func (c *Change) deleteApplied(snap *Snapshot) bool {
 	if live := c.live(snap); live != nil {
-		id, _ := c.g.awsKey(live.Object, snap)
+		id := c.g.awsKey(live.Object, snap)
 		c.g.members.noteAWSKey(c.Index, id)
 		return false
 	}

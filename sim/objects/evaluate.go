@@ -93,7 +93,7 @@ func (f *Fleet) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status 
 		}
 		seen[g.Name][index] = true
 		if g.members.wasDeleted(index) != nil {
-			id, _ := g.awsKey(o.Object, snap)
+			id := g.awsKey(o.Object, snap)
 			g.members.noteAWSKey(index, id)
 			continue
 		}
@@ -232,12 +232,10 @@ func (g *group) bind(obj map[string]any, snap *Snapshot) *activation {
 	return act
 }
 
-// awsKey is what obj's reference finds its AWS resource by; false when it names none yet.
-func (g *group) awsKey(obj map[string]any, snap *Snapshot) (awsID, bool) {
-	if g.ref == nil {
-		return awsID{}, false
-	}
-	return g.ref.id(g.bind(obj, snap))
+// awsKey is what obj's reference finds its AWS resource by; the zero awsID (no keys) when it names none yet.
+func (g *group) awsKey(obj map[string]any, snap *Snapshot) awsID {
+	id, _ := g.ref.id(g.bind(obj, snap)) // a nil ref names none
+	return id
 }
 
 // ResourceID is the identity of an object's AWS resource as fakeaws.Call.Resources names it: an ELBv2
@@ -249,6 +247,6 @@ func (f *Fleet) ResourceID(obj *unstructured.Unstructured, snap *Snapshot) strin
 	if !ok || g.ref == nil {
 		return ""
 	}
-	id, _ := g.awsKey(obj.Object, snap)
+	id := g.awsKey(obj.Object, snap)
 	return id.resourceID(g.AWS.Kind, snap)
 }

@@ -177,7 +177,7 @@ func (dl *Deleter) deleteOne(ctx context.Context, c client.Client, env Env, inde
 	u.SetName(key.Name)
 	d := &deletedObject{key: key}
 	if dl.g.ref != nil {
-		d.awsKey, _ = dl.g.awsKey(u.Object, snap)
+		d.awsKey = dl.g.awsKey(u.Object, snap)
 	}
 	if !dl.g.members.deleteIndex(index, d) {
 		return nil, fmt.Errorf("group %s object %d is deleted already", dl.g.Name, index)

@@ -33,9 +33,6 @@ func awsish(group string) bool {
 	return strings.HasSuffix(group, ".aws") || strings.HasSuffix(group, ".amazonaws.com") || strings.Contains(group, ".aws.")
 }
 
-// ackService is the service of an ACK group: elbv2 of elbv2.services.k8s.aws.
-func ackService(group string) string { return strings.TrimSuffix(group, ".services.k8s.aws") }
-
 const tgInvariant = "aws != null && aws.healthCheck.path == object.spec.healthCheckPath"
 
 // known are the kinds with an AWS mapping, by group/kind.

@@ -39,16 +39,6 @@ func set(m *yaml.Node, key string, val *yaml.Node) *yaml.Node {
 	return k
 }
 
-// get is m's value at key, or nil.
-func get(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
 // value is the node of a JSON-like Go value (maps in key order), in flow style.
 func value(v any) *yaml.Node {
 	switch v := v.(type) {

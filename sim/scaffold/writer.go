@@ -161,12 +161,12 @@ func (w *writer) objectGroup(g *group, path string) *yaml.Node {
 	} else {
 		m.Content[len(m.Content)-2].FootComment = why
 	}
-	w.awsMapping(m, g, path)
+	w.awsMapping(m, g)
 	return m
 }
 
 // awsMapping adds the group's aws mapping and invariant, when the kind is known.
-func (w *writer) awsMapping(m *yaml.Node, g *group, path string) {
+func (w *writer) awsMapping(m *yaml.Node, g *group) {
 	if g.known == nil {
 		m.Content[len(m.Content)-2].FootComment = "No aws mapping: the kind is not one whose AWS resource the harness knows (ELBv2 kinds), so\n" +
 			"changes are timed by the object's conditions only."

@@ -124,7 +124,8 @@ func loadAndCheck(ctx context.Context, file string, opts sim.Options) (out *scen
 	}
 	// The file has problems already: add those Check found at other fields (a missing executable,
 	// say), leaving out what only follows from the file's own.
-	list, _ := err.(scenario.ErrorList)
+	var list scenario.ErrorList
+	errors.As(err, &list)
 	var more scenario.ErrorList
 	if errors.As(cerr, &more) {
 		for _, e := range more {
