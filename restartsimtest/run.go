@@ -132,7 +132,7 @@ func managerSetups(sc *scenario.Scenario, def SetupFunc, named map[string]SetupF
 		if f == nil {
 			return nil, fmt.Errorf("strategy %s: no setup (Run's setup is nil and no Setup option names it)", st.Name)
 		}
-		out[st.Name] = managerSetup(f)
+		out[st.Name] = f
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("scenario %s has no inProcess strategy for the test's controller; declare one, e.g. controller: {strategies: [{name: mine, inProcess: {}}]}", sc.Name)
