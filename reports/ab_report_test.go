@@ -14,7 +14,7 @@ import (
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/reports/internal/chart"
 	"github.com/restartsim/restartsim/reports/internal/dataset"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // abResults is an A/B run of n runs per side in the order B C C B …: the candidate's TTFMR is

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // abMachineRow is one A/B run's machine in the report.

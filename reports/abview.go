@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // abView is the report's A/B section: both builds, the order the runs were made in and the

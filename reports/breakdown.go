@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/restartsim/restartsim/reports/internal/dataset"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // maxChangeRows caps the per-change table of each strategy.

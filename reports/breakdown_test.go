@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // breakdownTable returns the breakdown table's rows as text cells.

@@ -3,7 +3,7 @@ package reports
 import (
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // A change to an object of a scenario's object group is listed by its group, namespace and name, as a

@@ -3,7 +3,7 @@ package reports_test
 import (
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Valid results at the edges of what the figures expect are rendered, never refused: one value on

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/restartsim/restartsim/reports"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Render the committed golden run: the simulation does the same after each run.

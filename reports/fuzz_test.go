@@ -9,7 +9,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/outfile/outfiletest"
 	"github.com/restartsim/restartsim/reports"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // maxFigurePixels bounds every figure whatever the input: the tallest is the event timeline of

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // verdictNeedsBaseline marks a gate rule that only `restartsim gate` with a baseline can judge.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/ from the seeded generator")

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/restartsim/restartsim/internal/outfile"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 //go:embed report.html.tmpl

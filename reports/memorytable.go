@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // memoryRow is a strategy's controller memory across its first restart.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/restartsim/restartsim/reports/internal/dataset"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // TestPlottedSeriesComeFromInputs checks every plotted series against the committed

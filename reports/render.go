@@ -9,7 +9,7 @@ import (
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/internal/chart"
 	"github.com/restartsim/restartsim/reports/internal/dataset"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // File names written by Render.

@@ -15,7 +15,7 @@ import (
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/internal/outfile/outfiletest"
 	"github.com/restartsim/restartsim/reports"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 var keepOutput = os.Getenv("REPORTS_KEEP_OUTPUT") // set to a directory to look at the figures

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // standbyRow is what running a strategy's controller cost besides its blind time: its reads and

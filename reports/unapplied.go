@@ -5,7 +5,7 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // fmtBound formats seconds, as "> v s" when the figure is only a lower bound (a change never

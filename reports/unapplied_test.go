@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // ackRun is a controller that applied 4 of its 8 changes (the 4 others censored at 900 s), beside

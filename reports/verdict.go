@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // headline is a strategy's figure the verdict ranks by: blind time's median, else TTFMR, else

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // A run whose changes are not target changes (e.g. Ingress inputs) has no blind time to rank by;

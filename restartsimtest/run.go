@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"

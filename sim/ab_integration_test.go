@@ -13,7 +13,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/testenv"
 	cigate "github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // abLook is a look of the A/B comparison's sequential plan after the rounds so far: it judges

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // convergeWithScenario converges a small fleet (with the spec fields and endpoint layouts in which

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/scenario"
 )

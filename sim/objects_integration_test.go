@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/internal/testenv"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // writeRun writes a measured run's output into dir (results.json, timeseries.csv and, unless

@@ -10,7 +10,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/internal/outfile/outfiletest"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // The summary fits a 120-column terminal with long names and failures, and ends with the path.

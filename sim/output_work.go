@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // printWork writes, per strategy, the first restart's reconcile work (from the controller's own

@@ -4,7 +4,7 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 

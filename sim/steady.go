@@ -3,7 +3,7 @@ package sim
 import (
 	"fmt"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // neverSteadyNotes explains each strategy that never reached steady state and what that does to the

@@ -16,7 +16,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // unappliedShown is how many unapplied changes a note names before "+N more".

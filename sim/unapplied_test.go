@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // ackLike is a run of a controller that applied 4 of 8 changes (as ACK never applies a

@@ -33,7 +33,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/restartsim/restartsim/internal/stats"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // ABCheck is one metric compared between the two sides of an A/B run, at the gate's last look.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Inconclusive is the verdict of a check, or of the whole A/B comparison, whose data neither

@@ -18,7 +18,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/restartsim/restartsim/internal/outfile"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // ErrNoBaseline is returned by Store.Load when the baseline does not exist yet.

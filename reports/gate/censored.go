@@ -3,7 +3,7 @@ package gate
 import (
 	"fmt"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // lowerBound reports whether the rule's figure in r is only a lower bound: its metric is a

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // censor makes the strategy's blind-time p95 a lower bound of v: a change it never applied.

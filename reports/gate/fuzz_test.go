@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // FuzzEvaluate: whatever a results.json holds, the gate judges it or says why it cannot; it never

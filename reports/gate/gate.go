@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Verdict is the outcome of one check.

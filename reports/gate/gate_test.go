@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 const goldenResults = "../testdata/results.json"

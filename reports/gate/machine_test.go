@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Each A/B run's machine, in run order, is a property of the JUnit suite.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Sequential A/B sampling: the gate looks at the two samples after the first runs and after every

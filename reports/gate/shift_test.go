@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/restartsim/restartsim/internal/stats"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 func TestPairwiseIntervalKnownSamples(t *testing.T) {

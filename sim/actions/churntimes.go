@@ -1,6 +1,6 @@
 package actions
 
-import "github.com/restartsim/restartsim/reports/results"
+import "github.com/restartsim/restartsim/results"
 
 // churnTimes lists when each churn step began: blind time counts the changes up to the second one
 // after a restart.

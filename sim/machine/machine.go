@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Options configure a Watch.

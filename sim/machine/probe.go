@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/internal/stats"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // delays summarises the probe's wake-up delays, in milliseconds to the microsecond: the median as

@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 type awsCalls struct{}

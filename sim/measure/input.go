@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Target is an AWS target: instance ID or IP, and port (0 matches any port).

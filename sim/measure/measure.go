@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/restartsim/restartsim/internal/stats"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Measurement computes some figures of a run.

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 func TestRunOnSyntheticLog(t *testing.T) {

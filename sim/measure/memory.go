@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // MemoryReading is one reading of one controller instance's memory at scenario second At.

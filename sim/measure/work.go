@@ -3,7 +3,7 @@ package measure
 import (
 	"math"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // WorkSample is one scrape of the cumulative reconcile work of the instance that took over after

@@ -3,7 +3,7 @@ package measure
 import (
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 func fp(v float64) *float64 { return &v }

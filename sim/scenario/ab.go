@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/utils/ptr"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // AB compares two builds of one strategy's controller in one run, as `restartsim gate` does: the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // stepFields lists which step fields each action accepts (besides action/at/after/within).

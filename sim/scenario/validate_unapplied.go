@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // validateUnapplied checks the thresholds that declare changes expected to stay unapplied (a

@@ -3,7 +3,7 @@ package sut
 import (
 	"time"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/measure"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Controllers is the controller under test: in-process replicas of the reference controller, or

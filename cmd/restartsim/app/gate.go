@@ -15,7 +15,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/gate"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"

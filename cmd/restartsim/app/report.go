@@ -13,7 +13,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 func init() { subcommands = append(subcommands, newReportCommand) }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // execute runs the CLI like Main, capturing stdout, and returns the exit code.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // namesBroken are results that report, gate and sweep all refuse, with the field each names: a

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/scenarios"
 	"github.com/restartsim/restartsim/sim"
 	"github.com/restartsim/restartsim/sim/runerr"

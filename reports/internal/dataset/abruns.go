@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/restartsim/restartsim/internal/stats"
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // ABPanel is one compared metric of an A/B run: each side's runs at their position in the order

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // MaxTimelineChanges caps the change lanes per strategy; the restart's changes come first.

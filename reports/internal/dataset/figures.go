@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Caps on what one figure draws, so that a figure stays readable and its image small whatever the

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // MemoryLine is one instance's resident size or Go heap over time, in MiB.

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Point is one (x, y) pair.

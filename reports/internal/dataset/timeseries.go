@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 // Timeline indexes timeseries.csv samples by strategy and series, and fixes the common time

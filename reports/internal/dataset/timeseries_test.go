@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restartsim/restartsim/reports/results"
+	"github.com/restartsim/restartsim/results"
 )
 
 func TestTimeline(t *testing.T) {
