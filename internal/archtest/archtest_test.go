@@ -18,7 +18,7 @@ func TestModuleFollowsRules(t *testing.T) {
 			layers[LayerOf(rel)] = true
 		}
 	}
-	for _, l := range []Layer{Cmd, RestartsimTest, SimRoot, SimSub, Controller, FakeAWS, Reports, Results, Internal} {
+	for _, l := range []Layer{Cmd, RestartsimTest, SimRoot, SimSub, Controller, FakeAWS, Reports, Results, Predict, Internal} {
 		if !layers[l] {
 			t.Errorf("go list found no package of layer %s in %s", l, module)
 		}

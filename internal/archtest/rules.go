@@ -16,6 +16,7 @@ const (
 	FakeAWS        Layer = "fakeaws"
 	Reports        Layer = "reports"
 	Results        Layer = "results"
+	Predict        Layer = "predict"
 	Internal       Layer = "internal"
 	Hack           Layer = "hack"
 	Scenarios      Layer = "scenarios"
@@ -31,7 +32,7 @@ func LayerOf(rel string) Layer {
 	case top == "sim":
 		return SimSub
 	}
-	for _, l := range []Layer{Cmd, RestartsimTest, Controller, FakeAWS, Reports, Results, Internal, Hack, Scenarios} {
+	for _, l := range []Layer{Cmd, RestartsimTest, Controller, FakeAWS, Reports, Results, Predict, Internal, Hack, Scenarios} {
 		if string(l) == top {
 			return l
 		}
@@ -59,7 +60,8 @@ var Rules = []Rule{
 	{From: Controller, Never: []Layer{FakeAWS}, ProductionOnly: true, Why: "the controller talks to AWS only through the AWS SDK; its tests may serve it fakeaws"},
 	{From: FakeAWS, Never: append(above, Reports, Controller), Why: "fakeaws stands in for AWS and knows nothing of the harness or the controller it serves"},
 	{From: Reports, Never: above, Why: "reports render results.json, never a run"},
-	{From: Results, Never: []Layer{Cmd, RestartsimTest, SimRoot, SimSub, Controller, FakeAWS, Reports, Hack, Scenarios}, Why: "results is the output schema every reader shares; it imports only internal helpers"},
+	{From: Results, Never: []Layer{Cmd, RestartsimTest, SimRoot, SimSub, Controller, FakeAWS, Reports, Predict, Hack, Scenarios}, Why: "results is the output schema every reader shares; it imports only internal helpers"},
+	{From: Predict, Never: append(above, Reports, Controller), Why: "predict reads a run's results and call log, as reports do; it never runs one"},
 	{From: Internal, Never: above, Why: "internal helpers serve every layer and sit below all of them"},
 	{From: SimSub, Never: []Layer{SimRoot, Cmd, RestartsimTest}, Why: "the sim root composes its subpackages, not the other way round"},
 	{From: SimRoot, Never: []Layer{Cmd, RestartsimTest}, Why: "sim is driven by the CLI and by restartsimtest, never the reverse"},
