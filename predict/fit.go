@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -245,29 +246,28 @@ func restartChanges(st *results.Strategy, rr reRead, kinds []Kind) []Change {
 	return out
 }
 
-// nearestMutation is the successful mutating call closest to at, within 2 ms (an applied time is a
-// call's time plus its latency, rounded to the millisecond).
+// nearestMutation is the successful mutating call that applied a change seen at `at`: the closest
+// within 2 ms when the change is timed by its call (an applied time is a call's time plus its
+// latency, rounded to the millisecond), else the last one in the poll before it (a change to an
+// object group is applied when a poll of AWS first shows it).
 func nearestMutation(rr reRead, at float64) *timedCall {
 	var best *timedCall
+	bestD := math.Inf(1)
 	for i := range rr.calls {
 		c := &rr.calls[i]
 		if c.Outcome != fakeaws.OutcomeOK || !mutating(c.Call) {
 			continue
 		}
-		d := c.at + c.Latency.Seconds() - at
-		if d < 0 {
-			d = -d
+		d := at - (c.at + c.Latency.Seconds())
+		if d < -0.002 || d > observePoll {
+			continue
 		}
-		if d <= 0.002 && (best == nil || d < abs(best.at+best.Latency.Seconds()-at)) {
-			best = c
+		if d = math.Abs(d); d < bestD {
+			best, bestD = c, d
 		}
 	}
 	return best
 }
 
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
+// observePoll bounds how long after its mutation a poll of AWS may first show a change.
+const observePoll = 5.0

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/internal/stats"
 )
 
 // kindCalls gathers one kind's calls of the re-read.
@@ -18,6 +17,24 @@ type kindCalls struct {
 	// with tokens to spare, all every gap.
 	calm, all []float64
 	last      float64
+	// throttled counts the kind's turned-away calls; throttledAt holds a resource's last one until
+	// its retry, and backoffs the time between them.
+	throttled   int
+	throttledAt map[string]float64
+	backoffs    []float64
+	retries     []backoff
+	ok          []okCall
+}
+
+// backoff is one resource's wait between a throttled call and its retry.
+type backoff struct {
+	item     string
+	from, to float64
+}
+
+type okCall struct {
+	item string
+	at   float64
 }
 
 // fitKinds turns the re-read's calls into kinds: objects in the order the re-read reached them,
@@ -30,17 +47,25 @@ func fitKinds(rr reRead, fleet int) []Kind {
 		k := byName[c.kind]
 		if k == nil {
 			k = &kindCalls{Kind: Kind{Name: c.kind, Start: c.at - rr.first, positions: map[string]int{}},
-				times: map[string][]float64{}, buckets: map[string]int{}}
+				times: map[string][]float64{}, buckets: map[string]int{}, throttledAt: map[string]float64{}}
 			byName[c.kind] = k
 			order = append(order, k)
 		}
 		if _, seen := k.positions[c.item]; !seen {
 			k.positions[c.item] = len(k.positions)
 		}
+		if retry := k.throttledAt[c.item]; retry > 0 {
+			k.backoffs = append(k.backoffs, c.at-retry)
+			k.retries = append(k.retries, backoff{c.item, retry, c.at})
+			delete(k.throttledAt, c.item)
+		}
 		if c.Outcome == fakeaws.OutcomeThrottled {
+			k.throttled++
+			k.throttledAt[c.item] = c.at
 			continue
 		}
 		k.times[c.item] = append(k.times[c.item], c.at)
+		k.ok = append(k.ok, okCall{c.item, c.at})
 		if k.buckets[c.Bucket] == 0 {
 			k.PerObject = append(k.PerObject, BucketCalls{Bucket: c.Bucket})
 		}
@@ -60,14 +85,17 @@ func fitKinds(rr reRead, fleet int) []Kind {
 		for i := range k.PerObject {
 			k.PerObject[i].Calls = float64(k.buckets[k.PerObject[i].Bucket]) / float64(k.Objects)
 		}
-		k.Workers = k.concurrency(rr.last - rr.first)
+		var seen bool
+		if k.Workers, seen = k.workersAroundBackoffs(); !seen {
+			k.Workers = k.concurrency(rr.last - rr.first)
+		}
 		gaps := k.calm
 		if len(gaps) < 5 {
 			gaps = k.all
 		}
-		if len(gaps) > 0 {
-			k.Pace = stats.Median(gaps) * float64(k.Workers)
-		}
+		k.Pace = trimmedMean(gaps) * float64(k.Workers)
+		k.Throttled = float64(k.throttled) / float64(k.Objects)
+		k.Backoff = trimmedMean(k.backoffs)
 		out = append(out, k.Kind)
 	}
 	return out
@@ -120,4 +148,67 @@ func (k *kindCalls) concurrency(drain float64) int {
 		return 1
 	}
 	return max(1, int(math.Round(weighted/busy)))
+}
+
+// trimmedMean is the mean of the gaps without the longest 5 %: the pace is a throughput (workers
+// fire in bursts, so a median gap is near zero), and the few long gaps are pauses between visits,
+// not work.
+func trimmedMean(gaps []float64) float64 {
+	if len(gaps) == 0 {
+		return 0
+	}
+	s := slices.Clone(gaps)
+	slices.Sort(s)
+	s = s[:max(1, len(s)-len(s)/20)]
+	sum := 0.0
+	for _, g := range s {
+		sum += g
+	}
+	return sum / float64(len(s))
+}
+
+// maxWorkers caps a kind's workers where its calls never paused for a backoff: more workers than
+// that would only split the same bucket finer.
+const maxWorkers = 16
+
+// workersAroundBackoffs reads the kind's workers from what its other objects did while one waited
+// out a throttle: with one worker nothing happens (the worker sleeps), with W the other W−1 go on,
+// at (W−1)/W of the kind's rate. false: too few backoffs to tell.
+func (k *kindCalls) workersAroundBackoffs() (int, bool) {
+	if len(k.ok) < 2 {
+		return 0, false
+	}
+	span := k.ok[len(k.ok)-1].at - k.ok[0].at
+	if span <= 0 {
+		return 0, false
+	}
+	rate := float64(len(k.ok)) / span
+	var others, expected float64
+	for _, b := range k.retries {
+		i, _ := slices.BinarySearchFunc(k.ok, b.from, func(c okCall, t float64) int { return cmpFloat(c.at, t) })
+		for ; i < len(k.ok) && k.ok[i].at < b.to; i++ {
+			if k.ok[i].item != b.item && k.ok[i].at > b.from {
+				others++
+			}
+		}
+		expected += rate * (b.to - b.from)
+	}
+	if expected < 5 {
+		return 0, false
+	}
+	ratio := others / expected
+	if ratio >= 1-1.0/maxWorkers {
+		return min(maxWorkers, k.Objects), true
+	}
+	return max(1, int(math.Round(1/(1-ratio)))), true
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

@@ -40,6 +40,10 @@ type Kind struct {
 	// Pace is the seconds a worker spends on a call when no token is missing: the request and the
 	// controller's own work around it.
 	Pace float64 `json:"paceSeconds"`
+	// Throttled is how many of an object's calls AWS turned away, and Backoff how long each cost its
+	// worker before the retry (the SDK's backoff): time in which the worker asks for no token.
+	Throttled float64 `json:"throttledPerObject"`
+	Backoff   float64 `json:"backoffSeconds"`
 	// PerObject is the calls an object costs, by bucket, in the order the kind first used them.
 	PerObject []BucketCalls `json:"perObject"`
 	// positions is each resource's place in the re-read (the order of first calls).

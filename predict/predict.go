@@ -36,6 +36,8 @@ type Forecast struct {
 	Orders   int            `json:"orders"`
 	Steady   float64        `json:"steadyStateSeconds"`
 	Calls    map[string]int `json:"awsCalls"`
+	// Throttled counts the calls AWS would turn away, by bucket (kinds whose run saw throttling).
+	Throttled map[string]int `json:"throttled"`
 }
 
 // Check is the model against the run it was fitted on.
@@ -111,7 +113,7 @@ func (m *Model) Forecast(size, orders int, seed uint64) (Forecast, error) {
 	}
 	start := m.Start + m.CacheSync*(float64(size)/float64(m.Fleet)-1)
 	f := Forecast{Size: size, Objects: map[string]int{}, Start: start, Orders: orders,
-		Steady: start + res.End + m.Settle, Calls: res.Calls}
+		Steady: start + res.End + m.Settle, Calls: res.Calls, Throttled: res.Throttled}
 	for _, k := range kinds {
 		f.Objects[k.Name] = k.Objects
 	}
@@ -193,13 +195,17 @@ func (m *Model) queueKinds(size int) []queue.Kind {
 			n = int(math.Round(float64(k.Objects) * float64(size) / float64(m.Fleet)))
 		}
 		q := queue.Kind{Name: k.Name, Objects: max(n, 1), Workers: k.Workers, Start: k.Start}
+		if k.Throttled > 0 {
+			q.Backoff = k.Backoff
+		}
+		perCall := k.Pace
 		for _, b := range k.PerObject {
 			whole := int(b.Calls)
 			for range whole {
-				q.Calls = append(q.Calls, queue.Call{Bucket: b.Bucket, Seconds: k.Pace})
+				q.Calls = append(q.Calls, queue.Call{Bucket: b.Bucket, Seconds: perCall})
 			}
 			if frac := b.Calls - float64(whole); frac > 1e-9 {
-				q.Extra = append(q.Extra, queue.Extra{Call: queue.Call{Bucket: b.Bucket, Seconds: k.Pace}, Share: frac})
+				q.Extra = append(q.Extra, queue.Extra{Call: queue.Call{Bucket: b.Bucket, Seconds: perCall}, Share: frac})
 			}
 		}
 		out = append(out, q)

@@ -17,7 +17,7 @@ func (m *Model) WriteModel(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n  re-read   %.1f s, then %.1f s to the steady state; %d calls, %d throttled\n", m.Drain, m.Settle, m.Calls, m.Throttled)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  kind\tobjects\tworkers\tpace\tcalls an object")
+	fmt.Fprintln(tw, "  kind\tobjects\tworkers\tpace\tthrottled, backoff\tcalls an object")
 	for _, k := range m.Kinds {
 		grow := "fixed"
 		if k.Scales {
@@ -31,7 +31,7 @@ func (m *Model) WriteModel(w io.Writer) {
 			}
 			calls = append(calls, fmt.Sprintf("%.2f %s", b.Calls, name))
 		}
-		fmt.Fprintf(tw, "  %s\t%d (%s)\t%d\t%.3f s\t%s\n", k.Name, k.Objects, grow, k.Workers, k.Pace, strings.Join(calls, ", "))
+		fmt.Fprintf(tw, "  %s\t%d (%s)\t%d\t%.3f s\t%.2f, %.2f s\t%s\n", k.Name, k.Objects, grow, k.Workers, k.Pace, k.Throttled, k.Backoff, strings.Join(calls, ", "))
 	}
 	_ = tw.Flush()
 	names := make([]string, 0, len(m.Buckets))
@@ -87,7 +87,11 @@ func (f Forecast) WriteForecast(w io.Writer, fleetName string) {
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", f.Calls[b], label))
 	}
-	fmt.Fprintf(w, "  AWS calls     %d in the re-read, not counting throttled retries (%s)\n", total, strings.Join(parts, ", "))
+	throttled := 0
+	for _, n := range f.Throttled {
+		throttled += n
+	}
+	fmt.Fprintf(w, "  AWS calls     %d in the re-read (%s), and %d throttled\n", total, strings.Join(parts, ", "), throttled)
 }
 
 func (s Spread) String() string {

@@ -36,3 +36,21 @@ func (t *tokens) grant(ask float64) float64 {
 	t.level, t.at = level-1, now
 	return now
 }
+
+// take gives a call asking at t a token if the bucket holds one then, as AWS does: false means the
+// call is throttled and its worker backs off. Calls must ask in time order.
+func (t *tokens) take(ask float64) bool {
+	if t.Unlimited() {
+		return true
+	}
+	if ask < t.at { // tokens up to t.at are promised to calls that queued for them
+		return false
+	}
+	level := min(t.Burst, t.level+t.Rate*(ask-t.at))
+	if level < 1 {
+		t.level, t.at = level, ask
+		return false
+	}
+	t.level, t.at = level-1, ask
+	return true
+}

@@ -3,6 +3,7 @@ package queue
 import (
 	"container/heap"
 	"fmt"
+	"math/rand/v2"
 )
 
 // Call is one AWS call an object costs: the bucket it draws from and the worker's time around it
@@ -23,6 +24,10 @@ type Kind struct {
 	// (a kind that averages 3.2 describes an object makes 3, and one in five objects a fourth).
 	Calls []Call
 	Extra []Extra
+	// Backoff, when set, is how the kind's client meets an empty bucket: AWS turns the call away and
+	// the worker sleeps a backoff (Backoff on average, drawn evenly from 0 to twice that) before it
+	// retries, as the AWS SDK's retryer does. Without it a call waits for its token in turn.
+	Backoff float64
 }
 
 // Extra is a call made by a fraction of the objects: Share of them, spread evenly over the queue.
@@ -37,6 +42,8 @@ type Result struct {
 	Done  [][]float64
 	End   float64
 	Calls map[string]int
+	// Throttled counts the calls turned away, by bucket.
+	Throttled map[string]int
 }
 
 // Simulate runs the kinds side by side, sharing buckets. A bucket a call names that buckets does not
@@ -46,7 +53,8 @@ func Simulate(kinds []Kind, buckets map[string]Bucket) (Result, error) {
 	for name, b := range buckets {
 		state[name] = newTokens(b)
 	}
-	res := Result{Done: make([][]float64, len(kinds)), Calls: map[string]int{}}
+	res := Result{Done: make([][]float64, len(kinds)), Calls: map[string]int{}, Throttled: map[string]int{}}
+	jitter := rand.New(rand.NewPCG(1, 2)) // backoffs differ as the SDK's do, and a run repeats
 	var q events
 	next := make([]int, len(kinds))
 	for k, kind := range kinds {
@@ -74,7 +82,16 @@ func Simulate(kinds []Kind, buckets map[string]Bucket) (Result, error) {
 		c := ev.calls[ev.step]
 		at := ev.at
 		if t, ok := state[c.Bucket]; ok {
-			at = t.grant(at)
+			if b := kinds[ev.kind].Backoff; b > 0 {
+				if !t.take(at) {
+					res.Throttled[c.Bucket]++
+					ev.at += b * 2 * jitter.Float64()
+					heap.Push(&q, ev)
+					continue
+				}
+			} else {
+				at = t.grant(at)
+			}
 		}
 		res.Calls[c.Bucket]++
 		ev.at, ev.step = at+c.Seconds, ev.step+1

@@ -128,3 +128,33 @@ func BenchmarkHundredThousandObjects(b *testing.B) {
 		}
 	}
 }
+
+// With backoffs, an empty bucket turns calls away instead of queueing them: the bucket still bounds
+// the drain (never faster than its tokens allow), turned-away calls are counted, and a worker slower
+// than the bucket is never turned away.
+func TestBackoffModeKeepsTheBucketsBound(t *testing.T) {
+	const n, rate, burst = 600, 10.0, 40.0
+	fast := []Kind{{Name: "a", Objects: n, Workers: 3, Calls: calls(1, "b", 0.01), Backoff: 0.5}}
+	res, err := Simulate(fast, map[string]Bucket{"b": {Rate: rate, Burst: burst}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if floor := (n - burst) / rate; res.End < floor {
+		t.Errorf("drained in %.2f s, faster than the bucket's %.2f s", res.End, floor)
+	}
+	if res.End > 1.2*(n-burst)/rate {
+		t.Errorf("drained in %.2f s: three workers backing off 0.5 s should keep a 10/s bucket nearly busy", res.End)
+	}
+	if res.Throttled["b"] == 0 || res.Calls["b"] != n {
+		t.Errorf("calls %v, throttled %v: want %d calls and some throttled", res.Calls, res.Throttled, n)
+	}
+	slow := []Kind{{Name: "a", Objects: n, Workers: 1, Calls: calls(1, "b", 0.2), Backoff: 0.5}}
+	res, err = Simulate(slow, map[string]Bucket{"b": {Rate: rate, Burst: burst}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Throttled["b"] != 0 {
+		t.Errorf("a worker at 5 calls/s was throttled %d times by a 10/s bucket", res.Throttled["b"])
+	}
+	near(t, "end", res.End, n*0.2)
+}
