@@ -324,6 +324,10 @@ type GateRule struct {
 type SweepPoint struct {
 	TGBs       int                `json:"targetGroupBindings"`
 	TTFMRByStr map[string]float64 `json:"ttfmrSecondsByStrategy"`
+	// PredictedTTFMRByStr is the restart-queue model's TTFMR at this size (the median over random
+	// queue orders), fitted on the sweep's smallest size; a strategy the model could not explain
+	// has none.
+	PredictedTTFMRByStr map[string]float64 `json:"predictedTtfmrSecondsByStrategy,omitempty"`
 }
 
 // Strategy returns the strategy with the given name.

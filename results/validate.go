@@ -79,10 +79,15 @@ func (r *Results) Validate() error {
 		for i, pt := range r.Sweep {
 			p := fmt.Sprintf("sweep[%d]", i)
 			c.count(p+".targetGroupBindings", pt.TGBs)
-			c.length(p+".ttfmrSecondsByStrategy", len(pt.TTFMRByStr), MaxStrategies)
-			for name, v := range pt.TTFMRByStr {
-				c.name(p+".ttfmrSecondsByStrategy", name)
-				c.seconds(fmt.Sprintf("%s.ttfmrSecondsByStrategy[%q]", p, name), v)
+			for _, f := range []struct {
+				field string
+				byStr map[string]float64
+			}{{"ttfmrSecondsByStrategy", pt.TTFMRByStr}, {"predictedTtfmrSecondsByStrategy", pt.PredictedTTFMRByStr}} {
+				c.length(p+"."+f.field, len(f.byStr), MaxStrategies)
+				for name, v := range f.byStr {
+					c.name(p+"."+f.field, name)
+					c.seconds(fmt.Sprintf("%s.%s[%q]", p, f.field, name), v)
+				}
 			}
 		}
 	}

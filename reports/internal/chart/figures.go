@@ -171,7 +171,8 @@ func barPanel(title, yLabel string, names []string, vals dataset.Values, labels 
 	return p, nil
 }
 
-// Sweep draws figure 5: TTFMR against the number of TGBs, log-log, one line per strategy.
+// Sweep draws figure 5: TTFMR against the number of TGBs, log-log, one line per strategy, and
+// dotted beside it the restart-queue model's forecast where the sweep has one.
 func Sweep(d dataset.Sweep) (PNG, error) {
 	if len(d.Lines) == 0 {
 		return PNG{}, fmt.Errorf("no sweep points to plot")
@@ -204,6 +205,15 @@ func Sweep(d dataset.Sweep) (PNG, error) {
 		pts.Radius = vg.Points(3.5)
 		p.Add(line, pts)
 		entries = append(entries, legendEntry{"strategy " + l.Name, line})
+		if i < len(d.Predicted) && len(d.Predicted[i].Points) > 0 {
+			pred, err := plotter.NewLine(d.Predicted[i].Points)
+			if err != nil {
+				return PNG{}, fmt.Errorf("%s predicted: %w", l.Name, err)
+			}
+			pred.LineStyle = predictedStyle(i)
+			p.Add(pred)
+			entries = append(entries, legendEntry{"  predicted by the queue model", pred})
+		}
 	}
 	widenLog(&p.X)
 	widenLog(&p.Y)

@@ -48,6 +48,12 @@ var palette = []color.RGBA{
 var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}}
 
 // lineStyle returns the i-th series style: a colour, and a dash pattern once colours run out.
+// predictedStyle draws a forecast in its strategy's colour, dotted, so it reads as the measured
+// line's shadow.
+func predictedStyle(i int) draw.LineStyle {
+	return draw.LineStyle{Color: palette[i%len(palette)], Width: vg.Points(1.4), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}}
+}
+
 func lineStyle(i int) draw.LineStyle {
 	return draw.LineStyle{Color: palette[i%len(palette)], Width: vg.Points(1.6), Dashes: dashes[(i/len(palette))%len(dashes)]}
 }

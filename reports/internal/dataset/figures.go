@@ -175,7 +175,12 @@ func NewBars(r *results.Results) Bars {
 
 // Sweep is figure 5: TTFMR against fleet size, one line per strategy. Points with a
 // non-positive size or TTFMR are left out (log axes).
-type Sweep struct{ Lines []Line }
+type Sweep struct {
+	Lines []Line
+	// Predicted holds, for each of Lines, the restart-queue model's forecast at the same sizes (no
+	// points: the model did not explain the strategy).
+	Predicted []Line
+}
 
 // NewSweep prepares figure 5; ok is false when the run has no sweep.
 func NewSweep(r *results.Results) (s Sweep, ok bool) {
@@ -193,7 +198,13 @@ func NewSweep(r *results.Results) (s Sweep, ok bool) {
 	}
 	sweep := append([]results.SweepPoint(nil), r.Sweep...)
 	sort.SliceStable(sweep, func(i, j int) bool { return sweep[i].TGBs < sweep[j].TGBs })
+	predicted := map[string]Points{}
 	for _, p := range sweep {
+		for name, v := range p.PredictedTTFMRByStr {
+			if p.TGBs > 0 && v > 0 {
+				predicted[name] = append(predicted[name], Point{X: float64(p.TGBs), Y: v})
+			}
+		}
 		for name, v := range p.TTFMRByStr {
 			if !known[name] {
 				known[name] = true
@@ -207,6 +218,7 @@ func NewSweep(r *results.Results) (s Sweep, ok bool) {
 	for _, n := range names {
 		if len(points[n]) > 0 && len(s.Lines) < MaxLines {
 			s.Lines = append(s.Lines, Line{Name: n, Points: points[n]})
+			s.Predicted = append(s.Predicted, Line{Name: n, Points: predicted[n]})
 		}
 	}
 	return s, len(s.Lines) > 0
