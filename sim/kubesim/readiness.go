@@ -27,6 +27,7 @@ func PodCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodConditi
 	return nil
 }
 
+// ConditionTrue tells whether the pod has a condition of type t with status True.
 func ConditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
 	c := PodCondition(pod, t)
 	return c != nil && c.Status == corev1.ConditionTrue
