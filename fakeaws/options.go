@@ -45,6 +45,10 @@ const (
 	ProfileUnlimited     = throttle.ProfileUnlimited  // never throttles
 )
 
+// ProfileLimits returns a throttle profile's buckets, keyed by category (such as
+// CategoryELBDescribe); false for an unknown profile. A category the map lacks never throttles.
+func ProfileLimits(name string) (map[string]Limit, bool) { return throttle.ProfileLimits(name) }
+
 // Throttle categories, usable as keys of Options.Overrides and SetLimit besides operation names.
 const (
 	CategoryELBRegistration      = throttle.ELBRegistration

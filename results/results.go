@@ -74,6 +74,9 @@ type Strategy struct {
 	// Unapplied lists the changes AWS did not show when the run ended (of the run Changes come
 	// from); a finding about the controller unless the scenario expects them (see UnappliedChange).
 	Unapplied []UnappliedChange `json:"unapplied,omitempty"`
+	// CallLogOrigin is fakeaws's clock when the measured phase began: a call in the strategy's
+	// aws-calls.jsonl happened at its time minus this, in scenario seconds (nil: no call log).
+	CallLogOrigin *time.Time `json:"callLogOrigin,omitempty"`
 }
 
 // RestartPhases is when each step of a restart happened, in scenario seconds. A nil step is one

@@ -212,6 +212,9 @@ func combine(st scenario.Strategy, runs []*strategyOutcome) (results.Strategy, [
 	med := runs[order[len(order)/2]]
 	rs := results.Strategy{Name: st.Name, Config: strategyConfig(st), Summary: med.out.Summary, Changes: med.out.Changes,
 		Events: med.events, Invariants: med.invariants, Restart: med.out.Restart, Restarts: med.out.Restarts, Unapplied: med.out.Unapplied}
+	if in := med.input; in != nil && !in.Origin.IsZero() {
+		rs.CallLogOrigin = &in.Origin
+	}
 	if len(runs) > 1 {
 		for _, r := range runs {
 			rs.Runs = append(rs.Runs, r.out.Summary)

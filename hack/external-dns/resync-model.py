@@ -1,4 +1,4 @@
-# Paper model of external-dns's restart sync against one run (docs/performance.md, external-dns): usage
+# Paper model of external-dns's restart sync against one run (docs/history/performance-notebook.md, external-dns): usage
 #   python3 hack/external-dns/resync-model.py out/<scenario>/<time>/
 import json, sys, datetime, statistics
 d = sys.argv[1].rstrip('/') + '/'

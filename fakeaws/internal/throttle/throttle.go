@@ -263,3 +263,16 @@ func (t *Throttler) Buckets(now time.Time) []BucketState {
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
 }
+
+// ProfileLimits returns a copy of a profile's buckets by category; false for an unknown profile.
+func ProfileLimits(name string) (map[string]Limit, bool) {
+	p, ok := profiles[name]
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]Limit, len(p))
+	for k, l := range p {
+		out[k] = l
+	}
+	return out, true
+}
