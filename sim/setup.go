@@ -13,6 +13,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/kubesim"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -25,8 +26,8 @@ import (
 const RunLabel = "restartsim.io/run"
 
 // startSimulator runs the simulated kubelet and endpoint controller for the run's objects until stop.
-func startSimulator(ctx context.Context, e *env.Env, labels map[string]string, clusterSlices bool, log logr.Logger) (*workload.Simulator, func(), error) {
-	simulator, err := workload.NewSimulator(e.Config, workload.SimulatorOptions{Labels: labels, ClusterEndpointSlices: clusterSlices, Logger: log.WithName("kubelet")})
+func startSimulator(ctx context.Context, e *env.Env, labels map[string]string, clusterSlices bool, log logr.Logger) (*kubesim.Simulator, func(), error) {
+	simulator, err := kubesim.NewSimulator(e.Config, kubesim.SimulatorOptions{Labels: labels, ClusterEndpointSlices: clusterSlices, Logger: log.WithName("kubelet")})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,7 +37,7 @@ func startSimulator(ctx context.Context, e *env.Env, labels map[string]string, c
 	return simulator, func() { cancel(); <-done }, nil
 }
 
-func waitSynced(ctx context.Context, s *workload.Simulator) error {
+func waitSynced(ctx context.Context, s *kubesim.Simulator) error {
 	select {
 	case <-s.Synced():
 		return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/kubesim"
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -43,7 +44,7 @@ type fleetSnapshot struct {
 // bindings the registrations are minutes of API server time per strategy, and the checkpoints most of a
 // minute. A strategy's warm-up then finds its bindings converged: no-checkpoint ignores the annotations,
 // checkpoint strategies early-exit on them (compact reads the upstream form too).
-func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *workload.Simulator, cloud backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
+func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *kubesim.Simulator, cloud backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/kubesim"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -62,7 +63,7 @@ type strategyRun struct {
 	labels     map[string]string
 	spec       workload.Spec
 	fleet      *workload.Fleet
-	simulator  *workload.Simulator
+	simulator  *kubesim.Simulator
 	fleetSetup time.Duration
 	ctrlLog    logr.Logger
 	leaseNS    string

@@ -11,6 +11,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -204,11 +205,11 @@ func (e *Executor) containerRestart(ctx context.Context, st scenario.Step) error
 		// The same pod object keeps its IP: AWS must deregister its target while the container is
 		// down and register it again when it is back.
 		if info, ok := infos[pods[i]]; ok && len(ch.Register)+len(ch.Deregister) == 0 {
-			t := workload.Target{ID: info.IP, Port: port}
-			ch.Register = []workload.Target{t}
+			t := tgbexpect.Target{ID: info.IP, Port: port}
+			ch.Register = []tgbexpect.Target{t}
 			// A pod whose target is not in AWS yet (e.g. just scaled up) has nothing to deregister.
 			if e.registered(info.TGB.TargetGroupARN, t) {
-				ch.Deregister = []workload.Target{t}
+				ch.Deregister = []tgbexpect.Target{t}
 			}
 			if ch.TargetGroupARN == "" {
 				ch.TargetGroupARN = info.TGB.TargetGroupARN
@@ -220,7 +221,7 @@ func (e *Executor) containerRestart(ctx context.Context, st scenario.Step) error
 }
 
 // registered reports whether AWS holds the target in the group now (draining ones excluded).
-func (e *Executor) registered(arn string, t workload.Target) bool {
+func (e *Executor) registered(arn string, t tgbexpect.Target) bool {
 	ths, err := e.backend.Targets(arn)
 	if err != nil {
 		return true

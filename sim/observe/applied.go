@@ -12,7 +12,8 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
-	"github.com/restartsim/restartsim/sim/lbexpect"
+	"github.com/restartsim/restartsim/sim/oracle/lbexpect"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -226,7 +227,7 @@ func (s *lbSnapshot) forwardsToBackend(a fakeaws.Action, e workload.Expectation)
 	var have, want []string
 	for _, th := range ths {
 		if th.State != fakeaws.HealthDraining {
-			have = append(have, workload.Target{ID: th.Target.ID, Port: th.Target.Port}.String())
+			have = append(have, tgbexpect.Target{ID: th.Target.ID, Port: th.Target.Port}.String())
 		}
 	}
 	for _, t := range e.Targets {

@@ -15,6 +15,7 @@ import (
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -40,7 +41,7 @@ func TestExpectationsAgainstFakeAWS(t *testing.T) {
 	}
 	ing := types.NamespacedName{Namespace: "shop", Name: "web"}
 	cart := types.NamespacedName{Namespace: "shop", Name: "cart"}
-	pods := []workload.Target{{ID: "10.0.0.1", Port: 8080}, {ID: "10.0.0.2", Port: 8080}}
+	pods := []tgbexpect.Target{{ID: "10.0.0.1", Port: 8080}, {ID: "10.0.0.2", Port: 8080}}
 	forward := workload.Expectation{Check: workload.ExpectForward, Group: "shop-g", Ingress: ing, Host: "shop.example.com",
 		Path: "/cart", Service: cart, ServicePort: 80, Targets: pods}
 	oidc := workload.Expectation{Check: workload.ExpectOIDCClientSecret, Group: "shop-g", Ingress: ing, Host: "shop.example.com",

@@ -14,7 +14,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/backend"
-	"github.com/restartsim/restartsim/sim/workload"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // CheckpointAnnotation is where the controller keeps its checkpoint (every checkpoint strategy).
@@ -156,7 +156,7 @@ func (k *Checker) Check(ctx context.Context, healthy bool) (results.Invariants, 
 	for _, p := range objs.Pods {
 		f.pods[p.Namespace+"/"+p.Name] = p
 	}
-	byName := make(map[string]workload.DesiredTGB, len(want))
+	byName := make(map[string]tgbexpect.DesiredTGB, len(want))
 	for key, d := range want {
 		byName[key.String()] = d
 	}
@@ -209,7 +209,7 @@ func (f *findings) add(tgb, kind, detail string) {
 }
 
 // checkTargets compares a binding's registered targets (draining ones aside) with the desired ones.
-func (k *Checker) checkTargets(f *findings, name string, d workload.DesiredTGB, healthy bool) error {
+func (k *Checker) checkTargets(f *findings, name string, d tgbexpect.DesiredTGB, healthy bool) error {
 	have, err := k.backend.Targets(d.TargetGroupARN)
 	if err != nil {
 		return fmt.Errorf("targets of %s: %w", name, err)
@@ -243,7 +243,7 @@ func (k *Checker) checkTargets(f *findings, name string, d workload.DesiredTGB, 
 	return nil
 }
 
-func (f *findings) checkGates(name string, d workload.DesiredTGB) {
+func (f *findings) checkGates(name string, d tgbexpect.DesiredTGB) {
 	for _, pk := range d.GatedPods {
 		if p := f.pods[pk.String()]; p != nil && !gateTrue(p, gateType(name)) {
 			f.add(name, "readiness-gate", pk.String()+" gate not True")
@@ -252,7 +252,7 @@ func (f *findings) checkGates(name string, d workload.DesiredTGB) {
 }
 
 // checkRules checks that the binding's security group rules are in place.
-func (k *Checker) checkRules(f *findings, name string, d workload.DesiredTGB) error {
+func (k *Checker) checkRules(f *findings, name string, d tgbexpect.DesiredTGB) error {
 	for _, r := range d.Rules {
 		sg, ok := f.sgs[r.SecurityGroupID]
 		if !ok {
@@ -313,7 +313,7 @@ func gateTrue(p *corev1.Pod, cond string) bool {
 
 // hasRule reports whether sg grants the desired rule r, alone or inside a wider rule of the same
 // source (LBC merges the ports one source group may reach into one range).
-func hasRule(sg fakeaws.SecurityGroup, r workload.Rule) bool {
+func hasRule(sg fakeaws.SecurityGroup, r tgbexpect.Rule) bool {
 	want := fakeaws.Rule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDR: r.CIDR, SourceGroupID: r.SourceSecurityGroupID}
 	for _, have := range sg.Ingress {
 		if have.Covers(want) {

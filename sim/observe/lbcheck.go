@@ -8,7 +8,7 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/results"
-	"github.com/restartsim/restartsim/sim/lbexpect"
+	"github.com/restartsim/restartsim/sim/oracle/lbexpect"
 )
 
 // LoadBalancerState is the AWS load balancer side as fakeaws stores it. Only an in-process fakeaws

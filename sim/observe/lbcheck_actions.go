@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/sim/lbexpect"
+	"github.com/restartsim/restartsim/sim/oracle/lbexpect"
 )
 
 // actionsDiffer names the first difference between the expected actions and AWS's, in order.

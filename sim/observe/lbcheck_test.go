@@ -18,7 +18,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
 	"github.com/restartsim/restartsim/results"
-	"github.com/restartsim/restartsim/sim/lbexpect"
+	"github.com/restartsim/restartsim/sim/oracle/lbexpect"
 )
 
 // The objects are written as users write them, annotation keys spelled out.

@@ -9,7 +9,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/results"
-	"github.com/restartsim/restartsim/sim/workload"
+	"github.com/restartsim/restartsim/sim/kubesim"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -62,7 +62,7 @@ const quietFor = 250 * time.Millisecond
 // WaitQuiet waits until the simulated kubelet and endpoint controller have nothing queued and made
 // no write for quietFor. A fleet that never settles is logged, not failed: the controller may keep
 // it busy, and the timeline runs all the same.
-func WaitQuiet(ctx context.Context, s *workload.Simulator, timeout time.Duration, log logr.Logger) {
+func WaitQuiet(ctx context.Context, s *kubesim.Simulator, timeout time.Duration, log logr.Logger) {
 	deadline := time.Now().Add(timeout)
 	writes, since := s.Writes(), time.Now()
 	for time.Now().Before(deadline) {

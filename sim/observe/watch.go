@@ -21,8 +21,9 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/kubesim"
 	"github.com/restartsim/restartsim/sim/measure"
-	"github.com/restartsim/restartsim/sim/workload"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 const gatePrefix = "target-health.elbv2.k8s.aws/"
@@ -70,7 +71,7 @@ type LoadBalancerSide struct {
 // StartWatch starts the watch on the simulator's pod and slice informers (synced) and informers
 // of its own for bindings, Services and Nodes (and with lb, the load balancer side); it returns
 // once they have synced.
-func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *workload.Simulator, lb *LoadBalancerSide) (*Watch, error) {
+func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *kubesim.Simulator, lb *LoadBalancerSide) (*Watch, error) {
 	w := &Watch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer(),
 		loadBalancers: lb != nil}
 	opts := cache.Options{Scheme: env.Scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
@@ -263,8 +264,8 @@ func (w *Watch) Flip(pod string, from time.Time) (time.Time, bool) {
 // Objects returns the run's objects as the informers hold them, without copying: the invariant
 // checks poll this, and a list of the 30,000 pods at 10k bindings would copy 37 MB of structs
 // each time. The objects are only read.
-func (w *Watch) Objects(ctx context.Context) (workload.Objects, error) {
-	o := workload.Objects{Pods: fromStore[*corev1.Pod](w.pods.GetStore()), Slices: fromStore[*discoveryv1.EndpointSlice](w.slices.GetStore())}
+func (w *Watch) Objects(ctx context.Context) (tgbexpect.Objects, error) {
+	o := tgbexpect.Objects{Pods: fromStore[*corev1.Pod](w.pods.GetStore()), Slices: fromStore[*discoveryv1.EndpointSlice](w.slices.GetStore())}
 	var err error
 	if o.TGBs, err = stored[*v1beta1.TargetGroupBinding](ctx, w.informers); err != nil {
 		return o, err

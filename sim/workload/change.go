@@ -7,15 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
-
-// Target is a target-group target: pod IP and container port (ip) or instance ID and NodePort (instance).
-type Target struct {
-	ID   string
-	Port int32
-}
-
-func (t Target) String() string { return fmt.Sprintf("%s:%d", t.ID, t.Port) }
 
 // Change kinds.
 const (
@@ -36,7 +29,7 @@ type Change struct {
 	TargetGroupARN string
 	// Register and Deregister are the net target changes. A container restart has none: its target is
 	// deregistered and registered again, which leaves the set unchanged.
-	Register, Deregister []Target
+	Register, Deregister []tgbexpect.Target
 	// Pods are the pods whose readiness gate for this TGB must (again) turn True before the change is
 	// complete: new gated pods, or the restarted pod of a gated TGB.
 	Pods []types.NamespacedName
@@ -58,29 +51,29 @@ func (f *Fleet) newChange(live *liveState, kind string, t *TGBPlan) Change {
 }
 
 // podTargets are the ip targets of pods (none for instance TGBs, whose targets are nodes).
-func (f *Fleet) podTargets(t *TGBPlan, pods []PodPlan) []Target {
+func (f *Fleet) podTargets(t *TGBPlan, pods []PodPlan) []tgbexpect.Target {
 	if t.TargetType != v1beta1.TargetTypeIP {
 		return nil
 	}
-	out := make([]Target, 0, len(pods))
+	out := make([]tgbexpect.Target, 0, len(pods))
 	for _, p := range pods {
-		out = append(out, Target{ID: p.IP, Port: f.Spec.Port})
+		out = append(out, tgbexpect.Target{ID: p.IP, Port: f.Spec.Port})
 	}
 	return out
 }
 
 // allTargets are every target of t: its pods (ip) or every Ready node on its NodePort (instance; the
 // fleet's TGBs carry no nodeSelector).
-func (f *Fleet) allTargets(t *TGBPlan) []Target {
+func (f *Fleet) allTargets(t *TGBPlan) []tgbexpect.Target {
 	if t.TargetType == v1beta1.TargetTypeIP {
 		return f.podTargets(t, t.Pods)
 	}
 	f.nodesMu.RLock()
 	defer f.nodesMu.RUnlock()
-	out := make([]Target, 0, len(f.Nodes))
+	out := make([]tgbexpect.Target, 0, len(f.Nodes))
 	for _, n := range f.Nodes {
 		if !n.NotReady {
-			out = append(out, Target{ID: n.InstanceID, Port: t.NodePort})
+			out = append(out, tgbexpect.Target{ID: n.InstanceID, Port: t.NodePort})
 		}
 	}
 	return out

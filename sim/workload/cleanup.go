@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/kubesim"
 )
 
 // Cleanup stops pending container recoveries and deletes what the run created in the cluster: its
@@ -86,7 +87,7 @@ func DeleteLabelled(ctx context.Context, c client.Client, labels map[string]stri
 	}
 	// The heartbeat Leases are owned by their Nodes, but a cluster without a garbage collector
 	// (envtest) would keep them.
-	if err := c.DeleteAllOf(ctx, &coordinationv1.Lease{}, client.InNamespace(nodeLeaseNamespace), client.MatchingLabels(labels)); err != nil {
+	if err := c.DeleteAllOf(ctx, &coordinationv1.Lease{}, client.InNamespace(kubesim.NodeLeaseNamespace), client.MatchingLabels(labels)); err != nil {
 		errs = append(errs, fmt.Errorf("deleting run node leases: %w", err))
 	}
 	return errors.Join(errs...)
@@ -132,7 +133,7 @@ func labelled(ctx context.Context, c client.Client, labels map[string]string) ([
 		left = append(left, "node "+n.Name)
 	}
 	var leases coordinationv1.LeaseList
-	if err := c.List(ctx, &leases, client.InNamespace(nodeLeaseNamespace), client.MatchingLabels(labels)); err != nil {
+	if err := c.List(ctx, &leases, client.InNamespace(kubesim.NodeLeaseNamespace), client.MatchingLabels(labels)); err != nil {
 		return nil, err
 	}
 	for _, l := range leases.Items {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/restartsim/restartsim/sim/apiretry"
 )
 
 // Stats summarises a Create.
@@ -151,7 +153,7 @@ func (f *Fleet) createAll(ctx context.Context, live *liveState, cnt *counters) e
 	}
 	// Namespaces first: everything else lives in them.
 	runPool(ctx, opts.Concurrency, len(f.Namespaces), func(i int) {
-		if err := createObject(ctx, c, f.namespaceObject(f.Namespaces[i], opts.Labels)); err != nil {
+		if err := apiretry.Create(ctx, c, f.namespaceObject(f.Namespaces[i], opts.Labels)); err != nil {
 			fail(fmt.Errorf("creating namespace %s: %w", f.Namespaces[i], err))
 			return
 		}

@@ -14,6 +14,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -72,7 +74,7 @@ func TestCreateSmallFleet(t *testing.T) {
 	}
 	for _, e := range eps.Items {
 		tg := plans[e.Labels[discoveryv1.LabelServiceName]]
-		if tg == nil || e.Labels[discoveryv1.LabelManagedBy] != workload.ManagedBy || len(e.Ports) != 1 || *e.Ports[0].Port != 8080 {
+		if tg == nil || e.Labels[discoveryv1.LabelManagedBy] != kubesim.ManagedBy || len(e.Ports) != 1 || *e.Ports[0].Port != 8080 {
 			t.Fatalf("slice %s: labels %v ports %+v", e.Name, e.Labels, e.Ports)
 		}
 		if len(e.Endpoints) != 3 {
@@ -83,7 +85,7 @@ func TestCreateSmallFleet(t *testing.T) {
 			if p == nil || ep.TargetRef.UID != p.UID || ep.Addresses[0] != tg.Pods[i].IP || *ep.NodeName != p.Spec.NodeName {
 				t.Fatalf("slice %s endpoint %d: %+v (pod %v)", e.Name, i, ep, p)
 			}
-			ready := workload.ReadyCondition(p).Status == corev1.ConditionTrue
+			ready := kubesim.ReadyCondition(p).Status == corev1.ConditionTrue
 			if *ep.Conditions.Ready != !tg.ReadinessGate || ready != !tg.ReadinessGate || *ep.Conditions.Terminating {
 				t.Fatalf("slice %s endpoint %d: conditions %+v, gated %v", e.Name, i, ep.Conditions, tg.ReadinessGate)
 			}
@@ -115,15 +117,15 @@ func TestCreateSmallFleet(t *testing.T) {
 	}
 	for _, tg := range tf.TGBs {
 		got := d[tg.Key()]
-		var want []workload.Target
+		var want []tgbexpect.Target
 		var gated []types.NamespacedName
 		if tg.TargetType == v1beta1.TargetTypeInstance {
 			for _, n := range tf.Nodes {
-				want = append(want, workload.Target{ID: n.InstanceID, Port: tg.NodePort})
+				want = append(want, tgbexpect.Target{ID: n.InstanceID, Port: tg.NodePort})
 			}
 		} else {
 			for _, p := range tg.Pods {
-				want = append(want, workload.Target{ID: p.IP, Port: 8080})
+				want = append(want, tgbexpect.Target{ID: p.IP, Port: 8080})
 				if tg.ReadinessGate {
 					gated = append(gated, types.NamespacedName{Namespace: tg.Namespace, Name: p.Name})
 				}

@@ -8,6 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/restartsim/restartsim/sim/apiretry"
 )
 
 // provisionTGB creates the TGB's target group and seeds its pods' ENIs.
@@ -33,13 +35,13 @@ func (f *Fleet) createNode(ctx context.Context, live *liveState, n NodePlan, now
 	c := live.opts.Client
 	want := f.nodeObject(n, live.sgIDs[n.SecurityGroup], live.opts.Labels, now)
 	obj := want.DeepCopy()
-	if err := createObject(ctx, c, obj); err != nil {
+	if err := apiretry.Create(ctx, c, obj); err != nil {
 		return fmt.Errorf("creating node %s: %w", n.Name, err)
 	}
 	cnt.wrote(true)
 	if len(obj.Status.Conditions) == 0 { // the API server dropped the status on create
 		obj.Status = want.Status
-		if err := retryTransient(ctx, func() error { return c.Status().Update(ctx, obj) }); err != nil {
+		if err := apiretry.OnTransient(ctx, func() error { return c.Status().Update(ctx, obj) }); err != nil {
 			return fmt.Errorf("setting status of node %s: %w", n.Name, err)
 		}
 	}
@@ -52,13 +54,13 @@ func (f *Fleet) createNode(ctx context.Context, live *liveState, n NodePlan, now
 func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPlan, now metav1.Time, cnt *counters) error {
 	c, run := live.opts.Client, live.opts.Labels
 	svc := f.serviceObject(t, run)
-	err := createObject(ctx, c, svc)
+	err := apiretry.Create(ctx, c, svc)
 	if err != nil && t.NodePort != 0 && apierrors.IsInvalid(err) && strings.Contains(err.Error(), "already allocated") {
 		// A real cluster may already use the planned NodePort: let the API server pick one.
 		live.opts.Logger.Info("planned NodePort taken, using an allocated one", "service", t.Key(), "nodePort", t.NodePort)
 		svc = f.serviceObject(t, run)
 		svc.Spec.Ports[0].NodePort = 0
-		if err = createObject(ctx, c, svc); err == nil {
+		if err = apiretry.Create(ctx, c, svc); err == nil {
 			t.NodePort = svc.Spec.Ports[0].NodePort
 		}
 	}
@@ -80,14 +82,14 @@ func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPla
 		return nil
 	}
 	slice := f.sliceObject(t, pods, run)
-	if err := createObject(ctx, c, slice); err != nil {
+	if err := apiretry.Create(ctx, c, slice); err != nil {
 		return fmt.Errorf("creating endpointslice of %s/%s: %w", t.Namespace, t.Name, err)
 	}
 	cnt.wrote(true)
 	if !t.DuplicateEndpoint {
 		return nil
 	}
-	if err := createObject(ctx, c, duplicateSliceObject(slice)); err != nil {
+	if err := apiretry.Create(ctx, c, duplicateSliceObject(slice)); err != nil {
 		return fmt.Errorf("creating the second endpointslice of %s/%s: %w", t.Namespace, t.Name, err)
 	}
 	cnt.wrote(true)
@@ -102,18 +104,18 @@ func (f *Fleet) startPod(ctx context.Context, live *liveState, t *TGBPlan, p Pod
 // startPodObject creates pod (planned as p) and gives it the status of a started pod (two writes).
 func (f *Fleet) startPodObject(ctx context.Context, live *liveState, pod *corev1.Pod, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
 	c := live.opts.Client
-	if err := createObject(ctx, c, pod); err != nil {
+	if err := apiretry.Create(ctx, c, pod); err != nil {
 		return nil, fmt.Errorf("creating pod %s/%s: %w", pod.Namespace, p.Name, err)
 	}
 	pod.Status = f.runningStatus(pod, p, now)
-	if err := retryTransient(ctx, func() error { return c.Status().Update(ctx, pod) }); err != nil {
+	if err := apiretry.OnTransient(ctx, func() error { return c.Status().Update(ctx, pod) }); err != nil {
 		return nil, fmt.Errorf("setting status of pod %s/%s: %w", pod.Namespace, p.Name, err)
 	}
 	return pod, nil
 }
 
 func (f *Fleet) createTGB(ctx context.Context, live *liveState, t *TGBPlan, cnt *counters) error {
-	if err := createObject(ctx, live.opts.Client, f.tgbObject(t, live.opts.Labels)); err != nil {
+	if err := apiretry.Create(ctx, live.opts.Client, f.tgbObject(t, live.opts.Labels)); err != nil {
 		return fmt.Errorf("creating targetgroupbinding %s/%s: %w", t.Namespace, t.Name, err)
 	}
 	cnt.wrote(true)

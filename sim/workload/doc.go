@@ -1,15 +1,16 @@
 // Package workload owns the simulated cluster workload of a restartsim run: the fleet of
-// TargetGroupBindings with their Services, Pods, EndpointSlices and Nodes, the AWS resources behind
-// them, the simulated kubelet and endpoint controller that envtest lacks, the mutations a timeline
-// applies, and the desired state that invariants are checked against.
+// TargetGroupBindings with their Services, Pods, EndpointSlices and Nodes, the Ingress side, the AWS
+// resources behind them, and the mutations a timeline applies. Two neighbours complete it:
+// sim/kubesim, the simulated kubelet and endpoint controller that envtest lacks, and
+// sim/oracle/tgbexpect, the desired state that invariants are checked against.
 //
 // The flow is:
 //
 //	fleet := workload.Plan(spec, rng)          // pure and deterministic: same seed, same fleet
 //	stats, err := fleet.Create(ctx, opts)      // many concurrent writers, pipelined per TGB
-//	sim, _ := workload.NewSimulator(cfg, simOpts); go sim.Start(ctx)
+//	sim, _ := kubesim.NewSimulator(cfg, simOpts); go sim.Start(ctx)
 //	ch, err := fleet.ScaleService(ctx, key, +2) // each mutation returns the meaningful Change
-//	want, err := workload.Desired(ctx, c)       // computed from the cluster only
+//	want, err := tgbexpect.Desired(ctx, c)      // computed from the cluster only
 //	fleet.Cleanup(ctx)                          // for --kubeconfig runs
 //
 // Everything random (names, instance IDs, node assignment, which TGBs use instance targets,

@@ -9,6 +9,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -39,7 +41,7 @@ func Example() {
 	if _, err := fleet.Create(ctx, workload.Options{Client: c, AWS: aws, Labels: run, Progress: os.Stderr}); err != nil {
 		panic(err)
 	}
-	sim, _ := workload.NewSimulator(cfg, workload.SimulatorOptions{Labels: run})
+	sim, _ := kubesim.NewSimulator(cfg, kubesim.SimulatorOptions{Labels: run})
 	go func() { _ = sim.Start(ctx) }()
 	<-sim.Synced()
 
@@ -48,7 +50,7 @@ func Example() {
 		change, _ := fleet.RotatePodIPs(ctx, key, 1)
 		fmt.Println(change.ID, change.Register, change.Deregister)
 	}
-	want, _ := workload.Desired(ctx, c, client.MatchingLabels(run))
+	want, _ := tgbexpect.Desired(ctx, c, client.MatchingLabels(run))
 	_ = want
 	_ = fleet.Cleanup(ctx)
 }

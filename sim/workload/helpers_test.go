@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -53,10 +54,10 @@ func createFleet(t *testing.T, spec workload.Spec, seed uint64, tweaks ...func(*
 	return tf
 }
 
-func (tf *testFleet) desired(t *testing.T) map[types.NamespacedName]workload.DesiredTGB {
+func (tf *testFleet) desired(t *testing.T) map[types.NamespacedName]tgbexpect.DesiredTGB {
 	t.Helper()
 	k8s := cluster(t).Client
-	d, err := workload.Desired(context.Background(), k8s, client.MatchingLabels(tf.run))
+	d, err := tgbexpect.Desired(context.Background(), k8s, client.MatchingLabels(tf.run))
 	if err != nil {
 		t.Fatalf("Desired: %v", err)
 	}
@@ -64,15 +65,15 @@ func (tf *testFleet) desired(t *testing.T) map[types.NamespacedName]workload.Des
 }
 
 // applied returns before + register − deregister, sorted like Desired's targets.
-func applied(before []workload.Target, ch workload.Change) []workload.Target {
-	out := slices.DeleteFunc(slices.Clone(before), func(x workload.Target) bool { return slices.Contains(ch.Deregister, x) })
+func applied(before []tgbexpect.Target, ch workload.Change) []tgbexpect.Target {
+	out := slices.DeleteFunc(slices.Clone(before), func(x tgbexpect.Target) bool { return slices.Contains(ch.Deregister, x) })
 	out = append(out, ch.Register...)
 	sortTargets(out)
 	return out
 }
 
-func sortTargets(ts []workload.Target) {
-	slices.SortFunc(ts, func(a, b workload.Target) int {
+func sortTargets(ts []tgbexpect.Target) {
+	slices.SortFunc(ts, func(a, b tgbexpect.Target) int {
 		if a.ID != b.ID {
 			if a.ID < b.ID {
 				return -1

@@ -13,6 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // Ingress-side change kinds: each changes one input of an Ingress's load balancer model.
@@ -56,7 +59,7 @@ type Expectation struct {
 	Service     types.NamespacedName
 	ServicePort int32
 	// Targets are the forward target group's targets (ExpectForward).
-	Targets []Target
+	Targets []tgbexpect.Target
 	// Value is the expected ClientSecret or HealthCheckPath.
 	Value string
 }
@@ -203,7 +206,7 @@ func (f *Fleet) ChangeBackendTargetPort(ctx context.Context, key types.Namespace
 	if f.Spec.ClusterEndpointSlices { // the cluster's controller follows the Service
 		return ch, nil
 	}
-	err = updateLatest(ctx, live.opts.Client, &discoveryv1.EndpointSlice{}, types.NamespacedName{Namespace: s.Namespace, Name: sliceName(s.Name)},
+	err = updateLatest(ctx, live.opts.Client, &discoveryv1.EndpointSlice{}, types.NamespacedName{Namespace: s.Namespace, Name: kubesim.SliceName(s.Name)},
 		func(slice *discoveryv1.EndpointSlice) {
 			for i := range slice.Ports {
 				slice.Ports[i].Port = &s.TargetPort

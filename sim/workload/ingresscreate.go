@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/sim/apiretry"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -75,7 +76,7 @@ func (f *Fleet) createIngressSide(ctx context.Context, live *liveState, cnt *cou
 // already has (it is cluster-wide and unlabelled then, so Cleanup leaves it).
 func (f *Fleet) createIngressClass(ctx context.Context, live *liveState) error {
 	c := live.opts.Client
-	err := createObject(ctx, c, f.ingressClassObject(live.opts.Labels))
+	err := apiretry.Create(ctx, c, f.ingressClassObject(live.opts.Labels))
 	if apierrors.IsAlreadyExists(err) {
 		var have networkingv1.IngressClass
 		if err := c.Get(ctx, types.NamespacedName{Name: IngressClassName}, &have); err != nil {
@@ -96,7 +97,7 @@ func (f *Fleet) createIngressClass(ctx context.Context, live *liveState) error {
 func (f *Fleet) createServiceObjects(ctx context.Context, live *liveState, s *ServicePlan, now metav1.Time, cnt *counters) error {
 	c, run := live.opts.Client, live.opts.Labels
 	createService := func() error {
-		if err := createObject(ctx, c, f.backendServiceObject(s, run)); err != nil {
+		if err := apiretry.Create(ctx, c, f.backendServiceObject(s, run)); err != nil {
 			return fmt.Errorf("creating service %s/%s: %w", s.Namespace, s.Name, err)
 		}
 		cnt.wrote(true)
@@ -122,7 +123,7 @@ func (f *Fleet) createServiceObjects(ctx context.Context, live *liveState, s *Se
 		pods = append(pods, pod)
 	}
 	if !f.Spec.ClusterEndpointSlices {
-		if err := createObject(ctx, c, serviceSliceObject(s.Namespace, s.Name, s.TargetPort, pods, run)); err != nil {
+		if err := apiretry.Create(ctx, c, serviceSliceObject(s.Namespace, s.Name, s.TargetPort, pods, run)); err != nil {
 			return fmt.Errorf("creating endpointslice of %s/%s: %w", s.Namespace, s.Name, err)
 		}
 		cnt.wrote(true)
@@ -141,18 +142,18 @@ func (f *Fleet) createIngress(ctx context.Context, live *liveState, ing *Ingress
 		if err != nil {
 			return err
 		}
-		if err := createObject(ctx, c, secret); err != nil {
+		if err := apiretry.Create(ctx, c, secret); err != nil {
 			return fmt.Errorf("creating secret %s/%s: %w", ing.Namespace, secret.Name, err)
 		}
 		cnt.wrote(true)
 	}
 	if ing.OIDC != nil {
-		if err := createObject(ctx, c, f.oidcSecretObject(ing, run)); err != nil {
+		if err := apiretry.Create(ctx, c, f.oidcSecretObject(ing, run)); err != nil {
 			return fmt.Errorf("creating secret %s/%s: %w", ing.Namespace, ing.OIDC.SecretName, err)
 		}
 		cnt.wrote(true)
 	}
-	if err := createObject(ctx, c, f.ingressObject(ing, run)); err != nil {
+	if err := apiretry.Create(ctx, c, f.ingressObject(ing, run)); err != nil {
 		return fmt.Errorf("creating ingress %s/%s: %w", ing.Namespace, ing.Name, err)
 	}
 	cnt.wrote(true)

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // IngressInfo is a snapshot of one Ingress of the fleet: what the harness needs to check the load
@@ -37,7 +39,7 @@ type ServiceInfo struct {
 	// Port is the Service port; TargetPort the pods' port, on which they are targets.
 	Port, TargetPort int32
 	// Targets are its ip targets (pod IP, TargetPort), in pod order.
-	Targets []Target
+	Targets []tgbexpect.Target
 }
 
 // IngressGroupInfo is a snapshot of one IngressGroup, whose Ingresses share one ALB.
@@ -72,7 +74,7 @@ func (s *ServicePlan) info() ServiceInfo {
 		in.Ingress = types.NamespacedName{Namespace: s.Namespace, Name: s.Ingress}
 	}
 	for _, p := range s.Pods {
-		in.Targets = append(in.Targets, Target{ID: p.IP, Port: s.TargetPort})
+		in.Targets = append(in.Targets, tgbexpect.Target{ID: p.IP, Port: s.TargetPort})
 	}
 	return in
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/sim/kubesim"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -99,7 +100,7 @@ func (f *Fleet) backendServiceObject(s *ServicePlan, run map[string]string) *cor
 		},
 	}
 	if f.Spec.ClusterEndpointSlices {
-		svc.Spec.Selector = map[string]string{ServiceLabel: s.Name}
+		svc.Spec.Selector = map[string]string{kubesim.ServiceLabel: s.Name}
 	}
 	if s.LoadBalancer {
 		svc.Annotations = map[string]string{lbmodel.AnnotationLBType: "external", lbmodel.AnnotationNLBTargetType: "ip",

@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/apiretry"
+	"github.com/restartsim/restartsim/sim/kubesim"
 )
 
 // begin locks the TGB named key against other mutations and returns it with the live state.
@@ -35,6 +37,12 @@ func (f *Fleet) begin(key types.NamespacedName) (*TGBPlan, *liveState, error) {
 		return nil, nil, fmt.Errorf("%w %s (removed)", ErrUnknownTGB, key)
 	}
 	return t, live, nil
+}
+
+// syncSlice rewrites the Service's EndpointSlice from its pods as the API server has them now.
+func (f *Fleet) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) error {
+	_, err := kubesim.SyncSlice(ctx, live.opts.Client, t.Key())
+	return err
 }
 
 // addPods plans, seeds and starts n new pods of t, appending them to t.Pods.
@@ -70,7 +78,7 @@ func (f *Fleet) addPods(ctx context.Context, live *liveState, t *TGBPlan, n int)
 func (f *Fleet) deletePods(ctx context.Context, live *liveState, t *TGBPlan, victims []PodPlan) error {
 	for _, p := range victims {
 		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: p.Name}}
-		err := retryTransient(ctx, func() error { return live.opts.Client.Delete(ctx, pod, client.GracePeriodSeconds(0)) })
+		err := apiretry.OnTransient(ctx, func() error { return live.opts.Client.Delete(ctx, pod, client.GracePeriodSeconds(0)) })
 		if err != nil && !apierrors.IsNotFound(err) {
 			return fmt.Errorf("deleting pod %s/%s: %w", t.Namespace, p.Name, err)
 		}
@@ -197,13 +205,13 @@ func (f *Fleet) RemoveTGB(ctx context.Context, key types.NamespacedName) (Change
 	meta := metav1.ObjectMeta{Namespace: t.Namespace, Name: t.Name}
 	objs := []client.Object{
 		&v1beta1.TargetGroupBinding{ObjectMeta: meta},
-		&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: sliceName(t.Name)}},
+		&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: kubesim.SliceName(t.Name)}},
 	}
 	if t.DuplicateEndpoint {
 		objs = append(objs, &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: duplicateSliceName(t.Name)}})
 	}
 	for _, obj := range objs {
-		if err := retryTransient(ctx, func() error { return c.Delete(ctx, obj) }); err != nil && !apierrors.IsNotFound(err) {
+		if err := apiretry.OnTransient(ctx, func() error { return c.Delete(ctx, obj) }); err != nil && !apierrors.IsNotFound(err) {
 			return ch, fmt.Errorf("deleting %T %s: %w", obj, key, err)
 		}
 	}
@@ -211,7 +219,7 @@ func (f *Fleet) RemoveTGB(ctx context.Context, key types.NamespacedName) (Change
 		return ch, err
 	}
 	svc := &corev1.Service{ObjectMeta: meta}
-	if err := retryTransient(ctx, func() error { return c.Delete(ctx, svc) }); err != nil && !apierrors.IsNotFound(err) {
+	if err := apiretry.OnTransient(ctx, func() error { return c.Delete(ctx, svc) }); err != nil && !apierrors.IsNotFound(err) {
 		return ch, fmt.Errorf("deleting service %s: %w", key, err)
 	}
 	return ch, nil

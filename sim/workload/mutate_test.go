@@ -11,6 +11,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/internal/testwait"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -78,7 +79,7 @@ func TestMutationChangesMatchCluster(t *testing.T) {
 	t.Run("rotate pod IPs", func(t *testing.T) {
 		key := ipTGB(false)
 		ch := check(t, key, func() (workload.Change, error) { return tf.RotatePodIPs(ctx, key, 2) })
-		if len(ch.Register) != 2 || len(ch.Deregister) != 2 || slices.ContainsFunc(ch.Register, func(x workload.Target) bool {
+		if len(ch.Register) != 2 || len(ch.Deregister) != 2 || slices.ContainsFunc(ch.Register, func(x tgbexpect.Target) bool {
 			return slices.Contains(ch.Deregister, x)
 		}) {
 			t.Fatalf("change %+v", ch)

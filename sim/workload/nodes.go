@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/apiretry"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // Kinds of the node mutations' changes.
@@ -132,7 +134,7 @@ func (f *Fleet) nodeNotReady(ctx context.Context, live *liveState, name string) 
 	}
 	c := live.opts.Client
 	node := &corev1.Node{}
-	err := retry.OnError(contendedRetry, retriable, func() error {
+	err := retry.OnError(apiretry.Contended, apiretry.Retriable, func() error {
 		if err := c.Get(ctx, client.ObjectKey{Name: name}, node); err != nil {
 			return err
 		}
@@ -204,11 +206,11 @@ func (f *Fleet) ReplaceNode(ctx context.Context) (Replacement, error) {
 // NodePort. The TGBs' node selectors are read from the API server, in fleet order; a TGB not
 // created yet (AddTGB) is left out, its own Change registers every node.
 func (f *Fleet) nodeChanges(ctx context.Context, live *liveState, kind string, n NodePlan, nodeLabels map[string]string) ([]Change, error) {
-	if _, excluded := nodeLabels[ExcludeFromLBLabel]; excluded {
+	if _, excluded := nodeLabels[tgbexpect.ExcludeFromLBLabel]; excluded {
 		return nil, nil
 	}
 	var list v1beta1.TargetGroupBindingList
-	if err := retryTransient(ctx, func() error {
+	if err := apiretry.OnTransient(ctx, func() error {
 		return live.opts.Client.List(ctx, &list, client.MatchingLabels(live.opts.Labels))
 	}); err != nil {
 		return nil, fmt.Errorf("%s %s: listing TargetGroupBindings: %w", kind, n.Name, err)
@@ -239,7 +241,7 @@ func (f *Fleet) nodeChanges(ctx context.Context, live *liveState, kind string, n
 	out := make([]Change, 0, len(targets))
 	for _, t := range targets {
 		ch := f.newChange(live, kind, t)
-		tg := []Target{{ID: n.InstanceID, Port: t.NodePort}}
+		tg := []tgbexpect.Target{{ID: n.InstanceID, Port: t.NodePort}}
 		if kind == ChangeNodeJoin {
 			ch.Register = tg
 		} else {

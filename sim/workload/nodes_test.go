@@ -14,6 +14,8 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -76,7 +78,7 @@ func TestReplaceNode(t *testing.T) {
 		}
 	}
 	for _, key := range matching {
-		if d := after[key]; !slices.Contains(d.Targets, workload.Target{ID: joined.InstanceID, Port: nodePort(t, key)}) {
+		if d := after[key]; !slices.Contains(d.Targets, tgbexpect.Target{ID: joined.InstanceID, Port: nodePort(t, key)}) {
 			t.Errorf("%s: desired %v lacks the joined node", key, d.Targets)
 		}
 	}
@@ -105,12 +107,12 @@ func TestReplaceNode(t *testing.T) {
 			t.Fatal(err)
 		}
 		var pods corev1.PodList
-		if err := k8s.List(ctx, &pods, client.InNamespace(key.Namespace), client.MatchingLabels{workload.ServiceLabel: key.Name}); err != nil {
+		if err := k8s.List(ctx, &pods, client.InNamespace(key.Namespace), client.MatchingLabels{kubesim.ServiceLabel: key.Name}); err != nil {
 			t.Fatal(err)
 		}
 		placed := 0
 		for _, p := range pods.Items {
-			if slices.ContainsFunc(ch.Register, func(x workload.Target) bool { return x.ID == p.Status.PodIP }) {
+			if slices.ContainsFunc(ch.Register, func(x tgbexpect.Target) bool { return x.ID == p.Status.PodIP }) {
 				placed++
 				if p.Spec.NodeName == replaced.Name {
 					t.Errorf("new pod %s placed on NotReady node %s", p.Name, replaced.Name)
@@ -176,7 +178,7 @@ func checkNodeChanges(t *testing.T, chs []workload.Change, kind string, tgbs []t
 	var got []types.NamespacedName
 	for _, ch := range chs {
 		got = append(got, ch.TGB)
-		tg := []workload.Target{{ID: instanceID, Port: nodePort(t, ch.TGB)}}
+		tg := []tgbexpect.Target{{ID: instanceID, Port: nodePort(t, ch.TGB)}}
 		reg, dereg := ch.Register, ch.Deregister
 		if kind == workload.ChangeNodeNotReady {
 			reg, dereg = dereg, reg

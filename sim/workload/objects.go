@@ -11,20 +11,12 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // Labels and annotations the workload puts on objects.
 const (
-	// ServiceLabel on a pod names its Service (the Services select on it only with
-	// Spec.ClusterEndpointSlices; otherwise they are selectorless).
-	ServiceLabel = "restartsim.io/service"
-	// DuplicateSliceAnnotation on a Service's EndpointSlice names its second slice (DuplicateEndpoint),
-	// which the simulated endpoint controller keeps listing the first of its endpoints.
-	DuplicateSliceAnnotation = "restartsim.io/duplicate-slice"
-	// SecurityGroupsAnnotation on a pod or node lists the security group IDs of its ENI, comma-separated.
-	SecurityGroupsAnnotation = "restartsim.io/security-groups"
-	// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the simulator's slices.
-	ManagedBy = "endpointslice.restartsim.io"
 	// SimulatedNodeLabel and SimulatedNodeTaint (NoSchedule) mark the fleet's Nodes, which no kubelet
 	// runs: on a real cluster, nothing else is scheduled onto them. Fleet pods tolerate the taint.
 	SimulatedNodeLabel = "restartsim.io/simulated-node"
@@ -66,7 +58,7 @@ func (f *Fleet) nodeObject(n NodePlan, sgID string, run map[string]string, now m
 				corev1.LabelOSStable:           "linux",
 				SimulatedNodeLabel:             "true",
 			}),
-			Annotations: map[string]string{SecurityGroupsAnnotation: sgID},
+			Annotations: map[string]string{tgbexpect.SecurityGroupsAnnotation: sgID},
 		},
 		Spec: corev1.NodeSpec{ProviderID: n.ProviderID(), Taints: []corev1.Taint{simulatedNodeTaint}},
 		Status: corev1.NodeStatus{
@@ -99,7 +91,7 @@ func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service
 			Port: MetricsPort, TargetPort: intstr.FromInt32(MetricsPort)})
 	}
 	if f.Spec.ClusterEndpointSlices {
-		svc.Spec.Selector = map[string]string{ServiceLabel: t.Name}
+		svc.Spec.Selector = map[string]string{kubesim.ServiceLabel: t.Name}
 	}
 	if t.TargetType == v1beta1.TargetTypeInstance {
 		svc.Spec.Type = corev1.ServiceTypeNodePort
@@ -128,8 +120,8 @@ func (f *Fleet) servicePodObject(namespace, service string, p PodPlan, sgID stri
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: p.Name, Namespace: namespace,
-			Labels:      withLabels(run, map[string]string{ServiceLabel: service}),
-			Annotations: map[string]string{SecurityGroupsAnnotation: sgID, PodENIAnnotation: f.podENIAnnotation(p)},
+			Labels:      withLabels(run, map[string]string{kubesim.ServiceLabel: service}),
+			Annotations: map[string]string{tgbexpect.SecurityGroupsAnnotation: sgID, PodENIAnnotation: f.podENIAnnotation(p)},
 		},
 		Spec: corev1.PodSpec{
 			NodeName:                      f.node(p.Node).Name,
@@ -169,26 +161,19 @@ func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev
 	}
 	cp := *pod
 	cp.Status = st
-	ready := ReadyCondition(&cp)
+	ready := kubesim.ReadyCondition(&cp)
 	ready.LastTransitionTime = now
 	st.Conditions = append(st.Conditions, ready)
 	return st
 }
 
-func sliceName(service string) string { return service + "-sim" }
-
 // duplicateSliceName names the second EndpointSlice of a Service with DuplicateEndpoint.
 func duplicateSliceName(service string) string { return service + "-sim-dup" }
-
-// duplicateEndpoints are what the second slice lists of the Service's endpoints eps: the first.
-func duplicateEndpoints(eps []discoveryv1.Endpoint) []discoveryv1.Endpoint {
-	return eps[:min(1, len(eps))]
-}
 
 func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
 	s := serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
 	if t.DuplicateEndpoint {
-		s.Annotations = map[string]string{DuplicateSliceAnnotation: duplicateSliceName(t.Name)}
+		s.Annotations = map[string]string{kubesim.DuplicateSliceAnnotation: duplicateSliceName(t.Name)}
 	}
 	if t.NamedPort {
 		s.Ports = append(s.Ports, discoveryv1.EndpointPort{Name: ptr.To(MetricsPortName), Port: ptr.To(MetricsPort),
@@ -202,8 +187,8 @@ func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]strin
 func duplicateSliceObject(slice *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
 	cp := slice.DeepCopy() // slice may be the created object, with its server-set metadata
 	return &discoveryv1.EndpointSlice{
-		ObjectMeta:  metav1.ObjectMeta{Namespace: cp.Namespace, Name: slice.Annotations[DuplicateSliceAnnotation], Labels: cp.Labels},
-		AddressType: cp.AddressType, Ports: cp.Ports, Endpoints: duplicateEndpoints(cp.Endpoints),
+		ObjectMeta:  metav1.ObjectMeta{Namespace: cp.Namespace, Name: slice.Annotations[kubesim.DuplicateSliceAnnotation], Labels: cp.Labels},
+		AddressType: cp.AddressType, Ports: cp.Ports, Endpoints: kubesim.DuplicateEndpoints(cp.Endpoints),
 	}
 }
 
@@ -211,17 +196,17 @@ func duplicateSliceObject(slice *discoveryv1.EndpointSlice) *discoveryv1.Endpoin
 func serviceSliceObject(namespace, service string, port int32, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
 	return &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: sliceName(service), Namespace: namespace,
+			Name: kubesim.SliceName(service), Namespace: namespace,
 			Labels: withLabels(run, map[string]string{
 				discoveryv1.LabelServiceName: service,
-				discoveryv1.LabelManagedBy:   ManagedBy,
+				discoveryv1.LabelManagedBy:   kubesim.ManagedBy,
 			}),
 		},
 		AddressType: discoveryv1.AddressTypeIPv4,
 		Ports: []discoveryv1.EndpointPort{{
 			Name: ptr.To(PortName), Port: ptr.To(port), Protocol: ptr.To(corev1.ProtocolTCP),
 		}},
-		Endpoints: Endpoints(pods),
+		Endpoints: kubesim.Endpoints(pods),
 	}
 }
 

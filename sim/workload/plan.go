@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // Fleet is a planned (and, after Create, live) fleet. The exported fields are the plan; mutations keep
@@ -120,7 +121,7 @@ func (t *TGBPlan) Key() types.NamespacedName {
 }
 
 // GateType is the readiness-gate condition type of the TGB.
-func (t *TGBPlan) GateType() string { return ReadinessGatePrefix + t.Name }
+func (t *TGBPlan) GateType() string { return tgbexpect.ReadinessGatePrefix + t.Name }
 
 // PodPlan is one pod and its branch ENI (security groups for pods: the pod IP is the branch ENI's address).
 type PodPlan struct {
@@ -133,9 +134,6 @@ type PodPlan struct {
 	// SecurityGroup indexes SecurityGroupNames.
 	SecurityGroup int
 }
-
-// ReadinessGatePrefix is the prefix of a TGB's readiness-gate condition type.
-const ReadinessGatePrefix = "target-health.elbv2.k8s.aws/"
 
 const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -44,7 +45,7 @@ func TestPodsCarryBranchENIs(t *testing.T) {
 		}
 		enis := out.Reservations[0].Instances[0].NetworkInterfaces
 		if len(enis) != 2 || aws.ToInt32(enis[0].Attachment.DeviceIndex) != 0 || aws.ToString(enis[0].PrivateIpAddress) != n.Status.Addresses[0].Address ||
-			aws.ToString(enis[0].Groups[0].GroupId) != n.Annotations[workload.SecurityGroupsAnnotation] ||
+			aws.ToString(enis[0].Groups[0].GroupId) != n.Annotations[tgbexpect.SecurityGroupsAnnotation] ||
 			aws.ToString(enis[1].InterfaceType) != "trunk" || aws.ToInt32(enis[1].Attachment.DeviceIndex) != 1 {
 			t.Fatalf("node %s: network interfaces %+v", n.Name, enis)
 		}
@@ -84,7 +85,7 @@ func TestPodsCarryBranchENIs(t *testing.T) {
 		}
 		if n.InterfaceType != ec2types.NetworkInterfaceTypeBranch || n.Status != ec2types.NetworkInterfaceStatusInUse || n.Attachment != nil ||
 			aws.ToString(n.PrivateIpAddress) != p.Status.PodIP || aws.ToString(n.MacAddress) != e.MACAddress || len(n.Groups) != 1 ||
-			aws.ToString(n.Groups[0].GroupId) != p.Annotations[workload.SecurityGroupsAnnotation] ||
+			aws.ToString(n.Groups[0].GroupId) != p.Annotations[tgbexpect.SecurityGroupsAnnotation] ||
 			tags["vpcresources.k8s.aws/trunk-eni-id"] != trunkOf[p.Spec.NodeName] || tags["kubernetes.io/cluster/restartsim"] != "owned" {
 			t.Errorf("pod %s on %s: ENI %+v tags %v", p.Name, p.Spec.NodeName, n, tags)
 		}

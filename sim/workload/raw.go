@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/apiretry"
 )
 
 // RawResult is the outcome of RawCreateRate.
@@ -38,7 +40,7 @@ func RawCreate(ctx context.Context, c client.Client, n, concurrency int, namespa
 		concurrency = DefaultConcurrency
 	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace, Labels: withLabels(labels, nil)}}
-	if err := createObject(ctx, c, ns); err != nil {
+	if err := apiretry.Create(ctx, c, ns); err != nil {
 		return RawResult{}, cleanup, fmt.Errorf("raw create rate: namespace: %w", err)
 	}
 	cleanup = func() {
@@ -55,7 +57,7 @@ func RawCreate(ctx context.Context, c client.Client, n, concurrency int, namespa
 				Labels: withLabels(labels, map[string]string{rawLabel: "true"})},
 			Data: map[string]string{"index": fmt.Sprint(i)},
 		}
-		if err := createObject(ctx, c, cm); err != nil {
+		if err := apiretry.Create(ctx, c, cm); err != nil {
 			cancel(fmt.Errorf("raw create rate: %w", err))
 			return
 		}

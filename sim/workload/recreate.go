@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/apiretry"
 )
 
 // ChangeRecreateService is the kind of a RecreateService change.
@@ -31,7 +33,7 @@ func (f *Fleet) RecreateService(ctx context.Context, key types.NamespacedName, d
 	ch.Deregister, ch.Register = all, all
 	c := live.opts.Client
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: t.Name}}
-	if err := retryTransient(ctx, func() error { return c.Delete(ctx, svc) }); err != nil && !apierrors.IsNotFound(err) {
+	if err := apiretry.OnTransient(ctx, func() error { return c.Delete(ctx, svc) }); err != nil && !apierrors.IsNotFound(err) {
 		return ch, fmt.Errorf("deleting service %s: %w", key, err)
 	}
 	select {
@@ -41,7 +43,7 @@ func (f *Fleet) RecreateService(ctx context.Context, key types.NamespacedName, d
 	}
 	// The deletion may still be in progress: retry AlreadyExists for a while.
 	for attempt := 0; ; attempt++ {
-		err := retryTransient(ctx, func() error { return c.Create(ctx, f.serviceObject(t, live.opts.Labels)) })
+		err := apiretry.OnTransient(ctx, func() error { return c.Create(ctx, f.serviceObject(t, live.opts.Labels)) })
 		if err == nil {
 			return ch, nil
 		}
@@ -85,7 +87,7 @@ func (f *Fleet) StaleGate(ctx context.Context, key types.NamespacedName) (Change
 	}
 	c := live.opts.Client
 	obj := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name}}
-	if err := retryTransient(ctx, func() error {
+	if err := apiretry.OnTransient(ctx, func() error {
 		return c.Status().Patch(ctx, obj, client.RawPatch(types.StrategicMergePatchType, patch))
 	}); err != nil {
 		return ch, fmt.Errorf("stale gate %s: %w", pod, err)

@@ -12,6 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/apiretry"
+	"github.com/restartsim/restartsim/sim/kubesim"
 )
 
 // ContainerRestart restarts the pod's container in place: the same pod object turns ContainersReady and
@@ -64,7 +67,7 @@ func (f *Fleet) ContainerRestart(ctx context.Context, pod types.NamespacedName) 
 // Going down also counts a restart.
 func (f *Fleet) setContainerReady(ctx context.Context, live *liveState, key types.NamespacedName, ready bool) error {
 	c := live.opts.Client
-	return retry.OnError(contendedRetry, retriable, func() error {
+	return retry.OnError(apiretry.Contended, apiretry.Retriable, func() error {
 		pod := &corev1.Pod{}
 		if err := c.Get(ctx, key, pod); err != nil {
 			return err
@@ -72,7 +75,7 @@ func (f *Fleet) setContainerReady(ctx context.Context, live *liveState, key type
 		now := metav1.NewTime(live.opts.Clock.Now())
 		cr := corev1.PodCondition{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now}
 		if !ready {
-			cr.Status, cr.Reason, cr.Message = corev1.ConditionFalse, ReasonContainersNotReady, "containers with unready status: ["+containerName+"]"
+			cr.Status, cr.Reason, cr.Message = corev1.ConditionFalse, kubesim.ReasonContainersNotReady, "containers with unready status: ["+containerName+"]"
 		}
 		statuses := make([]corev1.ContainerStatus, len(pod.Status.ContainerStatuses))
 		for i, cs := range pod.Status.ContainerStatuses {
@@ -90,14 +93,14 @@ func (f *Fleet) setContainerReady(ctx context.Context, live *liveState, key type
 		}
 		// Derive Ready from the pod as it will be.
 		next := pod.DeepCopy()
-		if have := podCondition(next, corev1.ContainersReady); have != nil {
+		if have := kubesim.PodCondition(next, corev1.ContainersReady); have != nil {
 			*have = cr
 		} else {
 			next.Status.Conditions = append(next.Status.Conditions, cr)
 		}
-		rd := ReadyCondition(next)
+		rd := kubesim.ReadyCondition(next)
 		rd.LastTransitionTime = now
-		if have := podCondition(pod, corev1.PodReady); have != nil && have.Status == rd.Status {
+		if have := kubesim.PodCondition(pod, corev1.PodReady); have != nil && have.Status == rd.Status {
 			rd.LastTransitionTime = have.LastTransitionTime
 		}
 		patch, err := json.Marshal(map[string]any{

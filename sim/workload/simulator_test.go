@@ -15,14 +15,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/internal/testwait"
+	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
 // startSimulator runs a Simulator for the fleet's run label until the test ends.
-func startSimulator(t *testing.T, run map[string]string) *workload.Simulator {
+func startSimulator(t *testing.T, run map[string]string) *kubesim.Simulator {
 	t.Helper()
 	cfg := cluster(t).Config
-	sim, err := workload.NewSimulator(cfg, workload.SimulatorOptions{Labels: run})
+	sim, err := kubesim.NewSimulator(cfg, kubesim.SimulatorOptions{Labels: run})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func TestSimulatorReadinessGates(t *testing.T) {
 	gate := tg.GateType()
 
 	p := getPod(t, pod)
-	if podReady(p) != corev1.ConditionFalse || workload.ReadyCondition(p).Reason != workload.ReasonReadinessGatesNotReady {
+	if podReady(p) != corev1.ConditionFalse || kubesim.ReadyCondition(p).Reason != kubesim.ReasonReadinessGatesNotReady {
 		t.Fatalf("gated pod starts Ready=%s; want False (gate missing)", podReady(p))
 	}
 	wait := func(wantReady corev1.ConditionStatus, wantEP string) {
@@ -176,7 +178,7 @@ func TestContainerRestartMirrorsEndpoints(t *testing.T) {
 			pod := keys[0]
 			info, _ := tf.TGB(types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name[:len(pod.Name)-2]})
 			if gated {
-				setGate(t, pod, workload.ReadinessGatePrefix+info.Key.Name, corev1.ConditionTrue)
+				setGate(t, pod, tgbexpect.ReadinessGatePrefix+info.Key.Name, corev1.ConditionTrue)
 				testwait.UntilDetail(t, 10*time.Second, "gated pod ready", func() (bool, string) {
 					return podReady(getPod(t, pod)) == corev1.ConditionTrue, string(podReady(getPod(t, pod)))
 				})
@@ -197,7 +199,7 @@ func TestContainerRestartMirrorsEndpoints(t *testing.T) {
 			if ep := epState(endpointOf(t, info.Key, pod)); ep != "ready=false serving=false terminating=false" {
 				t.Fatalf("endpoint during restart: %s", ep)
 			}
-			if d := tf.desired(t)[info.Key]; slices.ContainsFunc(d.Targets, func(x workload.Target) bool { return x.ID == p.Status.PodIP }) {
+			if d := tf.desired(t)[info.Key]; slices.ContainsFunc(d.Targets, func(x tgbexpect.Target) bool { return x.ID == p.Status.PodIP }) {
 				t.Fatalf("restarting pod %s still a desired target: %+v", p.Status.PodIP, d)
 			}
 			// Back after the delay; a gated pod is Ready at once (its gate is still True) until the
@@ -207,12 +209,12 @@ func TestContainerRestartMirrorsEndpoints(t *testing.T) {
 				return ep == "ready=true serving=true terminating=false", ep
 			})
 			if gated {
-				setGate(t, pod, workload.ReadinessGatePrefix+info.Key.Name, corev1.ConditionFalse)
+				setGate(t, pod, tgbexpect.ReadinessGatePrefix+info.Key.Name, corev1.ConditionFalse)
 				testwait.UntilDetail(t, 10*time.Second, "gate re-flip mirrored", func() (bool, string) {
 					ep := epState(endpointOf(t, info.Key, pod))
 					return ep == "ready=false serving=false terminating=false", ep
 				})
-				setGate(t, pod, workload.ReadinessGatePrefix+info.Key.Name, corev1.ConditionTrue)
+				setGate(t, pod, tgbexpect.ReadinessGatePrefix+info.Key.Name, corev1.ConditionTrue)
 				testwait.UntilDetail(t, 10*time.Second, "gate back", func() (bool, string) {
 					ep := epState(endpointOf(t, info.Key, pod))
 					return ep == "ready=true serving=true terminating=false", ep

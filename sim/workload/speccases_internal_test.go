@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 func specCasesSpec(fraction float64) Spec {
@@ -105,7 +106,7 @@ func TestSpecCaseObjects(t *testing.T) {
 	f.live = &liveState{lbSG: "sg-0lb"}
 	const account = "210987654321"
 	now := metav1.NewTime(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
-	var objs Objects
+	var objs tgbexpect.Objects
 	for i, n := range f.Nodes {
 		objs.Nodes = append(objs.Nodes, f.nodeObject(n, fmt.Sprintf("sg-%d", i), nil, now))
 	}

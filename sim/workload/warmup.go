@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/apiretry"
 )
 
 // WarmUp lists each kind the fleet writes once (at most one item), so that the client's REST mapping
@@ -24,7 +25,7 @@ func WarmUp(ctx context.Context, c client.Client) error {
 		&discoveryv1.EndpointSliceList{}, &corev1.NodeList{}, &corev1.NamespaceList{}, &corev1.ConfigMapList{}}
 	errs := make([]error, len(lists))
 	runPool(ctx, len(lists), len(lists), func(i int) {
-		errs[i] = retryTransient(ctx, func() error { return c.List(ctx, lists[i], client.Limit(1)) })
+		errs[i] = apiretry.OnTransient(ctx, func() error { return c.List(ctx, lists[i], client.Limit(1)) })
 	})
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("warm-up: %w", err)

@@ -1,4 +1,4 @@
-package workload_test
+package kubesim_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/restartsim/restartsim/sim/workload"
+	"github.com/restartsim/restartsim/sim/kubesim"
 )
 
 func TestReadyCondition(t *testing.T) {
@@ -30,25 +30,25 @@ func TestReadyCondition(t *testing.T) {
 	}{
 		{"no gate, containers ready", pod(corev1.ConditionTrue, "", false), corev1.ConditionTrue, ""},
 		{"no gate, containers not ready", pod(corev1.ConditionFalse, "", false), corev1.ConditionFalse, ""},
-		{"gate missing", pod(corev1.ConditionTrue, "", true), corev1.ConditionFalse, workload.ReasonReadinessGatesNotReady},
-		{"gate false", pod(corev1.ConditionTrue, corev1.ConditionFalse, true), corev1.ConditionFalse, workload.ReasonReadinessGatesNotReady},
+		{"gate missing", pod(corev1.ConditionTrue, "", true), corev1.ConditionFalse, kubesim.ReasonReadinessGatesNotReady},
+		{"gate false", pod(corev1.ConditionTrue, corev1.ConditionFalse, true), corev1.ConditionFalse, kubesim.ReasonReadinessGatesNotReady},
 		{"gate true", pod(corev1.ConditionTrue, corev1.ConditionTrue, true), corev1.ConditionTrue, ""},
 		{"gate true, containers not ready", pod(corev1.ConditionFalse, corev1.ConditionTrue, true), corev1.ConditionFalse, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := workload.ReadyCondition(tc.pod)
+			c := kubesim.ReadyCondition(tc.pod)
 			if c.Status != tc.status || (tc.reason != "" && c.Reason != tc.reason) {
 				t.Fatalf("Ready = %s (%s: %s); want %s %s", c.Status, c.Reason, c.Message, tc.status, tc.reason)
 			}
 			// The endpoint follows Ready; deletion makes it terminating and not ready, still serving.
 			tc.pod.Status.Conditions = append(tc.pod.Status.Conditions, c)
-			ep := workload.Endpoint(tc.pod)
+			ep := kubesim.Endpoint(tc.pod)
 			if *ep.Conditions.Ready != (c.Status == corev1.ConditionTrue) || *ep.Conditions.Terminating {
 				t.Fatalf("endpoint conditions %+v for Ready %s", ep.Conditions, c.Status)
 			}
 			tc.pod.DeletionTimestamp = &metav1.Time{}
-			ep = workload.Endpoint(tc.pod)
+			ep = kubesim.Endpoint(tc.pod)
 			if *ep.Conditions.Ready || !*ep.Conditions.Terminating || *ep.Conditions.Serving != (c.Status == corev1.ConditionTrue) {
 				t.Fatalf("terminating endpoint conditions %+v", ep.Conditions)
 			}

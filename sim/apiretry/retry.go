@@ -1,4 +1,7 @@
-package workload
+// Package apiretry retries Kubernetes API calls that fail for a passing reason: an overloaded API
+// server (throttled, timed out, briefly unavailable) or, for writes that race another writer of the
+// same object, a conflict. The fleet's writers and the simulated kubelet share these rules.
+package apiretry
 
 import (
 	"context"
@@ -10,11 +13,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// createObject creates obj, retrying transient errors; if a retried create finds the object already there
+// Create creates obj, retrying transient errors; if a retried create finds the object already there
 // (the first attempt succeeded after all), it reads it back into obj.
-func createObject(ctx context.Context, c client.Client, obj client.Object) error {
+func Create(ctx context.Context, c client.Client, obj client.Object) error {
 	attempt := 0
-	return retryTransient(ctx, func() error {
+	return OnTransient(ctx, func() error {
 		attempt++
 		err := c.Create(ctx, obj)
 		if apierrors.IsAlreadyExists(err) && attempt > 1 {
@@ -24,8 +27,8 @@ func createObject(ctx context.Context, c client.Client, obj client.Object) error
 	})
 }
 
-// retryTransient retries fn on errors an overloaded API server returns, with a short backoff.
-func retryTransient(ctx context.Context, fn func() error) error {
+// OnTransient retries fn on errors an overloaded API server returns, with a short backoff.
+func OnTransient(ctx context.Context, fn func() error) error {
 	delay := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := fn()
@@ -46,10 +49,10 @@ func transient(err error) bool {
 		apierrors.IsInternalError(err) || apierrors.IsServiceUnavailable(err)
 }
 
-// contendedRetry retries writes that race other writers of the same object (a churn step and the
+// Contended retries writes that race other writers of the same object (a churn step and the
 // simulated endpoint controller both sync a slice after a pod change): client-go's DefaultRetry
 // (5 tries within ~50 ms) can run out while the other writer is still busy on a loaded machine.
-var contendedRetry = wait.Backoff{Steps: 10, Duration: 10 * time.Millisecond, Factor: 2, Jitter: 0.5}
+var Contended = wait.Backoff{Steps: 10, Duration: 10 * time.Millisecond, Factor: 2, Jitter: 0.5}
 
-// retriable: a conflict with another writer, or a transient API error.
-func retriable(err error) bool { return apierrors.IsConflict(err) || transient(err) }
+// Retriable: a conflict with another writer, or a transient API error.
+func Retriable(err error) bool { return apierrors.IsConflict(err) || transient(err) }

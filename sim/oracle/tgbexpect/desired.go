@@ -1,4 +1,4 @@
-package workload
+package tgbexpect
 
 import (
 	"cmp"
@@ -16,7 +16,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/sim/kubesim"
 )
+
+// Target is a target-group target: pod IP and container port (ip) or instance ID and NodePort (instance).
+type Target struct {
+	ID   string
+	Port int32
+}
+
+func (t Target) String() string { return fmt.Sprintf("%s:%d", t.ID, t.Port) }
 
 // DesiredTGB is what AWS should hold for one TargetGroupBinding, derived from the cluster alone.
 type DesiredTGB struct {
@@ -42,8 +51,15 @@ type Rule struct {
 	SourceSecurityGroupID string
 }
 
-// ExcludeFromLBLabel on a node keeps it out of instance targets.
-const ExcludeFromLBLabel = "node.kubernetes.io/exclude-from-external-load-balancers"
+// What Desired reads of the objects besides their specs.
+const (
+	// ExcludeFromLBLabel on a node keeps it out of instance targets.
+	ExcludeFromLBLabel = "node.kubernetes.io/exclude-from-external-load-balancers"
+	// ReadinessGatePrefix is the prefix of a TGB's readiness-gate condition type.
+	ReadinessGatePrefix = "target-health.elbv2.k8s.aws/"
+	// SecurityGroupsAnnotation on a pod or node lists the security group IDs of its ENI, comma-separated.
+	SecurityGroupsAnnotation = "restartsim.io/security-groups"
+)
 
 // clusterState is the cluster as Desired reads it, indexed for joins.
 type clusterState struct {
@@ -169,8 +185,8 @@ func (st *clusterState) desired(tgb *v1beta1.TargetGroupBinding) (DesiredTGB, er
 			sel = s
 		}
 		for _, n := range st.nodes {
-			id := instanceID(n.Spec.ProviderID)
-			if id == "" || !nodeReady(n) || !sel.Matches(labels.Set(n.Labels)) {
+			id := kubesim.InstanceID(n.Spec.ProviderID)
+			if id == "" || !kubesim.NodeReady(n) || !sel.Matches(labels.Set(n.Labels)) {
 				continue
 			}
 			if _, excluded := n.Labels[ExcludeFromLBLabel]; excluded {
@@ -226,7 +242,7 @@ func wantedEndpoint(ep discoveryv1.Endpoint, pod *corev1.Pod, gate corev1.PodCon
 		return false
 	}
 	return pod != nil && pod.DeletionTimestamp == nil && hasGate(pod, gate) &&
-		conditionTrue(pod, corev1.ContainersReady) && !conditionTrue(pod, gate)
+		kubesim.ConditionTrue(pod, corev1.ContainersReady) && !kubesim.ConditionTrue(pod, gate)
 }
 
 func hasGate(pod *corev1.Pod, gate corev1.PodConditionType) bool {
@@ -250,27 +266,6 @@ func slicePort(e *discoveryv1.EndpointSlice, name string) (int32, bool) {
 		}
 	}
 	return 0, false
-}
-
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-// instanceID is the instance ID at the end of an aws:///<zone>/<id> provider ID.
-func instanceID(providerID string) string {
-	if !strings.HasPrefix(providerID, "aws://") {
-		return ""
-	}
-	id := providerID[strings.LastIndexByte(providerID, '/')+1:]
-	if !strings.HasPrefix(id, "i-") {
-		return ""
-	}
-	return id
 }
 
 func addGroups(groups map[string]bool, ann map[string]string) {

@@ -1,4 +1,4 @@
-package workload
+package kubesim
 
 import (
 	"context"
@@ -30,8 +30,8 @@ import (
 // SimulatorOptions configures a Simulator. Zero values take the documented defaults.
 type SimulatorOptions struct {
 	// Labels selects the pods and EndpointSlices the simulator manages (the run label, as in
-	// Options.Labels). Default none: every pod with the restartsim.io/service label and every slice the
-	// workload manages.
+	// workload.Options.Labels). Default none: every pod with the restartsim.io/service label and every
+	// slice the workload manages.
 	Labels map[string]string
 	// Workers is the number of workers of each of the two queues (kubelet, endpoints). Default 4.
 	Workers int
@@ -40,8 +40,8 @@ type SimulatorOptions struct {
 	// nodes NotReady and evicting their pods. Default 10s; negative disables.
 	NodeLeaseInterval time.Duration
 	// ClusterEndpointSlices: the cluster's EndpointSlice controller writes the slices (as with
-	// Spec.ClusterEndpointSlices). The simulator then plays only the kubelet, and its slice informer
-	// holds every slice with the run's labels, whoever manages it.
+	// workload.Spec.ClusterEndpointSlices). The simulator then plays only the kubelet, and its slice
+	// informer holds every slice with the run's labels, whoever manages it.
 	ClusterEndpointSlices bool
 	// Logger. Default logr.Discard().
 	Logger logr.Logger
@@ -72,7 +72,7 @@ func (o *SimulatorOptions) setDefaults() {
 // and delete them).
 type Simulator struct {
 	opts      SimulatorOptions
-	c         client.Client // writes, and the consistent reads of syncSlice
+	c         client.Client // writes, and the consistent reads of SyncSlice
 	factories []informers.SharedInformerFactory
 	pods      cache.SharedIndexInformer
 	slices    cache.SharedIndexInformer
@@ -324,7 +324,7 @@ func (s *Simulator) syncPod(ctx context.Context, key types.NamespacedName) error
 func readyPatch(pod *corev1.Pod, now time.Time) ([]byte, error) {
 	want := ReadyCondition(pod)
 	want.LastTransitionTime = metav1.NewTime(now)
-	if have := podCondition(pod, corev1.PodReady); have != nil && have.Status == want.Status {
+	if have := PodCondition(pod, corev1.PodReady); have != nil && have.Status == want.Status {
 		want.LastTransitionTime = have.LastTransitionTime
 	}
 	return json.Marshal(map[string]any{
@@ -334,7 +334,7 @@ func readyPatch(pod *corev1.Pod, now time.Time) ([]byte, error) {
 }
 
 // syncEndpoints brings the Service's EndpointSlice in line with its pods. The caches only decide
-// whether there is work; the sync itself reads the API server (see syncSlice), so a lagging cache
+// whether there is work; the sync itself reads the API server (see SyncSlice), so a lagging cache
 // never overwrites newer endpoints written by a mutation.
 func (s *Simulator) syncEndpoints(ctx context.Context, key types.NamespacedName) error {
 	objs, err := s.slices.GetIndexer().ByIndex(byService, key.String())
@@ -349,7 +349,7 @@ func (s *Simulator) syncEndpoints(ctx context.Context, key types.NamespacedName)
 		}
 		return nil
 	}
-	slice := named(sliceName(key.Name))
+	slice := named(SliceName(key.Name))
 	if slice == nil {
 		slice = objs[0].(*discoveryv1.EndpointSlice)
 	}
@@ -366,10 +366,10 @@ func (s *Simulator) syncEndpoints(ctx context.Context, key types.NamespacedName)
 	if name := slice.Annotations[DuplicateSliceAnnotation]; name != "" {
 		dup = named(name)
 	}
-	if endpointsEqual(slice.Endpoints, want) && (dup == nil || endpointsEqual(dup.Endpoints, duplicateEndpoints(want))) {
+	if endpointsEqual(slice.Endpoints, want) && (dup == nil || endpointsEqual(dup.Endpoints, DuplicateEndpoints(want))) {
 		return nil
 	}
-	wrote, err := syncSlice(ctx, s.c, key)
+	wrote, err := SyncSlice(ctx, s.c, key)
 	if wrote {
 		s.writes.Add(1)
 	}

@@ -1,4 +1,4 @@
-package workload
+package kubesim
 
 import (
 	"fmt"
@@ -17,8 +17,8 @@ const (
 	ReasonReadinessGatesNotReady = "ReadinessGatesNotReady"
 )
 
-// podCondition returns the pod's condition of type t, or nil.
-func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
+// PodCondition returns the pod's condition of type t, or nil.
+func PodCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
 	for i := range pod.Status.Conditions {
 		if pod.Status.Conditions[i].Type == t {
 			return &pod.Status.Conditions[i]
@@ -27,8 +27,9 @@ func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodConditi
 	return nil
 }
 
-func conditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
-	c := podCondition(pod, t)
+// ConditionTrue tells whether the pod has a condition of type t with status True.
+func ConditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
+	c := PodCondition(pod, t)
 	return c != nil && c.Status == corev1.ConditionTrue
 }
 
@@ -36,7 +37,7 @@ func conditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
 // LastTransitionTime): Ready = ContainersReady && every readiness-gate condition True, with the
 // kubelet's reasons and messages.
 func ReadyCondition(pod *corev1.Pod) corev1.PodCondition {
-	if cr := podCondition(pod, corev1.ContainersReady); cr == nil || cr.Status != corev1.ConditionTrue {
+	if cr := PodCondition(pod, corev1.ContainersReady); cr == nil || cr.Status != corev1.ConditionTrue {
 		c := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: ReasonContainersNotReady}
 		if cr != nil {
 			c.Status, c.Reason, c.Message = cr.Status, cr.Reason, cr.Message
@@ -45,7 +46,7 @@ func ReadyCondition(pod *corev1.Pod) corev1.PodCondition {
 	}
 	var unready []string
 	for _, rg := range pod.Spec.ReadinessGates {
-		c := podCondition(pod, rg.ConditionType)
+		c := PodCondition(pod, rg.ConditionType)
 		switch {
 		case c == nil:
 			unready = append(unready, fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", string(rg.ConditionType)))
@@ -63,7 +64,7 @@ func ReadyCondition(pod *corev1.Pod) corev1.PodCondition {
 // readyUpToDate tells whether the pod's Ready condition already says what ReadyCondition derives.
 func readyUpToDate(pod *corev1.Pod) bool {
 	want := ReadyCondition(pod)
-	have := podCondition(pod, corev1.PodReady)
+	have := PodCondition(pod, corev1.PodReady)
 	return have != nil && have.Status == want.Status && have.Reason == want.Reason && have.Message == want.Message
 }
 
@@ -76,7 +77,7 @@ func inEndpoints(pod *corev1.Pod) bool {
 // Endpoint is the EndpointSlice endpoint the endpoint controller writes for a pod: ready = pod Ready and
 // not terminating, serving = pod Ready, terminating = deletion requested.
 func Endpoint(pod *corev1.Pod) discoveryv1.Endpoint {
-	ready := conditionTrue(pod, corev1.PodReady)
+	ready := ConditionTrue(pod, corev1.PodReady)
 	terminating := pod.DeletionTimestamp != nil
 	ep := discoveryv1.Endpoint{
 		Addresses: []string{pod.Status.PodIP},

@@ -9,7 +9,8 @@
 // in AWS — which load balancers exist, their type and scheme, listener ports and protocols, rule
 // priorities, conditions and actions, and each forwarded target group's identity (LBC's resource
 // tag), protocol, target type and health check path — not names, subnets, attributes or tags
-// beyond the ones that identify a stack's resources.
+// beyond the ones that identify a stack's resources. Its sibling sim/oracle/tgbexpect is the same
+// kind of oracle for TargetGroupBindings.
 //
 // LBC's flags are taken at their defaults (default scheme internal, default target type instance,
 // a missing backend Service or action annotation answered with a fixed 503), and an Ingress is of

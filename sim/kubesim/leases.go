@@ -1,7 +1,8 @@
-package workload
+package kubesim
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -12,14 +13,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// nodeLeaseNamespace holds the kubelets' heartbeat Leases.
-const nodeLeaseNamespace = corev1.NamespaceNodeLease
+// NodeLeaseNamespace holds the kubelets' heartbeat Leases.
+const NodeLeaseNamespace = corev1.NamespaceNodeLease
 
 // renewLeases keeps a heartbeat Lease per fleet node, as the kubelet does, so that on a real cluster the
 // node lifecycle controller does not mark the simulated nodes NotReady and evict their pods. Nodes are
-// listed afresh each round, so nodes that joined during the run (Fleet.JoinNode) get theirs; a node that
-// is not Ready (Fleet.NodeNotReady) gets no renewals: its kubelet is gone, and a heartbeat would tell a
-// real cluster's lifecycle controller otherwise. Leases write only Leases, never a Node's status.
+// listed afresh each round, so nodes that joined during the run (workload.Fleet.JoinNode) get theirs; a
+// node that is not Ready (workload.Fleet.NodeNotReady) gets no renewals: its kubelet is gone, and a
+// heartbeat would tell a real cluster's lifecycle controller otherwise. Leases write only Leases, never a
+// Node's status.
 func (s *Simulator) renewLeases(ctx context.Context) {
 	t := time.NewTicker(s.opts.NodeLeaseInterval)
 	defer t.Stop()
@@ -43,15 +45,15 @@ func (s *Simulator) renewLeasesOnce(ctx context.Context) {
 	duration := int32(max(40, 4*s.opts.NodeLeaseInterval/time.Second))
 	for i := range nodes.Items {
 		n := &nodes.Items[i]
-		if !nodeReady(n) || instanceID(n.Spec.ProviderID) == "" {
+		if !NodeReady(n) || InstanceID(n.Spec.ProviderID) == "" {
 			continue
 		}
 		lease := &coordinationv1.Lease{}
-		err := s.c.Get(ctx, client.ObjectKey{Namespace: nodeLeaseNamespace, Name: n.Name}, lease)
+		err := s.c.Get(ctx, client.ObjectKey{Namespace: NodeLeaseNamespace, Name: n.Name}, lease)
 		switch {
 		case apierrors.IsNotFound(err):
 			lease = &coordinationv1.Lease{
-				ObjectMeta: metav1.ObjectMeta{Namespace: nodeLeaseNamespace, Name: n.Name, Labels: s.opts.Labels,
+				ObjectMeta: metav1.ObjectMeta{Namespace: NodeLeaseNamespace, Name: n.Name, Labels: s.opts.Labels,
 					OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.Name, UID: n.UID}}},
 				Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(n.Name), LeaseDurationSeconds: &duration, RenewTime: &now},
 			}
@@ -64,4 +66,26 @@ func (s *Simulator) renewLeasesOnce(ctx context.Context) {
 			s.opts.Logger.V(1).Info("renewing node lease", "node", n.Name, "error", err.Error())
 		}
 	}
+}
+
+// NodeReady tells whether the node's Ready condition is True.
+func NodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// InstanceID is the instance ID at the end of an aws:///<zone>/<id> provider ID.
+func InstanceID(providerID string) string {
+	if !strings.HasPrefix(providerID, "aws://") {
+		return ""
+	}
+	id := providerID[strings.LastIndexByte(providerID, '/')+1:]
+	if !strings.HasPrefix(id, "i-") {
+		return ""
+	}
+	return id
 }

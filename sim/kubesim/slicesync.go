@@ -1,4 +1,4 @@
-package workload
+package kubesim
 
 import (
 	"context"
@@ -8,27 +8,45 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/sim/apiretry"
 )
 
-// syncSlice rewrites the Service's EndpointSlice from its pods as the API server has them now.
-func (f *Fleet) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) error {
-	_, err := syncSlice(ctx, live.opts.Client, t.Key())
-	return err
+// The labels, annotations and names by which the simulator finds the fleet's pods and the
+// EndpointSlices it keeps.
+const (
+	// ServiceLabel on a pod names its Service (the Services select on it only with
+	// workload.Spec.ClusterEndpointSlices; otherwise they are selectorless).
+	ServiceLabel = "restartsim.io/service"
+	// DuplicateSliceAnnotation on a Service's EndpointSlice names its second slice
+	// (workload.TGBPlan.DuplicateEndpoint), which the simulated endpoint controller keeps listing the
+	// first of its endpoints.
+	DuplicateSliceAnnotation = "restartsim.io/duplicate-slice"
+	// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the simulator's slices.
+	ManagedBy = "endpointslice.restartsim.io"
+)
+
+// SliceName names the EndpointSlice of the Service service.
+func SliceName(service string) string { return service + "-sim" }
+
+// DuplicateEndpoints are what the second slice lists of the Service's endpoints eps: the first.
+func DuplicateEndpoints(eps []discoveryv1.Endpoint) []discoveryv1.Endpoint {
+	return eps[:min(1, len(eps))]
 }
 
-// syncSlice brings the EndpointSlice of the Service svc in line with the Service's pods, reading both
+// SyncSlice brings the EndpointSlice of the Service svc in line with the Service's pods, reading both
 // from the API server: first the slice, then the pods, and updating under the slice's
 // resourceVersion. The pods are thus never older than the slice, and any concurrent slice writer makes
 // the update conflict (and retry) instead of being overwritten with older state. This makes the
 // mutations and the Simulator safe as concurrent writers. It reports whether it wrote; a missing slice
 // is left alone. A Service's second slice (DuplicateEndpoint), if it has one, follows.
-func syncSlice(ctx context.Context, c client.Client, svc types.NamespacedName) (bool, error) {
+func SyncSlice(ctx context.Context, c client.Client, svc types.NamespacedName) (bool, error) {
 	wrote := false
 	var want []discoveryv1.Endpoint // the main slice's endpoints, as synced
 	dup := ""                       // the second slice's name, which the main slice names
-	err := retry.OnError(contendedRetry, retriable, func() error {
+	err := retry.OnError(apiretry.Contended, apiretry.Retriable, func() error {
 		slice := &discoveryv1.EndpointSlice{}
-		if err := c.Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: sliceName(svc.Name)}, slice); err != nil {
+		if err := c.Get(ctx, types.NamespacedName{Namespace: svc.Namespace, Name: SliceName(svc.Name)}, slice); err != nil {
 			return client.IgnoreNotFound(err)
 		}
 		var pods corev1.PodList
@@ -53,7 +71,7 @@ func syncSlice(ctx context.Context, c client.Client, svc types.NamespacedName) (
 	if err != nil || dup == "" {
 		return wrote, err
 	}
-	dupWrote, err := syncDuplicateSlice(ctx, c, types.NamespacedName{Namespace: svc.Namespace, Name: dup}, duplicateEndpoints(want))
+	dupWrote, err := syncDuplicateSlice(ctx, c, types.NamespacedName{Namespace: svc.Namespace, Name: dup}, DuplicateEndpoints(want))
 	return wrote || dupWrote, err
 }
 
@@ -62,7 +80,7 @@ func syncSlice(ctx context.Context, c client.Client, svc types.NamespacedName) (
 // slices again.
 func syncDuplicateSlice(ctx context.Context, c client.Client, key types.NamespacedName, eps []discoveryv1.Endpoint) (bool, error) {
 	wrote := false
-	err := retry.OnError(contendedRetry, retriable, func() error {
+	err := retry.OnError(apiretry.Contended, apiretry.Retriable, func() error {
 		dup := &discoveryv1.EndpointSlice{}
 		if err := c.Get(ctx, key, dup); err != nil {
 			return client.IgnoreNotFound(err)
