@@ -148,6 +148,22 @@ func TestPlottedSeriesComeFromInputs(t *testing.T) {
 				}
 			}
 		}
+		// A forecast for one strategy: its dotted line has the forecast's points, the other none.
+		withForecast := *r
+		withForecast.Sweep = append([]results.SweepPoint(nil), r.Sweep...)
+		name := s.Lines[0].Name
+		for j := range withForecast.Sweep {
+			withForecast.Sweep[j].PredictedTTFMRByStr = map[string]float64{name: float64(10 * (j + 1))}
+		}
+		s, _ = dataset.NewSweep(&withForecast)
+		if len(s.Predicted) != 2 || len(s.Predicted[0].Points) != len(r.Sweep) || len(s.Predicted[1].Points) != 0 {
+			t.Fatalf("predicted lines %+v, want %d points for %s and none for the other", s.Predicted, len(r.Sweep), name)
+		}
+		for j, p := range s.Predicted[0].Points {
+			if p.X != float64(r.Sweep[j].TGBs) || p.Y != float64(10*(j+1)) {
+				t.Errorf("predicted point %d = %+v", j, p)
+			}
+		}
 	})
 }
 

@@ -143,7 +143,9 @@ type sweepRow struct {
 	wall  float64
 	rss   int64
 	ttfmr map[string]float64
-	dir   string
+	// predicted is the restart-queue model's TTFMR, fitted on the smallest size.
+	predicted map[string]float64
+	dir       string
 	err   error
 }
 
@@ -201,6 +203,7 @@ func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 			return ctx.Err()
 		}
 	}
+	forecastSweep(stdout, rows)
 	dir, err := o.writeSweep(largest, lastDir, rows, stdout)
 	if err != nil {
 		return err
@@ -216,7 +219,7 @@ func (o *sweepOptions) writeSweep(largest *results.Results, largestDir string, r
 	merged := *largest
 	merged.Sweep = nil
 	for _, r := range rows {
-		merged.Sweep = append(merged.Sweep, results.SweepPoint{TGBs: r.size, TTFMRByStr: r.ttfmr})
+		merged.Sweep = append(merged.Sweep, results.SweepPoint{TGBs: r.size, TTFMRByStr: r.ttfmr, PredictedTTFMRByStr: r.predicted})
 	}
 	name := strings.TrimSuffix(largest.Scenario.Name, "-"+strconv.Itoa(rows[len(rows)-1].size))
 	merged.Scenario.Name = name + "-sweep"
