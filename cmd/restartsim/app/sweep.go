@@ -146,7 +146,7 @@ type sweepRow struct {
 	// predicted is the restart-queue model's TTFMR, fitted on the smallest size.
 	predicted map[string]float64
 	dir       string
-	err   error
+	err       error
 }
 
 func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
