@@ -105,3 +105,37 @@ func TestCheckTests(t *testing.T) {
 		t.Fatalf("violations %v, want only the controller's test import of sim", got)
 	}
 }
+
+// TestModuleShape keeps every hand-written non-test file and function of the module within the
+// shape limits.
+func TestModuleShape(t *testing.T) {
+	_, pkgs, err := List(t.Context(), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, p := range pkgs {
+		files += len(p.GoFiles)
+	}
+	if files < 100 {
+		t.Fatalf("go list found %d non-test files: not the module", files)
+	}
+	problems, err := Shape(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+func TestShapeFindsLongFilesAndFunctions(t *testing.T) {
+	long := "package p\n\nfunc f() {\n" + strings.Repeat("\t_ = 1\n", MaxFuncLines) + "}\n" + strings.Repeat("// filler\n", MaxFileLines)
+	got := fileShape("p.go", []byte(long))
+	if len(got) != 2 || !strings.Contains(got[0], "lines, at most 400") || !strings.Contains(got[1], "func f is 82 lines") {
+		t.Errorf("fileShape = %q, want the file and f named", got)
+	}
+	if got := fileShape("q.go", []byte("package q\n\nfunc g() {}\n")); len(got) != 0 {
+		t.Errorf("fileShape of a short file = %q", got)
+	}
+}

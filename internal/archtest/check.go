@@ -9,7 +9,10 @@ import (
 // Package is one package of the module as `go list -json` reports it: its import path and the
 // import paths of its production, in-package test and external test imports.
 type Package struct {
-	ImportPath   string
+	ImportPath string
+	// Dir and GoFiles locate the package's non-test sources, for the shape check.
+	Dir          string
+	GoFiles      []string
 	Imports      []string
 	TestImports  []string
 	XTestImports []string
