@@ -8,123 +8,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/results"
-	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/actions"
 	"github.com/restartsim/restartsim/sim/env"
-	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
-
-// strategyOutcome is what one strategy's (one repeat's) run measured.
-type strategyOutcome struct {
-	name       string
-	out        *measure.Output
-	invariants results.Invariants
-	events     []results.Event
-	k8sVersion string
-	// fleetSetup is the wall time of this run's own fleet creation (zero with a snapshot).
-	fleetSetup time.Duration
-	// input is what the measurements read.
-	input *measure.Input
-}
-
-// strategyRun is one strategy's run on a fresh environment, fakeaws and fleet. Each step starts
-// what the next needs and registers how to stop it; the lifecycle stops everything, last started
-// first, however far the run got.
-type strategyRun struct {
-	o     Options
-	sc    *scenario.Scenario
-	strat scenario.Strategy
-	ext   *scenario.External // the arm's external controller; nil runs the reference controller
-	// conv is the arm whose controller converges the fleet until the first restart starts this
-	// arm's (convergeWith; nil: this arm's own).
-	conv  *arm
-	seed  int64
-	dir   string
-	snap  *fleetSnapshot // with a snapshot, the environment and fakeaws start from copies of its fleet
-	log   logr.Logger
-	stops lifecycle
-
-	env        *env.Env
-	client     client.Client
-	cloud      backend.Backend
-	labels     map[string]string
-	spec       workload.Spec
-	fleet      *workload.Fleet
-	simulator  *workload.Simulator
-	fleetSetup time.Duration
-	ctrlLog    logr.Logger
-	leaseNS    string
-	ctrls      sut.Controllers
-	// runCtx ends, with the exit as its cause, when an external controller exits on its own.
-	runCtx          context.Context
-	stopControllers func()
-	// memory reads the controller instances' memory from their start to the measured phase's end.
-	memory    *sut.Scrape[sut.MemoryPoint]
-	watch     *observe.Watch
-	stopWatch func()
-	checker   *observe.Checker
-	removed   *observe.Removed
-	// warmup bounds the warm-up's waits.
-	warmup time.Duration
-	// objects are the scenario's object groups (nil: none).
-	objects *objectGroups
-}
-
-// lifecycle stops what a run started, last started first.
-type lifecycle []func()
-
-func (l *lifecycle) add(stop func()) { *l = append(*l, stop) }
-
-func (l *lifecycle) stop() {
-	for i := len(*l) - 1; i >= 0; i-- {
-		(*l)[i]()
-	}
-	*l = nil
-}
-
-// runStrategy runs one arm (a strategy, and its external controller if any) with seed into dir;
-// with snap, the environment and fakeaws start from copies of the snapshot's fleet instead of
-// creating one.
-func runStrategy(ctx context.Context, o Options, sc *scenario.Scenario, a arm, seed int64, dir string, snap *fleetSnapshot) (*strategyOutcome, error) {
-	r := &strategyRun{o: o, sc: sc, strat: a.st, ext: a.ext, conv: a.converge, seed: seed, dir: dir, snap: snap, log: o.Logger.WithValues("strategy", a.st.Name)}
-	defer r.stops.stop()
-	for _, step := range []func(context.Context) error{r.startCluster, r.startAWS, r.startFleet, r.startController, r.warmUp} {
-		if err := step(ctx); err != nil {
-			return nil, err
-		}
-	}
-	m, err := r.measure(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.collect(m)
-}
-
-// resumes reports whether the reference controller runs with the resume fast path.
-func (r *strategyRun) resumes() bool { return resumes(arm{st: r.strat, ext: r.ext}) }
-
-// resumes reports whether a runs the reference controller with the resume fast path.
-func resumes(a arm) bool { return a.ext == nil && ptr.Deref(a.st.Resume, false) }
-
-// warmArm is the arm whose controller runs until the first restart: the converging one, else this.
-func (r *strategyRun) warmArm() arm {
-	if r.conv != nil {
-		return *r.conv
-	}
-	return arm{st: r.strat, ext: r.ext}
-}
 
 // startCluster starts the Kubernetes side: the controller's log file, the API server (on a copy
 // of the snapshot's etcd) and the harness's client.
@@ -173,22 +69,21 @@ func (r *strategyRun) startAWS(ctx context.Context) error {
 
 // startFleet starts the simulated kubelet and endpoint controller, and creates (or adopts) the fleet.
 func (r *strategyRun) startFleet(ctx context.Context) error {
-	o := r.o
-	r.labels = runLabels(r.sc, r.seed)
-	if o.cluster != nil {
-		r.labels = o.cluster.labels(r.sc)
+	r.labels, r.spec = runLabels(r.sc, r.seed), r.sc.Fleet.WorkloadSpec()
+	if r.cluster != nil {
+		r.labels, r.spec = r.cluster.labels(r.sc), r.cluster.fleetSpec(r.sc)
 	}
 	var err error
-	if r.spec, r.fleet, err = planFleet(r.sc, r.seed, o.cluster); err != nil {
+	if r.fleet, err = planFleet(r.spec, r.seed); err != nil {
 		return err
 	}
-	simulator, stopSim, err := startSimulator(ctx, r.env, r.labels, o.cluster != nil && o.cluster.clusterSlices, r.log)
+	simulator, stopSim, err := startSimulator(ctx, r.env, r.labels, r.cluster != nil && r.cluster.clusterSlices, r.log)
 	if err != nil {
 		return err
 	}
 	r.simulator = simulator
 	r.stops.add(stopSim)
-	if o.cluster != nil {
+	if r.cluster != nil {
 		// Registered before the fleet exists, so an interrupted creation (SIGINT) is cleaned up too;
 		// it runs after the controllers are stopped, and stops the simulated kubelet first, whose
 		// heartbeats would otherwise renew the deleted node Leases.
@@ -200,7 +95,7 @@ func (r *strategyRun) startFleet(ctx context.Context) error {
 					r.log.Info("releasing the object groups' finalizers failed", "error", err.Error())
 				}
 			}
-			cleanupCluster(ctx, r.client, r.labels, o.cluster.controllerManager, r.log)
+			cleanupCluster(ctx, r.client, r.labels, r.cluster.controllerManager, r.log)
 		})
 	}
 	if err := r.createFleet(ctx); err != nil {
@@ -295,10 +190,34 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	return r.watchObjects(watchCtx)
 }
 
-// hasLoadBalancers reports whether the fleet has a load balancer side (Ingresses or Services of
-// type LoadBalancer), which the reference controller's load balancer reconcilers serve.
-func (r *strategyRun) hasLoadBalancers() bool {
-	return r.spec.Ingresses.HasLoadBalancers()
+// createObjects creates the groups that come after no other; the others wait for the controller to
+// make the groups they come after ready (createLaterObjects, in the warm-up). A fleet snapshot
+// holds its groups already (fleetSnapshot.objectsRunID).
+func (r *strategyRun) createObjects(ctx context.Context) error {
+	c, errs := scenario.CompileObjects(r.sc)
+	if len(errs) > 0 {
+		return runerr.BadInput(errs)
+	}
+	if c == nil {
+		return nil
+	}
+	aws, err := observe.AWSStateOf(r.cloud)
+	if err != nil {
+		return runerr.BadInput(err)
+	}
+	runID := objectsRunID(fmt.Sprintf("%s/%d", r.dir, r.seed))
+	if r.snap != nil {
+		runID = r.snap.objectsRunID
+	}
+	objEnv, err := objectEnv(r.cloud, aws, r.sc, r.spec.ClusterName, r.fleet.Namespaces, runID)
+	if err != nil {
+		return err
+	}
+	r.objects = &objectGroups{deps: actions.ObjectDeps{Fleet: c.Fleet, Env: objEnv, AWS: aws}}
+	if r.snap != nil {
+		return nil
+	}
+	return createFirstObjects(ctx, r.o, r.sc, r.client, c.Fleet, objEnv, r.log)
 }
 
 func (r *strategyRun) loadBalancerSide() *observe.LoadBalancerSide {
@@ -325,42 +244,17 @@ func (r *strategyRun) createLeaseNamespace(ctx context.Context) error {
 	return nil
 }
 
-// warmUp waits until the controller has converged the fleet and settled, so the measured phase
-// starts from a steady state.
-func (r *strategyRun) warmUp(ctx context.Context) error {
-	r.log.Info("warming up until AWS holds every target and every object is ready", "profile", r.sc.AWS.WarmupProfile)
-	warm := r.warmArm()
-	var unsettled func() int // bindings the controller still has to checkpoint
-	if warm.ext == nil && warm.st.InProcess == nil && warm.st.Checkpoint != scenario.CheckpointNone {
-		unsettled = r.watch.WithoutCheckpoint
-	}
-	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, warm.st, warm.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
-	warming := startConvergence(r.o.Progress, "warming up: the controller converges the fleet", r.checker)
-	defer warming.End()
-	if err := r.createLaterObjects(r.runCtx); err != nil {
-		return sut.StartFailure(r.runCtx, err)
-	}
-	if err := observe.WarmUp(r.runCtx, r.checker, r.warmup, unsettled); err != nil {
-		return sut.StartFailure(r.runCtx, err)
-	}
-	if err := r.ctrls.AwaitSettled(r.runCtx, r.warmup); err != nil {
-		return sut.StartFailure(r.runCtx, err)
-	}
-	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
-	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
-	observe.WaitQuiet(r.runCtx, r.simulator, r.warmup, r.log)
-	warming.End()
-	if err := context.Cause(r.runCtx); err != nil && ctx.Err() == nil {
-		return sut.StartFailure(r.runCtx, err)
-	}
-	if !resumes(warm) {
+// watchObjects starts the harness's watch of the groups' objects and has the checker hold every
+// object to its group's conditions.
+func (r *strategyRun) watchObjects(ctx context.Context) error {
+	if r.objects == nil {
 		return nil
 	}
-	// A crash right away would leave the new instance a watermark from before the warm-up's
-	// last reconciles, and its fast path would redo them: wait for one that covers them.
-	rv, err := controller.CurrentResourceVersion(ctx, r.client, r.leaseNS)
+	w, err := observe.StartObjects(ctx, r.env.Config, r.objects.deps.Fleet, r.objects.deps.AWS, r.fleet.Namespaces)
 	if err != nil {
-		return fmt.Errorf("warm-up: %w", err)
+		return err
 	}
-	return observe.WaitWatermark(ctx, r.client, r.leaseNS, time.Now(), rv, r.warmup)
+	r.objects.watch = w
+	r.checker.CheckObjects(w)
+	return nil
 }
