@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/restartsim/restartsim/reports/gate"
@@ -9,12 +10,12 @@ import (
 )
 
 // abLook is a look of the A/B comparison's sequential plan after the rounds so far: it judges
-// the runs with the gate's rule, prints the look (runs so far, each check's state) and returns the
-// rounds to reach before the next look, or 0 to stop: the verdict is decided, the plan is done,
-// the machine was saturated in too many runs for any further run to bring a pass, or
+// the runs with the gate's rule, prints the look to stdout (runs so far, each check's state) and
+// returns the rounds to reach before the next look, or 0 to stop: the verdict is decided, the plan
+// is done, the machine was saturated in too many runs for any further run to bring a pass, or
 // another block would not fit the budget (judged from the rounds so far, fleet snapshot
 // excluded, each taking as long as the slower of their mean and the last one).
-func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutcome, roundSecs []float64) int {
+func abLook(stdout io.Writer, res *results.Results, arms []arm, runs [][]*strategyOutcome, roundSecs []float64) int {
 	ab := res.AB
 	sums := func(name string) []results.Summary {
 		var out []results.Summary
@@ -26,18 +27,18 @@ func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutco
 	plan := gate.ABPlan(ab)
 	out, err := gate.JudgeAB(ab, sums(ab.Baseline), sums(ab.Candidate), gate.ABOptions{Saturated: gate.RanSaturated})
 	if err != nil {
-		fmt.Fprintf(o.Stdout, "A/B look: %v\n", err)
+		fmt.Fprintf(stdout, "A/B look: %v\n", err)
 		ab.Stopped = "error"
 		return 0
 	}
 	elapsed := time.Since(res.Scenario.StartedAt)
-	fmt.Fprintf(o.Stdout, "A/B look %d of %d: %d + %d runs, %s elapsed of a %s budget\n", out.Look+1, plan.Looks(), out.Runs, out.Runs,
+	fmt.Fprintf(stdout, "A/B look %d of %d: %d + %d runs, %s elapsed of a %s budget\n", out.Look+1, plan.Looks(), out.Runs, out.Runs,
 		elapsed.Round(time.Second), (time.Duration(ab.BudgetSeconds) * time.Second).Round(time.Second))
 	for _, c := range out.Checks {
 		if c.Skipped {
 			continue
 		}
-		fmt.Fprintf(o.Stdout, "  %-46s %-12s ×%s [%s, %s]  p %.2g ≤ %.2g\n", c.Metric.Metric, c.Verdict,
+		fmt.Fprintf(stdout, "  %-46s %-12s ×%s [%s, %s]  p %.2g ≤ %.2g\n", c.Metric.Metric, c.Verdict,
 			fmtRatio(c.Ratio.Center), fmtRatio(c.Ratio.Lo), fmtRatio(c.Ratio.Hi), c.P, c.Level)
 	}
 	switch {
@@ -54,13 +55,13 @@ func abLook(o Options, res *results.Results, arms []arm, runs [][]*strategyOutco
 		left := time.Duration(ab.BudgetSeconds*float64(time.Second)) - elapsed
 		if ab.BudgetSeconds > 0 && need > left {
 			ab.Stopped = "budget"
-			fmt.Fprintf(o.Stdout, "  → %s; a block of %d more per side needs about %s, %s of the budget is left: stop\n", out.Verdict, block, need.Round(time.Second), max(left, 0).Round(time.Second))
+			fmt.Fprintf(stdout, "  → %s; a block of %d more per side needs about %s, %s of the budget is left: stop\n", out.Verdict, block, need.Round(time.Second), max(left, 0).Round(time.Second))
 			return 0
 		}
-		fmt.Fprintf(o.Stdout, "  → %s: %s; %d more runs per side (about %s)\n", out.Verdict, out.Reason, block, need.Round(time.Second))
+		fmt.Fprintf(stdout, "  → %s: %s; %d more runs per side (about %s)\n", out.Verdict, out.Reason, block, need.Round(time.Second))
 		return out.Runs + block
 	}
-	fmt.Fprintf(o.Stdout, "  → %s: %s\n", out.Verdict, out.Reason)
+	fmt.Fprintf(stdout, "  → %s: %s\n", out.Verdict, out.Reason)
 	return 0
 }
 

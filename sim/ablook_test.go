@@ -42,7 +42,7 @@ func TestABLookStopsWhenPassOutOfReach(t *testing.T) {
 				MaxRepeats: 24, BudgetSeconds: 600, Metrics: []results.ABMetric{{Metric: results.MetricTTFMR, MinEffect: 0.25, MinDelta: 0.1}}},
 		}
 		arms, runs := abLookRuns(8, tc.saturated)
-		next := abLook(Options{Stdout: &out}, res, arms, runs, []float64{12})
+		next := abLook(&out, res, arms, runs, []float64{12})
 		if next != tc.next || res.AB.Stopped != tc.stopped {
 			t.Errorf("%d of 16 saturated: next look at %d rounds, stopped %q; want %d, %q\n%s", tc.saturated, next, res.AB.Stopped, tc.next, tc.stopped, out.String())
 		}

@@ -2,12 +2,12 @@ package sim
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/restartsim/restartsim/sim/scenario"
+	"k8s.io/utils/ptr"
 )
 
 // arm is one column of a run's results: a strategy, and the external controller it runs when it is
@@ -145,6 +145,9 @@ func (a arm) withBuild(name string, b scenario.Build, side string) (arm, error) 
 	return out, nil
 }
 
+// resumes reports whether a runs the reference controller with the resume fast path.
+func resumes(a arm) bool { return a.ext == nil && ptr.Deref(a.st.Resume, false) }
+
 // rounds is the number of times each arm runs.
 func rounds(sc *scenario.Scenario) int {
 	if sc.AB != nil {
@@ -186,22 +189,4 @@ func abArm(arms []arm, name string) int {
 		}
 	}
 	return -1
-}
-
-// loggedVersion is the version a controller logs as its first JSON line, as LBC does at every
-// start (it has no --version flag: it logs, prints its usage and fails).
-func loggedVersion(line string) string {
-	var v struct{ GitVersion, GitCommit string }
-	if json.Unmarshal([]byte(line), &v) != nil || v.GitVersion == "" {
-		return ""
-	}
-	return strings.TrimSpace(v.GitVersion + " " + v.GitCommit)
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return strings.TrimSpace(s)
 }

@@ -91,16 +91,6 @@ func TestWithBuildExternal(t *testing.T) {
 	}
 }
 
-func TestLoggedVersion(t *testing.T) {
-	line := `{"level":"info","ts":"2026-12-01T10:29:26Z","msg":"version","GitVersion":"v3.5.0-8-g225f44568","GitCommit":"225f445","BuildDate":""}`
-	if got := loggedVersion(line); got != "v3.5.0-8-g225f44568 225f445" {
-		t.Errorf("loggedVersion = %q", got)
-	}
-	if got := loggedVersion("Usage of :"); got != "" {
-		t.Errorf("loggedVersion of a usage line = %q, want empty", got)
-	}
-}
-
 // A strategy that converges with another gets that strategy's controller as its converging arm,
 // found in the whole scenario when a run selects only the strategy; the host checks cover both.
 func TestRunArmsConvergeWith(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"debug/buildinfo"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -139,4 +140,22 @@ func probeVersion(ctx context.Context, binary, path string, args ...string) stri
 		}
 	}
 	return strings.TrimSpace(v)
+}
+
+// loggedVersion is the version a controller logs as its first JSON line, as LBC does at every
+// start (it has no --version flag: it logs, prints its usage and fails).
+func loggedVersion(line string) string {
+	var v struct{ GitVersion, GitCommit string }
+	if json.Unmarshal([]byte(line), &v) != nil || v.GitVersion == "" {
+		return ""
+	}
+	return strings.TrimSpace(v.GitVersion + " " + v.GitCommit)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }

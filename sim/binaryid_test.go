@@ -61,3 +61,13 @@ func TestVersionProbeIsBounded(t *testing.T) {
 		t.Fatalf("version = %q", v)
 	}
 }
+
+func TestLoggedVersion(t *testing.T) {
+	line := `{"level":"info","ts":"2026-12-01T10:29:26Z","msg":"version","GitVersion":"v3.5.0-8-g225f44568","GitCommit":"225f445","BuildDate":""}`
+	if got := loggedVersion(line); got != "v3.5.0-8-g225f44568 225f445" {
+		t.Errorf("loggedVersion = %q", got)
+	}
+	if got := loggedVersion("Usage of :"); got != "" {
+		t.Errorf("loggedVersion of a usage line = %q, want empty", got)
+	}
+}

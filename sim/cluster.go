@@ -18,12 +18,13 @@ import (
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
-// clusterRun is what a run on a kubeconfig cluster decides once, before its first strategy.
+// clusterRun is what a run on a kubeconfig cluster decides once, before its first strategy, and
+// then never changes; each strategy run gets a copy with its own number (forStrategy).
 type clusterRun struct {
 	// id tells this run's objects from every other run's on the same cluster, including an
 	// earlier run of the same scenario whose namespaces are still terminating.
 	id string
-	// seq numbers the strategy runs (each has its own namespaces and run label).
+	// seq numbers the strategy run of this copy (each has its own namespaces and run label).
 	seq int
 	// clusterSlices: the cluster's EndpointSlice controller writes the slices.
 	clusterSlices bool
@@ -32,24 +33,38 @@ type clusterRun struct {
 	controllerManager bool
 }
 
-// labels mark the current strategy run's objects.
+// forStrategy is the copy of the cluster run for strategy run number seq (nil on envtest).
+func (c *clusterRun) forStrategy(seq int) *clusterRun {
+	if c == nil {
+		return nil
+	}
+	cp := *c
+	cp.seq = seq
+	return &cp
+}
+
+// fleetSpec is the scenario's fleet as this strategy run plans it: its namespaces named after the
+// strategy run, its EndpointSlices written by whoever the run decided.
+func (c *clusterRun) fleetSpec(sc *scenario.Scenario) workload.Spec {
+	spec := sc.Fleet.WorkloadSpec()
+	spec.NamespacePrefix = "rs-" + c.name()
+	spec.ClusterEndpointSlices = c.clusterSlices
+	return spec
+}
+
+// labels mark the strategy run's objects.
 func (c *clusterRun) labels(sc *scenario.Scenario) map[string]string {
 	return map[string]string{RunLabel: trunc(sc.Name, 40) + "-" + c.name()}
 }
 
-// name of the current strategy run: unique on the cluster, short enough for namespace and label
+// name of the strategy run: unique on the cluster, short enough for namespace and label
 // values.
 func (c *clusterRun) name() string { return fmt.Sprintf("%s-%d", c.id, c.seq) }
-
-// onKubeconfig reports whether the run uses an existing cluster.
-func onKubeconfig(o Options, sc *scenario.Scenario) bool {
-	return o.Kubeconfig != "" || sc.Cluster.Kubeconfig != nil
-}
 
 // prepareCluster checks a kubeconfig cluster before anything is created on it (reachable, CRDs
 // served or installed, permissions) and decides who writes the EndpointSlices. On envtest it only
 // refuses a scenario that wants the cluster's EndpointSlice controller.
-func prepareCluster(ctx context.Context, o Options, sc *scenario.Scenario) (*clusterRun, error) {
+func prepareCluster(ctx context.Context, o runConfig, sc *scenario.Scenario) (*clusterRun, error) {
 	if !onKubeconfig(o, sc) {
 		if sc.Cluster.EndpointSlices == scenario.EndpointSlicesCluster {
 			return nil, runerr.BadInput(fmt.Errorf("cluster.endpointSlices: %q needs a cluster with kube-controller-manager (--kubeconfig); envtest has none", scenario.EndpointSlicesCluster))

@@ -1,15 +1,10 @@
 package sim
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/restartsim/restartsim/results"
-	"github.com/restartsim/restartsim/sim/env"
-	"github.com/restartsim/restartsim/sim/runerr"
 )
 
 // ErrInterrupted marks a run whose context ended (SIGINT, SIGTERM) before it completed; its output
@@ -23,49 +18,13 @@ func IsInterrupted(err error) bool { return errors.Is(err, ErrInterrupted) }
 // results (if any) describe part of the run only.
 const IncompleteMarker = "INCOMPLETE"
 
-// Run runs every strategy of the scenario (Repeats times each) and writes the output folder. A
-// completed run whose controller broke an invariant or a threshold returns the report and a
-// *ViolationError (invariants take precedence). A run whose context ends first starts nothing new
-// (no API server, no strategy) and returns an error wrapping ErrInterrupted; that and any other
-// failure leave IncompleteMarker in the folder and remove its etcd data, as a watcher process does
-// should this process be killed outright.
-func Run(ctx context.Context, opts Options) (*Report, error) {
-	started := opts.setDefaults().Clock.Now() // names the output folder
-	var rep *Report
-	p, err := prepare(ctx, opts)
-	dir := ""
-	if err == nil {
-		if dir, err = makeRunDir(p.o.OutDir, p.sc.Name, started); err != nil {
-			err = runerr.BadInput(fmt.Errorf("output folder: %w", err))
-		}
-	}
-	if err == nil {
-		// Should this process be killed outright, the folder is marked and its etcd copies go all the same.
-		w := env.StartWatcher()
-		for _, pattern := range scratchPatterns {
-			w.RemoveOnCrash(filepath.Join(dir, pattern))
-		}
-		w.NoteOnCrash(filepath.Join(dir, IncompleteMarker))
-		defer w.Release(true)
-		rep, err = runScenario(ctx, p, dir, started)
-	}
-	if ctx.Err() != nil && !IsInterrupted(err) {
-		if err == nil {
-			err = errors.New("the run's context ended before the run completed")
-		}
-		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
-	}
-	var v *results.ViolationError
-	if err == nil || errors.As(err, &v) || dir == "" {
-		return rep, err
-	}
-	markIncomplete(dir, err)
-	return rep, err
-}
-
 // scratchPatterns match the etcd data directories in an output folder (the fleet snapshots and each
 // strategy's copy): hundreds of megabytes that only the run itself could use.
 var scratchPatterns = []string{filepath.Join("*", "etcd"), filepath.Join("*", "repeat-*", "etcd")}
+
+// MarkIncomplete marks the folder of a run that completed as incomplete, with the cause: a file
+// written after it, such as a gate's JUnit report, could not be written.
+func MarkIncomplete(dir string, cause error) { markIncomplete(dir, cause) }
 
 // markIncomplete writes the marker and drops the etcd data.
 func markIncomplete(dir string, cause error) {

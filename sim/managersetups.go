@@ -10,7 +10,7 @@ import (
 
 // checkManagerSetups checks that every inProcess strategy of the run (sc) has a manager setup and
 // that every setup names one of the scenario: only a Go test (package restartsimtest) gives them.
-func checkManagerSetups(o Options, sc *scenario.Scenario) error {
+func checkManagerSetups(o runConfig, sc *scenario.Scenario) error {
 	for _, st := range sc.Controller.Strategies {
 		if st.InProcess != nil && o.ManagerSetups[st.Name] == nil {
 			return fmt.Errorf("strategy %s: inProcess runs a controller-runtime manager that a Go test fills (restartsimtest.Run); restartsim simulate cannot run it", st.Name)

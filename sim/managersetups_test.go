@@ -25,7 +25,7 @@ func TestCheckManagerSetups(t *testing.T) {
 		{"a reference strategy's", map[string]sut.ManagerSetup{"mine": setup, "checkpoint": setup}, "manager setups for [checkpoint]: no inProcess strategy of that name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := checkManagerSetups(Options{Scenario: mixed, ManagerSetups: tc.setups}, mixed)
+			err := checkManagerSetups(newRunConfig(Options{Scenario: mixed, ManagerSetups: tc.setups}), mixed)
 			if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}

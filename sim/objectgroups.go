@@ -18,7 +18,6 @@ import (
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/observe"
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -29,38 +28,8 @@ type objectGroups struct {
 	watch *observe.Objects
 }
 
-// createObjects creates the groups that come after no other; the others wait for the controller to
-// make the groups they come after ready (createLaterObjects, in the warm-up). A fleet snapshot
-// holds its groups already (fleetSnapshot.objectsRunID).
-func (r *strategyRun) createObjects(ctx context.Context) error {
-	c, errs := scenario.CompileObjects(r.sc)
-	if len(errs) > 0 {
-		return runerr.BadInput(errs)
-	}
-	if c == nil {
-		return nil
-	}
-	aws, err := observe.AWSStateOf(r.cloud)
-	if err != nil {
-		return runerr.BadInput(err)
-	}
-	runID := objectsRunID(fmt.Sprintf("%s/%d", r.dir, r.seed))
-	if r.snap != nil {
-		runID = r.snap.objectsRunID
-	}
-	objEnv, err := objectEnv(r.cloud, aws, r.sc, r.spec.ClusterName, r.fleet.Namespaces, runID)
-	if err != nil {
-		return err
-	}
-	r.objects = &objectGroups{deps: actions.ObjectDeps{Fleet: c.Fleet, Env: objEnv, AWS: aws}}
-	if r.snap != nil {
-		return nil
-	}
-	return createFirstObjects(ctx, r.o, r.sc, r.client, c.Fleet, objEnv, r.log)
-}
-
 // createFirstObjects creates the groups that come after no other.
-func createFirstObjects(ctx context.Context, o Options, sc *scenario.Scenario, c client.Client, f *objects.Fleet, objEnv objects.Env, log logr.Logger) error {
+func createFirstObjects(ctx context.Context, o runConfig, sc *scenario.Scenario, c client.Client, f *objects.Fleet, objEnv objects.Env, log logr.Logger) error {
 	creating := startPhase(o.Progress, "creating the object groups")
 	defer creating.End()
 	start := time.Now()
@@ -97,53 +66,6 @@ func objectEnv(cloud backend.Backend, aws objects.AWSState, sc *scenario.Scenari
 	return env, nil
 }
 
-// watchObjects starts the harness's watch of the groups' objects and has the checker hold every
-// object to its group's conditions.
-func (r *strategyRun) watchObjects(ctx context.Context) error {
-	if r.objects == nil {
-		return nil
-	}
-	w, err := observe.StartObjects(ctx, r.env.Config, r.objects.deps.Fleet, r.objects.deps.AWS, r.fleet.Namespaces)
-	if err != nil {
-		return err
-	}
-	r.objects.watch = w
-	r.checker.CheckObjects(w)
-	return nil
-}
-
-// createLaterObjects creates the groups that come after others, wave by wave, once the controller
-// has made those ready.
-func (r *strategyRun) createLaterObjects(ctx context.Context) error {
-	if r.objects == nil {
-		return nil
-	}
-	f := r.objects.deps.Fleet
-	for _, wave := range f.Order()[1:] {
-		for _, g := range wave {
-			if err := r.objects.watch.WaitReady(ctx, f.After(g), r.warmup); err != nil {
-				return fmt.Errorf("warm-up: %w", err)
-			}
-			if err := f.CreateGroup(ctx, r.client, r.objects.deps.Env, g, objects.CreateOptions{Concurrency: r.sc.Fleet.Concurrency}); err != nil {
-				return fmt.Errorf("creating object group %s: %w", g, err)
-			}
-		}
-	}
-	return nil
-}
-
-// objectCount is the number of objects of the run's groups.
-func (r *strategyRun) objectCount() int {
-	if r.objects == nil {
-		return 0
-	}
-	n := 0
-	for _, g := range r.objects.deps.Fleet.Groups() {
-		n += r.objects.deps.Fleet.Count(g)
-	}
-	return n
-}
-
 // releaseObjects drops the finalizers of the groups' objects in namespaces, so that a kubeconfig
 // cluster can delete them once the controller that would have released them is gone.
 func releaseObjects(ctx context.Context, c client.Client, f *objects.Fleet, namespaces []string) error {
@@ -169,7 +91,3 @@ func releaseObjects(ctx context.Context, c client.Client, f *objects.Fleet, name
 	}
 	return nil
 }
-
-// objectsWarmup is the warm-up's allowance for n objects: a controller that creates one AWS
-// resource at a time (one worker per kind, as ACK's) with a few calls and status writes each.
-func objectsWarmup(n int) time.Duration { return time.Duration(n) * 250 * time.Millisecond }

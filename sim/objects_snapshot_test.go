@@ -48,7 +48,7 @@ func TestObjectGroupsInTheFleetSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !useFleetSnapshot(Options{}, sc, 2) {
+	if !useFleetSnapshot(newRunConfig(Options{}), sc, 2) {
 		t.Fatal("a group of plain pods keeps the strategies off the fleet snapshot")
 	}
 	for name, g := range map[string]scenario.ObjectGroup{
@@ -57,7 +57,7 @@ func TestObjectGroupsInTheFleetSnapshot(t *testing.T) {
 	} {
 		with := *sc
 		with.Fleet.Objects = append(append([]scenario.ObjectGroup(nil), sc.Fleet.Objects...), g)
-		if useFleetSnapshot(Options{}, &with, 2) {
+		if useFleetSnapshot(newRunConfig(Options{}), &with, 2) {
 			t.Errorf("%s: a group that needs the controller under test went into the snapshot", name)
 		}
 	}

@@ -1,18 +1,21 @@
 package sim
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/clock"
 
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 )
 
-// Options configures Run. Zero values take the documented defaults (setDefaults).
+// Options configures Run. Zero values take the documented defaults (newRunConfig).
 type Options struct {
 	// Scenario is the parsed, validated scenario. Required.
 	Scenario *scenario.Scenario
@@ -69,16 +72,19 @@ type Options struct {
 	// input. NewScheme returns each of those managers' scheme. Default: client-go's types.
 	ManagerSetups map[string]sut.ManagerSetup
 	NewScheme     func() *runtime.Scheme
-
-	// cluster is what a run on a kubeconfig cluster decided before its first strategy (nil on envtest).
-	cluster *clusterRun
 }
 
 // DefaultSetupMemoryLimit is Options.SetupMemoryLimit's default: small fleets never reach it; at
 // 10,000 bindings it keeps the setup under the measured phases' peak.
 const DefaultSetupMemoryLimit = 1792 << 20
 
-func (o Options) setDefaults() Options {
+// runConfig is Options with every default filled in: what a run reads, and never writes. Run and
+// Check make one from their Options (newRunConfig), once; everything below them takes it as it is,
+// so no default is applied twice and the caller's Options stay as they were.
+type runConfig struct{ Options }
+
+// newRunConfig fills in the defaults of o, the caller's copy.
+func newRunConfig(o Options) runConfig {
 	if o.AccessKeyID == "" {
 		o.AccessKeyID = "restartsim"
 	}
@@ -109,5 +115,36 @@ func (o Options) setDefaults() Options {
 	case o.SetupMemoryLimit == 0:
 		o.SetupMemoryLimit = DefaultSetupMemoryLimit
 	}
-	return o
+	return runConfig{o}
+}
+
+// onKubeconfig reports whether the run uses an existing cluster.
+func onKubeconfig(o runConfig, sc *scenario.Scenario) bool {
+	return o.Kubeconfig != "" || sc.Cluster.Kubeconfig != nil
+}
+
+// kubeconfigPath is the kubeconfig file a run on an existing cluster uses: --kubeconfig, else the
+// scenario's cluster.kubeconfig.path, else the first file of $KUBECONFIG, else ~/.kube/config.
+func kubeconfigPath(o runConfig, sc *scenario.Scenario) (string, error) {
+	if o.Kubeconfig != "" {
+		return o.Kubeconfig, nil
+	}
+	if k := sc.Cluster.Kubeconfig; k != nil && k.Path != "" {
+		return k.Path, nil
+	}
+	for _, p := range filepath.SplitList(os.Getenv("KUBECONFIG")) {
+		if p != "" {
+			return p, nil
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no kubeconfig: $KUBECONFIG is unset and %w", err)
+	}
+	return filepath.Join(home, ".kube", "config"), nil
+}
+
+// runCreds are the credentials and region every AWS client of a run uses.
+func runCreds(o runConfig, sc *scenario.Scenario) backend.Creds {
+	return backend.Creds{Region: sc.AWS.Region, AccessKey: o.AccessKeyID, SecretKey: o.SecretAccessKey}
 }

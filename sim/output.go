@@ -15,7 +15,7 @@ import (
 // o.NoReport, the report) and prints the summary, whose last line names the report or
 // results.json. Each file is written whole or not at all; one that cannot be (a full disk) is an
 // error, for which Run marks the folder INCOMPLETE: its output is not all there.
-func writeRun(fsys outfile.FS, o Options, dir string, res *results.Results, series []results.Sample) error {
+func writeRun(fsys outfile.FS, o runConfig, dir string, res *results.Results, series []results.Sample) error {
 	resultsFile := filepath.Join(dir, "results.json")
 	if err := outfile.Write(fsys, resultsFile, res.Encode); err != nil {
 		return err
@@ -36,10 +36,6 @@ func writeRun(fsys outfile.FS, o Options, dir string, res *results.Results, seri
 	printSummary(o.Stdout, res, last)
 	return nil
 }
-
-// MarkIncomplete marks the folder of a run that completed as incomplete, with the cause: a file
-// written after it, such as a gate's JUnit report, could not be written.
-func MarkIncomplete(dir string, cause error) { markIncomplete(dir, cause) }
 
 func fmtSec(v *float64) string {
 	if v == nil {

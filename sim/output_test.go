@@ -133,7 +133,7 @@ func TestWriteRunFailsOnFullDisk(t *testing.T) {
 			dir := t.TempDir()
 			full := outfiletest.FullDisk{Full: func(name string) bool { return filepath.Base(name) == tt.file+".partial" }, OnClose: tt.onClose}
 			var stdout strings.Builder
-			err := writeRun(full, Options{Stdout: &stdout, NoReport: tt.noReport}, dir, res, series)
+			err := writeRun(full, newRunConfig(Options{Stdout: &stdout, NoReport: tt.noReport}), dir, res, series)
 			if !outfile.IsError(err) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), filepath.Join(dir, tt.file)) {
 				t.Fatalf("error %v, want ENOSPC writing %s", err, tt.file)
 			}

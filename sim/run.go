@@ -3,19 +3,22 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports/gate"
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -24,6 +27,47 @@ type Report struct {
 	Results *results.Results
 	// Dir is the output folder.
 	Dir string
+}
+
+// Run runs every strategy of the scenario (Repeats times each) and writes the output folder. A
+// completed run whose controller broke an invariant or a threshold returns the report and a
+// *ViolationError (invariants take precedence). A run whose context ends first starts nothing new
+// (no API server, no strategy) and returns an error wrapping ErrInterrupted; that and any other
+// failure leave IncompleteMarker in the folder and remove its etcd data, as a watcher process does
+// should this process be killed outright.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	o := newRunConfig(opts)
+	started := o.Clock.Now() // names the output folder
+	var rep *Report
+	p, err := prepare(ctx, o)
+	dir := ""
+	if err == nil {
+		if dir, err = makeRunDir(p.o.OutDir, p.sc.Name, started); err != nil {
+			err = runerr.BadInput(fmt.Errorf("output folder: %w", err))
+		}
+	}
+	if err == nil {
+		// Should this process be killed outright, the folder is marked and its etcd copies go all the same.
+		w := env.StartWatcher()
+		for _, pattern := range scratchPatterns {
+			w.RemoveOnCrash(filepath.Join(dir, pattern))
+		}
+		w.NoteOnCrash(filepath.Join(dir, IncompleteMarker))
+		defer w.Release(true)
+		rep, err = runScenario(ctx, p, dir, started)
+	}
+	if ctx.Err() != nil && !IsInterrupted(err) {
+		if err == nil {
+			err = errors.New("the run's context ended before the run completed")
+		}
+		err = fmt.Errorf("%w: %w", ErrInterrupted, err)
+	}
+	var v *results.ViolationError
+	if err == nil || errors.As(err, &v) || dir == "" {
+		return rep, err
+	}
+	markIncomplete(dir, err)
+	return rep, err
 }
 
 // runScenario is Run once the scenario is prepared and its output folder dir created, without
@@ -39,7 +83,7 @@ func runScenario(ctx context.Context, p *preparedRun, dir string, started time.T
 			_ = os.WriteFile(filepath.Join(dir, "scenario.yaml"), data, 0o644)
 		}
 	}
-	res := newResults(o, sc, started)
+	res := newResults(p, started)
 	res.AB = sc.ResultsAB()
 	if res.AB != nil {
 		base, cand := arms[abArm(arms, res.AB.Baseline)], arms[abArm(arms, res.AB.Candidate)]
@@ -49,7 +93,7 @@ func runScenario(ctx context.Context, p *preparedRun, dir string, started time.T
 		res.Scenario.Repeats = rounds(sc)
 	}
 	peak := observe.StartRSSWatch(o.HeapPeakProfile)
-	runs, err := runRounds(ctx, o, sc, arms, dir, res)
+	runs, err := runRounds(ctx, p, dir, res)
 	if err != nil {
 		return nil, err
 	}
@@ -69,33 +113,9 @@ func runScenario(ctx context.Context, p *preparedRun, dir string, started time.T
 	return &Report{Results: res, Dir: dir}, verdict(res)
 }
 
-// preparedRun is a run that passed prepare's checks.
-type preparedRun struct {
-	o    Options
-	sc   *scenario.Scenario // with only the strategies asked for
-	arms []arm
-}
-
-// prepare checks what a run needs before it writes anything: the scenario, the strategies asked
-// for, the files they name on this machine and, on a kubeconfig cluster, that the cluster is fit
-// for the run.
-func prepare(ctx context.Context, opts Options) (*preparedRun, error) {
-	o := opts.setDefaults()
-	sc, arms, err := check(o)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkEnvtestAssets(o, sc); err != nil {
-		return nil, err
-	}
-	if o.cluster, err = prepareCluster(ctx, o, sc); err != nil {
-		return nil, err
-	}
-	return &preparedRun{o: o, sc: sc, arms: arms}, nil
-}
-
 // newResults describes the run and its environment, before anything was measured.
-func newResults(o Options, sc *scenario.Scenario, started time.Time) *results.Results {
+func newResults(p *preparedRun, started time.Time) *results.Results {
+	o, sc := p.o, p.sc
 	res := &results.Results{
 		Scenario: results.Scenario{Name: sc.Name, File: o.ScenarioFile, Seed: sc.Seed, TimeScale: sc.TimeScale,
 			TGBs: sc.Fleet.TargetGroupBindings, StartedAt: started.UTC(), Repeats: sc.Repeats},
@@ -103,10 +123,10 @@ func newResults(o Options, sc *scenario.Scenario, started time.Time) *results.Re
 			Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Cluster: "envtest", AWSEndpoint: "in-process", AWSProfile: sc.AWS.Profile},
 		Gate: sc.ResultsGate(),
 	}
-	if o.cluster != nil {
+	if p.cluster != nil {
 		res.Environment.Cluster = "kubeconfig"
 		res.Environment.EndpointSlices = "simulated"
-		if o.cluster.clusterSlices {
+		if p.cluster.clusterSlices {
 			res.Environment.EndpointSlices = "cluster"
 		}
 	}
@@ -114,80 +134,6 @@ func newResults(o Options, sc *scenario.Scenario, started time.Time) *results.Re
 		res.Environment.AWSEndpoint = o.AWSEndpoint
 	}
 	return res
-}
-
-// runRounds runs every arm once per round (repeat), each round's seed on a fleet snapshot shared
-// by its arms when the scenario allows one, and returns every arm's runs.
-func runRounds(ctx context.Context, o Options, sc *scenario.Scenario, arms []arm, dir string, res *results.Results) ([][]*strategyOutcome, error) {
-	runs := make([][]*strategyOutcome, len(arms))
-	var snap *fleetSnapshot
-	dropSnapshot := func() {
-		if snap != nil {
-			_ = os.RemoveAll(snap.etcdDir) // large; the logs beside it stay
-		}
-	}
-	defer dropSnapshot()
-	var roundSecs []float64
-	target := rounds(sc) // rounds to run before the next look (A/B) or in all
-	for round := 0; round < target; round++ {
-		if res.AB != nil && round >= 2 && !roundFits(res.AB, res.Scenario.StartedAt, roundSecs) {
-			// Even the first look's runs stop at the budget; the gate judges those it has.
-			res.AB.Stopped = "budget"
-			fmt.Fprintf(o.Stdout, "A/B: the budget ends the runs after %d + %d\n", round, round)
-			abLook(o, res, arms, runs, roundSecs)
-			break
-		}
-		seed := roundSeed(sc, round)
-		if round == 0 || seed != roundSeed(sc, round-1) {
-			dropSnapshot()
-			var err error
-			if snap, err = seedSnapshot(ctx, o, sc, len(arms), seed, filepath.Join(dir, "fleet-"+strconv.FormatInt(seed, 10))); err != nil {
-				return nil, fmt.Errorf("fleet snapshot: %w", err)
-			}
-			if snap != nil {
-				res.Scenario.FleetSetupSeconds += measure.Round3(snap.stats.Elapsed.Seconds())
-			}
-		}
-		roundStart := time.Now()
-		for k, i := range armOrder(sc, arms, round) {
-			a := arms[i]
-			sdir := filepath.Join(dir, a.st.Name)
-			if rounds(sc) > 1 {
-				sdir = filepath.Join(dir, a.st.Name, "repeat-"+strconv.Itoa(round+1))
-			}
-			o.Logger.Info(fmt.Sprintf("strategy %d/%d %s, repeat %d/%d", k+1, len(arms), a.st.Name, round+1, target))
-			if o.cluster != nil {
-				o.cluster.seq++
-			}
-			runStart := time.Now()
-			r, err := runStrategy(ctx, o, sc, a, seed, sdir, snap)
-			if err != nil {
-				return nil, fmt.Errorf("strategy %s: %w", a.st.Name, err)
-			}
-			runs[i] = append(runs[i], r)
-			if res.AB != nil {
-				res.AB.Order = append(res.AB.Order, a.st.Name)
-				res.AB.RunSeconds = append(res.AB.RunSeconds, measure.Round3(time.Since(runStart).Seconds()))
-			}
-			res.Scenario.FleetSetupSeconds += measure.Round3(r.fleetSetup.Seconds())
-			if res.Environment.KubernetesVersion == "" {
-				res.Environment.KubernetesVersion = r.k8sVersion
-			}
-		}
-		roundSecs = append(roundSecs, time.Since(roundStart).Seconds())
-		if res.AB != nil && round+1 == target {
-			target = max(target, abLook(o, res, arms, runs, roundSecs))
-		}
-	}
-	return runs, nil
-}
-
-// seedSnapshot builds seed's fleet snapshot when the strategies can share one (nil otherwise).
-func seedSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, strategies int, seed int64, dir string) (*fleetSnapshot, error) {
-	if !useFleetSnapshot(o, sc, strategies) {
-		return nil, nil
-	}
-	return buildFleetSnapshot(ctx, o, sc, seed, dir)
 }
 
 // combine turns the repeats of a strategy into its entry: the summary of the median run by blind
@@ -270,7 +216,7 @@ func evaluateThresholds(sc *scenario.Scenario, res *results.Results) {
 		st := &res.Strategies[i]
 		st.Thresholds = []results.ThresholdResult{}
 		for _, t := range sc.Thresholds {
-			if len(t.Strategies) > 0 && !contains(t.Strategies, st.Name) {
+			if len(t.Strategies) > 0 && !slices.Contains(t.Strategies, st.Name) {
 				continue
 			}
 			c, err := gate.CheckRule(res, nil, results.GateRule{Strategy: st.Name, Metric: t.Metric, Max: &t.Max.Value})
@@ -279,36 +225,6 @@ func evaluateThresholds(sc *scenario.Scenario, res *results.Results) {
 				Passed: err == nil && c.Verdict != gate.Fail})
 		}
 	}
-}
-
-// selectStrategies returns a copy of sc with only the named strategies.
-func selectStrategies(sc *scenario.Scenario, names []string) (*scenario.Scenario, error) {
-	have := sc.StrategyNames()
-	for _, n := range names {
-		if !contains(have, n) {
-			return nil, fmt.Errorf("strategy %q: not in scenario %s (have: %v)", n, sc.Name, have)
-		}
-	}
-	if sc.Controller.External != nil {
-		return sc, nil
-	}
-	cp := *sc
-	cp.Controller.Strategies = nil
-	for _, st := range sc.Controller.Strategies {
-		if contains(names, st.Name) {
-			cp.Controller.Strategies = append(cp.Controller.Strategies, st)
-		}
-	}
-	return &cp, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // verdict returns the typed violation of a completed run, if any: invariants broken first, then

@@ -48,7 +48,7 @@ func waitSynced(ctx context.Context, s *kubesim.Simulator) error {
 
 // startEnv starts the scenario's cluster: a kubeconfig one, or envtest (on etcdDir when set, with
 // GOMEMLIMIT when goMemLimit > 0).
-func startEnv(ctx context.Context, o Options, sc *scenario.Scenario, workDir, etcdDir string, goMemLimit int64, log logr.Logger) (*env.Env, error) {
+func startEnv(ctx context.Context, o runConfig, sc *scenario.Scenario, workDir, etcdDir string, goMemLimit int64, log logr.Logger) (*env.Env, error) {
 	kc, kctx := "", o.KubeContext
 	if onKubeconfig(o, sc) {
 		var err error
@@ -86,21 +86,15 @@ func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
 	return map[string]string{RunLabel: fmt.Sprintf("%s-%d", trunc(sc.Name, 50), seed)}
 }
 
-// planFleet plans the scenario's fleet for seed (deterministic: the same plan every call; on a
-// kubeconfig cluster, cr names the namespaces after the strategy run).
-func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec, *workload.Fleet, error) {
-	spec := sc.Fleet.WorkloadSpec()
-	if cr != nil {
-		spec.NamespacePrefix = "rs-" + cr.name()
-		spec.ClusterEndpointSlices = cr.clusterSlices
-	}
+// planFleet plans the fleet spec describes for seed (deterministic: the same plan every call).
+func planFleet(spec workload.Spec, seed int64) (*workload.Fleet, error) {
 	if err := spec.Validate(); err != nil {
-		return spec, nil, runerr.BadInput(fmt.Errorf("fleet: %w", err))
+		return nil, runerr.BadInput(fmt.Errorf("fleet: %w", err))
 	}
-	return spec, workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1))), nil
+	return workload.Plan(spec, rand.New(rand.NewPCG(uint64(seed), 1))), nil
 }
 
-func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, cloud backend.Backend, labels map[string]string, log logr.Logger) workload.Options {
+func fleetOptions(o runConfig, sc *scenario.Scenario, c client.Client, cloud backend.Backend, labels map[string]string, log logr.Logger) workload.Options {
 	cr := runCreds(o, sc)
 	return workload.Options{
 		Client: c, AWS: backend.NewProvisioner(cloud, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
@@ -110,7 +104,7 @@ func fleetOptions(o Options, sc *scenario.Scenario, c client.Client, cloud backe
 
 // startAWS starts the scenario's AWS (with a copy of from's resources when set; otherwise with the
 // scenario's hosted zones seeded, which a snapshot already holds).
-func startAWS(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
+func startAWS(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
 	in := sc.Fleet.WorkloadIngresses()
 	cloud, err := backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
 		Seed: seed, TargetGroups: sc.Fleet.TargetGroupBindings + in.Count*in.ServicesPerIngress + in.LoadBalancerServices,
@@ -148,9 +142,4 @@ func fileLogger(path string) (logr.Logger, func(), error) {
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(f), zapcore.InfoLevel)
 	zl := zap.New(core)
 	return zapr.NewLogger(zl), func() { _ = zl.Sync(); f.Close() }, nil
-}
-
-// runCreds are the credentials and region every AWS client of a run uses.
-func runCreds(o Options, sc *scenario.Scenario) backend.Creds {
-	return backend.Creds{Region: sc.AWS.Region, AccessKey: o.AccessKeyID, SecretKey: o.SecretAccessKey}
 }

@@ -46,12 +46,12 @@ func runTiny(t *testing.T, yaml string) (*strategyOutcome, string) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	o := Options{Scenario: sc, Progress: io.Discard, Stdout: io.Discard}.setDefaults()
+	o := newRunConfig(Options{Scenario: sc, Progress: io.Discard, Stdout: io.Discard})
 	strat := scenario.Strategy{Name: "external"}
 	if len(sc.Controller.Strategies) > 0 {
 		strat = sc.Controller.Strategies[0]
 	}
-	r, err := runStrategy(ctx, o, sc, arm{st: strat, ext: sc.Controller.External}, sc.Seed, dir, nil)
+	r, err := runStrategy(ctx, o, sc, arm{st: strat, ext: sc.Controller.External}, sc.Seed, dir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,13 +38,13 @@ type fleetSnapshot struct {
 	objectsRunID string
 }
 
-// converge runs the reference controller with upstream checkpoints until AWS holds every target,
+// convergeFleet runs the reference controller with upstream checkpoints until AWS holds every target,
 // healthy, and every readiness gate is True, then stops it. The registrations, health, finalizers, gate
 // conditions and checkpoints are what any strategy's warm-up would produce (same controller): at 10,000
 // bindings the registrations are minutes of API server time per strategy, and the checkpoints most of a
 // minute. A strategy's warm-up then finds its bindings converged: no-checkpoint ignores the annotations,
 // checkpoint strategies early-exit on them (compact reads the upstream form too).
-func converge(ctx context.Context, o Options, sc *scenario.Scenario, e *env.Env, simulator *kubesim.Simulator, cloud backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
+func convergeFleet(ctx context.Context, o runConfig, sc *scenario.Scenario, e *env.Env, simulator *kubesim.Simulator, cloud backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
 	if err != nil {
@@ -85,7 +85,7 @@ func convergeWorkers(sc *scenario.Scenario) int {
 // useFleetSnapshot tells whether strategies share snapshots: only envtest with the in-process fakeaws
 // can be copied, and only several runs per seed gain from it; a test's own controller (inProcess)
 // need not read what the reference controller converged.
-func useFleetSnapshot(o Options, sc *scenario.Scenario, runsPerSeed int) bool {
+func useFleetSnapshot(o runConfig, sc *scenario.Scenario, runsPerSeed int) bool {
 	return !o.NoFleetSnapshot && runsPerSeed > 1 && o.Kubeconfig == "" && sc.Cluster.Kubeconfig == nil &&
 		o.AWSEndpoint == "" && sc.Controller.External == nil && !sc.Controller.HasInProcess() && objectsFitSnapshot(sc)
 }
@@ -104,7 +104,7 @@ func objectsFitSnapshot(sc *scenario.Scenario) bool {
 }
 
 // buildFleetSnapshot creates and converges seed's fleet in dir and saves it. The caller removes dir.
-func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, dir string) (*fleetSnapshot, error) {
+func buildFleetSnapshot(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int64, dir string) (*fleetSnapshot, error) {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	snap := &fleetSnapshot{etcdDir: filepath.Join(dir, "etcd")}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -143,7 +143,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 		return nil, err
 	}
 	t0 := time.Now()
-	if err := converge(ctx, o, sc, e, simulator, cloud, snap.fleet, labels, seed, dir); err != nil {
+	if err := convergeFleet(ctx, o, sc, e, simulator, cloud, snap.fleet, labels, seed, dir); err != nil {
 		return nil, err
 	}
 	snap.converged = time.Since(t0)
@@ -175,7 +175,7 @@ func buildFleetSnapshot(ctx context.Context, o Options, sc *scenario.Scenario, s
 
 // create creates the fleet on an API server of its own (stopped afterwards; etcd keeps the objects).
 // Create writes every pod's status and slice itself, so the simulated kubelet starts only afterwards.
-func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, cloud backend.Backend, labels map[string]string, workDir string) error {
+func (snap *fleetSnapshot) create(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int64, cloud backend.Backend, labels map[string]string, workDir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	e, err := startEnv(ctx, o, sc, workDir, snap.etcdDir, o.SetupMemoryLimit, log)
 	if err != nil {
@@ -186,7 +186,8 @@ func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.S
 	if err != nil {
 		return err
 	}
-	spec, fleet, err := planFleet(sc, seed, nil)
+	spec := sc.Fleet.WorkloadSpec()
+	fleet, err := planFleet(spec, seed)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func (snap *fleetSnapshot) create(ctx context.Context, o Options, sc *scenario.S
 
 // createObjects creates the scenario's object groups (objectsFitSnapshot) with a run ID of the
 // seed's, which every strategy run on the snapshot then uses.
-func (snap *fleetSnapshot) createObjects(ctx context.Context, o Options, sc *scenario.Scenario, seed int64, c client.Client,
+func (snap *fleetSnapshot) createObjects(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int64, c client.Client,
 	cloud backend.Backend, clusterName string, namespaces []string, log logr.Logger) error {
 	compiled, errs := scenario.CompileObjects(sc)
 	if len(errs) > 0 {

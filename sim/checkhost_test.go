@@ -102,7 +102,7 @@ func TestRunChecksHostBeforeCreatingAnything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Scenario: sc, Strategies: []string{"ref"}}.setDefaults()
+	o := newRunConfig(Options{Scenario: sc, Strategies: []string{"ref"}})
 	if err := checkHost(o, sc, mustSelect(t, sc, "ref")); err == nil || !strings.Contains(err.Error(), "controller.strategies[1].binary") {
 		t.Errorf("only ref: %v, want controller.strategies[1].binary named", err)
 	}

@@ -1,16 +1,8 @@
 package sim
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strings"
-	"syscall"
 
 	"github.com/restartsim/restartsim/internal/envtestassets"
 	"github.com/restartsim/restartsim/sim/env"
@@ -23,7 +15,7 @@ import (
 // scenario's own fields names file, line and field; full is the scenario as parsed (before
 // Options.Strategies picked some), so that a strategy's field is named at its place in the file, and
 // sc the scenario that runs.
-func checkHost(o Options, full, sc *scenario.Scenario) error {
+func checkHost(o runConfig, full, sc *scenario.Scenario) error {
 	if o.Kubeconfig != "" {
 		if err := checkRegularFile(o.Kubeconfig); err != nil {
 			return runerr.BadInput(fmt.Errorf("--kubeconfig: %w", err))
@@ -68,13 +60,20 @@ func checkHost(o Options, full, sc *scenario.Scenario) error {
 
 // checkEnvtestAssets finds the default envtest assets (when no flag or field names them): this
 // machine's set-up rather than the scenario's, so Check leaves it to the run.
-func checkEnvtestAssets(o Options, sc *scenario.Scenario) error {
+func checkEnvtestAssets(o runConfig, sc *scenario.Scenario) error {
 	if !onKubeconfig(o, sc) && o.AssetsDir == "" && (sc.Cluster.Envtest == nil || sc.Cluster.Envtest.AssetsDir == "") {
 		if _, err := envtestassets.Dir(""); err != nil {
 			return runerr.BadInput(fmt.Errorf("%w: %v", env.ErrEnvironment, err))
 		}
 	}
 	return nil
+}
+
+// knownTemplateData is the template data of a command known before the run starts; the rest
+// (kubeconfig, endpoint, ports, certificate directory, VPC, namespace) exists only once it has.
+func knownTemplateData(o runConfig, sc *scenario.Scenario) scenario.TemplateData {
+	cr := runCreds(o, sc)
+	return scenario.TemplateData{Region: cr.Region, AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim"}
 }
 
 // namedExecutable is an executable a scenario field names.
@@ -121,85 +120,4 @@ func withConverging(full *scenario.Scenario, run []string) []string {
 		}
 	}
 	return out
-}
-
-// executableMagic are the starts of the files a run can execute: ELF and Mach-O binaries, and
-// scripts with an interpreter line.
-var executableMagic = [][]byte{
-	[]byte("\x7fELF"), []byte("#!"),
-	{0xfe, 0xed, 0xfa, 0xce}, {0xfe, 0xed, 0xfa, 0xcf}, {0xce, 0xfa, 0xed, 0xfe}, {0xcf, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe},
-}
-
-// checkExecutable checks that name (a path, or a command looked up on PATH) is a regular file this
-// user may execute, and an executable or a script by its first bytes: what exec would refuse, or
-// the kernel fail with "exec format error", is found before anything starts. Whether the program
-// then runs is its own business (a --version probe is no test: a wrapper script may take long).
-func checkExecutable(name string) error {
-	path := name
-	if !strings.ContainsRune(name, filepath.Separator) {
-		p, err := exec.LookPath(name)
-		if err != nil {
-			return fmt.Errorf("%q: no such executable on PATH", name)
-		}
-		path = p
-	}
-	if err := checkRegularFile(path); err != nil {
-		return err
-	}
-	st, _ := os.Stat(path)
-	if st.Mode().Perm()&0o111 == 0 {
-		return fmt.Errorf("%s is not executable (mode %v; chmod +x it)", path, st.Mode().Perm())
-	}
-	if err := syscall.Access(path, 1); err != nil { // X_OK
-		return fmt.Errorf("%s is not executable by this user: %w", path, err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	head := make([]byte, 4)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return err
-	}
-	for _, m := range executableMagic {
-		if bytes.HasPrefix(head[:n], m) {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s is neither an executable (ELF, Mach-O) nor a script starting with #!", path) //nolint:staticcheck // ST1005: "#!" is the shebang, not punctuation
-}
-
-// checkRegularFile checks that path exists and is a file (symbolic links followed).
-func checkRegularFile(path string) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", path)
-	}
-	return nil
-}
-
-// kubeconfigPath is the kubeconfig file a run on an existing cluster uses: --kubeconfig, else the
-// scenario's cluster.kubeconfig.path, else the first file of $KUBECONFIG, else ~/.kube/config.
-func kubeconfigPath(o Options, sc *scenario.Scenario) (string, error) {
-	if o.Kubeconfig != "" {
-		return o.Kubeconfig, nil
-	}
-	if k := sc.Cluster.Kubeconfig; k != nil && k.Path != "" {
-		return k.Path, nil
-	}
-	for _, p := range filepath.SplitList(os.Getenv("KUBECONFIG")) {
-		if p != "" {
-			return p, nil
-		}
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no kubeconfig: $KUBECONFIG is unset and %w", err)
-	}
-	return filepath.Join(home, ".kube", "config"), nil
 }

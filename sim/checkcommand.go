@@ -1,66 +1,19 @@
 package sim
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"text/template/parse"
 
-	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
-
-// Check runs the checks a run makes of Options.Scenario before it starts anything, and starts
-// and creates nothing: the strategies asked for, the timeScale an external controller needs, the
-// executables the strategies run (their templates rendered with what is known before the start),
-// the extra CRD files, the kubeconfig and envtest assets named, and that cluster.endpointSlices
-// fits the cluster. The scenario's own checks (decoding, validation, templates and CEL compiled
-// against the CRDs) ran when it was parsed. What Check leaves to the run: finding envtest assets
-// no flag or field names, and on a kubeconfig cluster, what the cluster serves. Every problem of
-// the scenario's fields is in one scenario.ErrorList; the error is marked runerr.BadInput.
-func Check(opts Options) error {
-	_, _, err := check(opts.setDefaults())
-	return err
-}
-
-// check is Check on defaulted options, returning the scenario with only the strategies asked for
-// and their arms.
-func check(o Options) (*scenario.Scenario, []arm, error) {
-	sc := o.Scenario
-	if sc == nil {
-		return nil, nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
-	}
-	if sc.Controller.External != nil && sc.TimeScale != 1 {
-		return nil, nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
-	}
-	if len(o.Strategies) > 0 {
-		var err error
-		if sc, err = selectStrategies(sc, o.Strategies); err != nil {
-			return nil, nil, runerr.BadInput(err)
-		}
-	}
-	if err := checkManagerSetups(o, sc); err != nil {
-		return nil, nil, runerr.BadInput(err)
-	}
-	if err := checkHost(o, o.Scenario, sc); err != nil {
-		return nil, nil, err
-	}
-	arms, err := runArms(sc, o.Scenario)
-	if err != nil {
-		return nil, nil, runerr.BadInput(err)
-	}
-	if !onKubeconfig(o, sc) && sc.Cluster.EndpointSlices == scenario.EndpointSlicesCluster {
-		return nil, nil, runerr.BadInput(fmt.Errorf("cluster.endpointSlices: %q needs a cluster with kube-controller-manager (--kubeconfig); envtest has none", scenario.EndpointSlicesCluster))
-	}
-	return sc, arms, nil
-}
-
-// knownTemplateData is the template data of a command known before the run starts; the rest
-// (kubeconfig, endpoint, ports, certificate directory, VPC, namespace) exists only once it has.
-func knownTemplateData(o Options, sc *scenario.Scenario) scenario.TemplateData {
-	cr := runCreds(o, sc)
-	return scenario.TemplateData{Region: cr.Region, AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim"}
-}
 
 // startFields are the template fields whose values the run makes at its start.
 var startFields = map[string]string{
@@ -164,4 +117,64 @@ func templateFields(text string) (used []string, first string, ok bool) {
 func renderKnown(text string, known scenario.TemplateData) (string, bool) {
 	name, err := scenario.RenderCommand("command", text, known)
 	return name, err == nil
+}
+
+// executableMagic are the starts of the files a run can execute: ELF and Mach-O binaries, and
+// scripts with an interpreter line.
+var executableMagic = [][]byte{
+	[]byte("\x7fELF"), []byte("#!"),
+	{0xfe, 0xed, 0xfa, 0xce}, {0xfe, 0xed, 0xfa, 0xcf}, {0xce, 0xfa, 0xed, 0xfe}, {0xcf, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe},
+}
+
+// checkExecutable checks that name (a path, or a command looked up on PATH) is a regular file this
+// user may execute, and an executable or a script by its first bytes: what exec would refuse, or
+// the kernel fail with "exec format error", is found before anything starts. Whether the program
+// then runs is its own business (a --version probe is no test: a wrapper script may take long).
+func checkExecutable(name string) error {
+	path := name
+	if !strings.ContainsRune(name, filepath.Separator) {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return fmt.Errorf("%q: no such executable on PATH", name)
+		}
+		path = p
+	}
+	if err := checkRegularFile(path); err != nil {
+		return err
+	}
+	st, _ := os.Stat(path)
+	if st.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("%s is not executable (mode %v; chmod +x it)", path, st.Mode().Perm())
+	}
+	if err := syscall.Access(path, 1); err != nil { // X_OK
+		return fmt.Errorf("%s is not executable by this user: %w", path, err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 4)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return err
+	}
+	for _, m := range executableMagic {
+		if bytes.HasPrefix(head[:n], m) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s is neither an executable (ELF, Mach-O) nor a script starting with #!", path) //nolint:staticcheck // ST1005: "#!" is the shebang, not punctuation
+}
+
+// checkRegularFile checks that path exists and is a file (symbolic links followed).
+func checkRegularFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	return nil
 }

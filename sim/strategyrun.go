@@ -1,0 +1,98 @@
+package sim
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-logr/logr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/backend"
+	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/scenario"
+	"github.com/restartsim/restartsim/sim/sut"
+	"github.com/restartsim/restartsim/sim/workload"
+)
+
+// strategyOutcome is what one strategy's (one repeat's) run measured.
+type strategyOutcome struct {
+	name       string
+	out        *measure.Output
+	invariants results.Invariants
+	events     []results.Event
+	k8sVersion string
+	// fleetSetup is the wall time of this run's own fleet creation (zero with a snapshot).
+	fleetSetup time.Duration
+	// input is what the measurements read.
+	input *measure.Input
+}
+
+// strategyRun is one strategy's run on a fresh environment, fakeaws and fleet. Each step starts
+// what the next needs and registers how to stop it; the lifecycle stops everything, last started
+// first, however far the run got.
+type strategyRun struct {
+	o     runConfig
+	sc    *scenario.Scenario
+	strat scenario.Strategy
+	ext   *scenario.External // the arm's external controller; nil runs the reference controller
+	// conv is the arm whose controller converges the fleet until the first restart starts this
+	// arm's (convergeWith; nil: this arm's own).
+	conv *arm
+	seed int64
+	dir  string
+	snap *fleetSnapshot // with a snapshot, the environment and fakeaws start from copies of its fleet
+	// cluster is this strategy run's place on a kubeconfig cluster (nil on envtest).
+	cluster *clusterRun
+	log     logr.Logger
+	stops   lifecycle
+
+	env        *env.Env
+	client     client.Client
+	cloud      backend.Backend
+	labels     map[string]string
+	spec       workload.Spec
+	fleet      *workload.Fleet
+	simulator  *kubesim.Simulator
+	fleetSetup time.Duration
+	ctrlLog    logr.Logger
+	leaseNS    string
+	ctrls      sut.Controllers
+	// runCtx ends, with the exit as its cause, when an external controller exits on its own.
+	runCtx          context.Context
+	stopControllers func()
+	// memory reads the controller instances' memory from their start to the measured phase's end.
+	memory    *sut.Scrape[sut.MemoryPoint]
+	watch     *observe.Watch
+	stopWatch func()
+	checker   *observe.Checker
+	removed   *observe.Removed
+	// warmup bounds the warm-up's waits.
+	warmup time.Duration
+	// objects are the scenario's object groups (nil: none).
+	objects *objectGroups
+}
+
+// lifecycle stops what a run started, last started first.
+type lifecycle []func()
+
+func (l *lifecycle) add(stop func()) { *l = append(*l, stop) }
+
+func (l *lifecycle) stop() {
+	for i := len(*l) - 1; i >= 0; i-- {
+		(*l)[i]()
+	}
+	*l = nil
+}
+
+// resumes reports whether the reference controller runs with the resume fast path.
+func (r *strategyRun) resumes() bool { return resumes(arm{st: r.strat, ext: r.ext}) }
+
+// hasLoadBalancers reports whether the fleet has a load balancer side (Ingresses or Services of
+// type LoadBalancer), which the reference controller's load balancer reconcilers serve.
+func (r *strategyRun) hasLoadBalancers() bool {
+	return r.spec.Ingresses.HasLoadBalancers()
+}
