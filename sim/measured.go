@@ -133,9 +133,9 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 	addObserved(in, seen, toSec)
 	in.Work = takeoverWork(seen, m.work, toSec)
 	in.Memory = memoryReadings(seen, m.memory, toSec)
+	in.Machine = m.machine
 	r.watch.Release() // the run keeps only the records
 	out := measure.Run(in)
-	out.Summary.Machine = m.machine
 	if r.resumes() {
 		out.Summary.ResumeReconciles = ptr.To(int(seen.ResumeReconciles))
 	}

@@ -137,7 +137,7 @@ func (w *Watch) loads() {
 	}
 }
 
-// Stop ends the watch and returns its record.
+// Stop ends the watch and returns its record: the figures, not yet judged by Saturated.
 func (w *Watch) Stop() *results.Machine {
 	close(w.stop)
 	w.done.Wait()
@@ -166,7 +166,6 @@ func (w *Watch) Stop() *results.Machine {
 	}
 	m.SchedDelay = delays(w.lateness)
 	w.mu.Unlock()
-	m.Saturated, m.Reason = Saturated(m)
 	if err := cmp.Or(w.err, w.treeErr); err != nil {
 		m.Error = err.Error()
 	}
