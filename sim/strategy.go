@@ -21,6 +21,7 @@ import (
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/record"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -70,8 +71,9 @@ type strategyRun struct {
 	// runCtx ends, with the exit as its cause, when an external controller exits on its own.
 	runCtx          context.Context
 	stopControllers func()
-	// memory reads the controller instances' memory from their start to the measured phase's end.
-	memory    *sut.Scrape[sut.MemoryPoint]
+	// recorders record the controller instances and the machine, each from its moment (memory
+	// from the instances' start) to the measured phase's end.
+	recorders *record.Set
 	watch     *observe.Watch
 	stopWatch func()
 	checker   *observe.Checker
@@ -271,8 +273,9 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	r.stops.add(stopCtrls)
 	// Memory is read from each instance's start: a controller's peak may come while it first syncs.
-	r.memory = sut.StartMemoryScrape(ctrls)
-	r.stops.add(func() { r.memory.Stop() })
+	r.recorders = record.New(record.Sources{Controllers: ctrls, TimeScale: r.sc.TimeScale})
+	r.recorders.Start(record.AtControllerStart, time.Now())
+	r.stops.add(r.recorders.Stop)
 	if err := ctrls.Start(ctrlCtx); err != nil {
 		ctrls.Stop()
 		return fmt.Errorf("starting the controller: %w", err)
