@@ -110,15 +110,15 @@ var countedWrite = map[string]bool{"targetgroupbindings": true, "pods": true, "e
 
 // blindCosts is measureBlindCosts's result (nil: not known).
 type blindCosts struct {
-	apiRequests     *int
-	cpuSeconds      *float64
-	cacheSyncSecond *float64
+	apiRequests      *int
+	cpuSeconds       *float64
+	cacheSyncSeconds *float64
 }
 
 func (b blindCosts) addTo(out *Output) {
 	out.Summary.APIRequestsBeforeFirstMeaningful = b.apiRequests
 	out.Summary.ControllerCPUSecondsBeforeFirstMeaningful = b.cpuSeconds
-	out.Summary.CacheSyncSeconds = b.cacheSyncSecond
+	out.Summary.CacheSyncSeconds = b.cacheSyncSeconds
 }
 
 // measureBlindCosts is what the first restart's replacement spent before its first meaningful
@@ -154,7 +154,7 @@ func measureBlindCosts(in *Input, firstMeaningful *float64) blindCosts {
 		if r.LeaderElection && r.Leading != nil {
 			from = *r.Leading
 		}
-		res.cacheSyncSecond = ptr(max(0, *synced-from))
+		res.cacheSyncSeconds = ptr(max(0, *synced-from))
 	}
 	return res
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,12 +12,15 @@ import (
 	"testing"
 )
 
+var update = flag.Bool("update", false, "rewrite testdata/runs/*.output.json from the current measurements")
+
 // TestRecordedRuns applies every measurement to what real runs recorded (testdata/runs: small
 // envtest runs of the reference controller, one per kind of scenario the integration tests
 // cover) and compares the whole Output with the one recorded beside it. Every figure of
 // results.json comes from here, so a restructuring of the measurements must leave the file
 // byte for byte the same. The recorded machine carries its figures but not the judgement of
-// saturation, which the measurement makes.
+// saturation, which the measurement makes. A deliberate change of a figure rewrites the outputs
+// with -update, and their diff shows every figure it changed.
 func TestRecordedRuns(t *testing.T) {
 	inputs, err := filepath.Glob("testdata/runs/*.input.json.gz")
 	if err != nil || len(inputs) == 0 {
@@ -33,11 +37,18 @@ func TestRecordedRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := os.ReadFile(filepath.Join("testdata/runs", name+".output.json"))
+			got = append(got, '\n')
+			wantPath := filepath.Join("testdata/runs", name+".output.json")
+			if *update {
+				if err := os.WriteFile(wantPath, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(wantPath)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got = append(got, '\n'); !bytes.Equal(got, want) {
+			if !bytes.Equal(got, want) {
 				t.Errorf("output differs from testdata/runs/%s.output.json:\n%s", name, firstDifference(got, want))
 			}
 		})

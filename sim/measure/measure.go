@@ -24,8 +24,8 @@ type Output struct {
 type summary interface{ addTo(out *Output) }
 
 // Run applies every measurement to in. A measurement that needs another's result takes it as a
-// parameter, so the order below is the only one that compiles; the summaries are added in the
-// order the per-change list and the time series are reported in.
+// parameter, never reads it from the Output; the summaries are added in the order the per-change
+// list (changes, then drifts) and the time series (memory, then calls and samples) are reported in.
 func Run(in *Input) *Output {
 	changes := measureChangeLatency(in)
 	first := measureTTFMR(in)
