@@ -13,21 +13,17 @@ import (
 	"github.com/restartsim/restartsim/sim/actions"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
-	"github.com/restartsim/restartsim/sim/machine"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/record"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/timeline"
 )
 
-// measuredPhase is the record of a run's measured phase.
+// measuredPhase is the record of a run's measured phase (the live recorders keep theirs).
 type measuredPhase struct {
 	ex         *actions.Executor
 	t0, end    time.Time
-	samples    []measure.Sample
-	work       []sut.WorkPoint
-	memory     []sut.MemoryPoint
-	machine    *results.Machine
 	invariants results.Invariants
 }
 
@@ -84,9 +80,7 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 
 func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	sc := r.sc
-	sampler := observe.StartSampler(r.ctrls, m.t0, sc.TimeScale)
-	scrape := sut.StartWorkScrape(r.ctrls)
-	host := machine.Start(machine.Options{})
+	r.recorders.Start(record.AtMeasuredPhase, m.t0)
 	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: m.ex, Logger: r.log}
 	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(r.seed), 2)))
 	r.log.Info("running the timeline", "steps", len(plan))
@@ -101,10 +95,7 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	}
 	m.end = time.Now()
 	running.End()
-	m.samples = sampler.Stop()
-	m.work = scrape.Stop()
-	m.memory = r.memory.Stop()
-	m.machine = host.Stop()
+	r.recorders.Stop()
 	m.ex.Wait()
 	if err != nil {
 		return sut.MeasuredFailure(r.runCtx, err)
@@ -128,14 +119,12 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 		_ = backend.WriteCallLog(filepath.Join(r.dir, "aws-calls.jsonl"), all)
 	}
 	toSec := func(t time.Time) float64 { return t.Sub(m.t0).Seconds() * r.sc.TimeScale }
-	in.Samples, in.End, in.TargetsHold = m.samples, toSec(m.end), m.invariants.Passed
+	in.End, in.TargetsHold = toSec(m.end), m.invariants.Passed
 	r.addAudit(in, m.t0, toSec)
 	addObserved(in, seen, toSec)
-	in.Work = takeoverWork(seen, m.work, toSec)
-	in.Memory = memoryReadings(seen, m.memory, toSec)
+	r.recorders.Collect(in, record.Conversion{Seen: seen, ToSec: toSec})
 	r.watch.Release() // the run keeps only the records
 	out := measure.Run(in)
-	out.Summary.Machine = m.machine
 	if r.resumes() {
 		out.Summary.ResumeReconciles = ptr.To(int(seen.ResumeReconciles))
 	}
@@ -181,40 +170,4 @@ func addObserved(in *measure.Input, seen sut.Observations, toSec func(time.Time)
 	for _, t := range seen.CachesSynced {
 		in.CachesSynced = append(in.CachesSynced, toSec(t))
 	}
-}
-
-// takeoverWork is the scraped work of the instance that took over after the first restart (nil:
-// no restart took place).
-func takeoverWork(seen sut.Observations, points []sut.WorkPoint, toSec func(time.Time) float64) *measure.Work {
-	t := seen.Takeover
-	if t == nil {
-		return nil
-	}
-	w := &measure.Work{Source: seen.Work.Source, Controllers: seen.Work.Controllers,
-		Interval: sut.WorkScrapeInterval.Seconds(), Started: toSec(t.Started)}
-	for _, p := range points {
-		if p.Instance == t.Instance {
-			w.Samples = append(w.Samples, measure.WorkSample{At: toSec(p.At), ReconcileSeconds: p.ReconcileSeconds,
-				Reconciles: p.Reconciles, QueueDepth: p.QueueDepth, Active: p.Active,
-				EarlyExitSeconds: p.EarlyExitSeconds, EarlyExits: p.EarlyExits})
-		}
-	}
-	return w
-}
-
-// memoryReadings are the controller instances' memory points in scenario seconds (nil: none).
-func memoryReadings(seen sut.Observations, points []sut.MemoryPoint, toSec func(time.Time) float64) *measure.Memory {
-	if len(points) == 0 {
-		return nil
-	}
-	m := &measure.Memory{Interval: sut.MemoryScrapeInterval.Seconds()}
-	if t := seen.Takeover; t != nil {
-		m.Takeover, m.TakeoverStarted = ptr.To(t.Instance), toSec(t.Started)
-	}
-	for _, p := range points {
-		m.Shared = m.Shared || p.Instance == sut.HarnessProcess
-		m.Readings = append(m.Readings, measure.MemoryReading{Instance: p.Instance, At: toSec(p.At), RSS: p.RSSBytes,
-			HWM: p.HWMBytes, HeapInuse: p.HeapInuseBytes, HeapAlloc: p.HeapAllocBytes})
-	}
-	return m
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/restartsim/restartsim/sim/kubesim"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/record"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
@@ -64,8 +65,9 @@ type strategyRun struct {
 	// runCtx ends, with the exit as its cause, when an external controller exits on its own.
 	runCtx          context.Context
 	stopControllers func()
-	// memory reads the controller instances' memory from their start to the measured phase's end.
-	memory    *sut.Scrape[sut.MemoryPoint]
+	// recorders record the controller instances and the machine, each from its moment (memory
+	// from the instances' start) to the measured phase's end.
+	recorders *record.Set
 	watch     *observe.Watch
 	stopWatch func()
 	checker   *observe.Checker

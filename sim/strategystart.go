@@ -15,6 +15,7 @@ import (
 	"github.com/restartsim/restartsim/sim/actions"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/record"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
@@ -166,8 +167,9 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	r.stops.add(stopCtrls)
 	// Memory is read from each instance's start: a controller's peak may come while it first syncs.
-	r.memory = sut.StartMemoryScrape(ctrls)
-	r.stops.add(func() { r.memory.Stop() })
+	r.recorders = record.New(record.Sources{Controllers: ctrls, TimeScale: r.sc.TimeScale})
+	r.recorders.Start(record.AtControllerStart, time.Now())
+	r.stops.add(r.recorders.Stop)
 	if err := ctrls.Start(ctrlCtx); err != nil {
 		ctrls.Stop()
 		return fmt.Errorf("starting the controller: %w", err)

@@ -2,7 +2,6 @@ package machine
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"os"
 	"runtime"
@@ -137,7 +136,7 @@ func (w *Watch) loads() {
 	}
 }
 
-// Stop ends the watch and returns its record.
+// Stop ends the watch and returns its record: the figures, which sim/measure judges.
 func (w *Watch) Stop() *results.Machine {
 	close(w.stop)
 	w.done.Wait()
@@ -166,36 +165,10 @@ func (w *Watch) Stop() *results.Machine {
 	}
 	m.SchedDelay = delays(w.lateness)
 	w.mu.Unlock()
-	m.Saturated, m.Reason = Saturated(m)
 	if err := cmp.Or(w.err, w.treeErr); err != nil {
 		m.Error = err.Error()
 	}
 	return m
-}
-
-// Saturated applies results.SaturationRule to m: true, with the limits reached, when the other
-// processes' CPU share, the probe's p99 delay or the steal reached theirs. The load average is
-// recorded but not judged: the run's own API server, etcd, controller and harness keep it near 3
-// on two quiet cores.
-func Saturated(m *results.Machine) (bool, string) {
-	reason := ""
-	if m.OtherCPUFraction >= results.SaturationOtherCPUFraction {
-		reason = joinReason(reason, fmt.Sprintf("other processes used %.0f %% ≥ %.0f %% of the CPUs", 100*m.OtherCPUFraction, 100*results.SaturationOtherCPUFraction))
-	}
-	if m.SchedDelay.Count > 0 && m.SchedDelay.P99 >= results.SaturationDelayP99Millis {
-		reason = joinReason(reason, fmt.Sprintf("scheduling delay p99 %.1f ms ≥ %g ms", m.SchedDelay.P99, results.SaturationDelayP99Millis))
-	}
-	if m.StealFraction >= results.SaturationStealFraction {
-		reason = joinReason(reason, fmt.Sprintf("CPU steal %.0f %% ≥ %.0f %%", 100*m.StealFraction, 100*results.SaturationStealFraction))
-	}
-	return reason != "", reason
-}
-
-func joinReason(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }

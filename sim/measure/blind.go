@@ -6,34 +6,42 @@ import (
 	"github.com/restartsim/restartsim/results"
 )
 
-type blindTime struct{}
+// blindTime is measureBlindTime's result.
+type blindTime struct {
+	changes int
+	latency results.Quantiles
+}
 
-func (blindTime) Name() string { return "blind-time" }
+func (b blindTime) addTo(out *Output) {
+	out.Summary.BlindTimeChanges = b.changes
+	out.Summary.BlindTime = b.latency
+}
 
-// Measure times the first restart's changes (results.CountsForBlindTime), each from max(change,
-// origin) until AWS reflects it; one never applied counts as censored at the run's end. Every such change waits for the whole start-up and for its place in the
-// restart's queue, so their median ranks strategies steadily where TTFMR, the luckiest of them,
-// does not.
-func (blindTime) Measure(in *Input, out *Output) {
+// measureBlindTime times the first restart's changes (results.CountsForBlindTime), each from
+// max(change, origin) until AWS reflects it (applied, by index of in.Changes: the change
+// timings); one never applied counts as censored at the run's end. Every such change waits for
+// the whole start-up and for its place in the restart's queue, so their median ranks strategies
+// steadily where TTFMR, the luckiest of them, does not.
+func measureBlindTime(in *Input, applied []*float64) blindTime {
 	r, ok := in.FirstRestart()
 	if !ok {
-		return
+		return blindTime{}
 	}
-	a := index(in)
 	origin, end := r.Origin(), blindWindowEnd(in, r)
+	var res blindTime
 	var lats []stats.Value
 	for i := range in.Changes {
 		ch := &in.Changes[i]
-		applied := a.applied(ch)
-		if !results.CountsForBlindTime(r.Stopped, end, ch.At, applied) {
+		if !results.CountsForBlindTime(r.Stopped, end, ch.At, applied[i]) {
 			continue
 		}
-		out.Summary.BlindTimeChanges++
-		if v, ok := a.latency(ch, applied, max(ch.At, origin)); ok {
+		res.changes++
+		if v, ok := latency(in, ch, applied[i], max(ch.At, origin)); ok {
 			lats = append(lats, v)
 		}
 	}
-	out.Summary.BlindTime = CensoredQuantiles(lats)
+	res.latency = CensoredQuantiles(lats)
+	return res
 }
 
 // blindWindowEnd is when the second churn step after the restart's stop began (nil: none did).
@@ -52,21 +60,41 @@ func blindWindowEnd(in *Input, r Restart) *float64 {
 	return nil
 }
 
-type restartPhases struct{}
+// restartPhases is measureRestartPhases's result.
+type restartPhases struct {
+	phases []results.RestartPhases
+	// standbyRSS is the largest resident size of a standby at the first restart's stop (nil: none).
+	standbyRSS *int64
+}
 
-func (restartPhases) Name() string { return "restart-phases" }
+// first is the first restart's steps (nil without a restart).
+func (p restartPhases) first() *results.RestartPhases {
+	if len(p.phases) == 0 {
+		return nil
+	}
+	return &p.phases[0]
+}
 
-// Measure records when each step of every restart happened, for the blind-time breakdown. A
-// step counts within the restart's window, until the next restart's stop; the first restart's
-// first meaningful mutation is TTFMR's end, as its breakdown adds up to TTFMR.
-func (restartPhases) Measure(in *Input, out *Output) {
+func (p restartPhases) addTo(out *Output) {
+	out.Restarts = p.phases
+	if len(out.Restarts) > 0 {
+		out.Restart = &out.Restarts[0]
+	}
+	out.Summary.StandbyRSSBytes = p.standbyRSS
+}
+
+// measureRestartPhases records when each step of every restart happened, for the blind-time
+// breakdown. A step counts within the restart's window, until the next restart's stop; the first
+// restart's first meaningful mutation is TTFMR's end, as its breakdown adds up to TTFMR.
+func measureRestartPhases(in *Input, first firstMeaningful) restartPhases {
+	var res restartPhases
 	for i, r := range in.Restarts {
 		end := in.restartEnd(i)
 		ph := results.RestartPhases{Mode: r.Mode, StoppedSeconds: Round3(r.Stopped), OriginSeconds: Round3(r.Origin()),
-			StartedSeconds: Round3(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: out.restartFirstMeaningful[i],
+			StartedSeconds: Round3(r.Started), LeaderElection: r.LeaderElection, FirstMeaningfulSeconds: first.perRestart[i],
 			BlindWindowEndSeconds: blindWindowEnd(in, r), CachesSyncedSeconds: in.cachesSynced(i)}
 		if i == 0 {
-			ph.FirstMeaningfulSeconds = out.firstMeaningful
+			ph.FirstMeaningfulSeconds = first.at
 		}
 		if r.Leading != nil {
 			ph.LeadingSeconds = ptr(*r.Leading)
@@ -79,14 +107,14 @@ func (restartPhases) Measure(in *Input, out *Output) {
 				break
 			}
 		}
-		out.Restarts = append(out.Restarts, ph)
+		res.phases = append(res.phases, ph)
 	}
-	if len(out.Restarts) > 0 {
-		out.Restart = &out.Restarts[0]
-		for _, p := range out.Restart.AtStop {
-			if p.Role == results.RoleStandby && (out.Summary.StandbyRSSBytes == nil || p.RSSBytes > *out.Summary.StandbyRSSBytes) {
-				out.Summary.StandbyRSSBytes = &p.RSSBytes
+	if ph := res.first(); ph != nil {
+		for _, p := range ph.AtStop {
+			if p.Role == results.RoleStandby && (res.standbyRSS == nil || p.RSSBytes > *res.standbyRSS) {
+				res.standbyRSS = &p.RSSBytes
 			}
 		}
 	}
+	return res
 }

@@ -119,39 +119,34 @@ func reference(in *Input, at float64) float64 {
 	return at
 }
 
-type changeLatency struct{}
-
-func (changeLatency) Name() string { return "change-latency" }
-
-func (changeLatency) Measure(in *Input, out *Output) {
+// measureChangeLatency times every change from its reference to when AWS reflected it.
+func measureChangeLatency(in *Input) changeLatency {
 	a := index(in)
+	var res changeLatency
 	var lats []stats.Value
 	for i := range in.Changes {
 		ch := &in.Changes[i]
 		all := a.applied(ch)
+		res.applied = append(res.applied, all)
 		rc := results.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB, Ingress: ch.Ingress, Object: ch.Object, AtSeconds: Round3(ch.At), AppliedSeconds: all}
 		ref := reference(in, ch.At)
 		if all != nil {
 			rc.LatencySeconds = ptr(*all - ref)
 		}
-		if v, ok := a.latency(ch, all, ref); ok {
+		if v, ok := latency(in, ch, all, ref); ok {
 			lats = append(lats, v)
 			if v.Censored {
-				out.Unapplied = append(out.Unapplied, results.UnappliedChange{ID: ch.ID, Kind: ch.Kind, Object: ch.What(),
+				res.unapplied = append(res.unapplied, results.UnappliedChange{ID: ch.ID, Kind: ch.Kind, Object: ch.What(),
 					AtSeconds: Round3(ch.At), CensoredSeconds: Round3(in.End), NotAppliedAfterSeconds: Round3(v.V)})
 			}
 		}
-		out.Changes = append(out.Changes, rc)
+		res.changes = append(res.changes, rc)
 	}
-	out.Summary.ChangeLatency = CensoredQuantiles(lats)
-	out.Summary.UnappliedChanges = len(out.Unapplied)
+	res.latency = CensoredQuantiles(lats)
+	return res
 }
 
-type ttfmr struct{}
-
-func (ttfmr) Name() string { return "ttfmr" }
-
-// Measure finds the first AWS mutation after the first restart that applies any meaningful change
+// measureTTFMR finds the first AWS mutation after the first restart that applies any meaningful change
 // (workload changes and drift repairs alike), timed from the restart's Origin (the stop, plus the
 // scenario's downtime): the new instance's start-up (informer cache sync, a lease to expire) is
 // part of the time the controller is blind. Mutations count from when the replacement was
@@ -161,10 +156,10 @@ func (ttfmr) Name() string { return "ttfmr" }
 //
 // Every later restart gets its own first meaningful mutation, within its window (until the next
 // restart's stop), for its breakdown.
-func (ttfmr) Measure(in *Input, out *Output) {
+func measureTTFMR(in *Input) firstMeaningful {
 	r, ok := in.FirstRestart()
 	if !ok {
-		return
+		return firstMeaningful{}
 	}
 	a := index(in)
 	var applied []float64
@@ -191,14 +186,16 @@ func (ttfmr) Measure(in *Input, out *Output) {
 		}
 		return best
 	}
+	var res firstMeaningful
 	if best := first(r.Started, math.Inf(1)); best != nil {
-		out.firstMeaningful = best
-		out.Summary.TTFMRSeconds = ptr(*best - r.Origin())
+		res.at = best
+		res.ttfmr = ptr(*best - r.Origin())
 	}
-	out.restartFirstMeaningful = make([]*float64, len(in.Restarts))
+	res.perRestart = make([]*float64, len(in.Restarts))
 	for i, ri := range in.Restarts {
-		out.restartFirstMeaningful[i] = first(ri.Started, in.restartEnd(i))
+		res.perRestart[i] = first(ri.Started, in.restartEnd(i))
 	}
+	return res
 }
 
 // mutated is when the first successful call of an object change's Mutations naming its resource took
@@ -236,12 +233,10 @@ func (a *applications) repaired(d *Drift) *float64 {
 	return nil
 }
 
-type driftRepair struct{}
-
-func (driftRepair) Name() string { return "drift-repair" }
-
-func (driftRepair) Measure(in *Input, out *Output) {
+// measureDriftRepair times every drift from when it was made until the controller repaired it.
+func measureDriftRepair(in *Input) driftRepair {
 	a := index(in)
+	var res driftRepair
 	var lats []float64
 	for i := range in.Drifts {
 		d := &in.Drifts[i]
@@ -251,9 +246,10 @@ func (driftRepair) Measure(in *Input, out *Output) {
 			rc.LatencySeconds = ptr(*rep - d.At)
 			lats = append(lats, *rc.LatencySeconds)
 		}
-		out.Changes = append(out.Changes, rc)
+		res.repairs = append(res.repairs, rc)
 	}
-	out.Summary.DriftRepair = Quantiles(lats)
+	res.latency = Quantiles(lats)
+	return res
 }
 
 // Pending counts the changes and drifts AWS does not reflect yet, judged from in.Calls: the

@@ -9,13 +9,21 @@ import (
 	"github.com/restartsim/restartsim/results"
 )
 
-type awsCalls struct{}
+// awsCalls is measureAWSCalls's result.
+type awsCalls struct {
+	perOperation, beforeFirstMeaningful map[string]int
+	throttled, throttledBeforeFirst     int
+}
 
-func (awsCalls) Name() string { return "aws-calls" }
+func (a awsCalls) addTo(out *Output) {
+	out.Summary.AWSCalls, out.Summary.Throttled = a.perOperation, a.throttled
+	out.Summary.AWSCallsBeforeFirstMeaningful, out.Summary.ThrottledBeforeFirstMeaningful = a.beforeFirstMeaningful, a.throttledBeforeFirst
+}
 
-// Measure counts AWS calls per operation and throttled calls, in total and between the first
-// restart and the first meaningful mutation.
-func (awsCalls) Measure(in *Input, out *Output) {
+// measureAWSCalls counts AWS calls per operation and throttled calls, in total and between the
+// first restart and its first meaningful mutation (firstMeaningful, nil: none).
+func measureAWSCalls(in *Input, firstMeaningful *float64) awsCalls {
+	res := awsCalls{perOperation: map[string]int{}, beforeFirstMeaningful: map[string]int{}}
 	r, hasRestart := in.FirstRestart()
 	for i := range in.Calls {
 		c := &in.Calls[i]
@@ -23,28 +31,32 @@ func (awsCalls) Measure(in *Input, out *Output) {
 			continue
 		}
 		throttled := c.Outcome == fakeaws.OutcomeThrottled
-		out.Summary.AWSCalls[c.Operation]++
+		res.perOperation[c.Operation]++
 		if throttled {
-			out.Summary.Throttled++
+			res.throttled++
 		}
 		t := in.Sec(c)
-		if hasRestart && t >= r.Started && (out.firstMeaningful == nil || t < *out.firstMeaningful) {
-			out.Summary.AWSCallsBeforeFirstMeaningful[c.Operation]++
+		if hasRestart && t >= r.Started && (firstMeaningful == nil || t < *firstMeaningful) {
+			res.beforeFirstMeaningful[c.Operation]++
 			if throttled {
-				out.Summary.ThrottledBeforeFirstMeaningful++
+				res.throttledBeforeFirst++
 			}
 		}
 	}
+	return res
 }
 
-type k8sWrites struct{}
+// k8sWrites is measureK8sWrites's result.
+type k8sWrites struct{ writes results.K8sWrites }
 
-func (k8sWrites) Name() string { return "k8s-writes" }
+func (k k8sWrites) addTo(out *Output) { out.Summary.K8sWrites = k.writes }
 
-// Measure classifies the controller's successful writes to the objects it owns or annotates, from
-// the audit log (its reads, and writes of its own bookkeeping such as Leases, are not counted).
-func (k8sWrites) Measure(in *Input, out *Output) {
-	w := &out.Summary.K8sWrites
+// measureK8sWrites classifies the controller's successful writes to the objects it owns or
+// annotates, from the audit log (its reads, and writes of its own bookkeeping such as Leases, are
+// not counted).
+func measureK8sWrites(in *Input) k8sWrites {
+	var res k8sWrites
+	w := &res.writes
 	for _, e := range in.Audit {
 		if e.At < 0 || e.At > in.End || !e.Succeeded() || !e.Write() || !countedWrite[e.Resource] {
 			continue
@@ -60,17 +72,19 @@ func (k8sWrites) Measure(in *Input, out *Output) {
 			w.Other++
 		}
 	}
+	return res
 }
 
-type apiLoad struct{}
+// apiLoad is measureAPILoad's result (nil: no audit log was read).
+type apiLoad struct{ load *results.APILoad }
 
-func (apiLoad) Name() string { return "api-load" }
+func (a apiLoad) addTo(out *Output) { out.Summary.APILoad = a.load }
 
-// Measure counts the controller identity's reads and Lease writes in the measured phase: what its
-// informers, warm standbys' included, and its leader election cost the API server.
-func (apiLoad) Measure(in *Input, out *Output) {
+// measureAPILoad counts the controller identity's reads and Lease writes in the measured phase:
+// what its informers, warm standbys' included, and its leader election cost the API server.
+func measureAPILoad(in *Input) apiLoad {
 	if !in.HasAudit {
-		return
+		return apiLoad{}
 	}
 	l := &results.APILoad{}
 	for _, e := range in.Audit {
@@ -88,24 +102,35 @@ func (apiLoad) Measure(in *Input, out *Output) {
 			l.Gets++
 		}
 	}
-	out.Summary.APILoad = l
+	return apiLoad{l}
 }
 
 // countedWrite lists the resources whose writes k8s_writes_total counts.
 var countedWrite = map[string]bool{"targetgroupbindings": true, "pods": true, "events": true}
 
-type blindCosts struct{}
+// blindCosts is measureBlindCosts's result (nil: not known).
+type blindCosts struct {
+	apiRequests      *int
+	cpuSeconds       *float64
+	cacheSyncSeconds *float64
+}
 
-func (blindCosts) Name() string { return "blind-costs" }
+func (b blindCosts) addTo(out *Output) {
+	out.Summary.APIRequestsBeforeFirstMeaningful = b.apiRequests
+	out.Summary.ControllerCPUSecondsBeforeFirstMeaningful = b.cpuSeconds
+	out.Summary.CacheSyncSeconds = b.cacheSyncSeconds
+}
 
-// Measure adds what the first restart's replacement spent before its first meaningful mutation:
-// Kubernetes API requests (all verbs, from the audit log) and process CPU time.
-func (blindCosts) Measure(in *Input, out *Output) {
+// measureBlindCosts is what the first restart's replacement spent before its first meaningful
+// mutation (firstMeaningful, nil: none): Kubernetes API requests (all verbs, from the audit log)
+// and process CPU time; and how long it took to sync its caches.
+func measureBlindCosts(in *Input, firstMeaningful *float64) blindCosts {
+	var res blindCosts
 	r, ok := in.FirstRestart()
-	if !ok || out.firstMeaningful == nil {
-		return
+	if !ok || firstMeaningful == nil {
+		return res
 	}
-	end := *out.firstMeaningful
+	end := *firstMeaningful
 	if in.HasAudit {
 		n := 0
 		for _, e := range in.Audit {
@@ -113,14 +138,14 @@ func (blindCosts) Measure(in *Input, out *Output) {
 				n++
 			}
 		}
-		out.Summary.APIRequestsBeforeFirstMeaningful = &n
+		res.apiRequests = &n
 	}
 	// From the stop: a standby's CPU while it stood by is no part of the restart's cost.
 	if cpu, ok := cpuAt(in.ReplacementCPU, end); ok {
 		if before, ok := cpuAt(in.ReplacementCPU, r.Stopped); ok {
 			cpu = math.Round((cpu-before)*1000) / 1000
 		}
-		out.Summary.ControllerCPUSecondsBeforeFirstMeaningful = &cpu
+		res.cpuSeconds = &cpu
 	}
 	// Cache sync counts from when the instance could lead: its start, or the Lease it waited for
 	// (a standby's own start predates the restart).
@@ -129,8 +154,9 @@ func (blindCosts) Measure(in *Input, out *Output) {
 		if r.LeaderElection && r.Leading != nil {
 			from = *r.Leading
 		}
-		out.Summary.CacheSyncSeconds = ptr(max(0, *synced-from))
+		res.cacheSyncSeconds = ptr(max(0, *synced-from))
 	}
+	return res
 }
 
 // cpuAt interpolates the cumulative CPU samples at scenario second t; false when t is outside them.
@@ -149,41 +175,48 @@ func cpuAt(samples []CPUSample, t float64) (float64, bool) {
 	return 0, false
 }
 
-type gateFlips struct{}
+// gateFlips is measureGateFlips's result.
+type gateFlips struct{ latency results.Quantiles }
 
-func (gateFlips) Name() string { return "readiness-gate-flip" }
+func (g gateFlips) addTo(out *Output) { out.Summary.ReadinessGateFlip = g.latency }
 
-func (gateFlips) Measure(in *Input, out *Output) {
+// measureGateFlips times every readiness gate's flip to True from when it was pending.
+func measureGateFlips(in *Input) gateFlips {
 	var lats []float64
 	for _, f := range in.GateFlips {
 		if f.True != nil && *f.True >= f.Pending {
 			lats = append(lats, *f.True-f.Pending)
 		}
 	}
-	out.Summary.ReadinessGateFlip = Quantiles(lats)
+	return gateFlips{Quantiles(lats)}
 }
 
-type steadyState struct{}
+// steadyState is measureSteadyState's result (nil: never reached).
+type steadyState struct{ seconds *float64 }
 
-func (steadyState) Name() string { return "steady-state" }
+func (s steadyState) addTo(out *Output) { out.Summary.SteadyStateSeconds = s.seconds }
 
-func (steadyState) Measure(in *Input, out *Output) {
+// measureSteadyState is when the final steady state was reached, like TTFMR from the first
+// restart's origin (without a restart, from the measured phase's start).
+func measureSteadyState(in *Input) steadyState {
 	r, ok := in.FirstRestart()
 	if !ok {
 		r.Stopped = 0
 	}
-	if in.SteadyAt != nil { // like TTFMR, from the restart's origin
-		out.Summary.SteadyStateSeconds = ptr(max(0, *in.SteadyAt-r.Origin()))
+	if in.SteadyAt == nil {
+		return steadyState{}
 	}
+	return steadyState{ptr(max(0, *in.SteadyAt-r.Origin()))}
 }
 
-type series struct{}
+// series is a measurement's time series, in the order reported.
+type series []results.Sample
 
-func (series) Name() string { return "timeseries" }
+func (s series) addTo(out *Output) { out.Timeseries = append(out.Timeseries, s...) }
 
-// Measure buckets calls per operation and throttles per second, and keeps the last sample of every
-// metric series per second.
-func (series) Measure(in *Input, out *Output) {
+// measureSeries buckets calls per operation and throttles per second, and keeps the last sample
+// of every metric series per second.
+func measureSeries(in *Input) series {
 	type key struct {
 		sec    int
 		series string
@@ -218,7 +251,9 @@ func (series) Measure(in *Input, out *Output) {
 		}
 		return keys[i].series < keys[j].series
 	})
+	var res series
 	for _, k := range keys {
-		out.Timeseries = append(out.Timeseries, results.Sample{Second: k.sec, Series: k.series, Value: vals[k]})
+		res = append(res, results.Sample{Second: k.sec, Series: k.series, Value: vals[k]})
 	}
+	return res
 }

@@ -3,6 +3,8 @@
 // results.Summary. Every figure comes from AWS's or the API server's side, never from the
 // controller's own claims.
 //
-// Each figure is a Measurement (a small interface with a registry, as in clusterloader2); Run applies
-// them all to an Input. Times are scenario seconds since the start of the measured phase.
+// Each measurement is a function of the Input that returns its own summary (as clusterloader2's
+// measurements do); one that needs another's result, such as blind time the change timings, takes
+// it as a parameter. Run calls them all and adds their summaries to one Output. Times are scenario
+// seconds since the start of the measured phase.
 package measure

@@ -145,6 +145,9 @@ type Input struct {
 	Work *Work
 	// Memory is the controller instances' memory readings (nil: not read).
 	Memory *Memory
+	// Machine is the record of the machine the run shared, from the measured phase's start to
+	// its end (nil: not watched).
+	Machine *results.Machine
 	// SteadyAt is when the final steady state was reached (nil: never).
 	SteadyAt *float64
 	// End is when the measured phase ended: a change not applied by then is censored there.

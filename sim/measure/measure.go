@@ -7,13 +7,7 @@ import (
 	"github.com/restartsim/restartsim/results"
 )
 
-// Measurement computes some figures of a run.
-type Measurement interface {
-	Name() string
-	Measure(in *Input, out *Output)
-}
-
-// Output is what the measurements fill: the summary, the per-change list and the time series.
+// Output is what Run returns: the summary, the per-change list and the time series.
 type Output struct {
 	Summary    results.Summary
 	Changes    []results.Change
@@ -21,31 +15,40 @@ type Output struct {
 	// Restart is the first restart's steps (nil without a restart); Restarts every restart's, in order.
 	Restart  *results.RestartPhases
 	Restarts []results.RestartPhases
-	// Unapplied are the changes AWS did not show by the run's end (see applications.latency).
+	// Unapplied are the changes AWS did not show by the run's end (see latency).
 	Unapplied []results.UnappliedChange
-	// firstMeaningful is the scenario second of the first meaningful mutation (TTFMR's end);
-	// restartFirstMeaningful is each restart's first within its window.
-	firstMeaningful        *float64
-	restartFirstMeaningful []*float64
 }
 
-// registry lists the measurements in the order they run (later ones may use earlier results).
-var registry = []Measurement{changeLatency{}, ttfmr{}, blindTime{}, restartPhases{}, awsCalls{}, blindCosts{}, work{}, memory{}, k8sWrites{}, apiLoad{}, gateFlips{}, driftRepair{}, steadyState{}, series{}}
+// summary is one measurement's own result (as clusterloader2's measurements return theirs): it
+// adds its figures to the run's Output, touching no other measurement's.
+type summary interface{ addTo(out *Output) }
 
-// Names lists the registered measurements.
-func Names() []string {
-	out := make([]string, len(registry))
-	for i, m := range registry {
-		out[i] = m.Name()
-	}
-	return out
-}
-
-// Run applies every measurement to in.
+// Run applies every measurement to in. A measurement that needs another's result takes it as a
+// parameter, never reads it from the Output; the summaries are added in the order the per-change
+// list (changes, then drifts) and the time series (memory, then calls and samples) are reported in.
 func Run(in *Input) *Output {
-	out := &Output{Summary: results.Summary{AWSCalls: map[string]int{}, AWSCallsBeforeFirstMeaningful: map[string]int{}}}
-	for _, m := range registry {
-		m.Measure(in, out)
+	changes := measureChangeLatency(in)
+	first := measureTTFMR(in)
+	phases := measureRestartPhases(in, first)
+	out := &Output{}
+	for _, s := range []summary{
+		changes,
+		first,
+		measureBlindTime(in, changes.applied),
+		phases,
+		measureAWSCalls(in, first.at),
+		measureBlindCosts(in, first.at),
+		measureRestartWork(in, first.at),
+		measureMemory(in, phases.first()),
+		measureK8sWrites(in),
+		measureAPILoad(in),
+		measureGateFlips(in),
+		measureDriftRepair(in),
+		measureSteadyState(in),
+		measureSeries(in),
+		measureMachine(in),
+	} {
+		s.addTo(out)
 	}
 	return out
 }

@@ -34,16 +34,23 @@ type Memory struct {
 	Readings []MemoryReading
 }
 
-type memory struct{}
+// memory is measureMemory's result (nil: not read).
+type memory struct {
+	memory *results.Memory
+	series series
+}
 
-func (memory) Name() string { return "memory" }
+func (m memory) addTo(out *Output) {
+	out.Summary.Memory = m.memory
+	m.series.addTo(out)
+}
 
-// Measure summarises every instance's memory and attributes the restart's peak to its phases
-// (after restartPhases, whose Lease and cache-sync times it reads).
-func (memory) Measure(in *Input, out *Output) {
+// measureMemory summarises every instance's memory and attributes the first restart's peak to
+// its phases (restart, nil without one: its Lease and cache-sync times).
+func measureMemory(in *Input, restart *results.RestartPhases) memory {
 	m := in.Memory
 	if m == nil || len(m.Readings) == 0 {
-		return
+		return memory{}
 	}
 	res := &results.Memory{Process: results.MemoryProcessController, SampleIntervalSeconds: Round3(m.Interval)}
 	if m.Shared {
@@ -69,9 +76,8 @@ func (memory) Measure(in *Input, out *Output) {
 		}
 		res.Instances = append(res.Instances, instanceMemory(id, role, byInstance[id]))
 	}
-	res.Restart = restartMemory(in, out, m, byInstance)
-	out.Summary.Memory = res
-	out.Timeseries = append(out.Timeseries, memorySeries(m.Readings, in.End)...)
+	res.Restart = restartMemory(in, restart, m, byInstance)
+	return memory{memory: res, series: memorySeries(m.Readings, in.End)}
 }
 
 // stoppedInstances are the instances a restart stopped (known for external processes only).
@@ -129,9 +135,9 @@ func instanceMemory(id int, role string, rs []MemoryReading) results.InstanceMem
 
 // restartMemory is the first restart's taking-over instance's memory, from its start (or the
 // stop, for an instance already running then) until the next restart's stop.
-func restartMemory(in *Input, out *Output, m *Memory, byInstance map[int][]MemoryReading) *results.RestartMemory {
+func restartMemory(in *Input, restart *results.RestartPhases, m *Memory, byInstance map[int][]MemoryReading) *results.RestartMemory {
 	r, ok := in.FirstRestart()
-	if !ok || out.Restart == nil {
+	if !ok || restart == nil {
 		return nil
 	}
 	id, from := results.HarnessInstance, r.Stopped
@@ -165,11 +171,11 @@ func restartMemory(in *Input, out *Output, m *Memory, byInstance map[int][]Memor
 	if last == nil {
 		return nil
 	}
-	rm.PeakRSSBytes, rm.PeakRSSSeconds, rm.PeakRSSPhase = rss.bytes, Round3(rss.at), restartPhaseAt(out.Restart, rss.at)
+	rm.PeakRSSBytes, rm.PeakRSSSeconds, rm.PeakRSSPhase = rss.bytes, Round3(rss.at), restartPhaseAt(restart, rss.at)
 	rm.EndRSSBytes, rm.HighWaterMarkBytes = last.RSS, last.HWM
 	if inuse.found {
 		rm.PeakHeapInuseBytes, rm.PeakHeapSeconds = &inuse.bytes, ptr(Round3(inuse.at))
-		rm.PeakHeapPhase = restartPhaseAt(out.Restart, inuse.at)
+		rm.PeakHeapPhase = restartPhaseAt(restart, inuse.at)
 	}
 	if last.HeapInuse != nil {
 		rm.EndHeapInuseBytes = bytesPtr(*last.HeapInuse)
@@ -194,7 +200,7 @@ func restartPhaseAt(ph *results.RestartPhases, t float64) string {
 
 // memorySeries is each instance's largest reading per second of the measured phase, for the
 // memory figure.
-func memorySeries(rs []MemoryReading, end float64) []results.Sample {
+func memorySeries(rs []MemoryReading, end float64) series {
 	type key struct {
 		sec    int
 		series string

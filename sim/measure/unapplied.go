@@ -7,14 +7,14 @@ import "github.com/restartsim/restartsim/internal/stats"
 // end state holds every binding's targets as desired (in.TargetsHold): a later change superseded
 // it, or it needed no call at all (a container restart shorter than the controller's reaction), so
 // it has no latency to count.
-func (a *applications) latency(ch *Change, applied *float64, start float64) (v stats.Value, ok bool) {
+func latency(in *Input, ch *Change, applied *float64, start float64) (v stats.Value, ok bool) {
 	switch {
 	case applied != nil:
 		return stats.Value{V: max(0, *applied-start)}, true
-	case ch.target() && a.in.TargetsHold:
+	case ch.target() && in.TargetsHold:
 		return stats.Value{}, false
 	}
-	return stats.Value{V: max(0, a.in.End-start), Censored: true}, true
+	return stats.Value{V: max(0, in.End-start), Censored: true}, true
 }
 
 // target reports a change of a binding's targets, whose end state the invariants check.

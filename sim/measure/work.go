@@ -36,28 +36,29 @@ type Work struct {
 	Samples []WorkSample
 }
 
-type work struct{}
+// restartWork is measureRestartWork's result (nil: no restart, or no work scraped).
+type restartWork struct{ work *results.RestartWork }
 
-func (work) Name() string { return "restart-work" }
+func (w restartWork) addTo(out *Output) { out.Summary.Work = w.work }
 
-// Measure attributes the taking-over instance's reconcile work to the first restart's events: the
-// first meaningful mutation and the drain of its work queue. Each figure is the last scrape at or
-// before the event less the counters at the instance's start; nothing is interpolated.
-func (work) Measure(in *Input, out *Output) {
+// measureRestartWork attributes the taking-over instance's reconcile work to the first restart's
+// events: its first meaningful mutation (firstMeaningful, nil: none) and the drain of its work
+// queue. Each figure is the last scrape at or before the event less the counters at the
+// instance's start; nothing is interpolated.
+func measureRestartWork(in *Input, firstMeaningful *float64) restartWork {
 	r, ok := in.FirstRestart()
 	if !ok || in.Work == nil {
-		return
+		return restartWork{}
 	}
 	w := in.Work
 	res := &results.RestartWork{Source: w.Source, Controllers: w.Controllers, ScrapeIntervalSeconds: Round3(w.Interval)}
-	out.Summary.Work = res
 	base := WorkSample{}
 	if w.Started < r.Stopped {
 		if s, ok := lastAtOrBefore(w.Samples, r.Stopped); ok {
 			base = s
 		}
 	}
-	if fm := out.firstMeaningful; fm != nil {
+	if fm := firstMeaningful; fm != nil {
 		s, ok := lastAtOrBefore(w.Samples, *fm)
 		if !ok || s.At < r.Stopped {
 			s = base // no scrape of the restart's work before the event: nothing counted yet
@@ -79,6 +80,7 @@ func (work) Measure(in *Input, out *Output) {
 		}
 		break
 	}
+	return restartWork{res}
 }
 
 // lastAtOrBefore is the last sample at or before t (samples in time order).

@@ -61,18 +61,14 @@ func TestWorkAttribution(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := tc.work
 			in := &Input{Restarts: []Restart{restart}, Work: &w}
-			out := &Output{firstMeaningful: tc.firstMeaningful}
-			work{}.Measure(in, out)
-			got := out.Summary.Work
+			got := measureRestartWork(in, tc.firstMeaningful).work
 			if got == nil {
 				t.Fatal("no work recorded")
 			}
 			checkWork(t, *got, tc.want)
 		})
 	}
-	out := &Output{}
-	work{}.Measure(&Input{Work: &Work{}}, out)
-	if out.Summary.Work != nil {
+	if measureRestartWork(&Input{Work: &Work{}}, nil).work != nil {
 		t.Fatal("work recorded without a restart")
 	}
 }
