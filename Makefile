@@ -95,7 +95,8 @@ manifests: $(CONTROLLER_GEN) ## Generate the CRD YAML with controller-gen.
 	$(CONTROLLER_GEN) crd paths=./controller/api/... output:crd:artifacts:config=controller/config/crd
 
 .PHONY: schema
-schema: ## Regenerate the scenario's JSON Schema (docs/scenario.schema.json) from its Go types and doc comments.
+schema: ## Regenerate the strategy fields of controller.Knobs, then the scenario's JSON Schema (docs/scenario.schema.json) from its Go types and doc comments.
+	go generate ./sim/scenario
 	go generate ./sim/scenario/schema
 	go test ./sim/scenario/schema -run TestGeneratedFilesUpToDate -update
 

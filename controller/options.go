@@ -196,20 +196,8 @@ const (
 func (o Options) WithDefaults() Options { return o.setDefaults() }
 
 func (o Options) setDefaults() Options {
-	if o.Checkpoint == "" {
-		o.Checkpoint = CheckpointAnnotation
-	}
-	setDur(&o.DeferralDelay, DefaultDeferralDelay)
-	if o.DeferralJitter == 0 {
-		o.DeferralJitter = DefaultDeferralJitter
-	}
-	setDur(&o.RequeueDuration, DefaultRequeueDuration)
-	setDur(&o.TargetHealthCacheTTL, DefaultTargetHealthCacheTTL)
-	setDur(&o.SecurityGroupCacheTTL, DefaultSecurityGroupCacheTTL)
-	setDur(&o.SyncPeriod, DefaultSyncPeriod)
-	setDur(&o.ResumeInterval, DefaultResumeInterval)
-	if o.ModelCheckpoint == "" {
-		o.ModelCheckpoint = ModelCheckpointNone
+	for _, k := range Knobs {
+		k.applyDefault(&o)
 	}
 	if o.IngressClass == "" {
 		o.IngressClass = DefaultIngressClass
@@ -217,17 +205,8 @@ func (o Options) setDefaults() Options {
 	if o.ResumeNamespace == "" {
 		o.ResumeNamespace = o.LeaderElectionNamespace
 	}
-	if o.DriftCheckInterval == 0 {
-		o.DriftCheckInterval = DefaultDriftCheckInterval
-	}
-	if o.MaxConcurrentReconciles <= 0 {
-		o.MaxConcurrentReconciles = DefaultMaxConcurrentReconciles
-	}
 	if o.AWS.Region == "" {
 		o.AWS.Region = DefaultRegion
-	}
-	if o.AWS.MaxAttempts <= 0 {
-		o.AWS.MaxAttempts = DefaultMaxAttempts
 	}
 	if o.LeaderElectionID == "" {
 		o.LeaderElectionID = DefaultLeaderElectionID
@@ -249,12 +228,6 @@ func (o Options) setDefaults() Options {
 		o.MutantDelay = DefaultMutantDelay(o.Mutant)
 	}
 	return o
-}
-
-func setDur(d *time.Duration, def time.Duration) {
-	if *d <= 0 {
-		*d = def
-	}
 }
 
 // Validate reports invalid options (after defaulting).

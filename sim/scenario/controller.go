@@ -36,6 +36,8 @@ type Strategy struct {
 	// controller.replicas 1 and a restart in the timeline. Default: this strategy's own controller
 	// converges the fleet.
 	ConvergeWith string `json:"convergeWith,omitempty"`
+	// The fields from here to the end marker are generated from controller.Knobs by go generate.
+
 	// Checkpoint is none, annotation (default) or compact: how a binding records that AWS already
 	// matches it, so the reconcile after a restart can exit early without AWS calls.
 	Checkpoint string `json:"checkpoint,omitempty"`
@@ -96,6 +98,9 @@ type Strategy struct {
 	// exit) and slow-start (before reconciling starts); only with one of them. Default: the
 	// controller's (5ms and 1s).
 	MutantDelay *Duration `json:"mutantDelay,omitempty"`
+
+	// End of the fields generated from controller.Knobs.
+
 	// Binary, when set, runs the strategy out of process as `<binary> controller <flags>` (a
 	// restartsim build, e.g. of another commit), with the options an in-process instance would get
 	// and Args appended; each is a template like controller.external's command. Default: in process.
@@ -176,9 +181,6 @@ const (
 	ModelCheckpointNone  = "none"
 	ModelCheckpointModel = "model"
 )
-
-// ModelCheckpoints are the valid modelCheckpoint values.
-var ModelCheckpoints = []string{ModelCheckpointNone, ModelCheckpointModel}
 
 // TemplateData is what an external controller's command and env templates can use.
 type TemplateData struct {

@@ -7,3 +7,5 @@
 // validates the whole file before returning; every error names file:line:column and the field
 // path, so nothing starts on a file that is not entirely valid.
 package scenario
+
+//go:generate go run ./internal/genknobs

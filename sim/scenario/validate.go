@@ -12,7 +12,6 @@ import (
 // Known values, for validation and messages.
 var (
 	Profiles     = []string{"aws-2026", "aws-documented", "unlimited"}
-	Checkpoints  = []string{CheckpointAnnotation, CheckpointCompact, CheckpointNone}
 	Actions      = []string{ActionAWSDrift, ActionAWSFault, ActionChurn, ActionContainerRestart, ActionRestart, ActionWait}
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
 	Awaits       = []string{AwaitLeader, AwaitNone}

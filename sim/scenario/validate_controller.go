@@ -94,19 +94,9 @@ func (v *validator) validateConvergeWith(s *Scenario, st Strategy, p string) {
 
 // validateStrategy checks a reference controller strategy at path p.
 func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
-	v.oneOf(p+".checkpoint", st.Checkpoint, Checkpoints)
-	if st.ModelCheckpoint != "" { // unset is none, and stays out of the recorded config
-		v.oneOf(p+".modelCheckpoint", st.ModelCheckpoint, ModelCheckpoints)
-	}
+	v.validateKnobs(st, p)
 	if st.ModelCheckpoint == ModelCheckpointModel && s.Fleet.Ingresses == nil {
 		v.addf(p+".modelCheckpoint", "model needs a load balancer side in the fleet (fleet.ingresses)")
-	}
-	for name, d := range map[string]*Duration{
-		"deferralDelay": st.DeferralDelay, "deferralJitter": st.DeferralJitter, "requeueDuration": st.RequeueDuration,
-		"targetHealthCacheTTL": st.TargetHealthCacheTTL, "securityGroupCacheTTL": st.SecurityGroupCacheTTL, "syncPeriod": st.SyncPeriod,
-		"driftCheckInterval": st.DriftCheckInterval, "resumeInterval": st.ResumeInterval,
-	} {
-		v.duration(p+"."+name, d)
 	}
 	if st.ResumeInterval != nil {
 		switch {
@@ -118,8 +108,6 @@ func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
 		}
 	}
 	v.validateLeaderElection(s, st, p)
-	v.count(p+".maxConcurrentReconciles", st.MaxConcurrentReconciles, 1, 1000)
-	v.count(p+".maxAttempts", st.MaxAttempts, 1, 100)
 	// The same parse, with the same time scale, as the controller's when the run starts it.
 	if s.TimeScale > 0 {
 		if _, err := throttlespec.Scaled(st.Throttle, s.TimeScale); err != nil {
@@ -144,7 +132,6 @@ func (v *validator) validateMutant(st Strategy, p string) {
 		v.oneOf(p+".mutant", st.Mutant, Mutants)
 	}
 	if d := st.MutantDelay; d != nil {
-		v.duration(p+".mutantDelay", d)
 		switch {
 		case !slices.Contains(delayMutants, st.Mutant):
 			v.addf(p+".mutantDelay", "applies only with mutant %s", strings.Join(delayMutants, " or "))
@@ -169,13 +156,15 @@ func (v *validator) validateControllerExternal(s *Scenario, e *External) {
 // are scenario time and divided by the time scale alike, so client-go's rule holds in scenario time.
 func (v *validator) validateLeaderElection(s *Scenario, st Strategy, p string) {
 	set := false
-	for name, d := range map[string]*Duration{"leaseDuration": st.LeaseDuration, "renewDeadline": st.RenewDeadline, "retryPeriod": st.RetryPeriod} {
-		if d == nil {
+	fields := reflect.ValueOf(st)
+	for _, k := range knobs {
+		d, _ := fields.Field(strategyFields[k.field]).Interface().(*Duration)
+		if !k.leaderElection || d == nil {
 			continue
 		}
 		set = true
 		if d.Duration <= 0 {
-			v.addf(p+"."+name, "must be positive, got %v", d.Duration)
+			v.addf(p+"."+k.field, "must be positive, got %v", d.Duration)
 			return
 		}
 	}

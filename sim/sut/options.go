@@ -2,6 +2,7 @@ package sut
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -18,6 +19,32 @@ func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
 	return time.Duration(float64(d.Duration) / p.scale)
 }
 
+// duration is a strategy's duration as the controller runs it: unset, the controller's default
+// fallback in scenario time (0, the controller-runtime lease timings, stays 0: wall time); 0, off
+// (negative) where off exists and 0 elsewhere; at least a millisecond otherwise.
+func (p *inProcess) duration(d *scenario.Duration, fallback time.Duration, off bool) time.Duration {
+	switch {
+	case d == nil:
+		return time.Duration(float64(fallback) / p.scale)
+	case d.Duration == 0 && off:
+		return -1
+	case d.Duration == 0:
+		return 0
+	}
+	return max(time.Millisecond, p.scaled(d))
+}
+
+// knobValue is the value v of the strategy's field of knob k as controller.Options holds it.
+func (p *inProcess) knobValue(k controller.Knob, v any) any {
+	switch v := v.(type) {
+	case *scenario.Duration:
+		return p.duration(v, k.Default().(time.Duration), k.Off)
+	case *bool:
+		return ptr.Deref(v, k.Default().(bool) != k.Negated) != k.Negated
+	}
+	return v
+}
+
 // options maps the strategy onto controller.Options, every duration divided by the time scale.
 func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registerer) (controller.Options, error) {
 	st := p.strategy
@@ -25,70 +52,23 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 	if err != nil {
 		return controller.Options{}, err
 	}
-	def := func(d *scenario.Duration, fallback time.Duration) time.Duration {
-		if d == nil {
-			return time.Duration(float64(fallback) / p.scale)
-		}
-		if d.Duration == 0 {
-			return 0
-		}
-		return max(time.Millisecond, p.scaled(d))
+	var o controller.Options
+	fields := reflect.ValueOf(st)
+	for _, k := range controller.Knobs {
+		k.Set(&o, p.knobValue(k, fields.FieldByName(k.GoName()).Interface()))
 	}
-	// Unset lease timings stay controller-runtime's, in wall time.
-	lease := func(d *scenario.Duration) time.Duration {
-		if d == nil {
-			return 0
-		}
-		return max(time.Millisecond, p.scaled(d))
-	}
-	jitter := def(st.DeferralJitter, controller.DefaultDeferralJitter)
-	if st.DeferralJitter != nil && st.DeferralJitter.Duration == 0 {
-		jitter = -1 // no jitter
-	}
-	// The drift check interval is scaled like every other duration (unset: the controller's
-	// default in scenario time; 0: off).
-	drift := def(st.DriftCheckInterval, controller.DefaultDriftCheckInterval)
-	if st.DriftCheckInterval != nil && st.DriftCheckInterval.Duration == 0 {
-		drift = -1
-	}
-	workers := p.workers()
+	// What the strategy's own field does not decide alone.
+	o.LeaderElection = p.ElectsLeader()
+	o.MaxConcurrentReconciles = p.workers()
+	o.AWS.Throttle = thr
+	o.AllowMutants = st.Mutant != "" // the scenario asked for it explicitly
+	o.MutantDelay = p.duration(st.MutantDelay, controller.DefaultMutantDelay(st.Mutant), false)
 	seed := p.seed + uint64(id)*7919
-	o := controller.Options{
-		Checkpoint:               controller.CheckpointMode(st.Checkpoint),
-		PriorityQueue:            ptr.Deref(st.PriorityQueue, false),
-		LowPriorityInitialEvents: ptr.Deref(st.LowPriorityInitialEvents, false),
-		DeferralDelay:            def(st.DeferralDelay, controller.DefaultDeferralDelay),
-		DeferralJitter:           jitter,
-		RequeueDuration:          def(st.RequeueDuration, controller.DefaultRequeueDuration),
-		TargetHealthCacheTTL:     def(st.TargetHealthCacheTTL, controller.DefaultTargetHealthCacheTTL),
-		SecurityGroupCacheTTL:    def(st.SecurityGroupCacheTTL, controller.DefaultSecurityGroupCacheTTL),
-		SyncPeriod:               def(st.SyncPeriod, controller.DefaultSyncPeriod),
-		MaxConcurrentReconciles:  workers,
-		DriftCheckInterval:       drift,
-		Resume:                   ptr.Deref(st.Resume, false),
-		ResumeInterval:           def(st.ResumeInterval, controller.DefaultResumeInterval),
-		VpcID:                    p.vpcID,
-		LoadBalancers:            p.loadBalancers,
-		ModelCheckpoint:          controller.ModelCheckpointMode(st.ModelCheckpoint),
-		AWS: controller.AWSOptions{
-			Region: p.creds.Region, Endpoint: awsEndpoint, AccessKeyID: p.creds.AccessKey, SecretAccessKey: p.creds.SecretKey,
-			MaxAttempts: st.MaxAttempts, Throttle: thr,
-		},
-		LeaderElection:          p.ElectsLeader(),
-		LeaderElectionNamespace: p.leaseNS,
-		LeaseDuration:           lease(st.LeaseDuration),
-		RenewDeadline:           lease(st.RenewDeadline),
-		RetryPeriod:             lease(st.RetryPeriod),
-		KeepLeaseOnStop:         !ptr.Deref(st.ReleaseOnCancel, true),
-		Warmup:                  ptr.Deref(st.Warmup, false),
-		Namespaces:              p.namespaces,
-		Rand:                    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		Logger:                  p.log.WithValues("replica", id),
-		MetricsRegistry:         reg,
-		Mutant:                  st.Mutant,
-		AllowMutants:            st.Mutant != "", // the scenario asked for it explicitly
-		MutantDelay:             def(st.MutantDelay, controller.DefaultMutantDelay(st.Mutant)),
-	}
+	o.VpcID, o.LoadBalancers, o.LeaderElectionNamespace, o.Namespaces = p.vpcID, p.loadBalancers, p.leaseNS, p.namespaces
+	o.AWS.Region, o.AWS.Endpoint, o.AWS.AccessKeyID, o.AWS.SecretAccessKey = p.creds.Region, awsEndpoint, p.creds.AccessKey, p.creds.SecretKey
+	o.Rand = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	o.Logger = p.log.WithValues("replica", id)
+	o.MetricsRegistry = reg
 	if p.loadBalancers {
 		// The stacks' cluster tag; without load balancers the TGB controller keeps running without a
 		// cluster name, as it always has.

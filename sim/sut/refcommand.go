@@ -1,9 +1,7 @@
 package sut
 
 import (
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -20,12 +18,6 @@ func referenceCommand(p *inProcess, binary string, args []string) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	dur := func(d time.Duration) string {
-		if d < 0 {
-			return "-1ns" // the controller's "off"
-		}
-		return d.String()
-	}
 	argv := []string{binary, "controller",
 		"--kubeconfig={{.Kubeconfig}}",
 		"--aws-endpoint={{.AWSEndpoint}}",
@@ -34,17 +26,11 @@ func referenceCommand(p *inProcess, binary string, args []string) ([]string, err
 		"--aws-secret-access-key={{.SecretAccessKey}}",
 		"--metrics-bind-address=127.0.0.1:{{.MetricsPort}}",
 		"--health-probe-bind-address=127.0.0.1:{{.HealthPort}}",
-		"--checkpoint=" + literal(string(o.Checkpoint)),
-		"--priority-queue=" + strconv.FormatBool(o.PriorityQueue),
-		"--low-priority-initial-events=" + strconv.FormatBool(o.LowPriorityInitialEvents),
-		"--deferral-delay=" + dur(o.DeferralDelay),
-		"--deferral-jitter=" + dur(o.DeferralJitter),
-		"--targetgroupbinding-requeue-duration=" + dur(o.RequeueDuration),
-		"--target-health-cache-ttl=" + dur(o.TargetHealthCacheTTL),
-		"--security-group-cache-ttl=" + dur(o.SecurityGroupCacheTTL),
-		"--sync-period=" + dur(o.SyncPeriod),
-		"--drift-check-interval=" + dur(o.DriftCheckInterval),
-		"--aws-api-throttle=" + literal(o.AWS.Throttle),
+	}
+	for _, k := range controller.Knobs {
+		if arg, ok := k.Arg(o); ok {
+			argv = append(argv, literal(arg))
+		}
 	}
 	opt := func(cond bool, flag string) {
 		if cond {
@@ -52,24 +38,11 @@ func referenceCommand(p *inProcess, binary string, args []string) ([]string, err
 		}
 	}
 	opt(o.VpcID != "", "--vpc-id={{.VpcID}}")
-	opt(o.MaxConcurrentReconciles > 0, "--max-concurrent-reconciles="+strconv.Itoa(o.MaxConcurrentReconciles))
-	opt(o.AWS.MaxAttempts > 0, "--aws-max-retries="+strconv.Itoa(o.AWS.MaxAttempts))
-	opt(o.Resume, "--resume")
-	opt(o.Resume, "--resume-interval="+dur(o.ResumeInterval))
-	opt(o.LeaderElection, "--leader-elect")
 	opt(o.LeaderElectionNamespace != "", "--leader-election-namespace={{.Namespace}}")
-	opt(o.LeaseDuration > 0, "--leader-elect-lease-duration="+dur(o.LeaseDuration))
-	opt(o.RenewDeadline > 0, "--leader-elect-renew-deadline="+dur(o.RenewDeadline))
-	opt(o.RetryPeriod > 0, "--leader-elect-retry-period="+dur(o.RetryPeriod))
-	opt(o.KeepLeaseOnStop, "--leader-elect-keep-lease-on-stop")
-	opt(o.Warmup, "--warmup")
 	opt(o.LoadBalancers, "--load-balancers")
 	opt(o.LoadBalancers, "--cluster-name="+literal(o.ClusterName))
-	opt(o.LoadBalancers && o.ModelCheckpoint != "", "--model-checkpoint="+literal(string(o.ModelCheckpoint)))
 	opt(len(o.Namespaces) > 0, "--namespaces="+literal(strings.Join(o.Namespaces, ",")))
-	opt(o.Mutant != "", "--mutant="+literal(o.Mutant))
 	opt(o.Mutant != "", "--allow-mutants")
-	opt(o.Mutant != "" && o.MutantDelay > 0, "--mutant-delay="+dur(o.MutantDelay))
 	return append(argv, args...), nil
 }
 

@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/go-logr/zapr"
@@ -26,12 +25,9 @@ func init() { subcommands = append(subcommands, newControllerCommand) }
 // controllerOptions are the flags of `restartsim controller`.
 type controllerOptions struct {
 	kubeconfig string
-	checkpoint string
-	// modelCheckpoint is --model-checkpoint, typed into opts by Validate.
-	modelCheckpoint string
-	logLevel        int
-	logJSON         bool
-	opts            controller.Options
+	logLevel   int
+	logJSON    bool
+	opts       controller.Options
 }
 
 func newControllerCommand() *cobra.Command {
@@ -60,26 +56,17 @@ func newControllerCommand() *cobra.Command {
 	return cmd
 }
 
-// AddFlags registers the flags; defaults mirror controller.Options' documented defaults, with the
-// priority queue on and loopback metrics/health addresses like a deployed controller.
+// AddFlags registers the flags: the strategy knobs (controller.Knobs) with the defaults of
+// controller.Options, and the settings of one process, with loopback metrics/health addresses like
+// a deployed controller.
 func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	c := &o.opts
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig; empty uses in-cluster config or $KUBECONFIG")
-	fs.StringVar(&o.checkpoint, "checkpoint", string(controller.CheckpointAnnotation), "Startup strategy: none, annotation or compact")
-	fs.BoolVar(&c.PriorityQueue, "priority-queue", true, "Use controller-runtime's priority queue")
-	fs.BoolVar(&c.LowPriorityInitialEvents, "low-priority-initial-events", false, "Enqueue initial-list events of the controller's own Service/EndpointSlice/Pod/Node handlers at low priority")
-	fs.DurationVar(&c.DeferralDelay, "deferral-delay", controller.DefaultDeferralDelay, "Delay of the forced full reconcile after a checkpoint early exit")
-	fs.DurationVar(&c.DeferralJitter, "deferral-jitter", controller.DefaultDeferralJitter, "Uniform jitter added to --deferral-delay")
-	fs.DurationVar(&c.RequeueDuration, "targetgroupbinding-requeue-duration", controller.DefaultRequeueDuration, "Requeue while a gated target is not healthy")
-	fs.DurationVar(&c.TargetHealthCacheTTL, "target-health-cache-ttl", controller.DefaultTargetHealthCacheTTL, "DescribeTargetHealth cache TTL")
-	fs.DurationVar(&c.SecurityGroupCacheTTL, "security-group-cache-ttl", controller.DefaultSecurityGroupCacheTTL, "ENI, security group and VPC cache TTL")
-	fs.DurationVar(&c.SyncPeriod, "sync-period", controller.DefaultSyncPeriod, "Informer resync period and TTL of the deferred processed set")
-	fs.IntVar(&c.MaxConcurrentReconciles, "max-concurrent-reconciles", controller.DefaultMaxConcurrentReconciles, "Reconcile workers")
-	fs.BoolVar(&c.Resume, "resume", false, "Restart fast path: record a resume watermark while running; after a restart, reconcile the bindings changed since it with live reads before the caches sync")
+	for _, k := range controller.Knobs {
+		k.AddFlag(fs, c)
+	}
 	fs.StringVar(&c.ResumeNamespace, "resume-namespace", "", "Namespace of the resume watermark ConfigMap (default: --leader-election-namespace)")
-	fs.DurationVar(&c.ResumeInterval, "resume-interval", controller.DefaultResumeInterval, "How often the resume watermark advances")
 	fs.BoolVar(&c.LoadBalancers, "load-balancers", false, "Also reconcile Ingresses of --ingress-class and Services of type LoadBalancer into ELBv2 stacks (needs --cluster-name and --vpc-id)")
-	fs.StringVar(&o.modelCheckpoint, "model-checkpoint", string(controller.ModelCheckpointNone), "Restart strategy of the load balancer reconcilers: none or model (skip objects whose stored model checkpoint matches)")
 	fs.StringVar(&c.IngressClass, "ingress-class", controller.DefaultIngressClass, "IngressClass whose Ingresses the load balancer reconcilers manage")
 	fs.StringVar(&c.ClusterName, "cluster-name", "", "Cluster name (picks the cluster-tagged security group of an ENI; the load balancer stacks' cluster tag)")
 	fs.StringVar(&c.VpcID, "vpc-id", "", "VPC of the target groups when the spec does not name one")
@@ -87,24 +74,12 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.AWS.Endpoint, "aws-endpoint", "", "AWS endpoint URL for ELBv2 and EC2; empty = real AWS")
 	fs.StringVar(&c.AWS.AccessKeyID, "aws-access-key-id", "", "Static AWS access key ID (default: the default credential chain, $AWS_ACCESS_KEY_ID first)")
 	fs.StringVar(&c.AWS.SecretAccessKey, "aws-secret-access-key", "", "Static AWS secret access key (default: as --aws-access-key-id, $AWS_SECRET_ACCESS_KEY)")
-	fs.IntVar(&c.AWS.MaxAttempts, "aws-max-retries", controller.DefaultMaxAttempts, "Max attempts of the standard retryer")
-	fs.StringVar(&c.AWS.Throttle, "aws-api-throttle", "", "Client-side throttle serviceID:operationRegex=rate:burst,... (merged per service over the upstream defaults)")
-	fs.BoolVar(&c.LeaderElection, "leader-elect", false, "Enable Lease-based leader election")
 	fs.StringVar(&c.LeaderElectionID, "leader-election-id", controller.DefaultLeaderElectionID, "Name of the leader election Lease")
 	fs.StringVar(&c.LeaderElectionNamespace, "leader-election-namespace", "", "Namespace of the leader election Lease")
-	fs.DurationVar(&c.LeaseDuration, "leader-elect-lease-duration", 0, "How long a crashed leader's Lease keeps a standby waiting (default: controller-runtime's 15s)")
-	fs.DurationVar(&c.RenewDeadline, "leader-elect-renew-deadline", 0, "How long a leader retries renewing its Lease before it stops leading (default: controller-runtime's 10s)")
-	fs.DurationVar(&c.RetryPeriod, "leader-elect-retry-period", 0, "How often candidates try to take the Lease (default: controller-runtime's 2s)")
-	fs.BoolVar(&c.KeepLeaseOnStop, "leader-elect-keep-lease-on-stop", false, "A stopping leader keeps its Lease until it expires instead of releasing it")
-	fs.BoolVar(&c.Warmup, "warmup", false, "Start the informers while standing by, before leading (controller-runtime's EnableWarmup)")
 	fs.StringVar(&c.MetricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", `Metrics address; "0" disables`)
 	fs.StringVar(&c.HealthProbeBindAddress, "health-probe-bind-address", "127.0.0.1:8081", `Health probe address; "0" disables`)
 	fs.StringSliceVar(&c.Namespaces, "namespaces", nil, "Namespaces to watch (default all)")
-	fs.DurationVar(&c.DriftCheckInterval, "drift-check-interval", controller.DefaultDriftCheckInterval, "Describe-only drift check of bindings whose checkpoint matches (plus up to half as much jitter); negative disables")
-	fs.StringVar(&c.Mutant, "mutant", "", "Test only: inject a known bug ("+strings.Join(controller.KnownMutants(), ", ")+"); needs --allow-mutants or a -tags mutants build")
 	fs.BoolVar(&c.AllowMutants, "allow-mutants", false, "Test only: allow --mutant in a build without the mutants tag")
-	fs.DurationVar(&c.MutantDelay, "mutant-delay", 0, fmt.Sprintf("Test only: the wait of --mutant=%s (per checkpoint early exit, default %s) or %s (before reconciling starts, default %s); 0 = the default",
-		controller.MutantSlowEarlyExit, controller.DefaultSlowEarlyExitDelay, controller.MutantSlowStart, controller.DefaultSlowStartDelay))
 	addVerbosityFlag(fs, &o.logLevel, "Log verbosity", "v")
 	fs.BoolVar(&o.logJSON, "log-json", false, "Log JSON instead of console text")
 	_ = fs.MarkDeprecated("log-json", "use --log-format json")
@@ -112,8 +87,6 @@ func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 
 // Validate checks the flags.
 func (o *controllerOptions) Validate() error {
-	o.opts.Checkpoint = controller.CheckpointMode(o.checkpoint)
-	o.opts.ModelCheckpoint = controller.ModelCheckpointMode(o.modelCheckpoint)
 	var errs []error
 	if err := o.opts.Validate(); err != nil {
 		errs = append(errs, err)
