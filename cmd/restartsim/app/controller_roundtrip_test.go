@@ -19,7 +19,8 @@ import (
 
 // roundTripScenario has a strategy for each group of flags the reference command writes: none set,
 // every duration and switch set (at timeScale 10, so each is scaled), zeros that mean "off", the load
-// balancer reconcilers, and a mutant with its delay.
+// balancer reconcilers, and a mutant with its delay. Between them they set every knob of
+// controller.Knobs to a value other than its default.
 const roundTripScenario = `apiVersion: restartsim/v1
 kind: Scenario
 name: roundtrip
@@ -48,6 +49,7 @@ controller:
       leaseDuration: 30s
       renewDeadline: 20s
       retryPeriod: 4s
+      leaderElection: true
       releaseOnCancel: false
       warmup: true
     - {name: off, checkpoint: none, deferralJitter: 0s, driftCheckInterval: 0s}
@@ -60,7 +62,8 @@ timeline: [{action: restart}]
 // process. The argv the harness writes for it, rendered as at a start and parsed by this verb's flags,
 // gives replica 0's in-process options once both are defaulted as controller.New defaults them; only
 // what belongs to one process (logger, metrics registry, random source, clock, metrics and health
-// addresses) may differ.
+// addresses) may differ. Every knob of controller.Knobs takes a value other than its default in one
+// of the strategies, so each is seen to make the trip.
 func TestReferenceCommandRoundTrip(t *testing.T) {
 	sc, err := scenario.Parse("roundtrip.yaml", []byte(roundTripScenario))
 	if err != nil {
@@ -71,6 +74,7 @@ func TestReferenceCommandRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	const endpoint = "http://127.0.0.1:4566"
+	changed := map[string]bool{}
 	for _, st := range sc.Controller.Strategies {
 		t.Run(st.Name, func(t *testing.T) {
 			cfg := sut.InProcessConfig{AWS: backend.Local{Server: srv}, Creds: backend.Creds{Region: "us-west-2", AccessKey: "key", SecretKey: "secret"},
@@ -79,6 +83,9 @@ func TestReferenceCommandRoundTrip(t *testing.T) {
 			want, argv, err := sut.ReferenceOptions(cfg, "/bin/restartsim", endpoint)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, k := range controller.Knobs {
+				changed[k.Field] = changed[k.Field] || k.Get(want) != k.Default()
 			}
 			args := render(t, argv, scenario.TemplateData{Kubeconfig: "/kubeconfig", AWSEndpoint: endpoint, Region: "us-west-2",
 				AccessKeyID: "key", SecretAccessKey: "secret", MetricsPort: 9, HealthPort: 10, Namespace: "leases", VpcID: srv.DefaultVPCID()})
@@ -101,6 +108,11 @@ func TestReferenceCommandRoundTrip(t *testing.T) {
 				t.Errorf("out of process (%s) differs from in process:\n%s", strings.Join(args[2:], " "), diff)
 			}
 		})
+	}
+	for _, k := range controller.Knobs {
+		if !changed[k.Field] {
+			t.Errorf("knob %s keeps its default in every strategy: set it in roundTripScenario", k.Field)
+		}
 	}
 }
 
