@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/spf13/pflag"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
 // processOptions are the Options fields that are not strategy knobs: settings of one process or
@@ -141,5 +142,17 @@ func TestKnobDefaults(t *testing.T) {
 		if got := k.Get(o); got != want {
 			t.Errorf("knob %s: defaulted to %v, want %v", k.Field, got, want)
 		}
+	}
+}
+
+// Options are defaulted once: New and ManagerOptions use WithDefaults' result as it is.
+func TestOptionsDefaultedOnce(t *testing.T) {
+	o := Options{}.WithDefaults()
+	o.Rand, o.SyncPeriod = nil, 0
+	if again := o.WithDefaults(); again.Rand != nil || again.SyncPeriod != 0 {
+		t.Error("defaulted options were defaulted again")
+	}
+	if m := ManagerOptions(o, manager.Options{}); *m.Cache.SyncPeriod != 0 {
+		t.Errorf("ManagerOptions defaulted the sync period again: %v", *m.Cache.SyncPeriod)
 	}
 }

@@ -154,6 +154,9 @@ type Options struct {
 	// legacyStartup turns off the startup optimisations (cache transform, no secondary
 	// initial-list fan-out, read-only cache lists), so a benchmark can compare both in one run.
 	legacyStartup bool
+	// defaulted marks options setDefaults has filled, so that New and ManagerOptions given them
+	// (as WithDefaults returns them) do not default them again.
+	defaulted bool
 }
 
 // AWSOptions configures the AWS clients.
@@ -190,12 +193,17 @@ const (
 	DefaultIngressClass            = "alb"
 )
 
-// setDefaults fills every unset field; the one place defaults are applied.
 // WithDefaults is o with every unset field at its documented default, as New applies them: the
-// options a controller built from o runs with.
+// options a controller built from o runs with. Given to ManagerOptions and New, they are used as
+// they are: a caller that needs both defaults once.
 func (o Options) WithDefaults() Options { return o.setDefaults() }
 
+// setDefaults fills every unset field, the knobs' from Knobs; the one place defaults are applied.
 func (o Options) setDefaults() Options {
+	if o.defaulted {
+		return o
+	}
+	o.defaulted = true
 	for _, k := range Knobs {
 		k.applyDefault(&o)
 	}

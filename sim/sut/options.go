@@ -45,8 +45,19 @@ func (p *inProcess) knobValue(k controller.Knob, v any) any {
 	return v
 }
 
-// options maps the strategy onto controller.Options, every duration divided by the time scale.
+// options are the controller.Options in-process replica id runs with, defaulted once for its
+// manager and controller.
 func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registerer) (controller.Options, error) {
+	o, err := p.strategyOptions(id, awsEndpoint, reg)
+	if err != nil {
+		return controller.Options{}, err
+	}
+	return o.WithDefaults(), nil
+}
+
+// strategyOptions maps the strategy onto controller.Options, every duration divided by the time
+// scale; what the strategy leaves unset stays unset.
+func (p *inProcess) strategyOptions(id int, awsEndpoint string, reg prometheus.Registerer) (controller.Options, error) {
 	st := p.strategy
 	thr, err := scaleThrottle(st.Throttle, p.scale)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // start. Only flags whose value the strategy sets beyond the binary's defaults depend on the
 // binary's version, so an older build of the controller verb runs the same strategy.
 func referenceCommand(p *inProcess, binary string, args []string) ([]string, error) {
-	o, err := p.options(0, "{{.AWSEndpoint}}", nil)
+	o, err := p.strategyOptions(0, "{{.AWSEndpoint}}", nil)
 	if err != nil {
 		return nil, err
 	}

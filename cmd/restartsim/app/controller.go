@@ -128,13 +128,14 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	shutdown := 10 * time.Second
-	mgr, err := ctrl.NewManager(cfg, controller.ManagerOptions(o.opts, manager.Options{
+	opts := o.opts.WithDefaults() // once, for the manager and the controller
+	mgr, err := ctrl.NewManager(cfg, controller.ManagerOptions(opts, manager.Options{
 		Scheme: scheme, Logger: log, GracefulShutdownTimeout: &shutdown,
 	}))
 	if err != nil {
 		return fmt.Errorf("creating manager: %w", err)
 	}
-	if _, err := controller.New(mgr, o.opts); err != nil {
+	if _, err := controller.New(mgr, opts); err != nil {
 		return fmt.Errorf("creating controller: %w", err)
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
