@@ -63,23 +63,29 @@ func (p *inProcess) strategyOptions(id int, awsEndpoint string, reg prometheus.R
 	if err != nil {
 		return controller.Options{}, err
 	}
-	var o controller.Options
+	seed := p.seed + uint64(id)*7919
+	o := controller.Options{
+		VpcID:         p.vpcID,
+		LoadBalancers: p.loadBalancers,
+		AWS: controller.AWSOptions{
+			Region: p.creds.Region, Endpoint: awsEndpoint, AccessKeyID: p.creds.AccessKey, SecretAccessKey: p.creds.SecretKey,
+		},
+		LeaderElectionNamespace: p.leaseNS,
+		Namespaces:              p.namespaces,
+		Rand:                    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		Logger:                  p.log.WithValues("replica", id),
+		MetricsRegistry:         reg,
+		AllowMutants:            st.Mutant != "", // the scenario asked for it explicitly
+	}
 	fields := reflect.ValueOf(st)
 	for _, k := range controller.Knobs {
 		k.Set(&o, p.knobValue(k, fields.FieldByName(k.GoName()).Interface()))
 	}
-	// What the strategy's own field does not decide alone.
+	// The knobs whose option the strategy's field does not decide alone.
 	o.LeaderElection = p.ElectsLeader()
 	o.MaxConcurrentReconciles = p.workers()
 	o.AWS.Throttle = thr
-	o.AllowMutants = st.Mutant != "" // the scenario asked for it explicitly
 	o.MutantDelay = p.duration(st.MutantDelay, controller.DefaultMutantDelay(st.Mutant), false)
-	seed := p.seed + uint64(id)*7919
-	o.VpcID, o.LoadBalancers, o.LeaderElectionNamespace, o.Namespaces = p.vpcID, p.loadBalancers, p.leaseNS, p.namespaces
-	o.AWS.Region, o.AWS.Endpoint, o.AWS.AccessKeyID, o.AWS.SecretAccessKey = p.creds.Region, awsEndpoint, p.creds.AccessKey, p.creds.SecretKey
-	o.Rand = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	o.Logger = p.log.WithValues("replica", id)
-	o.MetricsRegistry = reg
 	if p.loadBalancers {
 		// The stacks' cluster tag; without load balancers the TGB controller keeps running without a
 		// cluster name, as it always has.
