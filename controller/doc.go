@@ -37,6 +37,9 @@
 // Mutants (mutants.go) re-introduce known bugs for mutation testing; Options.Validate refuses them
 // unless AllowMutants is set or the binary is built with -tags mutants.
 //
+// Strategy knobs (knobs.go, knobs_table.go): the Options a strategy of the harness varies are
+// declared once in Knobs, with their defaults, flags of `restartsim controller` and scenario fields.
+//
 // New registers everything on a controller-runtime manager the caller starts; nothing is global, so
 // a process may create, start and stop many controllers (each one like a fresh process).
 // Subpackages under internal/ hold the small units the reconciler composes.

@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -56,7 +57,7 @@ const (
 )
 
 // GoName is the knob's field name in the scenario's Go types.
-func (k Knob) GoName() string { return string(k.Field[0]-'a'+'A') + k.Field[1:] }
+func (k Knob) GoName() string { return strings.ToUpper(k.Field[:1]) + k.Field[1:] }
 
 // Kind is the type of the knob's value.
 func (k Knob) Kind() Kind { return k.opt.kind() }

@@ -6,6 +6,9 @@
 // strictly (unknown fields, wrong types and duplicate keys are errors), applies defaults and
 // validates the whole file before returning; every error names file:line:column and the field
 // path, so nothing starts on a file that is not entirely valid.
+//
+// A reference strategy's knob fields (Strategy, between its marker comments) and their checks
+// (knobs_gen.go) are generated from controller.Knobs, which declares each knob once.
 package scenario
 
 //go:generate go run ./internal/genknobs
