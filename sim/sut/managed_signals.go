@@ -109,7 +109,7 @@ func (m *managed) processWork() WorkPoint {
 }
 
 // leading is the running replica that leads, with its signals (nil: none).
-func (m *managed) leading() *managedReplica { return m.leaderExcept(nil) }
+func (m *managed) leading() *managedReplica { return m.leader() }
 
 // AwaitSettled implements Controllers: the leader's caches synced (when it has informers at all)
 // and its work queues empty for a few polls in a row.
