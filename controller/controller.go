@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
@@ -70,9 +71,10 @@ type Controller struct {
 	resumeDone chan struct{}
 
 	// hooks for tests: called after RegisterTargets succeeded, before the checkpoint save;
-	// afterReconcile after each reconcile of the work queue, with its result (metrics.Result*).
+	// afterReconcile after each reconcile of the work queue, with its result (metrics.Result*) and
+	// the requeue it asked for (0: none).
 	afterRegister  func(ctx context.Context, tgb *v1beta1.TargetGroupBinding) error
-	afterReconcile func(key types.NamespacedName, result string)
+	afterReconcile func(key types.NamespacedName, result string, requeueAfter time.Duration)
 }
 
 // New builds a controller on mgr: AWS clients, field indexes, watches, the reconciler and (for the
@@ -158,9 +160,10 @@ func New(mgr manager.Manager, opts Options) (*Controller, error) {
 }
 
 // OnReconciled makes c call f after each TargetGroupBinding reconcile of its work queue, with the
-// binding's key and result: the sign that a binding has settled, for whoever runs beside c (the load
-// balancer reconcilers' tests). Call it before the manager starts.
-func (c *Controller) OnReconciled(f func(key types.NamespacedName, result string)) {
+// binding's key, result and the requeue the reconcile asked for (0: none): the sign that a binding
+// has settled, for whoever runs beside c (the load balancer reconcilers' tests). Call it before the
+// manager starts.
+func (c *Controller) OnReconciled(f func(key types.NamespacedName, result string, requeueAfter time.Duration)) {
 	c.afterReconcile = f
 }
 

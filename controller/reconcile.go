@@ -68,7 +68,7 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		c.metrics.EarlyExit.Observe(time.Since(start).Seconds())
 	}
 	if c.afterReconcile != nil {
-		c.afterReconcile(req.NamespacedName, result)
+		c.afterReconcile(req.NamespacedName, result, res.RequeueAfter)
 	}
 	return res, err
 }

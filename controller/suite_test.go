@@ -107,15 +107,32 @@ type running struct {
 type reconcileLog struct {
 	mu      sync.Mutex
 	results map[types.NamespacedName][]string
+	// requeue is the requeue each binding's last reconcile asked for (0: none).
+	requeue map[types.NamespacedName]time.Duration
 }
 
-func (l *reconcileLog) record(key types.NamespacedName, result string) {
+func (l *reconcileLog) record(key types.NamespacedName, result string, requeueAfter time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.results == nil {
 		l.results = map[types.NamespacedName][]string{}
+		l.requeue = map[types.NamespacedName]time.Duration{}
 	}
 	l.results[key] = append(l.results[key], result)
+	l.requeue[key] = requeueAfter
+}
+
+// last is the result of the binding's last reconcile ("" before the first) and the requeue it
+// asked for.
+func (l *reconcileLog) last(ns, name string) (string, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key := types.NamespacedName{Namespace: ns, Name: name}
+	rs := l.results[key]
+	if len(rs) == 0 {
+		return "", 0
+	}
+	return rs[len(rs)-1], l.requeue[key]
 }
 
 // of is the results of the binding's reconciles so far, oldest first.

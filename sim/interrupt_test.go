@@ -5,11 +5,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
+
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -33,24 +38,29 @@ timeline:
 		wg     sync.WaitGroup
 		runErr error
 	)
+	log, timelineRuns := logSignal(`"msg"="running the timeline"`, `"strategy"="first"`)
+	done := make(chan struct{})
 	wg.Go(func() {
-		_, runErr = Run(ctx, Options{Scenario: sc, OutDir: out, Stdout: io.Discard, Progress: io.Discard, NoReport: true})
+		defer close(done)
+		_, runErr = Run(ctx, Options{Scenario: sc, OutDir: out, Stdout: io.Discard, Progress: io.Discard, NoReport: true, Logger: log})
 	})
-	// Interrupt once the first strategy runs on the converged fleet.
-	deadline := time.Now().Add(2 * time.Minute)
-	var runDir string
-	for runDir == "" {
-		if time.Now().After(deadline) {
-			cancel()
-			wg.Wait()
-			t.Fatalf("the first strategy did not start within 2 minutes: %v", runErr)
-		}
-		time.Sleep(200 * time.Millisecond)
-		if logs, _ := filepath.Glob(filepath.Join(out, "it", "*", "first", "aws-calls.jsonl")); len(logs) > 0 {
-			runDir = filepath.Dir(filepath.Dir(logs[0]))
-		}
+	// Interrupt once the first strategy runs its timeline (the long wait) on the converged fleet.
+	select {
+	case <-timelineRuns:
+	case <-done:
+		t.Fatalf("the run ended before the first strategy's timeline: %v", runErr)
+	case <-time.After(testwait.Scale(t, 2*time.Minute)):
+		cancel()
+		wg.Wait()
+		t.Fatalf("the first strategy's timeline did not start within 2 minutes: %v", runErr)
 	}
-	time.Sleep(time.Second)
+	logs, _ := filepath.Glob(filepath.Join(out, "it", "*", "first", "aws-calls.jsonl"))
+	if len(logs) == 0 {
+		cancel()
+		wg.Wait()
+		t.Fatal("the first strategy runs its timeline without an aws-calls.jsonl")
+	}
+	runDir := filepath.Dir(filepath.Dir(logs[0]))
 	cancel()
 	interrupted := time.Now()
 	wg.Wait()
@@ -71,4 +81,20 @@ timeline:
 	if left, _ := filepath.Glob(filepath.Join(runDir, "fleet-*", "etcd")); len(left) > 0 {
 		t.Errorf("fleet snapshot data left behind: %v", left)
 	}
+}
+
+// logSignal is a logger whose channel closes at the first line (V(1) included) holding every one of
+// parts as funcr writes them (`"msg"="step done"`, `"action"="churn"`): the sign that a run got
+// that far.
+func logSignal(parts ...string) (logr.Logger, <-chan struct{}) {
+	seen := make(chan struct{})
+	var once sync.Once
+	return funcr.New(func(_, args string) {
+		for _, p := range parts {
+			if !strings.Contains(args, p) {
+				return
+			}
+		}
+		once.Do(func() { close(seen) })
+	}, funcr.Options{Verbosity: 1}), seen
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/observe"
@@ -187,9 +188,10 @@ func TestKubeconfigRunCleansUpWhenInterrupted(t *testing.T) {
 		wg     sync.WaitGroup
 		runErr error
 	)
+	log, churned := logSignal(`"msg"="step done"`, `"action"="churn"`)
 	wg.Go(func() {
 		_, runErr = Run(runCtx, Options{Scenario: sc, Kubeconfig: cluster.ControllerKubeconfig, OutDir: out,
-			Stdout: io.Discard, Progress: io.Discard, NoReport: true})
+			Stdout: io.Discard, Progress: io.Discard, NoReport: true, Logger: log})
 	})
 	// Interrupt once the fleet is there and the controller has saved some checkpoints.
 	deadline := time.Now().Add(2 * time.Minute)
@@ -212,7 +214,14 @@ func TestKubeconfigRunCleansUpWhenInterrupted(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Mid-run: the churn step is done, its objects are there for the cleanup to remove too.
+	select {
+	case <-churned:
+	case <-time.After(testwait.Scale(t, 2*time.Minute)):
+		cancel()
+		wg.Wait()
+		t.Fatalf("the churn step did not finish within 2 min: %v", runErr)
+	}
 	cancel()
 	wg.Wait()
 	if !errors.Is(runErr, context.Canceled) {

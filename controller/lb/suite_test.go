@@ -101,7 +101,7 @@ type reconciledBindings struct {
 	keys map[types.NamespacedName]bool
 }
 
-func (b *reconciledBindings) record(key types.NamespacedName, _ string) {
+func (b *reconciledBindings) record(key types.NamespacedName, _ string, _ time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.keys[key] = true

@@ -2,6 +2,7 @@ package localcluster
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+
+	"github.com/restartsim/restartsim/internal/poll"
 )
 
 // spawn starts a component in a session of its own, so that it outlives the command that started
@@ -106,23 +109,23 @@ func signalGroup(pid int, sig syscall.Signal) error {
 }
 
 func waitExit(comp Component, timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for comp.alive() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
+	err := poll.Until(context.Background(), timeout, poll.Every(50*time.Millisecond), func() (bool, error) {
+		return !comp.alive(), nil
+	})
+	if err != nil {
+		return false
 	}
-	// Dead; give whoever reaps it (init, once `cluster up` has exited) a moment, so the pid is gone
-	// when Down returns rather than left as a zombie.
-	for range 40 {
-		if _, err := os.Stat("/proc/" + strconv.Itoa(comp.PID)); err != nil {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	// Dead; give whoever reaps it (init, once `cluster up` has exited) up to 2 s, so the pid is gone
+	// when Down returns rather than left as a zombie. A pid still there after that is left alone.
+	_ = poll.Until(context.Background(), reapWait, poll.Every(50*time.Millisecond), func() (bool, error) {
+		_, err := os.Stat("/proc/" + strconv.Itoa(comp.PID))
+		return err != nil, nil
+	})
 	return true
 }
+
+// reapWait bounds the wait for a dead component's pid to be reaped: 40 looks 50 ms apart.
+const reapWait = 39 * 50 * time.Millisecond
 
 // lastLines returns the file's last n lines, indented, for an error message.
 func lastLines(path string, n int) string {

@@ -2,8 +2,10 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
 )
@@ -14,9 +16,8 @@ import (
 // binding, pod and target group: a good fraction of a core at 10,000 bindings) is not run, so it
 // does not compete with the controller under test for the CPU while that works through a restart.
 func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
-	deadline := time.Now().Add(timeout)
-	poll := max(20*time.Millisecond, min(500*time.Millisecond, e.wall(time.Second)))
-	for {
+	every := max(20*time.Millisecond, min(500*time.Millisecond, e.wall(time.Second)))
+	err := poll.Until(ctx, timeout, observe.Paced(every), func() (bool, error) {
 		at := time.Now()
 		e.mu.Lock()
 		busy := at.Before(e.busyUntil)
@@ -28,31 +29,26 @@ func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 			}
 			busy = pending > 0
 		}
-		if !busy {
-			inv, err := e.check.Check(ctx, false)
-			if err != nil {
-				return false, err
-			}
-			if inv.Passed {
-				s := e.sec(at)
-				e.mu.Lock()
-				e.steadyAt = &s
-				e.mu.Unlock()
-				return true, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			e.mu.Lock()
-			e.steadyAt = nil
-			e.mu.Unlock()
+		if busy {
 			return false, nil
 		}
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(observe.PollAfter(poll, time.Since(at))):
+		inv, err := e.check.Check(ctx, false)
+		if err != nil || !inv.Passed {
+			return false, err
 		}
+		s := e.sec(at)
+		e.mu.Lock()
+		e.steadyAt = &s
+		e.mu.Unlock()
+		return true, nil
+	})
+	if errors.Is(err, poll.ErrTimeout) {
+		e.mu.Lock()
+		e.steadyAt = nil
+		e.mu.Unlock()
+		return false, nil
 	}
+	return err == nil, err
 }
 
 // pending counts the recorded changes and drifts that AWS does not reflect yet, and the recorded

@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
@@ -135,11 +136,13 @@ func (r *Removed) snapshot() map[string]string {
 	return maps.Clone(r.tgs)
 }
 
-// PollAfter is how long a polling loop waits after a check that took took: at least every, and long
-// enough that the checks use at most a quarter of one core (a check reads every binding, pod and
-// target group; at 10,000 bindings it costs a good fraction of a second, and polling it back to back
-// would starve the controller under test).
-func PollAfter(every, took time.Duration) time.Duration { return max(every, 3*took) }
+// Paced is how long a polling loop waits after a check: at least every, and long enough that the
+// checks use at most a quarter of one core (a check reads every binding, pod and target group; at
+// 10,000 bindings it costs a good fraction of a second, and polling it back to back would starve
+// the controller under test).
+func Paced(every time.Duration) poll.Pace {
+	return func(took time.Duration) time.Duration { return max(every, 3*took) }
+}
 
 // Check returns the invariants now. healthy additionally requires every desired target to be
 // healthy (the warm-up's convergence criterion).

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/objects"
@@ -99,25 +101,25 @@ func (o *Objects) Status(ctx context.Context) (objects.Status, error) {
 // WaitReady waits until every object of groups exists and is ready: the creation of a group that
 // comes after them.
 func (o *Objects) WaitReady(ctx context.Context, groups []string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		at := time.Now()
+	why := ""
+	var failed error
+	err := poll.Until(ctx, timeout, Paced(200*time.Millisecond), func() (bool, error) {
 		st, err := o.Status(ctx)
 		if err != nil {
-			return err
+			failed = err
+			return false, err
 		}
-		ready, why := groupsReady(st, groups)
-		if ready {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("groups %v were not ready within %s: %s", groups, timeout, why)
-		}
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-time.After(PollAfter(200*time.Millisecond, time.Since(at))):
-		}
+		var ready bool
+		ready, why = groupsReady(st, groups)
+		return ready, nil
+	})
+	switch {
+	case err == nil || failed != nil:
+		return failed
+	case errors.Is(err, poll.ErrTimeout):
+		return fmt.Errorf("groups %v were not ready within %s: %s", groups, timeout, why)
+	default: // the run ended: say why it did
+		return context.Cause(ctx)
 	}
 }
 

@@ -2,12 +2,14 @@ package observe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/restartsim/restartsim/controller"
+	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/kubesim"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -16,34 +18,29 @@ import (
 // WaitWatermark waits until the controller's resume watermark was recorded at or after since
 // and covers the resource version rv.
 func WaitWatermark(ctx context.Context, c client.Reader, namespace string, since time.Time, rv string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
 	var last controller.Watermark
-	for {
-		at := time.Now()
+	err := poll.Until(ctx, timeout, Paced(100*time.Millisecond), func() (bool, error) {
 		w, ok, err := controller.ReadWatermark(ctx, c, namespace, controller.DefaultLeaderElectionID)
 		if err != nil {
-			return fmt.Errorf("warm-up: reading the resume watermark: %w", err)
+			return false, fmt.Errorf("warm-up: reading the resume watermark: %w", err)
 		}
 		if ok && !w.RecordedAt.Before(since) && covers(w.ResourceVersion, rv) {
-			return nil
+			return true, nil
 		}
 		if ok {
 			last = w
 		}
-		if time.Now().After(deadline) {
-			recorded := "none recorded"
-			if !last.RecordedAt.IsZero() {
-				recorded = "last recorded at " + last.RecordedAt.Format(time.RFC3339Nano)
-			}
-			return fmt.Errorf("warm-up: the controller recorded no resume watermark (ConfigMap %s/%s) covering resource version %s within %s after the fleet converged at %s: %s",
-				namespace, controller.WatermarkName(controller.DefaultLeaderElectionID), rv, timeout, since.UTC().Format(time.RFC3339Nano), recorded)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(PollAfter(100*time.Millisecond, time.Since(at))):
-		}
+		return false, nil
+	})
+	if !errors.Is(err, poll.ErrTimeout) {
+		return err
 	}
+	recorded := "none recorded"
+	if !last.RecordedAt.IsZero() {
+		recorded = "last recorded at " + last.RecordedAt.Format(time.RFC3339Nano)
+	}
+	return fmt.Errorf("warm-up: the controller recorded no resume watermark (ConfigMap %s/%s) covering resource version %s within %s after the fleet converged at %s: %s",
+		namespace, controller.WatermarkName(controller.DefaultLeaderElectionID), rv, timeout, since.UTC().Format(time.RFC3339Nano), recorded)
 }
 
 // covers reports whether the watermark w is at or after the resource version rv. Resource versions
@@ -63,52 +60,40 @@ const quietFor = 250 * time.Millisecond
 // no write for quietFor. A fleet that never settles is logged, not failed: the controller may keep
 // it busy, and the timeline runs all the same.
 func WaitQuiet(ctx context.Context, s *kubesim.Simulator, timeout time.Duration, log logr.Logger) {
-	deadline := time.Now().Add(timeout)
 	writes, since := s.Writes(), time.Now()
-	for time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(25 * time.Millisecond):
-		}
+	err := poll.Until(ctx, timeout, poll.Every(25*time.Millisecond), func() (bool, error) {
 		if w := s.Writes(); w != writes || s.Pending() > 0 {
 			writes, since = w, time.Now()
-		} else if time.Since(since) >= quietFor {
-			return
+			return false, nil
 		}
+		return time.Since(since) >= quietFor, nil
+	})
+	if errors.Is(err, poll.ErrTimeout) {
+		log.Info("warm-up: the simulated kubelet and endpoint controller never went idle; starting the timeline anyway", "waited", timeout)
 	}
-	log.Info("warm-up: the simulated kubelet and endpoint controller never went idle; starting the timeline anyway", "waited", timeout)
 }
 
 // WarmUp waits until AWS holds every desired target, healthy, every gate is True and (unsettled not
 // nil) no binding is unsettled.
 func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled func() int) error {
-	deadline := time.Now().Add(timeout)
 	var last results.Invariants
 	left := 0
-	for {
-		at := time.Now()
+	err := poll.Until(ctx, timeout, Paced(200*time.Millisecond), func() (bool, error) {
 		inv, err := chk.Check(ctx, true)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if unsettled != nil {
 			left = unsettled()
 		}
-		if inv.Passed && left == 0 {
-			return nil
-		}
 		last = inv
-		if time.Now().After(deadline) {
-			// The controller under test never converged the fleet: a finding about the controller.
-			return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
-				"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
-				timeout, last.Missing, last.Stale, left, last.Violations[:min(5, len(last.Violations))])}}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(PollAfter(200*time.Millisecond, time.Since(at))):
-		}
+		return inv.Passed && left == 0, nil
+	})
+	if !errors.Is(err, poll.ErrTimeout) {
+		return err
 	}
+	// The controller under test never converged the fleet: a finding about the controller.
+	return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
+		"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
+		timeout, last.Missing, last.Stale, left, last.Violations[:min(5, len(last.Violations))])}}
 }

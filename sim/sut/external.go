@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-logr/logr"
 
+	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -146,35 +147,29 @@ const settlePolls = 3
 // every target before the controller has reconciled anything, and its start-up reconcile must not
 // spill into the measured phase.
 func (x *external) AwaitSettled(ctx context.Context, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
 	empty := 0
-	for {
+	synced, depth := true, 0.0
+	err := poll.Until(ctx, timeout, poll.Every(200*time.Millisecond), func() (bool, error) {
 		p := x.oldest()
-		synced := true
+		synced = true
 		if p != nil && x.synced != nil {
 			_, at := p.watch.stats()
 			synced = !at.IsZero()
 		}
-		depth, known := x.QueueDepth()["workqueue_depth"]
-		switch {
-		case synced && (!known || depth == 0):
+		var known bool
+		depth, known = x.QueueDepth()["workqueue_depth"]
+		if synced && (!known || depth == 0) {
 			empty++
-		default:
+		} else {
 			empty = 0
 		}
-		if empty >= settlePolls {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
-				"warm-up: the external controller did not settle within %s (caches synced: %v, work queue depth %g)", timeout, synced, depth)}}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
+		return empty >= settlePolls, nil
+	})
+	if errors.Is(err, poll.ErrTimeout) {
+		return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
+			"warm-up: the external controller did not settle within %s (caches synced: %v, work queue depth %g)", timeout, synced, depth)}}
 	}
+	return err
 }
 
 // startErr is the error of a start that failed with err or because a process exited.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,19 +43,10 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 type replica struct {
-	id int
-	// mgr is nil once the replica stopped: StopLeader keeps the stopped replica for its identity, and
-	// its manager holds the caches (every object of the fleet).
-	mgr     manager.Manager
-	cancel  context.CancelFunc
-	done    chan struct{}
-	gate    *backend.Cutoff
-	kill    *killSwitch
-	reg     *prometheus.Registry
-	elected <-chan struct{}
+	replicaCore
+	reg *prometheus.Registry
 	// synced notes when the replica's controller logged that its caches synced.
-	synced  *firstSeen
-	started time.Time
+	synced *firstSeen
 }
 
 // inProcess runs the reference controller as managers in this process, one per replica.
@@ -78,29 +68,23 @@ type inProcess struct {
 	loadBalancers bool
 	clusterName   string
 
-	mu        sync.Mutex
+	// replicaPool's mu also guards the fields below.
+	replicaPool[*replica]
 	restarted bool
-	stopped   *replica // the last leader StopLeader stopped
-	reps      []*replica
-	next      int
 	// regs are the metrics of every replica started, stopped ones included.
 	regs []*prometheus.Registry
 	// synced notes, for every replica started (stopped ones included), when it synced its caches.
 	synced []*firstSeen
-	// takeover is the replica that led after the first restart.
-	takeover takeoverOnce
 }
 
 func (p *inProcess) startReplica(ctx context.Context) error {
-	p.mu.Lock()
-	id := p.next
-	p.next++
-	p.mu.Unlock()
+	id := p.nextID()
 	g, err := backend.NewCutoff(p.backend)
 	if err != nil {
 		return err
 	}
-	r := &replica{id: id, gate: g, kill: &killSwitch{}, reg: prometheus.NewRegistry(), done: make(chan struct{}), started: time.Now()}
+	r := &replica{replicaCore: replicaCore{id: id, gate: g, kill: &killSwitch{}, done: make(chan struct{}), started: time.Now()},
+		reg: prometheus.NewRegistry()}
 	opts, err := p.options(id, g.URL, r.reg)
 	if err != nil {
 		g.Cut()
@@ -157,54 +141,6 @@ func (p *inProcess) Start(ctx context.Context) error {
 	return err
 }
 
-// waitLeader waits until a replica other than except leads.
-func (p *inProcess) waitLeader(ctx context.Context, except *replica) (*replica, error) {
-	for {
-		p.mu.Lock()
-		reps := append([]*replica(nil), p.reps...)
-		p.mu.Unlock()
-		for _, r := range reps {
-			if r == except {
-				continue
-			}
-			select {
-			case <-r.elected:
-				return r, nil
-			default:
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
-func (p *inProcess) leader() *replica {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, r := range p.reps {
-		select {
-		case <-r.elected:
-			return r
-		default:
-		}
-	}
-	return nil
-}
-
-func (p *inProcess) remove(r *replica) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i, x := range p.reps {
-		if x == r {
-			p.reps = append(p.reps[:i], p.reps[i+1:]...)
-			return
-		}
-	}
-}
-
 // stop ends a replica: crash cuts its AWS and Kubernetes access first, so nothing it still has in
 // flight takes effect and its Lease is not released.
 func (p *inProcess) stop(r *replica, crash bool) {
@@ -222,18 +158,13 @@ func (p *inProcess) stop(r *replica, crash bool) {
 }
 
 func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error) {
-	old := p.leader()
-	if old == nil {
-		return time.Time{}, errors.New("no leading controller instance to restart")
+	old, err := p.stopping(&p.restarted)
+	if err != nil {
+		return time.Time{}, err
 	}
-	p.mu.Lock()
-	p.restarted, p.stopped = true, old
-	p.mu.Unlock()
 	stopped := time.Now()
 	if mode == scenario.RestartCrash {
-		old.kill.dead.Store(true)
-		old.gate.Cut()
-		p.remove(old)
+		p.cutOff(old)
 		go p.stop(old, true) // a crashed process does not wait for its goroutines
 	} else {
 		p.stop(old, false)
@@ -241,30 +172,13 @@ func (p *inProcess) StopLeader(_ context.Context, mode string) (time.Time, error
 	return stopped, nil
 }
 
+// StartReplacement implements Controllers.
 func (p *inProcess) StartReplacement(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
-	if err := p.startReplica(ctx); err != nil {
-		return time.Time{}, nil, err
-	}
-	started := time.Now()
-	p.mu.Lock()
-	old := p.stopped
-	p.mu.Unlock()
-	leads := func(ctx context.Context) (time.Time, error) {
-		r, err := p.waitLeader(ctx, old)
-		if err != nil {
-			return time.Time{}, err
-		}
-		p.takeover.set(Takeover{Instance: r.id, Started: r.started})
-		return time.Now(), nil
-	}
-	return started, leads, nil
+	return p.startReplacement(ctx, p.startReplica)
 }
 
 func (p *inProcess) Stop() {
-	p.mu.Lock()
-	reps := append([]*replica(nil), p.reps...)
-	p.mu.Unlock()
-	for _, r := range reps {
+	for _, r := range p.running() {
 		p.stop(r, false)
 	}
 }
@@ -335,11 +249,8 @@ func (p *inProcess) Observed() Observations {
 // controller times its reconciles (controller-runtime's metrics are per process, which the
 // replicas share).
 func (p *inProcess) ScrapeWork() []WorkPoint {
-	p.mu.Lock()
-	reps := append([]*replica(nil), p.reps...)
-	p.mu.Unlock()
 	var out []WorkPoint
-	for _, r := range reps {
+	for _, r := range p.running() {
 		at := time.Now()
 		fams, err := r.reg.Gather()
 		if err != nil {
@@ -356,13 +267,6 @@ func (p *inProcess) ScrapeWork() []WorkPoint {
 		out = append(out, w)
 	}
 	return out
-}
-
-// numberFrom implements takeoverStarter.
-func (p *inProcess) numberFrom(first int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.next = first
 }
 
 // startTakeover implements takeoverStarter: the replica runs with the strategy's own workers, as

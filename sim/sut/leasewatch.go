@@ -2,6 +2,7 @@ package sut
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -11,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/restartsim/restartsim/internal/poll"
 )
 
 const (
@@ -66,31 +69,32 @@ func (l *leaseWatch) previousHolder() string {
 // returns when that holder acquired it (its acquireTime, when it is after since; else when seen).
 // It gives up when abort is closed.
 func (l *leaseWatch) await(ctx context.Context, old string, since time.Time, abort <-chan struct{}) (time.Time, error) {
-	deadline := time.Now().Add(leaseWaitTimeout)
 	last := "the Lease does not exist"
-	for {
+	var at time.Time
+	err := poll.UntilAborted(ctx, abort, leaseWaitTimeout, poll.Every(leasePoll), func() (bool, error) {
 		now := time.Now()
 		lease, err := l.c.CoordinationV1().Leases(l.namespace).Get(ctx, l.name, metav1.GetOptions{})
 		switch {
 		case err == nil:
-			if at, ok := newHolder(lease, old, since, now); ok {
-				return at, nil
+			var ok bool
+			if at, ok = newHolder(lease, old, since, now); ok {
+				return true, nil
 			}
 			last = describeLease(lease)
 		case !apierrors.IsNotFound(err):
 			last = err.Error()
 		}
-		if now.After(deadline) {
-			return time.Time{}, fmt.Errorf("no new holder of the Lease %s within %s (previous holder %q): %s", l, leaseWaitTimeout, old, last)
-		}
-		select {
-		case <-ctx.Done():
-			return time.Time{}, ctx.Err()
-		case <-abort:
-			return time.Time{}, fmt.Errorf("waiting for the Lease %s: the controller exited", l)
-		case <-time.After(leasePoll):
-		}
+		return false, nil
+	})
+	switch {
+	case errors.Is(err, poll.ErrTimeout):
+		return time.Time{}, fmt.Errorf("no new holder of the Lease %s within %s (previous holder %q): %s", l, leaseWaitTimeout, old, last)
+	case errors.Is(err, poll.ErrAborted):
+		return time.Time{}, fmt.Errorf("waiting for the Lease %s: the controller exited", l)
+	case err != nil:
+		return time.Time{}, err
 	}
+	return at, nil
 }
 
 // newHolder reports whether lease is held by someone other than old with a fresh renewTime, and

@@ -2,10 +2,8 @@ package sut
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -72,14 +70,7 @@ type ManagedConfig struct {
 
 // managedReplica is one manager of an inProcess strategy.
 type managedReplica struct {
-	id      int
-	mgr     manager.Manager
-	cancel  context.CancelFunc
-	done    chan struct{}
-	gate    *backend.Cutoff
-	kill    *killSwitch
-	elected <-chan struct{}
-	started time.Time
+	replicaCore
 	// informers counts the informers the manager's controllers asked the cache for.
 	informers *informerCount
 	sig       *replicaSignals
@@ -91,16 +82,9 @@ type managed struct {
 	c     ManagedConfig
 	vpcID string
 
-	mu      sync.Mutex
-	reps    []*managedReplica
-	stopped *managedReplica
-	next    int
-	all     []*managedReplica // every replica started, stopped ones included
-	// exited closes once a replica's manager ended without the harness stopping it.
-	exited   chan struct{}
-	exitOnce sync.Once
-	exitErr  error
-	takeover takeoverOnce
+	// replicaPool's mu also guards all.
+	replicaPool[*managedReplica]
+	all []*managedReplica // every replica started, stopped ones included
 }
 
 // NewManaged returns (not yet started) replicas of an inProcess strategy.
@@ -115,7 +99,7 @@ func NewManaged(c ManagedConfig) (Controllers, error) {
 		c.TimeScale = 1
 	}
 	vpc, _ := c.AWS.DefaultVPCID()
-	return &managed{c: c, vpcID: vpc, exited: make(chan struct{})}, nil
+	return &managed{c: c, vpcID: vpc, replicaPool: replicaPool[*managedReplica]{exited: make(chan struct{})}}, nil
 }
 
 func defaultScheme() *runtime.Scheme {
@@ -169,15 +153,12 @@ func (m *managed) env(r *managedReplica) ManagerEnv {
 }
 
 func (m *managed) startReplica(ctx context.Context) error {
-	m.mu.Lock()
-	id := m.next
-	m.next++
-	m.mu.Unlock()
+	id := m.nextID()
 	g, err := backend.NewCutoff(m.c.AWS)
 	if err != nil {
 		return err
 	}
-	r := &managedReplica{id: id, gate: g, kill: &killSwitch{}, done: make(chan struct{}), started: time.Now(),
+	r := &managedReplica{replicaCore: replicaCore{id: id, gate: g, kill: &killSwitch{}, done: make(chan struct{}), started: time.Now()},
 		informers: &informerCount{}, sig: &replicaSignals{}}
 	cfg := rest.CopyConfig(m.c.Kube)
 	cfg.Wrap(r.kill.wrap)
@@ -231,49 +212,6 @@ func (m *managed) Start(ctx context.Context) error {
 	return err
 }
 
-// waitLeader waits until a replica other than except leads (or one ended on its own).
-func (m *managed) waitLeader(ctx context.Context, except *managedReplica) (*managedReplica, error) {
-	for {
-		if l := m.leaderExcept(except); l != nil {
-			return l, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-m.exited:
-			return nil, m.exitErr
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
-func (m *managed) leaderExcept(except *managedReplica) *managedReplica {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, r := range m.reps {
-		if r == except {
-			continue
-		}
-		select {
-		case <-r.elected:
-			return r
-		default:
-		}
-	}
-	return nil
-}
-
-func (m *managed) remove(r *managedReplica) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i, x := range m.reps {
-		if x == r {
-			m.reps = append(m.reps[:i], m.reps[i+1:]...)
-			return
-		}
-	}
-}
-
 // stop cancels a replica's manager and waits for it to return; its Lease is released as
 // LeaderElectionReleaseOnCancel says.
 func (m *managed) stop(r *managedReplica) {
@@ -297,18 +235,13 @@ func (m *managed) release(r *managedReplica) {
 // manager and abandons it (a crashed process does not wait for its goroutines); graceful modes
 // cancel it and wait until its manager returned.
 func (m *managed) StopLeader(_ context.Context, mode string) (time.Time, error) {
-	old := m.leaderExcept(nil)
-	if old == nil {
-		return time.Time{}, errors.New("no leading controller instance to restart")
+	old, err := m.stopping(nil)
+	if err != nil {
+		return time.Time{}, err
 	}
-	m.mu.Lock()
-	m.stopped = old
-	m.mu.Unlock()
 	stopped := time.Now()
 	if mode == scenario.RestartCrash {
-		old.kill.dead.Store(true)
-		old.gate.Cut()
-		m.remove(old)
+		m.cutOff(old)
 		old.cancel()
 		go m.release(old)
 		return stopped, nil
@@ -319,30 +252,12 @@ func (m *managed) StopLeader(_ context.Context, mode string) (time.Time, error) 
 
 // StartReplacement implements Controllers.
 func (m *managed) StartReplacement(ctx context.Context) (time.Time, func(context.Context) (time.Time, error), error) {
-	if err := m.startReplica(ctx); err != nil {
-		return time.Time{}, nil, err
-	}
-	started := time.Now()
-	m.mu.Lock()
-	old := m.stopped
-	m.mu.Unlock()
-	leads := func(ctx context.Context) (time.Time, error) {
-		r, err := m.waitLeader(ctx, old)
-		if err != nil {
-			return time.Time{}, err
-		}
-		m.takeover.set(Takeover{Instance: r.id, Started: r.started})
-		return time.Now(), nil
-	}
-	return started, leads, nil
+	return m.startReplacement(ctx, m.startReplica)
 }
 
 // Stop implements Controllers: every running replica, gracefully.
 func (m *managed) Stop() {
-	m.mu.Lock()
-	reps := append([]*managedReplica(nil), m.reps...)
-	m.mu.Unlock()
-	for _, r := range reps {
+	for _, r := range m.running() {
 		m.stop(r)
 	}
 }
@@ -361,13 +276,6 @@ func (m *managed) ExitErr() error {
 	default:
 		return nil
 	}
-}
-
-// numberFrom implements takeoverStarter.
-func (m *managed) numberFrom(first int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.next = first
 }
 
 // startTakeover implements takeoverStarter.

@@ -2,6 +2,7 @@ package sut
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/runerr"
 )
@@ -107,15 +109,15 @@ func (m *managed) processWork() WorkPoint {
 }
 
 // leading is the running replica that leads, with its signals (nil: none).
-func (m *managed) leading() *managedReplica { return m.leaderExcept(nil) }
+func (m *managed) leading() *managedReplica { return m.leader() }
 
 // AwaitSettled implements Controllers: the leader's caches synced (when it has informers at all)
 // and its work queues empty for a few polls in a row.
 func (m *managed) AwaitSettled(ctx context.Context, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
 	empty := 0
-	for {
-		synced, depth := false, -1.0
+	synced, depth := false, -1.0
+	err := poll.UntilAborted(ctx, m.exited, timeout, poll.Every(50*time.Millisecond), func() (bool, error) {
+		synced, depth = false, -1.0
 		if l := m.leading(); l != nil {
 			at, _ := l.sig.get()
 			synced = !at.IsZero() || l.informers.n.Load() == 0
@@ -130,21 +132,16 @@ func (m *managed) AwaitSettled(ctx context.Context, timeout time.Duration) error
 		} else {
 			empty = 0
 		}
-		if empty >= settlePolls {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
-				"warm-up: the in-process manager did not settle within %s (caches synced: %v, work queue depth %g)", timeout, synced, depth)}}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-m.exited:
-			return runerr.BadInput(m.exitErr)
-		case <-time.After(50 * time.Millisecond):
-		}
+		return empty >= settlePolls, nil
+	})
+	switch {
+	case errors.Is(err, poll.ErrTimeout):
+		return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
+			"warm-up: the in-process manager did not settle within %s (caches synced: %v, work queue depth %g)", timeout, synced, depth)}}
+	case errors.Is(err, poll.ErrAborted):
+		return runerr.BadInput(m.exitErr)
 	}
+	return err
 }
 
 // QueueDepth implements Controllers: the leader's work queues, from controller-runtime's registry.
