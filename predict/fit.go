@@ -224,6 +224,7 @@ func fleetSize(res *results.Results, st *results.Strategy) (int, string) {
 func restartChanges(st *results.Strategy, rr reRead, kinds []Kind) []Change {
 	r := st.Restart
 	var out []Change
+	var groups []string
 	for _, ch := range st.Changes {
 		if !results.CountsForBlindTime(r.StoppedSeconds, r.BlindWindowEndSeconds, ch.AtSeconds, ch.AppliedSeconds) {
 			continue
@@ -242,8 +243,47 @@ func restartChanges(st *results.Strategy, rr reRead, kinds []Kind) []Change {
 			}
 		}
 		out = append(out, c)
+		groups = append(groups, changeGroup(ch))
 	}
+	kindOfUnplaced(out, groups)
 	return out
+}
+
+// changeGroup is what a change changed: its object group, or the bindings.
+func changeGroup(ch results.Change) string {
+	if ch.Object != "" {
+		group, _, _ := strings.Cut(ch.Object, "/")
+		return group
+	}
+	if ch.Ingress != "" {
+		return "ingresses"
+	}
+	return "targetGroupBindings"
+}
+
+// kindOfUnplaced gives a change the call log did not place the kind its group's placed changes
+// have (a listener's patch waits in the listeners' queue), so the forecast draws it from there.
+func kindOfUnplaced(changes []Change, groups []string) {
+	kindOf := map[string]map[string]int{}
+	for i, c := range changes {
+		if c.Kind != "" {
+			if kindOf[groups[i]] == nil {
+				kindOf[groups[i]] = map[string]int{}
+			}
+			kindOf[groups[i]][c.Kind]++
+		}
+	}
+	for i := range changes {
+		if changes[i].Kind != "" {
+			continue
+		}
+		best := 0
+		for kind, n := range kindOf[groups[i]] {
+			if n > best || n == best && kind < changes[i].Kind {
+				changes[i].Kind, best = kind, n
+			}
+		}
+	}
 }
 
 // nearestMutation is the successful mutating call that applied a change seen at `at`: the closest
