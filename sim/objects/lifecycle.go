@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
+	"github.com/restartsim/restartsim/sim/fielderr"
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -57,11 +58,11 @@ type Deleter struct {
 // a group it leaves out: as made so far): the first new object's template is rendered with them, so that a
 // ref beyond what exists fails before the run.
 func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Creator, error) {
-	var errs ErrorList
+	var errs fielderr.List
 	cr := &Creator{Create: c, f: f, g: f.byName[c.Group]}
 	checkMutations(c.Mutations, path, &errs)
 	if cr.g == nil {
-		errs.addf(fieldPath(path, "group"), "unknown group %q%s", c.Group, f.known())
+		errs.Addf(fieldPath(path, "group"), "unknown group %q%s", c.Group, f.known())
 		return nil, errs
 	}
 	if c.Applied != "" {
@@ -80,11 +81,11 @@ func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Crea
 		}
 		u, err := f.render(renderer{f: f, env: validationEnv, made: bounds}, c.Group, first)
 		if err != nil {
-			errs.addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, err)
+			errs.Addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, err)
 		} else {
-			var bad ErrorList
+			var bad fielderr.List
 			if cr.g.kind.checkSchema(u.Object, fieldPath(cr.g.path, "template"), &bad); len(bad) > 0 {
-				errs.addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, bad)
+				errs.Addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, bad)
 			}
 		}
 	}
@@ -96,10 +97,10 @@ func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Crea
 
 // CompileDelete checks and compiles a delete step; path is its field path (e.g. timeline[4]).
 func (f *Fleet) CompileDelete(d Delete, path string) (*Deleter, error) {
-	var errs ErrorList
+	var errs fielderr.List
 	dl := &Deleter{Delete: d, f: f, g: f.byName[d.Group]}
 	if dl.g == nil {
-		errs.addf(fieldPath(path, "group"), "unknown group %q%s", d.Group, f.known())
+		errs.Addf(fieldPath(path, "group"), "unknown group %q%s", d.Group, f.known())
 	}
 	checkMutations(d.Mutations, path, &errs)
 	if len(errs) > 0 {
@@ -109,10 +110,10 @@ func (f *Fleet) CompileDelete(d Delete, path string) (*Deleter, error) {
 }
 
 // checkMutations refuses a step's mutations that no call fakeaws records will ever carry.
-func checkMutations(ms []string, path string, errs *ErrorList) {
+func checkMutations(ms []string, path string, errs *fielderr.List) {
 	for i, m := range ms {
 		if msg := checkMutation(m); msg != "" {
-			errs.addf(indexPath(fieldPath(path, "mutations"), i), "%s", msg)
+			errs.Addf(indexPath(fieldPath(path, "mutations"), i), "%s", msg)
 		}
 	}
 }

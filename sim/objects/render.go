@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/restartsim/restartsim/sim/fielderr"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -161,7 +162,7 @@ func (r renderer) name(g *group, index int) (string, error) {
 	}
 	name, _ := v.(string)
 	if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
-		return "", &FieldError{Path: g.namePath(), Msg: fmt.Sprintf("the name %q is not a DNS subdomain: %s", name, strings.Join(msgs, "; "))}
+		return "", &fielderr.Error{Path: g.namePath(), Msg: fmt.Sprintf("the name %q is not a DNS subdomain: %s", name, strings.Join(msgs, "; "))}
 	}
 	return name, nil
 }
@@ -220,16 +221,16 @@ func (f *Fleet) render(r renderer, group string, index int) (*unstructured.Unstr
 // checkRender renders the first and last objects with a stand-in run, so that a template that fails for
 // every object (a bad field reference, a ref out of range, a name that is not a DNS name, names that repeat)
 // is refused before anything starts.
-func (f *Fleet) checkRender(g *group, errs *ErrorList) {
+func (f *Fleet) checkRender(g *group, errs *fielderr.List) {
 	var names []string
 	for _, i := range []int{0, g.Count - 1} {
 		u, err := f.Render(validationEnv, g.Name, i)
 		if err != nil {
-			var fe *FieldError
+			var fe *fielderr.Error
 			if errors.As(err, &fe) {
-				errs.addf(fe.Path, "object %d: %s", i, fe.Msg)
+				errs.Addf(fe.Path, "object %d: %s", i, fe.Msg)
 			} else {
-				errs.addf(fieldPath(g.path, "template"), "object %d: %v", i, err)
+				errs.Addf(fieldPath(g.path, "template"), "object %d: %v", i, err)
 			}
 			return
 		}
@@ -237,6 +238,6 @@ func (f *Fleet) checkRender(g *group, errs *ErrorList) {
 		g.kind.checkSchema(u.Object, fieldPath(g.path, "template"), errs)
 	}
 	if g.Count > 1 && names[0] == names[1] {
-		errs.addf(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
+		errs.Addf(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
 	}
 }

@@ -51,9 +51,7 @@ type validator struct {
 	groups map[string]*groupSize
 }
 
-func (v *validator) addf(path, format string, args ...any) {
-	v.errs = append(v.errs, &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)})
-}
+func (v *validator) addf(path, format string, args ...any) { v.errs.Addf(path, format, args...) }
 
 func (v *validator) oneOf(path, got string, allowed []string) {
 	if !slices.Contains(allowed, got) {

@@ -96,10 +96,10 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	return out, nil
 }
 
-// fieldErrors turns the object compiler's errors into the scenario's, with the path prefix from
+// fieldErrors is the object compiler's error as a list of problems, with the path prefix from
 // renamed to.
 func fieldErrors(err error, from, to string) ErrorList {
-	var list objects.ErrorList
+	var list ErrorList
 	if !errors.As(err, &list) {
 		return ErrorList{{Path: "fleet.objects", Msg: err.Error()}}
 	}
