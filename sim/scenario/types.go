@@ -1,6 +1,9 @@
 package scenario
 
-import "github.com/restartsim/restartsim/sim/workload"
+import (
+	"github.com/restartsim/restartsim/sim/objects"
+	"github.com/restartsim/restartsim/sim/workload"
+)
 
 // APIVersion and Kind identify a scenario file.
 const (
@@ -184,7 +187,7 @@ type Fleet struct {
 	Ingresses *Ingresses `json:"ingresses,omitempty"`
 	// Objects are groups of objects of any kind, custom resources included, that the controller
 	// under test owns (see ObjectGroup); with them targetGroupBindings may be 0. Default: none.
-	Objects []ObjectGroup `json:"objects,omitempty"`
+	Objects []objects.Group `json:"objects,omitempty"`
 }
 
 // Ingresses is the Ingress side of the fleet. Its Services have fleet.podsPerService pods each and

@@ -20,8 +20,8 @@ func (f *Fleet) objectCount() int {
 }
 
 // ObjectGroup returns the group of fleet.objects named name.
-func (f *Fleet) ObjectGroup(name string) (*ObjectGroup, bool) {
-	i := slices.IndexFunc(f.Objects, func(g ObjectGroup) bool { return g.Name == name })
+func (f *Fleet) ObjectGroup(name string) (*objects.Group, bool) {
+	i := slices.IndexFunc(f.Objects, func(g objects.Group) bool { return g.Name == name })
 	if i < 0 {
 		return nil, false
 	}
@@ -49,15 +49,7 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	if err != nil {
 		return nil, ErrorList{{Path: "cluster.crds", Msg: err.Error()}}
 	}
-	groups := make([]objects.Group, len(s.Fleet.Objects))
-	for i, g := range s.Fleet.Objects {
-		groups[i] = objects.Group{Name: g.Name, Count: g.Count, Template: g.Template, After: g.After, Ready: g.Ready, Invariant: g.Invariant}
-		if g.AWS != nil {
-			a := g.AWS
-			groups[i].AWS = &objects.AWSRef{Kind: a.Kind, ARN: a.ARN, Name: a.Name, ID: a.ID, Zone: a.Zone, Type: a.Type, SetIdentifier: a.SetIdentifier}
-		}
-	}
-	f, err := objects.CompilePartial(cat, groups, "fleet.objects")
+	f, err := objects.CompilePartial(cat, s.Fleet.Objects, "fleet.objects")
 	var errs ErrorList
 	if err != nil {
 		errs = fieldErrors(err, "", "")
