@@ -39,7 +39,7 @@ func observe(t *testing.T, f *Fleet, c client.Reader, state AWSState) ([]*unstru
 
 func observeIn(t *testing.T, f *Fleet, c client.Reader, env Env, state AWSState) ([]*unstructured.Unstructured, *Snapshot) {
 	t.Helper()
-	objs, err := f.List(context.Background(), c, env)
+	objs, err := listObjects(context.Background(), f, c, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestCreateMakesNewIndexesThatJoinTheGroup(t *testing.T) {
 	ctx := context.Background()
 	f := compile(t, tgConfigMaps(3))
 	c := fake.NewClientBuilder().Build()
-	if err := f.Create(ctx, c, testEnv, CreateOptions{}); err != nil {
+	if err := createAll(ctx, f, c, testEnv, CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	cr, err := f.CompileCreate(Create{Group: "cms", Mutations: []string{"CreateTargetGroup"}}, "timeline[1]", nil)
@@ -128,7 +128,7 @@ func TestDeleteLeavesTheGroupAndIsAppliedWhenGone(t *testing.T) {
 	ctx := context.Background()
 	f := compile(t, tgConfigMaps(6))
 	c := fake.NewClientBuilder().Build()
-	if err := f.Create(ctx, c, testEnv, CreateOptions{}); err != nil {
+	if err := createAll(ctx, f, c, testEnv, CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	objs, _ := observe(t, f, c, &fakeState{})
