@@ -6,7 +6,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/internal/certs"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -157,14 +157,5 @@ func selfSignedCert(t *TLSPlan, host string) (crt, key []byte, err error) {
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	// Any randomness x509 asks for comes from the seed too.
-	der, err := x509.CreateCertificate(rand.NewChaCha8([32]byte(seed)), tmpl, tmpl, priv.Public(), priv)
-	if err != nil {
-		return nil, nil, err
-	}
-	pkcs8, err := x509.MarshalPKCS8PrivateKey(priv)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8}), nil
+	return certs.Sign(rand.NewChaCha8([32]byte(seed)), tmpl, tmpl, priv, priv)
 }
