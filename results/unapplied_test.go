@@ -64,7 +64,7 @@ func TestUnappliedRoundTripAndMetrics(t *testing.T) {
 
 // Results written before unapplied changes were recorded (the shipped baseline) load with none.
 func TestOldResultsHaveNoUnappliedChanges(t *testing.T) {
-	data, err := os.ReadFile("../../scenarios/baselines/ci-gate.json")
+	data, err := os.ReadFile("../scenarios/baselines/ci-gate.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
 
 // planFleet plans the scenario's fleet for seed (deterministic: the same plan every call; on a
 // kubeconfig cluster, cr names the namespaces after the strategy run).
-func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec, *workload.Fleet, error) {
+func planFleet(sc *scenario.Scenario, seed int64, cr *clusterRun) (workload.Spec, *workload.FleetPlan, error) {
 	spec := sc.Fleet.WorkloadSpec()
 	if cr != nil {
 		spec.NamespacePrefix = "rs-" + cr.name()

@@ -61,7 +61,7 @@ type strategyRun struct {
 	cloud      backend.Backend
 	labels     map[string]string
 	spec       workload.Spec
-	fleet      *workload.Fleet
+	fleet      *workload.FleetPlan
 	simulator  *workload.Simulator
 	fleetSetup time.Duration
 	ctrlLog    logr.Logger

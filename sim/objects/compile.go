@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// Fleet is a scenario's groups, checked and compiled: templates parsed, kinds known, expressions typed.
-type Fleet struct {
+// CompiledGroups is a scenario's groups, checked and compiled: templates parsed, kinds known, expressions typed.
+type CompiledGroups struct {
 	groups []*group
 	byName map[string]*group
 	order  [][]string
@@ -44,7 +44,7 @@ type envKey struct {
 // Compile checks and compiles groups against the catalog's kinds (nil: the built-in kinds only). path is the
 // groups' field path (e.g. fleet.objects); the error is a fielderr.List of every problem, whose paths extend it,
 // e.g. fleet.objects[1].template.spec.name.
-func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
+func Compile(cat *Catalog, groups []Group, path string) (*CompiledGroups, error) {
 	f, err := CompilePartial(cat, groups, path)
 	if err != nil {
 		return nil, err
@@ -55,11 +55,11 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 // CompilePartial is Compile returning the fleet also when groups have problems, so that patches of
 // it can be checked in the same pass (CompilePatch skips what a broken group cannot tell). A fleet
 // with an error must not be run.
-func CompilePartial(cat *Catalog, groups []Group, path string) (*Fleet, error) {
+func CompilePartial(cat *Catalog, groups []Group, path string) (*CompiledGroups, error) {
 	if cat == nil {
 		cat = NewCatalog()
 	}
-	f := &Fleet{byName: map[string]*group{}, envs: map[envKey]*celEnv{}, kinds: map[schema.GroupVersionKind]*kindType{}}
+	f := &CompiledGroups{byName: map[string]*group{}, envs: map[envKey]*celEnv{}, kinds: map[schema.GroupVersionKind]*kindType{}}
 	var errs fielderr.List
 	for i, g := range groups {
 		p := indexPath(path, i)
@@ -110,7 +110,7 @@ func CompilePartial(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 
 // refsClean reports whether every group g's template refs compiled cleanly (all of them when a ref
 // names its group with anything but a literal).
-func (f *Fleet) refsClean(g *group) bool {
+func (f *CompiledGroups) refsClean(g *group) bool {
 	ok := true
 	g.tmpl.templates(func(_ string, tree *parse.Tree) {
 		walkParse(tree.Root, func(fn string, args []string) {
@@ -128,7 +128,7 @@ func (f *Fleet) refsClean(g *group) bool {
 	return ok
 }
 
-func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *fielderr.List) {
+func (f *CompiledGroups) compileGroup(cat *Catalog, g *group, errs *fielderr.List) {
 	tp := fieldPath(g.path, "template")
 	if len(g.Template) == 0 {
 		errs.Addf(tp, "required: the object to make, with apiVersion, kind and metadata.name")
@@ -157,7 +157,7 @@ func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *fielderr.List) {
 }
 
 // lookupKind finds the template's kind; apiVersion and kind must be plain strings, since they type `object`.
-func (f *Fleet) lookupKind(cat *Catalog, obj map[string]any, tp string, errs *fielderr.List) *Kind {
+func (f *CompiledGroups) lookupKind(cat *Catalog, obj map[string]any, tp string, errs *fielderr.List) *Kind {
 	apiVersion, ok1 := obj["apiVersion"].(string)
 	kind, ok2 := obj["kind"].(string)
 	switch {
@@ -175,7 +175,7 @@ func (f *Fleet) lookupKind(cat *Catalog, obj map[string]any, tp string, errs *fi
 	return nil
 }
 
-func (f *Fleet) checkMetadata(g *group, obj map[string]any, tp string, errs *fielderr.List) {
+func (f *CompiledGroups) checkMetadata(g *group, obj map[string]any, tp string, errs *fielderr.List) {
 	mp := fieldPath(tp, "metadata")
 	meta, ok := obj["metadata"].(map[string]any)
 	if !ok {
@@ -208,7 +208,7 @@ func (f *Fleet) checkMetadata(g *group, obj map[string]any, tp string, errs *fie
 }
 
 // checkRefs checks the groups that ref and refNamespace name with a literal.
-func (f *Fleet) checkRefs(t *valueTemplate, errs *fielderr.List) {
+func (f *CompiledGroups) checkRefs(t *valueTemplate, errs *fielderr.List) {
 	t.templates(func(path string, tree *parse.Tree) {
 		walkParse(tree.Root, func(fn string, args []string) {
 			if (fn == "ref" || fn == "refNamespace") && len(args) > 0 && args[0] != "" && f.byName[args[0]] == nil {
@@ -218,7 +218,7 @@ func (f *Fleet) checkRefs(t *valueTemplate, errs *fielderr.List) {
 	})
 }
 
-func (f *Fleet) known() string {
+func (f *CompiledGroups) known() string {
 	names := make([]string, len(f.groups))
 	for i, g := range f.groups {
 		names[i] = g.Name
@@ -226,7 +226,7 @@ func (f *Fleet) known() string {
 	return " (groups: " + strings.Join(names, ", ") + ")"
 }
 
-func (f *Fleet) compileExprs(g *group, errs *fielderr.List) {
+func (f *CompiledGroups) compileExprs(g *group, errs *fielderr.List) {
 	awsKind := ""
 	if ref := g.AWS; ref != nil {
 		ap := fieldPath(g.path, "aws")
@@ -262,7 +262,7 @@ func compileInto(env *celEnv, text, path string, want *cel.Type, errs *fielderr.
 }
 
 // env returns the (shared) CEL environment of a kind and AWS kind.
-func (f *Fleet) env(k *Kind, awsKind, path string, errs *fielderr.List) *celEnv {
+func (f *CompiledGroups) env(k *Kind, awsKind, path string, errs *fielderr.List) *celEnv {
 	key := envKey{k.GVK, awsKind}
 	if e, ok := f.envs[key]; ok {
 		return e
@@ -280,7 +280,7 @@ func (f *Fleet) env(k *Kind, awsKind, path string, errs *fielderr.List) *celEnv 
 }
 
 // kindType is the (shared) CEL type of a kind's objects.
-func (f *Fleet) kindType(k *Kind) (*kindType, error) {
+func (f *CompiledGroups) kindType(k *Kind) (*kindType, error) {
 	if t, ok := f.kinds[k.GVK]; ok {
 		return t, nil
 	}
@@ -293,7 +293,7 @@ func (f *Fleet) kindType(k *Kind) (*kindType, error) {
 }
 
 // orderGroups sorts the groups into creation waves by After; a cycle is an error.
-func (f *Fleet) orderGroups(errs *fielderr.List) {
+func (f *CompiledGroups) orderGroups(errs *fielderr.List) {
 	done := map[string]bool{}
 	for len(done) < len(f.byName) {
 		var wave []string

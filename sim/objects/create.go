@@ -13,7 +13,7 @@ import (
 // DefaultConcurrency is how many objects are created or patched at once unless the options say otherwise.
 const DefaultConcurrency = 32
 
-// CreateOptions configure Fleet.CreateGroup.
+// CreateOptions configure CompiledGroups.CreateGroup.
 type CreateOptions struct {
 	// Concurrency bounds the creates in flight. Default DefaultConcurrency.
 	Concurrency int
@@ -29,7 +29,7 @@ func (o CreateOptions) concurrency() int {
 // CreateGroup creates one group's objects (without waiting for the groups it comes after: the harness
 // creates the groups wave by wave of Order, each once its watch sees the groups before it ready). An
 // object that exists already counts as created, so a retried CreateGroup carries on.
-func (f *Fleet) CreateGroup(ctx context.Context, c client.Client, env Env, group string, opts CreateOptions) error {
+func (f *CompiledGroups) CreateGroup(ctx context.Context, c client.Client, env Env, group string, opts CreateOptions) error {
 	g := f.byName[group]
 	if g == nil {
 		return fmt.Errorf("unknown group %q%s", group, f.known())

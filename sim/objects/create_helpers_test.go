@@ -14,7 +14,7 @@ import (
 
 // createAll creates every group's objects with CreateGroup, as the harness does; the tests' groups
 // come after none, so nothing waits between them.
-func createAll(ctx context.Context, f *Fleet, c client.Client, env Env, opts CreateOptions) error {
+func createAll(ctx context.Context, f *CompiledGroups, c client.Client, env Env, opts CreateOptions) error {
 	for _, g := range f.Groups() {
 		if err := f.CreateGroup(ctx, c, env, g, opts); err != nil {
 			return err
@@ -25,7 +25,7 @@ func createAll(ctx context.Context, f *Fleet, c client.Client, env Env, opts Cre
 
 // listObjects lists the objects of groups (all when none are given) in env's namespaces by the
 // harness's labels, as the harness's watch holds them.
-func listObjects(ctx context.Context, f *Fleet, c client.Reader, env Env, groups ...string) ([]*unstructured.Unstructured, error) {
+func listObjects(ctx context.Context, f *CompiledGroups, c client.Reader, env Env, groups ...string) ([]*unstructured.Unstructured, error) {
 	if len(groups) == 0 {
 		groups = f.Groups()
 	}
@@ -52,7 +52,7 @@ func listObjects(ctx context.Context, f *Fleet, c client.Reader, env Env, groups
 
 // waitReady polls until every object of group is ready by the group's condition over the objects and
 // aws, and fails the test with the status of the last poll when it does not become so within timeout.
-func waitReady(ctx context.Context, t *testing.T, f *Fleet, c client.Reader, env Env, aws AWSState, group string, timeout time.Duration) {
+func waitReady(ctx context.Context, t *testing.T, f *CompiledGroups, c client.Reader, env Env, aws AWSState, group string, timeout time.Duration) {
 	t.Helper()
 	var last GroupStatus
 	err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {

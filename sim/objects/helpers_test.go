@@ -42,7 +42,7 @@ func widgets(n int) Group {
 	}
 }
 
-func compile(t testing.TB, groups ...Group) *Fleet {
+func compile(t testing.TB, groups ...Group) *CompiledGroups {
 	t.Helper()
 	f, err := Compile(catalog(t), groups, "fleet.objects")
 	if err != nil {

@@ -119,7 +119,7 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 	}
 }
 
-func check(ctx context.Context, t *testing.T, f *Fleet, c client.Reader, run Env, aws AWSState) Status {
+func check(ctx context.Context, t *testing.T, f *CompiledGroups, c client.Reader, run Env, aws AWSState) Status {
 	t.Helper()
 	objs, err := listObjects(ctx, f, c, run)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 // Patcher is a compiled Patch: its merge patch parsed, its Applied condition typed by the group's kind.
 type Patcher struct {
 	Patch
-	f       *Fleet
+	f       *CompiledGroups
 	g       *group
 	merge   *valueTemplate
 	applied *expr
@@ -19,7 +19,7 @@ type Patcher struct {
 
 // CompilePatch checks and compiles a patch of one of the fleet's groups; path is the patch's field path (e.g.
 // timeline[3]) and problems are a fielderr.List under it (timeline[3].merge.spec.port).
-func (f *Fleet) CompilePatch(p Patch, path string) (*Patcher, error) {
+func (f *CompiledGroups) CompilePatch(p Patch, path string) (*Patcher, error) {
 	var errs fielderr.List
 	pt := &Patcher{Patch: p, f: f, g: f.byName[p.Group]}
 	checkMutations(p.Mutations, path, &errs)
@@ -65,7 +65,7 @@ func (pt *Patcher) checkRender(mp string, errs *fielderr.List) {
 }
 
 // checkMerge refuses a merge patch that is not an object or that renames or moves objects.
-func (f *Fleet) checkMerge(t *valueTemplate, mp string, errs *fielderr.List) {
+func (f *CompiledGroups) checkMerge(t *valueTemplate, mp string, errs *fielderr.List) {
 	obj, ok := t.tree.(map[string]any)
 	if !ok {
 		errs.Addf(mp, "must be an object (a JSON merge patch)")
@@ -100,8 +100,8 @@ func (pt *Patcher) render(env Env, index, seq int) (map[string]any, error) {
 	return v.(map[string]any), nil
 }
 
-func (pt *Patcher) newChange(index, seq int, desired *unstructured.Unstructured, snap *Snapshot) *Change {
-	c := &Change{Group: pt.g.Name, Index: index, Key: keyOf(desired), Seq: seq, Kind: ChangePatch, Desired: desired,
+func (pt *Patcher) newChange(index, seq int, desired *unstructured.Unstructured, snap *Snapshot) *ObjectChange {
+	c := &ObjectChange{Group: pt.g.Name, Index: index, Key: keyOf(desired), Seq: seq, Kind: ChangePatch, Desired: desired,
 		Mutations: slices.Clone(pt.Mutations), f: pt.f, g: pt.g, applied: pt.applied}
 	c.ResourceID = pt.f.ResourceID(desired, snap)
 	return c

@@ -36,7 +36,7 @@ type objectKey struct {
 }
 
 // IndexObjects indexes the fleet's objects as Check takes them (objects of no group are left out).
-func (f *Fleet) IndexObjects(objs []*unstructured.Unstructured) *ObjectIndex {
+func (f *CompiledGroups) IndexObjects(objs []*unstructured.Unstructured) *ObjectIndex {
 	x := &ObjectIndex{byName: map[objectKey]*unstructured.Unstructured{}, byUID: map[k8stypes.UID]objectKey{},
 		byNS: map[nsKey][]*unstructured.Unstructured{}}
 	for _, o := range objs {

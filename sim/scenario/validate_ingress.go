@@ -31,7 +31,7 @@ var IngressChurnKinds = map[string]string{
 // maxIngresses keeps a typo from asking for the impossible, as maxTGBs does.
 const maxIngresses = 100000
 
-func (v *validator) validateIngresses(f *Fleet) {
+func (v *validator) validateIngresses(f *FleetSpec) {
 	in := f.Ingresses
 	if in == nil {
 		return

@@ -11,7 +11,7 @@ import (
 )
 
 // objectCount is the number of objects of every group.
-func (f *Fleet) objectCount() int {
+func (f *FleetSpec) objectCount() int {
 	n := 0
 	for _, g := range f.Objects {
 		n += max(0, g.Count)
@@ -20,7 +20,7 @@ func (f *Fleet) objectCount() int {
 }
 
 // ObjectGroup returns the group of fleet.objects named name.
-func (f *Fleet) ObjectGroup(name string) (*objects.Group, bool) {
+func (f *FleetSpec) ObjectGroup(name string) (*objects.Group, bool) {
 	i := slices.IndexFunc(f.Objects, func(g objects.Group) bool { return g.Name == name })
 	if i < 0 {
 		return nil, false
@@ -30,7 +30,7 @@ func (f *Fleet) ObjectGroup(name string) (*objects.Group, bool) {
 
 // CompiledObjects are a scenario's object groups and patch steps, ready to run.
 type CompiledObjects struct {
-	Fleet *objects.Fleet
+	Fleet *objects.CompiledGroups
 	// Patches, Creates and Deletes are the compiled churn steps of kinds patch, create and
 	// delete, by timeline index.
 	Patches map[int]*objects.Patcher

@@ -24,7 +24,7 @@
 // controllers under test build those from the Ingresses and Services. It is planned after the TGB
 // fleet, so a fleet without it is the same as before it existed. Its changes (AddIngressRule,
 // ChangeBackendPort, ChangeBackendTargetPort, RotateOIDCSecret, ChangeHealthCheckPath) each change one
-// input of an Ingress's model and record, as Change.Expect, what AWS must end up showing.
+// input of an Ingress's model and record, as FleetChange.Expect, what AWS must end up showing.
 //
 // # AWS networking
 //
@@ -35,7 +35,7 @@
 //
 // # Writers
 //
-// Create and the mutations write EndpointSlices directly, so a Change is reflected in the cluster when
+// Create and the mutations write EndpointSlices directly, so a FleetChange is reflected in the cluster when
 // the mutation returns; the Simulator (the simulated kubelet and endpoint controller) keeps pod
 // readiness and the slices consistent afterwards, e.g. when a controller flips a readiness gate. Both
 // sync a slice from consistent API reads under the slice's resourceVersion, so neither can overwrite

@@ -29,7 +29,7 @@ const (
 	NLBLoadBalancerClass = "service.k8s.aws/nlb"
 )
 
-func (f *Fleet) ingressClassObject(run map[string]string) *networkingv1.IngressClass {
+func (f *FleetPlan) ingressClassObject(run map[string]string) *networkingv1.IngressClass {
 	return &networkingv1.IngressClass{
 		ObjectMeta: metav1.ObjectMeta{Name: IngressClassName, Labels: withLabels(run, nil)},
 		Spec:       networkingv1.IngressClassSpec{Controller: lbmodel.IngressClassController},
@@ -60,7 +60,7 @@ func ingressAnnotations(ing *IngressPlan) map[string]string {
 	return a
 }
 
-func (f *Fleet) ingressObject(ing *IngressPlan, run map[string]string) *networkingv1.Ingress {
+func (f *FleetPlan) ingressObject(ing *IngressPlan, run map[string]string) *networkingv1.Ingress {
 	paths := make([]networkingv1.HTTPIngressPath, len(ing.Paths))
 	for i, p := range ing.Paths {
 		paths[i] = networkingv1.HTTPIngressPath{
@@ -86,7 +86,7 @@ func (f *Fleet) ingressObject(ing *IngressPlan, run map[string]string) *networki
 
 // backendServiceObject is an Ingress backend (headless, like the ip TGBs' Services) or a LoadBalancer
 // Service for an NLB with ip targets.
-func (f *Fleet) backendServiceObject(s *ServicePlan, run map[string]string) *corev1.Service {
+func (f *FleetPlan) backendServiceObject(s *ServicePlan, run map[string]string) *corev1.Service {
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: s.Name, Namespace: s.Namespace, Labels: withLabels(run, nil)},
 		Spec: corev1.ServiceSpec{
@@ -112,7 +112,7 @@ func (f *Fleet) backendServiceObject(s *ServicePlan, run map[string]string) *cor
 	return svc
 }
 
-func (f *Fleet) tlsSecretObject(ing *IngressPlan, run map[string]string) (*corev1.Secret, error) {
+func (f *FleetPlan) tlsSecretObject(ing *IngressPlan, run map[string]string) (*corev1.Secret, error) {
 	crt, key, err := selfSignedCert(ing.TLS, ing.Host)
 	if err != nil {
 		return nil, fmt.Errorf("certificate of ingress %s/%s: %w", ing.Namespace, ing.Name, err)
@@ -124,7 +124,7 @@ func (f *Fleet) tlsSecretObject(ing *IngressPlan, run map[string]string) (*corev
 	}, nil
 }
 
-func (f *Fleet) oidcSecretObject(ing *IngressPlan, run map[string]string) *corev1.Secret {
+func (f *FleetPlan) oidcSecretObject(ing *IngressPlan, run map[string]string) *corev1.Secret {
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: ing.OIDC.SecretName, Namespace: ing.Namespace, Labels: withLabels(run, nil)},
 		Type:       corev1.SecretTypeOpaque,

@@ -11,7 +11,7 @@ import (
 )
 
 // syncSlice rewrites the Service's EndpointSlice from its pods as the API server has them now.
-func (f *Fleet) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) error {
+func (f *FleetPlan) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) error {
 	_, err := syncSlice(ctx, live.opts.Client, t.Key())
 	return err
 }
