@@ -3,8 +3,8 @@
 //
 // A scenario gives Groups (fleet.objects[]): a template, a count, the groups to wait for, and conditions.
 // Compile checks them against a Catalog of kinds (client-go's built-in kinds plus the CRDs of cluster.crds)
-// and returns CompiledGroups, which render and creates the objects and evaluates the conditions; CompilePatch makes
-// a Patcher for a churn step that patches chosen objects. Every problem found before a run is a fielderr.Error
+// and returns CompiledGroups, which render and create the objects and evaluate the conditions; CompilePatch
+// makes a Patcher for a churn step that patches chosen objects. Every problem found before a run is a fielderr.Error
 // whose path extends the one the caller passed (fleet.objects[1].template.spec.name), so the scenario parser
 // can place it in the file.
 //

@@ -8,7 +8,7 @@
 //	fleet := workload.Plan(spec, rng)          // pure and deterministic: same seed, same fleet
 //	stats, err := fleet.Create(ctx, opts)      // many concurrent writers, pipelined per TGB
 //	sim, _ := workload.NewSimulator(cfg, simOpts); go sim.Start(ctx)
-//	ch, err := fleet.ScaleService(ctx, key, +2) // each mutation returns the meaningful Change
+//	ch, err := fleet.ScaleService(ctx, key, +2) // each mutation returns the meaningful FleetChange
 //	want, err := workload.Desired(ctx, c)       // computed from the cluster only
 //	fleet.Cleanup(ctx)                          // for --kubeconfig runs
 //

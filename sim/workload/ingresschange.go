@@ -124,7 +124,7 @@ func (f *FleetPlan) writeIngress(ctx context.Context, live *liveState, ing *Ingr
 }
 
 // AddIngressRule adds the path /r<n> to the Ingress's rule, routed to one of its backends (drawn with
-// the fleet's RNG). The Change expects the new path to forward to that backend's targets.
+// the fleet's RNG). The FleetChange expects the new path to forward to that backend's targets.
 func (f *FleetPlan) AddIngressRule(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
 	if err != nil {
@@ -157,7 +157,7 @@ func (f *FleetPlan) pickBackend(ing *IngressPlan) *ServicePlan {
 }
 
 // ChangeBackendPort moves one of the Ingress's backend Services (drawn with the fleet's RNG) to the next
-// port number, then points the Ingress's paths at it. The Change expects those paths to forward to
+// port number, then points the Ingress's paths at it. The FleetChange expects those paths to forward to
 // the Service's new port, with unchanged targets.
 func (f *FleetPlan) ChangeBackendPort(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
@@ -183,7 +183,7 @@ func (f *FleetPlan) ChangeBackendPort(ctx context.Context, key types.NamespacedN
 }
 
 // ChangeBackendTargetPort moves one of the Ingress's backend Services (drawn with the fleet's RNG) to
-// the next target port, in the Service and its EndpointSlice. The Change expects the Ingress's paths
+// the next target port, in the Service and its EndpointSlice. The FleetChange expects the Ingress's paths
 // to it to forward to its pods on the new port.
 func (f *FleetPlan) ChangeBackendTargetPort(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
@@ -232,7 +232,7 @@ func (f *FleetPlan) updateService(ctx context.Context, live *liveState, s *Servi
 }
 
 // RotateOIDCSecret writes a new client secret (drawn with the fleet's RNG) into the OIDC Ingress's
-// client Secret. The Change expects every path's listener rule to authenticate with it.
+// client Secret. The FleetChange expects every path's listener rule to authenticate with it.
 func (f *FleetPlan) RotateOIDCSecret(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
 	if err != nil {
@@ -260,7 +260,7 @@ func (f *FleetPlan) RotateOIDCSecret(ctx context.Context, key types.NamespacedNa
 	return ch, nil
 }
 
-// ChangeHealthCheckPath sets the Ingress's healthcheck-path annotation to a new path. The Change expects
+// ChangeHealthCheckPath sets the Ingress's healthcheck-path annotation to a new path. The FleetChange expects
 // the target group of each of its backends to check that path.
 func (f *FleetPlan) ChangeHealthCheckPath(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)

@@ -82,7 +82,7 @@ func (f *FleetPlan) deletePods(ctx context.Context, live *liveState, t *TGBPlan,
 }
 
 // ScaleService adds (delta > 0) or removes (delta < 0, newest pods first) pods of the TGB's Service and
-// updates its EndpointSlice. The Change registers the new ip targets or deregisters the removed ones.
+// updates its EndpointSlice. The FleetChange registers the new ip targets or deregisters the removed ones.
 func (f *FleetPlan) ScaleService(ctx context.Context, key types.NamespacedName, delta int) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {
@@ -111,7 +111,7 @@ func (f *FleetPlan) ScaleService(ctx context.Context, key types.NamespacedName, 
 }
 
 // RotatePodIPs replaces n pods of the TGB (drawn with the fleet's RNG) by new pods with new IPs:
-// delete, then create. The Change deregisters the old ip targets and registers the new ones.
+// delete, then create. The FleetChange deregisters the old ip targets and registers the new ones.
 func (f *FleetPlan) RotatePodIPs(ctx context.Context, key types.NamespacedName, n int) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {
@@ -135,7 +135,7 @@ func (f *FleetPlan) RotatePodIPs(ctx context.Context, key types.NamespacedName, 
 }
 
 // AddTGB plans one more TGB with the fleet's RNG (target type, readiness gate and networking drawn with
-// the spec's shares as probabilities) and creates it like Create does. The Change registers all its
+// the spec's shares as probabilities) and creates it like Create does. The FleetChange registers all its
 // targets.
 func (f *FleetPlan) AddTGB(ctx context.Context) (FleetChange, error) {
 	f.mu.Lock()
@@ -179,7 +179,7 @@ func (f *FleetPlan) AddTGB(ctx context.Context) (FleetChange, error) {
 }
 
 // RemoveTGB deletes the TGB (its controller deregisters the targets and drops its finalizer), then its
-// EndpointSlice, pods and Service. The Change deregisters all its targets.
+// EndpointSlice, pods and Service. The FleetChange deregisters all its targets.
 func (f *FleetPlan) RemoveTGB(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {

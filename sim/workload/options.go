@@ -88,7 +88,7 @@ func (o *Options) validate() error {
 // liveState is what Create leaves for the mutations.
 type liveState struct {
 	opts  Options
-	sgIDs []string // security group IDs by index of Fleet.SecurityGroupNames (last: the load balancer's)
+	sgIDs []string // security group IDs by index of FleetPlan.SecurityGroupNames (last: the load balancer's)
 	lbSG  string
 
 	changes int // Change ID sequence

@@ -126,7 +126,7 @@ func (t *TGBPlan) GateType() string { return ReadinessGatePrefix + t.Name }
 type PodPlan struct {
 	Name  string
 	IP    string
-	Node  int // index into Fleet.Nodes
+	Node  int // index into FleetPlan.Nodes
 	ENIID string
 	// VLANID tags the branch ENI's traffic on its node's trunk.
 	VLANID int
