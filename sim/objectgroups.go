@@ -29,7 +29,7 @@ type objectGroups struct {
 }
 
 // createFirstObjects creates the groups that come after no other.
-func createFirstObjects(ctx context.Context, o runConfig, sc *scenario.Scenario, c client.Client, f *objects.Fleet, objEnv objects.Env, log logr.Logger) error {
+func createFirstObjects(ctx context.Context, o runConfig, sc *scenario.Scenario, c client.Client, f *objects.CompiledGroups, objEnv objects.Env, log logr.Logger) error {
 	creating := startPhase(o.Progress, "creating the object groups")
 	defer creating.End()
 	start := time.Now()
@@ -68,7 +68,7 @@ func objectEnv(cloud backend.Backend, aws objects.AWSState, sc *scenario.Scenari
 
 // releaseObjects drops the finalizers of the groups' objects in namespaces, so that a kubeconfig
 // cluster can delete them once the controller that would have released them is gone.
-func releaseObjects(ctx context.Context, c client.Client, f *objects.Fleet, namespaces []string) error {
+func releaseObjects(ctx context.Context, c client.Client, f *objects.CompiledGroups, namespaces []string) error {
 	for _, g := range f.Groups() {
 		gvk := f.Kind(g)
 		for _, ns := range namespaces {

@@ -39,7 +39,7 @@ func TestReleaseObjectsDropsFinalizers(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := objects.Env{RunID: "t", Region: "us-west-2", VpcID: "vpc-1", ClusterName: "c", Namespaces: []string{ns}}
-	if err := f.Create(ctx, e.Client, env, objects.CreateOptions{}); err != nil {
+	if err := f.CreateGroup(ctx, e.Client, env, "widgets", objects.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -51,12 +52,12 @@ func TestObjectGroupsInTheFleetSnapshot(t *testing.T) {
 	if !useFleetSnapshot(newRunConfig(Options{}), sc, 2) {
 		t.Fatal("a group of plain pods keeps the strategies off the fleet snapshot")
 	}
-	for name, g := range map[string]scenario.ObjectGroup{
-		"aws resource": {Name: "tgs", AWS: &scenario.ObjectAWSRef{Kind: "targetGroup", Name: "object.spec.name"}},
+	for name, g := range map[string]objects.Group{
+		"aws resource": {Name: "tgs", AWS: &objects.AWSRef{Kind: "targetGroup", Name: "object.spec.name"}},
 		"after":        {Name: "later", After: []string{"pods"}},
 	} {
 		with := *sc
-		with.Fleet.Objects = append(append([]scenario.ObjectGroup(nil), sc.Fleet.Objects...), g)
+		with.Fleet.Objects = append(append([]objects.Group(nil), sc.Fleet.Objects...), g)
 		if useFleetSnapshot(newRunConfig(Options{}), &with, 2) {
 			t.Errorf("%s: a group that needs the controller under test went into the snapshot", name)
 		}

@@ -87,7 +87,7 @@ func runLabels(sc *scenario.Scenario, seed int64) map[string]string {
 }
 
 // planFleet plans the fleet spec describes for seed (deterministic: the same plan every call).
-func planFleet(spec workload.Spec, seed int64) (*workload.Fleet, error) {
+func planFleet(spec workload.Spec, seed int64) (*workload.FleetPlan, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, runerr.BadInput(fmt.Errorf("fleet: %w", err))
 	}

@@ -30,7 +30,7 @@ import (
 type fleetSnapshot struct {
 	etcdDir string
 	aws     *fakeaws.Snapshot
-	fleet   *workload.Fleet // the created fleet: its target group ARNs and security group IDs
+	fleet   *workload.FleetPlan // the created fleet: its target group ARNs and security group IDs
 	stats   workload.Stats
 	// converged is the wall time the reference controller took to register every target.
 	converged time.Duration
@@ -44,7 +44,7 @@ type fleetSnapshot struct {
 // bindings the registrations are minutes of API server time per strategy, and the checkpoints most of a
 // minute. A strategy's warm-up then finds its bindings converged: no-checkpoint ignores the annotations,
 // checkpoint strategies early-exit on them (compact reads the upstream form too).
-func convergeFleet(ctx context.Context, o runConfig, sc *scenario.Scenario, e *env.Env, simulator *kubesim.Simulator, cloud backend.Backend, fleet *workload.Fleet, labels map[string]string, seed int64, dir string) error {
+func convergeFleet(ctx context.Context, o runConfig, sc *scenario.Scenario, e *env.Env, simulator *kubesim.Simulator, cloud backend.Backend, fleet *workload.FleetPlan, labels map[string]string, seed int64, dir string) error {
 	log := o.Logger.WithValues("fleetSnapshot", seed)
 	ctrlLog, closeLog, err := fileLogger(filepath.Join(dir, "controller.log"))
 	if err != nil {

@@ -56,7 +56,7 @@ type strategyRun struct {
 	cloud      backend.Backend
 	labels     map[string]string
 	spec       workload.Spec
-	fleet      *workload.Fleet
+	fleet      *workload.FleetPlan
 	simulator  *kubesim.Simulator
 	fleetSetup time.Duration
 	ctrlLog    logr.Logger

@@ -2,8 +2,6 @@ package localcluster
 
 import (
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -15,14 +13,15 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/restartsim/restartsim/internal/certs"
 )
 
 // pki is the cluster's certificate authority, the serving and client certificates signed by it, and
 // the service-account signing key. Everything lives in one directory with private keys at 0600.
 type pki struct {
 	dir    string
-	ca     *x509.Certificate
-	caKey  crypto.Signer
+	ca     *certs.CA
 	serial int64
 }
 
@@ -43,25 +42,19 @@ func newPKI(dir string) (*pki, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := certs.NewCA("restartsim-local-ca")
 	if err != nil {
 		return nil, err
 	}
-	p := &pki{dir: dir, caKey: key, serial: 1}
-	tmpl := p.template(pkix.Name{CommonName: "restartsim-local-ca"})
-	tmpl.IsCA, tmpl.BasicConstraintsValid = true, true
-	tmpl.KeyUsage = x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	p := &pki{dir: dir, ca: ca, serial: 1}
+	if err := os.WriteFile(p.path(caCertFile), ca.CertPEM(), 0o644); err != nil {
+		return nil, err
+	}
+	key, err := ca.KeyPEM()
 	if err != nil {
 		return nil, err
 	}
-	if p.ca, err = x509.ParseCertificate(der); err != nil {
-		return nil, err
-	}
-	if err := p.write(caCertFile, "CERTIFICATE", der, 0o644); err != nil {
-		return nil, err
-	}
-	if err := p.writeKey(caKeyFile, key); err != nil {
+	if err := os.WriteFile(p.path(caKeyFile), key, 0o600); err != nil {
 		return nil, err
 	}
 	return p, p.writeServiceAccountKey()
@@ -101,18 +94,14 @@ func (p *pki) clientCert(name, user string, groups ...string) (certFile, keyFile
 }
 
 func (p *pki) issue(tmpl *x509.Certificate, certFile, keyFile string) error {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	crt, key, err := p.ca.Issue(tmpl)
 	if err != nil {
 		return err
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.ca, key.Public(), p.caKey)
-	if err != nil {
+	if err := os.WriteFile(p.path(certFile), crt, 0o644); err != nil {
 		return err
 	}
-	if err := p.write(certFile, "CERTIFICATE", der, 0o644); err != nil {
-		return err
-	}
-	return p.writeKey(keyFile, key)
+	return os.WriteFile(p.path(keyFile), key, 0o600)
 }
 
 // writeServiceAccountKey writes the key pair kube-apiserver signs and verifies service-account tokens
@@ -133,11 +122,11 @@ func (p *pki) writeServiceAccountKey() error {
 }
 
 func (p *pki) writeKey(name string, key crypto.Signer) error {
-	der, err := x509.MarshalPKCS8PrivateKey(key)
+	data, err := certs.KeyPEM(key)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", name, err)
 	}
-	return p.write(name, "PRIVATE KEY", der, 0o600)
+	return os.WriteFile(p.path(name), data, 0o600)
 }
 
 func (p *pki) write(name, blockType string, der []byte, mode os.FileMode) error {

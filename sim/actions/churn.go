@@ -16,7 +16,7 @@ import (
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
-func (e *Executor) record(ch workload.Change, at time.Time) {
+func (e *Executor) record(ch workload.FleetChange, at time.Time) {
 	mc := measure.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB.String(), TargetGroupARN: ch.TargetGroupARN, At: e.sec(at)}
 	for _, t := range ch.Register {
 		mc.Register = append(mc.Register, measure.Target{ID: t.ID, Port: t.Port})
@@ -93,7 +93,7 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	return parallel(len(jobs), mutationWorkers, func(i int) error {
 		j := jobs[i]
 		at := time.Now()
-		var ch workload.Change
+		var ch workload.FleetChange
 		var err error
 		switch j.kind {
 		case scenario.ChurnScale:
@@ -252,7 +252,7 @@ func (e *Executor) ingressChurn(ctx context.Context, st scenario.Step, kind stri
 
 // recordIngress records an Ingress-side change, timed by what AWS is seen to show; without a
 // watch for that it is not measured.
-func (e *Executor) recordIngress(ch workload.Change, at time.Time) {
+func (e *Executor) recordIngress(ch workload.FleetChange, at time.Time) {
 	if e.ingresses == nil || len(ch.Expect) == 0 {
 		return
 	}

@@ -23,7 +23,7 @@ import (
 // what it did in scenario seconds.
 type Executor struct {
 	sc      *scenario.Scenario
-	fleet   *workload.Fleet
+	fleet   *workload.FleetPlan
 	ctrls   sut.Controllers
 	backend backend.Backend
 	check   *observe.Checker
@@ -69,7 +69,7 @@ type gatedPod struct {
 // Deps are what the actions act on and observe with.
 type Deps struct {
 	Scenario    *scenario.Scenario
-	Fleet       *workload.Fleet
+	Fleet       *workload.FleetPlan
 	Controllers sut.Controllers
 	AWS         backend.Backend
 	Checker     *observe.Checker

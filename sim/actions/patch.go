@@ -12,7 +12,7 @@ import (
 
 // ObjectDeps are the scenario's object groups as a run made them.
 type ObjectDeps struct {
-	Fleet *objects.Fleet
+	Fleet *objects.CompiledGroups
 	// Env is what the groups' templates and patches were rendered with.
 	Env objects.Env
 	// AWS finds the resource of an object named by AWS name at the patch.
@@ -27,14 +27,14 @@ func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
 		return fmt.Errorf("churn %s: the run has no object groups", st.Kind)
 	}
 	f := e.objects.Fleet
-	var apply func(objects.ChurnOptions) ([]*objects.Change, error)
+	var apply func(objects.ChurnOptions) ([]*objects.ObjectChange, error)
 	var err error
 	switch st.Kind {
 	case scenario.ChurnCreate:
 		var cr *objects.Creator
 		cr, err = f.CompileCreate(objects.Create{Group: st.Group, Applied: st.Applied, Mutations: st.Mutations}, st.Kind, nil)
 		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+			apply = func(o objects.ChurnOptions) ([]*objects.ObjectChange, error) {
 				return cr.Apply(ctx, e.client, e.objects.Env, o)
 			}
 		}
@@ -42,7 +42,7 @@ func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
 		var dl *objects.Deleter
 		dl, err = f.CompileDelete(objects.Delete{Group: st.Group, Mutations: st.Mutations}, st.Kind)
 		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+			apply = func(o objects.ChurnOptions) ([]*objects.ObjectChange, error) {
 				return dl.Apply(ctx, e.client, e.objects.Env, o)
 			}
 		}
@@ -50,7 +50,7 @@ func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
 		var pt *objects.Patcher
 		pt, err = f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, st.Kind)
 		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.Change, error) {
+			apply = func(o objects.ChurnOptions) ([]*objects.ObjectChange, error) {
 				return pt.Apply(ctx, e.client, e.objects.Env, o)
 			}
 		}

@@ -18,8 +18,8 @@ const NodeLeaseNamespace = corev1.NamespaceNodeLease
 
 // renewLeases keeps a heartbeat Lease per fleet node, as the kubelet does, so that on a real cluster the
 // node lifecycle controller does not mark the simulated nodes NotReady and evict their pods. Nodes are
-// listed afresh each round, so nodes that joined during the run (workload.Fleet.JoinNode) get theirs; a
-// node that is not Ready (workload.Fleet.NodeNotReady) gets no renewals: its kubelet is gone, and a
+// listed afresh each round, so nodes that joined during the run (workload.FleetPlan.JoinNode) get theirs; a
+// node that is not Ready (workload.FleetPlan.NodeNotReady) gets no renewals: its kubelet is gone, and a
 // heartbeat would tell a real cluster's lifecycle controller otherwise. Leases write only Leases, never a
 // Node's status.
 func (s *Simulator) renewLeases(ctx context.Context) {

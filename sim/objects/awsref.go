@@ -8,6 +8,7 @@ import (
 	"github.com/google/cel-go/common/types"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/fielderr"
 )
 
 // refWay is a set of AWSRef fields that together find a resource.
@@ -61,10 +62,10 @@ type awsRef struct {
 
 // checkRef validates ref's fields for its kind, reporting at path (fleet.objects[i].aws), and returns the way
 // it finds its resource.
-func checkRef(ref *AWSRef, path string, errs *ErrorList) (refWay, bool) {
+func checkRef(ref *AWSRef, path string, errs *fielderr.List) (refWay, bool) {
 	rules, ok := refWays[ref.Kind]
 	if !ok {
-		errs.addf(fieldPath(path, "kind"), "%q is not one of %s", ref.Kind, strings.Join(AWSKinds, ", "))
+		errs.Addf(fieldPath(path, "kind"), "%q is not one of %s", ref.Kind, strings.Join(AWSKinds, ", "))
 		return nil, false
 	}
 	var given []string
@@ -76,7 +77,7 @@ func checkRef(ref *AWSRef, path string, errs *ErrorList) (refWay, bool) {
 	bad := false
 	for _, f := range given {
 		if !slices.Contains(rules.optional, f) && !slices.ContainsFunc(rules.ways, func(w refWay) bool { return slices.Contains(w, f) }) {
-			errs.addf(fieldPath(path, f), "a %s is not found by %s; give %s", ref.Kind, f, describeWays(rules.ways))
+			errs.Addf(fieldPath(path, f), "a %s is not found by %s; give %s", ref.Kind, f, describeWays(rules.ways))
 			bad = true
 		}
 	}
@@ -95,11 +96,11 @@ func checkRef(ref *AWSRef, path string, errs *ErrorList) (refWay, bool) {
 	case len(rules.ways) == 1:
 		for _, f := range rules.ways[0] {
 			if ref.field(f) == "" {
-				errs.addf(fieldPath(path, f), "required: a %s is found by %s", ref.Kind, describeWays(rules.ways))
+				errs.Addf(fieldPath(path, f), "required: a %s is found by %s", ref.Kind, describeWays(rules.ways))
 			}
 		}
 	default:
-		errs.addf(path, "give %s", describeWays(rules.ways))
+		errs.Addf(path, "give %s", describeWays(rules.ways))
 	}
 	return nil, false
 }
@@ -123,7 +124,7 @@ func joinAnd(fields []string) string {
 }
 
 // compileRef compiles the expressions of ref's way (and its optional fields) in env, whose `aws` is null.
-func compileRef(env *celEnv, ref *AWSRef, way refWay, path string, errs *ErrorList) *awsRef {
+func compileRef(env *celEnv, ref *AWSRef, way refWay, path string, errs *fielderr.List) *awsRef {
 	r := &awsRef{kind: ref.Kind, way: way[0]}
 	ok := true
 	for _, f := range refFieldOrder {

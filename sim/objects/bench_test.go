@@ -9,7 +9,7 @@ import (
 )
 
 // benchFleet is 1,000 Widgets, ready, each with its target group (three targets) in AWS.
-func benchFleet(b *testing.B) (*Fleet, []*unstructured.Unstructured, *fakeState) {
+func benchFleet(b *testing.B) (*CompiledGroups, []*unstructured.Unstructured, *fakeState) {
 	f := compile(b, widgets(1000))
 	state := &fakeState{targets: map[string][]fakeaws.TargetHealth{}}
 	objs := make([]*unstructured.Unstructured, 1000)

@@ -64,7 +64,7 @@ func TestCELCompilesWhatConditionsNeed(t *testing.T) {
 }
 
 // widget is a Widget object of the fleet with ACK's synced condition and a status ARN.
-func widget(t testing.TB, f *Fleet, index int, synced string) *unstructured.Unstructured {
+func widget(t testing.TB, f *CompiledGroups, index int, synced string) *unstructured.Unstructured {
 	t.Helper()
 	u, err := f.Render(testEnv, "widgets", index)
 	if err != nil {

@@ -11,16 +11,16 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
-// What a Change did to its object.
+// What an ObjectChange did to its object.
 const (
 	ChangePatch  = "patch"
 	ChangeCreate = "create"
 	ChangeDelete = "delete"
 )
 
-// Change is one object's patch, creation or deletion, made by a churn step: what changed and how to tell
+// ObjectChange is one object's patch, creation or deletion, made by a churn step: what changed and how to tell
 // that AWS shows it.
-type Change struct {
+type ObjectChange struct {
 	Group string
 	Index int
 	Key   k8stypes.NamespacedName
@@ -38,7 +38,7 @@ type Change struct {
 	// ResolveResourceID).
 	ResourceID string
 
-	f       *Fleet
+	f       *CompiledGroups
 	g       *group
 	applied *expr // nil: a create judged by the group's ready and invariant, or a delete
 }
@@ -47,7 +47,7 @@ var errNoObjects = errors.New("a create or delete is judged on an observation of
 
 // NeedsObjects reports whether Applied needs a snapshot that carries the objects (Snapshot.WithObjects): for a
 // create or delete, or a condition that calls a reference function.
-func (c *Change) NeedsObjects() bool {
+func (c *ObjectChange) NeedsObjects() bool {
 	return c.Kind != ChangePatch || c.applied != nil && c.applied.refs || c.g.ref.usesRefs()
 }
 
@@ -55,7 +55,7 @@ func (c *Change) NeedsObjects() bool {
 // its AWS resource. A create: its Applied condition, or else the group's ready and invariant, over the object
 // as observed. A delete: the object is gone (its finalizers done) and AWS no longer holds the resource it
 // named. An evaluation error (e.g. a field AWS does not have yet) counts as not applied.
-func (c *Change) Applied(snap *Snapshot) (bool, error) {
+func (c *ObjectChange) Applied(snap *Snapshot) (bool, error) {
 	if c.NeedsObjects() && snap.Objects() == nil {
 		return false, errNoObjects
 	}
@@ -68,7 +68,7 @@ func (c *Change) Applied(snap *Snapshot) (bool, error) {
 	return c.eval(c.applied, c.g.bind(c.Desired.Object, snap))
 }
 
-func (c *Change) eval(x *expr, act *activation) (bool, error) {
+func (c *ObjectChange) eval(x *expr, act *activation) (bool, error) {
 	ok, err := x.evalBool(act)
 	if err != nil {
 		return false, fmt.Errorf("%s: %s %s: %w", c.Key, x.path, x.text, err)
@@ -76,11 +76,11 @@ func (c *Change) eval(x *expr, act *activation) (bool, error) {
 	return ok, nil
 }
 
-func (c *Change) live(snap *Snapshot) *unstructured.Unstructured {
+func (c *ObjectChange) live(snap *Snapshot) *unstructured.Unstructured {
 	return snap.Objects().get(c.g.kind.GVK, c.Key)
 }
 
-func (c *Change) createApplied(snap *Snapshot) (bool, error) {
+func (c *ObjectChange) createApplied(snap *Snapshot) (bool, error) {
 	live := c.live(snap)
 	if live == nil {
 		return false, nil
@@ -95,14 +95,14 @@ func (c *Change) createApplied(snap *Snapshot) (bool, error) {
 }
 
 // createConditions are what a create waits for: its Applied, or else the group's ready and invariant.
-func (c *Change) createConditions() []*expr {
+func (c *ObjectChange) createConditions() []*expr {
 	if c.applied != nil {
 		return []*expr{c.applied}
 	}
 	return slices.DeleteFunc([]*expr{c.g.ready, c.g.inv}, func(x *expr) bool { return x == nil })
 }
 
-func (c *Change) deleteApplied(snap *Snapshot) bool {
+func (c *ObjectChange) deleteApplied(snap *Snapshot) bool {
 	if live := c.live(snap); live != nil {
 		id := c.g.awsKey(live.Object, snap)
 		c.g.members.noteAWSKey(c.Index, id)
@@ -112,7 +112,7 @@ func (c *Change) deleteApplied(snap *Snapshot) bool {
 }
 
 // orphan names the AWS resource a deleted object left, "" when AWS holds none (or the object never named one).
-func (c *Change) orphan(snap *Snapshot) string {
+func (c *ObjectChange) orphan(snap *Snapshot) string {
 	d := c.g.members.wasDeleted(c.Index)
 	if c.g.AWS == nil || d == nil {
 		return ""
@@ -125,7 +125,7 @@ func (c *Change) orphan(snap *Snapshot) string {
 }
 
 // Explain gives the values the change's conditions read, for a change that never showed.
-func (c *Change) Explain(snap *Snapshot) string {
+func (c *ObjectChange) Explain(snap *Snapshot) string {
 	if c.NeedsObjects() && snap.Objects() == nil {
 		return errNoObjects.Error()
 	}
@@ -156,7 +156,7 @@ func (c *Change) Explain(snap *Snapshot) string {
 // ResolveResourceID fills ResourceID from snap when it was not known at the change (a resource found by
 // name, created later, an ARN the controller writes to a created object's status, or a record set whose
 // zone is given by name); it returns the ResourceID.
-func (c *Change) ResolveResourceID(snap *Snapshot) string {
+func (c *ObjectChange) ResolveResourceID(snap *Snapshot) string {
 	if c.ResourceID != "" {
 		return c.ResourceID
 	}
@@ -178,7 +178,7 @@ func (c *Change) ResolveResourceID(snap *Snapshot) string {
 // resource: the change's first meaningful mutation is the first such call after the change. (Calls name
 // ELBv2 resources by the ARNs they carry, so a rule is matched through its listener's ARN only if the
 // scenario's ARN expression gives that; a ChangeResourceRecordSets names each record set it changed.)
-func (c *Change) IsMutation(call fakeaws.Call) bool {
+func (c *ObjectChange) IsMutation(call fakeaws.Call) bool {
 	if c.ResourceID == "" || call.Outcome != fakeaws.OutcomeOK || !slices.Contains(c.Mutations, call.Operation) {
 		return false
 	}

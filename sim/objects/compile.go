@@ -6,12 +6,13 @@ import (
 	"text/template/parse"
 
 	"github.com/google/cel-go/cel"
+	"github.com/restartsim/restartsim/sim/fielderr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// Fleet is a scenario's groups, checked and compiled: templates parsed, kinds known, expressions typed.
-type Fleet struct {
+// CompiledGroups is a scenario's groups, checked and compiled: templates parsed, kinds known, expressions typed.
+type CompiledGroups struct {
 	groups []*group
 	byName map[string]*group
 	order  [][]string
@@ -41,9 +42,9 @@ type envKey struct {
 }
 
 // Compile checks and compiles groups against the catalog's kinds (nil: the built-in kinds only). path is the
-// groups' field path (e.g. fleet.objects); the error is an ErrorList of every problem, whose paths extend it,
+// groups' field path (e.g. fleet.objects); the error is a fielderr.List of every problem, whose paths extend it,
 // e.g. fleet.objects[1].template.spec.name.
-func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
+func Compile(cat *Catalog, groups []Group, path string) (*CompiledGroups, error) {
 	f, err := CompilePartial(cat, groups, path)
 	if err != nil {
 		return nil, err
@@ -54,22 +55,22 @@ func Compile(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 // CompilePartial is Compile returning the fleet also when groups have problems, so that patches of
 // it can be checked in the same pass (CompilePatch skips what a broken group cannot tell). A fleet
 // with an error must not be run.
-func CompilePartial(cat *Catalog, groups []Group, path string) (*Fleet, error) {
+func CompilePartial(cat *Catalog, groups []Group, path string) (*CompiledGroups, error) {
 	if cat == nil {
 		cat = NewCatalog()
 	}
-	f := &Fleet{byName: map[string]*group{}, envs: map[envKey]*celEnv{}, kinds: map[schema.GroupVersionKind]*kindType{}}
-	var errs ErrorList
+	f := &CompiledGroups{byName: map[string]*group{}, envs: map[envKey]*celEnv{}, kinds: map[schema.GroupVersionKind]*kindType{}}
+	var errs fielderr.List
 	for i, g := range groups {
 		p := indexPath(path, i)
 		switch {
 		case len(validation.IsDNS1123Label(g.Name)) > 0:
-			errs.addf(fieldPath(p, "name"), "%q is not a DNS label (lower-case letters, digits and '-', at most 63)", g.Name)
+			errs.Addf(fieldPath(p, "name"), "%q is not a DNS label (lower-case letters, digits and '-', at most 63)", g.Name)
 		case f.byName[g.Name] != nil:
-			errs.addf(fieldPath(p, "name"), "group %q is defined twice", g.Name)
+			errs.Addf(fieldPath(p, "name"), "group %q is defined twice", g.Name)
 		}
 		if g.Count < 1 || g.Count > MaxCount {
-			errs.addf(fieldPath(p, "count"), "must be between 1 and %d, got %d", MaxCount, g.Count)
+			errs.Addf(fieldPath(p, "count"), "must be between 1 and %d, got %d", MaxCount, g.Count)
 		}
 		cg := &group{Group: g, path: p, members: newMembers(g.Count)}
 		f.groups = append(f.groups, cg)
@@ -86,7 +87,7 @@ func CompilePartial(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 	}
 	f.orderGroups(&errs)
 	if refs, err := newRefSet(f.groups, f.kindType); err != nil {
-		errs.addf(path, "%v", err)
+		errs.Addf(path, "%v", err)
 	} else {
 		f.refs = refs
 		for _, g := range f.groups {
@@ -109,7 +110,7 @@ func CompilePartial(cat *Catalog, groups []Group, path string) (*Fleet, error) {
 
 // refsClean reports whether every group g's template refs compiled cleanly (all of them when a ref
 // names its group with anything but a literal).
-func (f *Fleet) refsClean(g *group) bool {
+func (f *CompiledGroups) refsClean(g *group) bool {
 	ok := true
 	g.tmpl.templates(func(_ string, tree *parse.Tree) {
 		walkParse(tree.Root, func(fn string, args []string) {
@@ -127,10 +128,10 @@ func (f *Fleet) refsClean(g *group) bool {
 	return ok
 }
 
-func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
+func (f *CompiledGroups) compileGroup(cat *Catalog, g *group, errs *fielderr.List) {
 	tp := fieldPath(g.path, "template")
 	if len(g.Template) == 0 {
-		errs.addf(tp, "required: the object to make, with apiVersion, kind and metadata.name")
+		errs.Addf(tp, "required: the object to make, with apiVersion, kind and metadata.name")
 		return
 	}
 	g.tmpl = parseValueTemplate(g.Template, tp, parseFuncs(), errs)
@@ -139,7 +140,7 @@ func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
 	}
 	obj, ok := g.tmpl.tree.(map[string]any)
 	if !ok {
-		errs.addf(tp, "must be an object (apiVersion, kind, metadata, spec...)")
+		errs.Addf(tp, "must be an object (apiVersion, kind, metadata, spec...)")
 		return
 	}
 	g.kind = f.lookupKind(cat, obj, tp, errs)
@@ -148,76 +149,76 @@ func (f *Fleet) compileGroup(cat *Catalog, g *group, errs *ErrorList) {
 	for i, a := range g.After {
 		switch {
 		case f.byName[a] == nil:
-			errs.addf(indexPath(fieldPath(g.path, "after"), i), "unknown group %q%s", a, f.known())
+			errs.Addf(indexPath(fieldPath(g.path, "after"), i), "unknown group %q%s", a, f.known())
 		case a == g.Name:
-			errs.addf(indexPath(fieldPath(g.path, "after"), i), "a group cannot come after itself")
+			errs.Addf(indexPath(fieldPath(g.path, "after"), i), "a group cannot come after itself")
 		}
 	}
 }
 
 // lookupKind finds the template's kind; apiVersion and kind must be plain strings, since they type `object`.
-func (f *Fleet) lookupKind(cat *Catalog, obj map[string]any, tp string, errs *ErrorList) *Kind {
+func (f *CompiledGroups) lookupKind(cat *Catalog, obj map[string]any, tp string, errs *fielderr.List) *Kind {
 	apiVersion, ok1 := obj["apiVersion"].(string)
 	kind, ok2 := obj["kind"].(string)
 	switch {
 	case !ok1 || apiVersion == "":
-		errs.addf(fieldPath(tp, "apiVersion"), "required: a plain string (no template), e.g. v1 or elbv2.services.k8s.aws/v1alpha1")
+		errs.Addf(fieldPath(tp, "apiVersion"), "required: a plain string (no template), e.g. v1 or elbv2.services.k8s.aws/v1alpha1")
 	case !ok2 || kind == "":
-		errs.addf(fieldPath(tp, "kind"), "required: a plain string (no template), e.g. TargetGroup")
+		errs.Addf(fieldPath(tp, "kind"), "required: a plain string (no template), e.g. TargetGroup")
 	default:
 		k, err := cat.Lookup(apiVersion, kind)
 		if err != nil {
-			errs.addf(fieldPath(tp, "kind"), "%v", err)
+			errs.Addf(fieldPath(tp, "kind"), "%v", err)
 		}
 		return k
 	}
 	return nil
 }
 
-func (f *Fleet) checkMetadata(g *group, obj map[string]any, tp string, errs *ErrorList) {
+func (f *CompiledGroups) checkMetadata(g *group, obj map[string]any, tp string, errs *fielderr.List) {
 	mp := fieldPath(tp, "metadata")
 	meta, ok := obj["metadata"].(map[string]any)
 	if !ok {
-		errs.addf(mp, "required: an object with at least name")
+		errs.Addf(mp, "required: an object with at least name")
 		return
 	}
 	if _, ok := meta["namespace"]; ok {
-		errs.addf(fieldPath(mp, "namespace"), "set by the harness: object i goes to the run's namespace i mod n (write {{.Namespace}} where a field needs it)")
+		errs.Addf(fieldPath(mp, "namespace"), "set by the harness: object i goes to the run's namespace i mod n (write {{.Namespace}} where a field needs it)")
 	}
 	if _, ok := meta["generateName"]; ok {
-		errs.addf(fieldPath(mp, "generateName"), "not supported: names must be known before the objects exist (template metadata.name with {{.Index}})")
+		errs.Addf(fieldPath(mp, "generateName"), "not supported: names must be known before the objects exist (template metadata.name with {{.Index}})")
 	}
 	np := fieldPath(mp, "name")
 	switch name := meta["name"].(type) {
 	case string:
 		if g.Count > 1 {
-			errs.addf(np, "every object of the group would be named %q: template it, e.g. %q", name, name+"-{{.Index}}")
+			errs.Addf(np, "every object of the group would be named %q: template it, e.g. %q", name, name+"-{{.Index}}")
 		}
 		g.nameTmpl = &valueTemplate{root: g.tmpl.root, tree: name}
 	case *stringTemplate:
 		g.nameTmpl = &valueTemplate{root: g.tmpl.root, tree: name}
 		walkParse(g.tmpl.root.Lookup(name.name).Tree.Root, func(fn string, _ []string) {
 			if fn == "ref" || fn == "refNamespace" {
-				errs.addf(np, "%s cannot be used in metadata.name (names are what ref resolves)", fn)
+				errs.Addf(np, "%s cannot be used in metadata.name (names are what ref resolves)", fn)
 			}
 		})
 	default:
-		errs.addf(np, "required: a string, templated so that every object's name differs, e.g. tg-{{.Index}}")
+		errs.Addf(np, "required: a string, templated so that every object's name differs, e.g. tg-{{.Index}}")
 	}
 }
 
 // checkRefs checks the groups that ref and refNamespace name with a literal.
-func (f *Fleet) checkRefs(t *valueTemplate, errs *ErrorList) {
+func (f *CompiledGroups) checkRefs(t *valueTemplate, errs *fielderr.List) {
 	t.templates(func(path string, tree *parse.Tree) {
 		walkParse(tree.Root, func(fn string, args []string) {
 			if (fn == "ref" || fn == "refNamespace") && len(args) > 0 && args[0] != "" && f.byName[args[0]] == nil {
-				errs.addf(path, "%s: unknown group %q%s", fn, args[0], f.known())
+				errs.Addf(path, "%s: unknown group %q%s", fn, args[0], f.known())
 			}
 		})
 	})
 }
 
-func (f *Fleet) known() string {
+func (f *CompiledGroups) known() string {
 	names := make([]string, len(f.groups))
 	for i, g := range f.groups {
 		names[i] = g.Name
@@ -225,7 +226,7 @@ func (f *Fleet) known() string {
 	return " (groups: " + strings.Join(names, ", ") + ")"
 }
 
-func (f *Fleet) compileExprs(g *group, errs *ErrorList) {
+func (f *CompiledGroups) compileExprs(g *group, errs *fielderr.List) {
 	awsKind := ""
 	if ref := g.AWS; ref != nil {
 		ap := fieldPath(g.path, "aws")
@@ -252,7 +253,7 @@ func (f *Fleet) compileExprs(g *group, errs *ErrorList) {
 	}
 }
 
-func compileInto(env *celEnv, text, path string, want *cel.Type, errs *ErrorList) *expr {
+func compileInto(env *celEnv, text, path string, want *cel.Type, errs *fielderr.List) *expr {
 	x, ferr := env.compile(text, path, want)
 	if ferr != nil {
 		*errs = append(*errs, ferr)
@@ -261,7 +262,7 @@ func compileInto(env *celEnv, text, path string, want *cel.Type, errs *ErrorList
 }
 
 // env returns the (shared) CEL environment of a kind and AWS kind.
-func (f *Fleet) env(k *Kind, awsKind, path string, errs *ErrorList) *celEnv {
+func (f *CompiledGroups) env(k *Kind, awsKind, path string, errs *fielderr.List) *celEnv {
 	key := envKey{k.GVK, awsKind}
 	if e, ok := f.envs[key]; ok {
 		return e
@@ -272,14 +273,14 @@ func (f *Fleet) env(k *Kind, awsKind, path string, errs *ErrorList) *celEnv {
 		e, err = newCELEnv(kt, awsKind, f.refs)
 	}
 	if err != nil {
-		errs.addf(path, "CEL environment of %s: %v", k.GVK.Kind, err)
+		errs.Addf(path, "CEL environment of %s: %v", k.GVK.Kind, err)
 	}
 	f.envs[key] = e
 	return e
 }
 
 // kindType is the (shared) CEL type of a kind's objects.
-func (f *Fleet) kindType(k *Kind) (*kindType, error) {
+func (f *CompiledGroups) kindType(k *Kind) (*kindType, error) {
 	if t, ok := f.kinds[k.GVK]; ok {
 		return t, nil
 	}
@@ -292,7 +293,7 @@ func (f *Fleet) kindType(k *Kind) (*kindType, error) {
 }
 
 // orderGroups sorts the groups into creation waves by After; a cycle is an error.
-func (f *Fleet) orderGroups(errs *ErrorList) {
+func (f *CompiledGroups) orderGroups(errs *fielderr.List) {
 	done := map[string]bool{}
 	for len(done) < len(f.byName) {
 		var wave []string
@@ -315,7 +316,7 @@ func (f *Fleet) orderGroups(errs *ErrorList) {
 					}
 				}
 			}
-			errs.addf(first, "groups %s wait for each other in a cycle", strings.Join(left, ", "))
+			errs.Addf(first, "groups %s wait for each other in a cycle", strings.Join(left, ", "))
 			return
 		}
 		for _, n := range wave {

@@ -3,8 +3,8 @@
 //
 // A scenario gives Groups (fleet.objects[]): a template, a count, the groups to wait for, and conditions.
 // Compile checks them against a Catalog of kinds (client-go's built-in kinds plus the CRDs of cluster.crds)
-// and returns a Fleet, which renders and creates the objects and evaluates the conditions; CompilePatch makes
-// a Patcher for a churn step that patches chosen objects. Every problem found before a run is a FieldError
+// and returns CompiledGroups, which render and create the objects and evaluate the conditions; CompilePatch
+// makes a Patcher for a churn step that patches chosen objects. Every problem found before a run is a fielderr.Error
 // whose path extends the one the caller passed (fleet.objects[1].template.spec.name), so the scenario parser
 // can place it in the file.
 //
@@ -53,7 +53,7 @@
 //	owners('group', obj)        the objects obj's ownerReferences name (by uid)
 //	selected('group', selector) the objects in object's namespace a label selector (or a map of labels) selects
 //
-// Check takes them from the objects it is given; a Change's Applied from the objects a Snapshot carries
+// Check takes them from the objects it is given; an ObjectChange's Applied from the objects a Snapshot carries
 // (Snapshot.WithObjects).
 //
 // # Creates and deletes

@@ -72,7 +72,7 @@ func (v Violation) String() string {
 // harness's labels or of no known group are skipped, and so is a second object at the same index) against
 // snap. The reference functions of the conditions search objs. A deleted object no longer counts; it is a
 // violation while it still exists or AWS still holds its resource.
-func (f *Fleet) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status {
+func (f *CompiledGroups) Check(objs []*unstructured.Unstructured, snap *Snapshot) Status {
 	st := Status{Groups: make([]GroupStatus, len(f.groups))}
 	if snap != nil {
 		st.Time = snap.Time
@@ -138,7 +138,7 @@ func (g *group) leftovers(present map[int]bool, snap *Snapshot) []Violation {
 }
 
 // needsObjects reports whether a condition of the fleet calls a reference function.
-func (f *Fleet) needsObjects() bool {
+func (f *CompiledGroups) needsObjects() bool {
 	for _, g := range f.groups {
 		for _, x := range []*expr{g.ready, g.inv} {
 			if x != nil && x.refs {
@@ -153,7 +153,7 @@ func (f *Fleet) needsObjects() bool {
 }
 
 // Ready reports whether one of the fleet's objects is ready; an error says why not.
-func (f *Fleet) Ready(obj *unstructured.Unstructured, snap *Snapshot) (bool, error) {
+func (f *CompiledGroups) Ready(obj *unstructured.Unstructured, snap *Snapshot) (bool, error) {
 	g, index, ok := f.objectGroup(obj)
 	if !ok {
 		return false, fmt.Errorf("%s is not an object of the fleet (labels %s and %s)", keyOf(obj), GroupLabel, IndexLabel)
@@ -166,7 +166,7 @@ func (f *Fleet) Ready(obj *unstructured.Unstructured, snap *Snapshot) (bool, err
 }
 
 // objectGroup finds an object's group and index by the harness's labels.
-func (f *Fleet) objectGroup(o *unstructured.Unstructured) (*group, int, bool) {
+func (f *CompiledGroups) objectGroup(o *unstructured.Unstructured) (*group, int, bool) {
 	labels := o.GetLabels()
 	g := f.byName[labels[GroupLabel]]
 	index, err := strconv.Atoi(labels[IndexLabel])
@@ -242,7 +242,7 @@ func (g *group) awsKey(obj map[string]any, snap *Snapshot) awsID {
 // resource's ARN, a hosted zone's or a record set's zone ID (a zone given by name found in snap), a
 // security group's ID, a bucket's name. "" when the object does not name one yet or snap cannot resolve
 // it (an ELBv2 resource or security group given by name that AWS does not hold, a zone AWS does not hold).
-func (f *Fleet) ResourceID(obj *unstructured.Unstructured, snap *Snapshot) string {
+func (f *CompiledGroups) ResourceID(obj *unstructured.Unstructured, snap *Snapshot) string {
 	g, _, ok := f.objectGroup(obj)
 	if !ok || g.ref == nil {
 		return ""

@@ -12,7 +12,7 @@ import (
 )
 
 // A group of ConfigMaps, each naming a target group; object i goes to namespace i mod 2.
-func ExampleFleet_Render() {
+func ExampleCompiledGroups_Render() {
 	fleet, err := objects.Compile(objects.NewCatalog(), []objects.Group{{
 		Name: "backends", Count: 100,
 		Template: json.RawMessage(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "backend-{{.Index}}"},
@@ -35,7 +35,7 @@ func ExampleFleet_Render() {
 }
 
 // Conditions are CEL over the object and its AWS resource; a broken invariant names the values it read.
-func ExampleFleet_Check() {
+func ExampleCompiledGroups_Check() {
 	fleet, err := objects.Compile(objects.NewCatalog(), []objects.Group{{
 		Name: "backends", Count: 1,
 		Template: json.RawMessage(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "backend-{{.Index}}"},

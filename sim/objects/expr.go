@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
+	"github.com/restartsim/restartsim/sim/fielderr"
 )
 
 // expr is one compiled CEL expression of a group or patch.
@@ -32,18 +33,18 @@ type exprPart struct {
 // maxParts bounds how many values a message shows.
 const maxParts = 6
 
-// compile compiles text as an expression of type want; a problem is a FieldError at path.
-func (e *celEnv) compile(text, path string, want *cel.Type) (*expr, *FieldError) {
+// compile compiles text as an expression of type want; a problem is a fielderr.Error at path.
+func (e *celEnv) compile(text, path string, want *cel.Type) (*expr, *fielderr.Error) {
 	checked, iss := e.env.Compile(text)
 	if iss.Err() != nil {
-		return nil, &FieldError{Path: path, Msg: "does not compile: " + issueText(iss)}
+		return nil, &fielderr.Error{Path: path, Msg: "does not compile: " + issueText(iss)}
 	}
 	if out := checked.OutputType(); !out.IsExactType(want) && !out.IsExactType(cel.DynType) {
-		return nil, &FieldError{Path: path, Msg: fmt.Sprintf("must be a %s expression, but its type is %s", want, out)}
+		return nil, &fielderr.Error{Path: path, Msg: fmt.Sprintf("must be a %s expression, but its type is %s", want, out)}
 	}
 	prog, err := e.env.Program(checked, cel.CostLimit(CostLimit))
 	if err != nil {
-		return nil, &FieldError{Path: path, Msg: "does not compile: " + err.Error()}
+		return nil, &fielderr.Error{Path: path, Msg: "does not compile: " + err.Error()}
 	}
 	x := &expr{text: text, path: path, prog: prog, refs: usesRefs(checked.NativeRep().Expr())}
 	for _, c := range fieldChains(checked.NativeRep().Expr()) {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/fielderr"
 )
 
 // slowTemplate matches what makes text/template itself loop or allocate without bound (range over a large
@@ -29,7 +30,7 @@ func FuzzRender(f *testing.F) {
 		if len(raw) > 1000 || slowTemplate.Match(raw) {
 			t.Skip()
 		}
-		var errs ErrorList
+		var errs fielderr.List
 		vt := parseValueTemplate(raw, "v", parseFuncs(), &errs)
 		if vt == nil || len(errs) > 0 {
 			return
@@ -37,8 +38,8 @@ func FuzzRender(f *testing.F) {
 		d := Data{Index: index, Group: "g", Namespace: "ns", RunID: "r"}
 		out, err := vt.render(bindFuncs(nil, d), d)
 		if err != nil {
-			if fe := (*FieldError)(nil); !errors.As(err, &fe) {
-				t.Fatalf("render error %T %v, want a *FieldError", err, err)
+			if fe := (*fielderr.Error)(nil); !errors.As(err, &fe) {
+				t.Fatalf("render error %T %v, want a *fielderr.Error", err, err)
 			}
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/fielderr"
 )
 
 // testCatalog is the built-in kinds plus testdata/crds (Widget, namespaced; Gadget, cluster-scoped).
@@ -41,7 +42,7 @@ func widgets(n int) Group {
 	}
 }
 
-func compile(t testing.TB, groups ...Group) *Fleet {
+func compile(t testing.TB, groups ...Group) *CompiledGroups {
 	t.Helper()
 	f, err := Compile(catalog(t), groups, "fleet.objects")
 	if err != nil {
@@ -50,12 +51,12 @@ func compile(t testing.TB, groups ...Group) *Fleet {
 	return f
 }
 
-// fieldErrors returns the paths and messages of an ErrorList, one "path: msg" each.
+// fieldErrors returns the paths and messages of a fielderr.List, one "path: msg" each.
 func fieldErrors(t testing.TB, err error) []string {
 	t.Helper()
-	var list ErrorList
+	var list fielderr.List
 	if !errors.As(err, &list) {
-		t.Fatalf("want an ErrorList, got %T: %v", err, err)
+		t.Fatalf("want a fielderr.List, got %T: %v", err, err)
 	}
 	out := make([]string, len(list))
 	for i, e := range list {

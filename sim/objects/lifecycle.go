@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
+	"github.com/restartsim/restartsim/sim/fielderr"
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -40,7 +41,7 @@ type Delete struct {
 // Creator is a compiled Create.
 type Creator struct {
 	Create
-	f       *Fleet
+	f       *CompiledGroups
 	g       *group
 	applied *expr
 }
@@ -48,7 +49,7 @@ type Creator struct {
 // Deleter is a compiled Delete.
 type Deleter struct {
 	Delete
-	f *Fleet
+	f *CompiledGroups
 	g *group
 }
 
@@ -56,12 +57,12 @@ type Deleter struct {
 // per group, how many objects will have been made before the step (the counts plus earlier creates; nil, or
 // a group it leaves out: as made so far): the first new object's template is rendered with them, so that a
 // ref beyond what exists fails before the run.
-func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Creator, error) {
-	var errs ErrorList
+func (f *CompiledGroups) CompileCreate(c Create, path string, made map[string]int) (*Creator, error) {
+	var errs fielderr.List
 	cr := &Creator{Create: c, f: f, g: f.byName[c.Group]}
 	checkMutations(c.Mutations, path, &errs)
 	if cr.g == nil {
-		errs.addf(fieldPath(path, "group"), "unknown group %q%s", c.Group, f.known())
+		errs.Addf(fieldPath(path, "group"), "unknown group %q%s", c.Group, f.known())
 		return nil, errs
 	}
 	if c.Applied != "" {
@@ -80,11 +81,11 @@ func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Crea
 		}
 		u, err := f.render(renderer{f: f, env: validationEnv, made: bounds}, c.Group, first)
 		if err != nil {
-			errs.addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, err)
+			errs.Addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, err)
 		} else {
-			var bad ErrorList
+			var bad fielderr.List
 			if cr.g.kind.checkSchema(u.Object, fieldPath(cr.g.path, "template"), &bad); len(bad) > 0 {
-				errs.addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, bad)
+				errs.Addf(fieldPath(path, "group"), "the group's template fails for the first object this step makes (%d): %v", first, bad)
 			}
 		}
 	}
@@ -95,11 +96,11 @@ func (f *Fleet) CompileCreate(c Create, path string, made map[string]int) (*Crea
 }
 
 // CompileDelete checks and compiles a delete step; path is its field path (e.g. timeline[4]).
-func (f *Fleet) CompileDelete(d Delete, path string) (*Deleter, error) {
-	var errs ErrorList
+func (f *CompiledGroups) CompileDelete(d Delete, path string) (*Deleter, error) {
+	var errs fielderr.List
 	dl := &Deleter{Delete: d, f: f, g: f.byName[d.Group]}
 	if dl.g == nil {
-		errs.addf(fieldPath(path, "group"), "unknown group %q%s", d.Group, f.known())
+		errs.Addf(fieldPath(path, "group"), "unknown group %q%s", d.Group, f.known())
 	}
 	checkMutations(d.Mutations, path, &errs)
 	if len(errs) > 0 {
@@ -109,17 +110,17 @@ func (f *Fleet) CompileDelete(d Delete, path string) (*Deleter, error) {
 }
 
 // checkMutations refuses a step's mutations that no call fakeaws records will ever carry.
-func checkMutations(ms []string, path string, errs *ErrorList) {
+func checkMutations(ms []string, path string, errs *fielderr.List) {
 	for i, m := range ms {
 		if msg := checkMutation(m); msg != "" {
-			errs.addf(indexPath(fieldPath(path, "mutations"), i), "%s", msg)
+			errs.Addf(indexPath(fieldPath(path, "mutations"), i), "%s", msg)
 		}
 	}
 }
 
 // Apply makes opts.Count new objects of the group and returns one change each, in index order. An object
 // that could not be made leaves the group again; the ones made before an error are returned with it.
-func (cr *Creator) Apply(ctx context.Context, c client.Client, env Env, opts ChurnOptions) ([]*Change, error) {
+func (cr *Creator) Apply(ctx context.Context, c client.Client, env Env, opts ChurnOptions) ([]*ObjectChange, error) {
 	first, err := cr.g.members.allocate(cr.g.Name, opts.Count)
 	if err != nil {
 		return nil, err
@@ -128,7 +129,7 @@ func (cr *Creator) Apply(ctx context.Context, c client.Client, env Env, opts Chu
 	if err != nil {
 		return nil, err
 	}
-	return each(opts, func(i int) (*Change, error) {
+	return each(opts, func(i int) (*ObjectChange, error) {
 		index := first + i
 		u, err := cr.f.Render(env, cr.g.Name, index)
 		if err == nil {
@@ -139,7 +140,7 @@ func (cr *Creator) Apply(ctx context.Context, c client.Client, env Env, opts Chu
 			cr.g.members.deleteIndex(index, &deletedObject{key: key})
 			return nil, fmt.Errorf("group %s object %d: %w", cr.g.Name, index, err)
 		}
-		ch := &Change{Group: cr.g.Name, Index: index, Key: keyOf(u), Seq: opts.FirstSeq + i, Kind: ChangeCreate, Desired: u,
+		ch := &ObjectChange{Group: cr.g.Name, Index: index, Key: keyOf(u), Seq: opts.FirstSeq + i, Kind: ChangeCreate, Desired: u,
 			Mutations: slices.Clone(cr.Mutations), f: cr.f, g: cr.g, applied: cr.applied}
 		ch.ResourceID = cr.f.ResourceID(u, snap)
 		return ch, nil
@@ -148,7 +149,7 @@ func (cr *Creator) Apply(ctx context.Context, c client.Client, env Env, opts Chu
 
 // Apply deletes opts.Count objects of the group chosen with opts.Rand (as a patch chooses them) and returns
 // one change each, in index order. The objects leave the group when the delete is asked for.
-func (dl *Deleter) Apply(ctx context.Context, c client.Client, env Env, opts ChurnOptions) ([]*Change, error) {
+func (dl *Deleter) Apply(ctx context.Context, c client.Client, env Env, opts ChurnOptions) ([]*ObjectChange, error) {
 	if opts.Rand == nil {
 		return nil, errors.New("ChurnOptions.Rand is required")
 	}
@@ -160,10 +161,12 @@ func (dl *Deleter) Apply(ctx context.Context, c client.Client, env Env, opts Chu
 	if err != nil {
 		return nil, err
 	}
-	return each(opts, func(i int) (*Change, error) { return dl.deleteOne(ctx, c, env, indexes[i], opts.FirstSeq+i, snap) })
+	return each(opts, func(i int) (*ObjectChange, error) {
+		return dl.deleteOne(ctx, c, env, indexes[i], opts.FirstSeq+i, snap)
+	})
 }
 
-func (dl *Deleter) deleteOne(ctx context.Context, c client.Client, env Env, index, seq int, snap *Snapshot) (*Change, error) {
+func (dl *Deleter) deleteOne(ctx context.Context, c client.Client, env Env, index, seq int, snap *Snapshot) (*ObjectChange, error) {
 	key, err := dl.f.Key(env, dl.g.Name, index)
 	if err != nil {
 		return nil, err
@@ -185,7 +188,7 @@ func (dl *Deleter) deleteOne(ctx context.Context, c client.Client, env Env, inde
 	if err := c.Delete(ctx, u, client.PropagationPolicy("Background")); err != nil && !apierrors.IsNotFound(err) {
 		return nil, fmt.Errorf("deleting %s %s (group %s object %d): %w", dl.g.kind.GVK.Kind, key, dl.g.Name, index, err)
 	}
-	ch := &Change{Group: dl.g.Name, Index: index, Key: key, Seq: seq, Kind: ChangeDelete, Desired: u,
+	ch := &ObjectChange{Group: dl.g.Name, Index: index, Key: key, Seq: seq, Kind: ChangeDelete, Desired: u,
 		Mutations: slices.Clone(dl.Mutations), f: dl.f, g: dl.g}
 	ch.ResolveResourceID(snap)
 	return ch, nil
@@ -193,8 +196,8 @@ func (dl *Deleter) deleteOne(ctx context.Context, c client.Client, env Env, inde
 
 // each runs fn for 0..opts.Count-1 with opts.Concurrency at once and returns the changes made, in order, with
 // every error joined.
-func each(opts ChurnOptions, fn func(i int) (*Change, error)) ([]*Change, error) {
-	changes := make([]*Change, opts.Count)
+func each(opts ChurnOptions, fn func(i int) (*ObjectChange, error)) ([]*ObjectChange, error) {
+	changes := make([]*ObjectChange, opts.Count)
 	var mu sync.Mutex
 	var errs []error
 	eg := errgroup.Group{}
@@ -213,5 +216,5 @@ func each(opts ChurnOptions, fn func(i int) (*Change, error)) ([]*Change, error)
 		})
 	}
 	_ = eg.Wait() // errors are collected, so that every change that went through is returned
-	return slices.DeleteFunc(changes, func(c *Change) bool { return c == nil }), errors.Join(errs...)
+	return slices.DeleteFunc(changes, func(c *ObjectChange) bool { return c == nil }), errors.Join(errs...)
 }

@@ -34,15 +34,11 @@ func TestCreateAndDeleteWhileTheControllerIsDown(t *testing.T) {
 	ctl := &widgetController{c: c, api: api, vpc: run.VpcID, namespaces: run.Namespaces}
 
 	f := compile(t, widgets(6))
-	if err := f.Create(ctx, c, run, CreateOptions{}); err != nil {
+	if err := createAll(ctx, f, c, run, CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	stop := ctl.start(ctx)
-	wait, waitCancel := context.WithTimeout(ctx, testwait.Scale(t, 30*time.Second))
-	defer waitCancel()
-	if err := f.ReadyWaiter(c, run, srv, 50*time.Millisecond)(wait, []string{"widgets"}); err != nil {
-		t.Fatal(err)
-	}
+	waitReady(ctx, t, f, c, run, srv, "widgets", testwait.Scale(t, 30*time.Second))
 	stop()
 
 	// The controller is down: three Widgets are made and two deleted.

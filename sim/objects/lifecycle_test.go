@@ -32,14 +32,14 @@ func tgsOf(objs []*unstructured.Unstructured) []fakeaws.TargetGroup {
 }
 
 // observe lists the fleet's objects in testEnv's namespaces and snapshots state with them.
-func observe(t *testing.T, f *Fleet, c client.Reader, state AWSState) ([]*unstructured.Unstructured, *Snapshot) {
+func observe(t *testing.T, f *CompiledGroups, c client.Reader, state AWSState) ([]*unstructured.Unstructured, *Snapshot) {
 	t.Helper()
 	return observeIn(t, f, c, testEnv, state)
 }
 
-func observeIn(t *testing.T, f *Fleet, c client.Reader, env Env, state AWSState) ([]*unstructured.Unstructured, *Snapshot) {
+func observeIn(t *testing.T, f *CompiledGroups, c client.Reader, env Env, state AWSState) ([]*unstructured.Unstructured, *Snapshot) {
 	t.Helper()
-	objs, err := f.List(context.Background(), c, env)
+	objs, err := listObjects(context.Background(), f, c, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestCreateMakesNewIndexesThatJoinTheGroup(t *testing.T) {
 	ctx := context.Background()
 	f := compile(t, tgConfigMaps(3))
 	c := fake.NewClientBuilder().Build()
-	if err := f.Create(ctx, c, testEnv, CreateOptions{}); err != nil {
+	if err := createAll(ctx, f, c, testEnv, CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	cr, err := f.CompileCreate(Create{Group: "cms", Mutations: []string{"CreateTargetGroup"}}, "timeline[1]", nil)
@@ -128,7 +128,7 @@ func TestDeleteLeavesTheGroupAndIsAppliedWhenGone(t *testing.T) {
 	ctx := context.Background()
 	f := compile(t, tgConfigMaps(6))
 	c := fake.NewClientBuilder().Build()
-	if err := f.Create(ctx, c, testEnv, CreateOptions{}); err != nil {
+	if err := createAll(ctx, f, c, testEnv, CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	objs, _ := observe(t, f, c, &fakeState{})
@@ -144,7 +144,7 @@ func TestDeleteLeavesTheGroupAndIsAppliedWhenGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
-	var changes []*Change
+	var changes []*ObjectChange
 	for len(changes) < 6 && !containsKey(changes, held.GetName()) {
 		more, err := dl.Apply(ctx, c, testEnv, ChurnOptions{Count: 1, Rand: rng, FirstSeq: len(changes) + 1, AWS: state})
 		if err != nil {
@@ -211,7 +211,7 @@ func TestDeleteLeavesTheGroupAndIsAppliedWhenGone(t *testing.T) {
 	}
 }
 
-func containsKey(changes []*Change, name string) bool {
+func containsKey(changes []*ObjectChange, name string) bool {
 	for _, ch := range changes {
 		if ch.Key.Name == name {
 			return true
@@ -220,7 +220,7 @@ func containsKey(changes []*Change, name string) bool {
 	return false
 }
 
-func withoutTGsOf(tgs []fakeaws.TargetGroup, deleted []*Change) []fakeaws.TargetGroup {
+func withoutTGsOf(tgs []fakeaws.TargetGroup, deleted []*ObjectChange) []fakeaws.TargetGroup {
 	var out []fakeaws.TargetGroup
 	for _, tg := range tgs {
 		if !containsARN(deleted, tg.ARN) {
@@ -230,7 +230,7 @@ func withoutTGsOf(tgs []fakeaws.TargetGroup, deleted []*Change) []fakeaws.Target
 	return out
 }
 
-func containsARN(changes []*Change, arn string) bool {
+func containsARN(changes []*ObjectChange, arn string) bool {
 	for _, ch := range changes {
 		if ch.ResourceID == arn {
 			return true

@@ -10,7 +10,7 @@ import (
 )
 
 // members are a group's objects during a run: the indexes made so far (the group's count, then those of each
-// create churn step) and the ones deleted since. A Fleet is compiled once per run, so its members are that
+// create churn step) and the ones deleted since. CompiledGroups are compiled once per run, so its members are that
 // run's; they are safe for concurrent use.
 type members struct {
 	mu      sync.Mutex
@@ -111,7 +111,7 @@ func (m *members) deletedIndexes() ([]int, map[int]deletedObject) {
 
 // Members is how many objects a group has now: its count, plus those created, minus those deleted (0 for an
 // unknown group).
-func (f *Fleet) Members(group string) int {
+func (f *CompiledGroups) Members(group string) int {
 	if g := f.byName[group]; g != nil {
 		return g.members.liveCount()
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,16 +38,15 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 	run.VpcID = srv.DefaultVPCID()
 
 	f := compile(t, widgets(50))
-	var created atomic.Int64
-	if err := f.Create(ctx, c, run, CreateOptions{Concurrency: 8, Progress: func(string, int, int) { created.Add(1) }}); err != nil {
+	if err := createAll(ctx, f, c, run, CreateOptions{Concurrency: 8}); err != nil {
 		t.Fatal(err)
 	}
-	objs, err := f.List(ctx, c, run)
+	objs, err := listObjects(ctx, f, c, run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := f.Check(objs, nil); created.Load() != 50 || st.Groups[0].Present != 50 || st.Groups[0].Ready != 0 {
-		t.Fatalf("after create: %d progress calls, status %+v; want 50 present, none ready", created.Load(), st.Groups[0])
+	if st := f.Check(objs, nil); len(objs) != 50 || st.Groups[0].Present != 50 || st.Groups[0].Ready != 0 {
+		t.Fatalf("after create: %d objects, status %+v; want 50 present, none ready", len(objs), st.Groups[0])
 	}
 
 	// The Widgets' controller: a target group each, then the ARN and ACK's synced condition in the status.
@@ -67,11 +65,7 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wait, waitCancel := context.WithTimeout(ctx, 30*time.Second)
-	defer waitCancel()
-	if err := f.ReadyWaiter(c, run, srv, 50*time.Millisecond)(wait, []string{"widgets"}); err != nil {
-		t.Fatal(err)
-	}
+	waitReady(ctx, t, f, c, run, srv, "widgets", 30*time.Second)
 	if st := check(ctx, t, f, c, run, srv); !st.Holds() {
 		t.Fatalf("steady state does not hold: %+v", st)
 	}
@@ -125,9 +119,9 @@ func TestWidgetsThroughEnvtestAndFakeAWS(t *testing.T) {
 	}
 }
 
-func check(ctx context.Context, t *testing.T, f *Fleet, c client.Reader, run Env, aws AWSState) Status {
+func check(ctx context.Context, t *testing.T, f *CompiledGroups, c client.Reader, run Env, aws AWSState) Status {
 	t.Helper()
-	objs, err := f.List(ctx, c, run)
+	objs, err := listObjects(ctx, f, c, run)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ type ChurnOptions struct {
 	Concurrency int
 	// AWS, when set, finds the identity of a resource the group names by AWS name at the change. Default
 	// nil: the ResourceID is known at the change only when the group's aws gives it by ARN or ID (see
-	// Change.ResolveResourceID).
+	// ObjectChange.ResolveResourceID).
 	AWS AWSState
 }
 
@@ -70,7 +70,7 @@ func (g *group) awsSnapshot(aws AWSState) (*Snapshot, error) {
 
 // Apply patches opts.Count chosen objects with the merge patch (rendered per object) and returns the changes
 // made, in index order. Objects patched before an error are returned with it.
-func (pt *Patcher) Apply(ctx context.Context, c client.Client, env Env, opts PatchOptions) ([]*Change, error) {
+func (pt *Patcher) Apply(ctx context.Context, c client.Client, env Env, opts PatchOptions) ([]*ObjectChange, error) {
 	if opts.Rand == nil {
 		return nil, errors.New("PatchOptions.Rand is required")
 	}
@@ -82,7 +82,7 @@ func (pt *Patcher) Apply(ctx context.Context, c client.Client, env Env, opts Pat
 	if err != nil {
 		return nil, err
 	}
-	changes := make([]*Change, len(indexes))
+	changes := make([]*ObjectChange, len(indexes))
 	var mu sync.Mutex
 	var errs []error
 	eg := errgroup.Group{}
@@ -102,7 +102,7 @@ func (pt *Patcher) Apply(ctx context.Context, c client.Client, env Env, opts Pat
 		})
 	}
 	_ = eg.Wait() // errors are collected, so that every patch that went through is returned
-	changes = slices.DeleteFunc(changes, func(c *Change) bool { return c == nil })
+	changes = slices.DeleteFunc(changes, func(c *ObjectChange) bool { return c == nil })
 	return changes, errors.Join(errs...)
 }
 

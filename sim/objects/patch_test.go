@@ -82,10 +82,10 @@ func TestApplyPatchesChosenObjects(t *testing.T) {
 		Template: json.RawMessage(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm-{{.Index}}"}, "data": {"tg": "{{awsName \"cm\"}}", "path": "/"}}`)}
 	f := compile(t, cms)
 	c := fake.NewClientBuilder().Build()
-	if err := f.Create(ctx, c, testEnv, CreateOptions{Concurrency: 3}); err != nil {
+	if err := createAll(ctx, f, c, testEnv, CreateOptions{Concurrency: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Create(ctx, c, testEnv, CreateOptions{}); err != nil {
+	if err := createAll(ctx, f, c, testEnv, CreateOptions{}); err != nil {
 		t.Fatalf("creating again (objects exist): %v", err)
 	}
 	pt, err := f.CompilePatch(Patch{Group: "cms", Merge: json.RawMessage(`{"data": {"path": "/v{{.Seq}}-{{.Index}}"}}`),

@@ -32,7 +32,7 @@ func refGroups(widgetInvariant string) []Group {
 
 // refObjects renders every object of refGroups with a uid; w-0 is owned by g-0, and p-0 (namespace ns-a,
 // as w-0) is labelled i=0.
-func refObjects(t *testing.T, f *Fleet) (objs []*unstructured.Unstructured, byName map[string]*unstructured.Unstructured) {
+func refObjects(t *testing.T, f *CompiledGroups) (objs []*unstructured.Unstructured, byName map[string]*unstructured.Unstructured) {
 	byName = map[string]*unstructured.Unstructured{}
 	for _, g := range []string{"gadgets", "widgets", "probes"} {
 		for i := range f.Count(g) {

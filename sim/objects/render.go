@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/restartsim/restartsim/sim/fielderr"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -36,7 +37,7 @@ var validationEnv = Env{RunID: "validate", Region: "us-west-2", VpcID: "vpc-0", 
 	SubnetIDs: []string{"subnet-0", "subnet-1", "subnet-2"}}
 
 // Groups are the group names in the order the scenario gives them.
-func (f *Fleet) Groups() []string {
+func (f *CompiledGroups) Groups() []string {
 	out := make([]string, len(f.groups))
 	for i, g := range f.groups {
 		out[i] = g.Name
@@ -45,7 +46,7 @@ func (f *Fleet) Groups() []string {
 }
 
 // After are the groups the group comes after.
-func (f *Fleet) After(group string) []string {
+func (f *CompiledGroups) After(group string) []string {
 	if g := f.byName[group]; g != nil {
 		return g.After
 	}
@@ -53,10 +54,10 @@ func (f *Fleet) After(group string) []string {
 }
 
 // Order is the creation waves: every group of a wave comes after groups of earlier waves only.
-func (f *Fleet) Order() [][]string { return f.order }
+func (f *CompiledGroups) Order() [][]string { return f.order }
 
 // Count is the number of objects of a group (0 for an unknown group).
-func (f *Fleet) Count(group string) int {
+func (f *CompiledGroups) Count(group string) int {
 	if g := f.byName[group]; g != nil {
 		return g.Count
 	}
@@ -64,7 +65,7 @@ func (f *Fleet) Count(group string) int {
 }
 
 // Kind is a group's object kind.
-func (f *Fleet) Kind(group string) schema.GroupVersionKind {
+func (f *CompiledGroups) Kind(group string) schema.GroupVersionKind {
 	if g := f.byName[group]; g != nil {
 		return g.kind.GVK
 	}
@@ -72,7 +73,7 @@ func (f *Fleet) Kind(group string) schema.GroupVersionKind {
 }
 
 // AWSKinds are the AWS kinds the fleet's conditions read, for TakeSnapshot.
-func (f *Fleet) AWSKinds() []string {
+func (f *CompiledGroups) AWSKinds() []string {
 	var out []string
 	for _, k := range AWSKinds {
 		for _, g := range f.groups {
@@ -86,11 +87,13 @@ func (f *Fleet) AWSKinds() []string {
 }
 
 // group finds a group's object at index among the indexes made so far.
-func (f *Fleet) group(name string, index int) (*group, error) { return f.groupMade(name, index, nil) }
+func (f *CompiledGroups) group(name string, index int) (*group, error) {
+	return f.groupMade(name, index, nil)
+}
 
 // groupMade is group with the indexes made per group given by made (nil, or a group it leaves out: as made
 // so far).
-func (f *Fleet) groupMade(name string, index int, made map[string]int) (*group, error) {
+func (f *CompiledGroups) groupMade(name string, index int, made map[string]int) (*group, error) {
 	g := f.byName[name]
 	if g == nil {
 		return nil, fmt.Errorf("unknown group %q%s", name, f.known())
@@ -127,7 +130,7 @@ func (g *group) data(env Env, index int) (Data, error) {
 
 // renderer resolves ref and refNamespace within one fleet and run.
 type renderer struct {
-	f   *Fleet
+	f   *CompiledGroups
 	env Env
 	// made bounds the indexes ref reaches per group (nil: as made so far), for checking a create step's
 	// template before the run.
@@ -161,13 +164,13 @@ func (r renderer) name(g *group, index int) (string, error) {
 	}
 	name, _ := v.(string)
 	if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
-		return "", &FieldError{Path: g.namePath(), Msg: fmt.Sprintf("the name %q is not a DNS subdomain: %s", name, strings.Join(msgs, "; "))}
+		return "", &fielderr.Error{Path: g.namePath(), Msg: fmt.Sprintf("the name %q is not a DNS subdomain: %s", name, strings.Join(msgs, "; "))}
 	}
 	return name, nil
 }
 
 // Key is the namespace and name of a group's object.
-func (f *Fleet) Key(env Env, group string, index int) (types.NamespacedName, error) {
+func (f *CompiledGroups) Key(env Env, group string, index int) (types.NamespacedName, error) {
 	g, err := f.group(group, index)
 	if err != nil {
 		return types.NamespacedName{}, err
@@ -183,11 +186,11 @@ func (f *Fleet) Key(env Env, group string, index int) (types.NamespacedName, err
 
 // Render makes a group's object at index: its template rendered, in its namespace, labelled with GroupLabel
 // and IndexLabel.
-func (f *Fleet) Render(env Env, group string, index int) (*unstructured.Unstructured, error) {
+func (f *CompiledGroups) Render(env Env, group string, index int) (*unstructured.Unstructured, error) {
 	return f.render(renderer{f: f, env: env}, group, index)
 }
 
-func (f *Fleet) render(r renderer, group string, index int) (*unstructured.Unstructured, error) {
+func (f *CompiledGroups) render(r renderer, group string, index int) (*unstructured.Unstructured, error) {
 	g, err := f.groupMade(group, index, r.made)
 	if err != nil {
 		return nil, err
@@ -220,16 +223,16 @@ func (f *Fleet) render(r renderer, group string, index int) (*unstructured.Unstr
 // checkRender renders the first and last objects with a stand-in run, so that a template that fails for
 // every object (a bad field reference, a ref out of range, a name that is not a DNS name, names that repeat)
 // is refused before anything starts.
-func (f *Fleet) checkRender(g *group, errs *ErrorList) {
+func (f *CompiledGroups) checkRender(g *group, errs *fielderr.List) {
 	var names []string
 	for _, i := range []int{0, g.Count - 1} {
 		u, err := f.Render(validationEnv, g.Name, i)
 		if err != nil {
-			var fe *FieldError
+			var fe *fielderr.Error
 			if errors.As(err, &fe) {
-				errs.addf(fe.Path, "object %d: %s", i, fe.Msg)
+				errs.Addf(fe.Path, "object %d: %s", i, fe.Msg)
 			} else {
-				errs.addf(fieldPath(g.path, "template"), "object %d: %v", i, err)
+				errs.Addf(fieldPath(g.path, "template"), "object %d: %v", i, err)
 			}
 			return
 		}
@@ -237,6 +240,6 @@ func (f *Fleet) checkRender(g *group, errs *ErrorList) {
 		g.kind.checkSchema(u.Object, fieldPath(g.path, "template"), errs)
 	}
 	if g.Count > 1 && names[0] == names[1] {
-		errs.addf(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
+		errs.Addf(g.namePath(), "objects 0 and %d are both named %q: template the name with {{.Index}}", g.Count-1, names[0])
 	}
 }

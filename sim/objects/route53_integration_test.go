@@ -63,15 +63,11 @@ func TestRecordSetChangeFirstMutation(t *testing.T) {
 	f := compile(t, Group{Name: "records", Count: 3, Template: json.RawMessage(recordsTemplate), Ready: "aws != null",
 		AWS:       &AWSRef{Kind: AWSRecordSet, Zone: "object.data.zone", Name: "object.data.host", Type: `"A"`},
 		Invariant: `aws != null && aws.values == [object.data.ip]`})
-	if err := f.Create(ctx, c, run, CreateOptions{}); err != nil {
+	if err := createAll(ctx, f, c, run, CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	upsert(map[string]string{"svc-0.example.test": "10.0.0.1", "svc-1.example.test": "10.0.0.2", "svc-2.example.test": "10.0.0.3"})
-	wait, waitCancel := context.WithTimeout(ctx, testwait.Scale(t, 30*time.Second))
-	defer waitCancel()
-	if err := f.ReadyWaiter(c, run, srv, 50*time.Millisecond)(wait, []string{"records"}); err != nil {
-		t.Fatal(err)
-	}
+	waitReady(ctx, t, f, c, run, srv, "records", testwait.Scale(t, 30*time.Second))
 
 	pt, err := f.CompilePatch(Patch{Group: "records", Merge: json.RawMessage(`{"data": {"ip": "10.0.1.{{.Seq}}"}}`),
 		Applied: `aws != null && aws.values == [object.data.ip]`, Mutations: []string{"ChangeResourceRecordSets"}}, "timeline[0]")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/restartsim/restartsim/sim/fielderr"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
@@ -15,13 +16,13 @@ import (
 // not know (which the server drops without an error, so a misspelt field would go unnoticed) and a value of the
 // wrong type or out of bounds (e.g. "{{.Index}}" where the schema wants an integer) are problems at the
 // template's field path base. Built-in kinds are left to the API server.
-func (k *Kind) checkSchema(obj map[string]any, base string, errs *ErrorList) {
+func (k *Kind) checkSchema(obj map[string]any, base string, errs *fielderr.List) {
 	if k.schema == nil {
 		return
 	}
 	add := func(path, msg string) {
-		if !slices.ContainsFunc(*errs, func(x *FieldError) bool { return x.Path == path }) {
-			errs.addf(path, "%s", msg)
+		if !slices.ContainsFunc(*errs, func(x *fielderr.Error) bool { return x.Path == path }) {
+			errs.Addf(path, "%s", msg)
 		}
 	}
 	opts := structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/restartsim/restartsim/sim/fielderr"
 )
 
 // valueTemplate is a JSON value whose string values may be text/templates: the tree is parsed once, and each
@@ -28,12 +30,12 @@ var typedConversions = map[string]bool{"int": true, "float": true, "bool": true}
 
 // parseValueTemplate parses raw (a JSON value) whose templated strings may call funcs. Problems are added to
 // errs at their field paths under path.
-func parseValueTemplate(raw json.RawMessage, path string, funcs template.FuncMap, errs *ErrorList) *valueTemplate {
+func parseValueTemplate(raw json.RawMessage, path string, funcs template.FuncMap, errs *fielderr.List) *valueTemplate {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		errs.addf(path, "not a JSON value: %v", err)
+		errs.Addf(path, "not a JSON value: %v", err)
 		return nil
 	}
 	t := &valueTemplate{root: template.New(path).Funcs(funcs).Option("missingkey=error")}
@@ -41,7 +43,7 @@ func parseValueTemplate(raw json.RawMessage, path string, funcs template.FuncMap
 	return t
 }
 
-func (t *valueTemplate) parse(v any, path string, errs *ErrorList) any {
+func (t *valueTemplate) parse(v any, path string, errs *fielderr.List) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
@@ -61,7 +63,7 @@ func (t *valueTemplate) parse(v any, path string, errs *ErrorList) any {
 		}
 		f, err := v.Float64()
 		if err != nil {
-			errs.addf(path, "number %s is out of range", v)
+			errs.Addf(path, "number %s is out of range", v)
 		}
 		return f
 	case string:
@@ -70,7 +72,7 @@ func (t *valueTemplate) parse(v any, path string, errs *ErrorList) any {
 		}
 		tt, err := t.root.New(path).Parse(v)
 		if err != nil {
-			errs.addf(path, "malformed template: %s", templateMessage(path, err))
+			errs.Addf(path, "malformed template: %s", templateMessage(path, err))
 			return v
 		}
 		return &stringTemplate{name: path, kind: wholeValueConversion(tt.Tree)}
@@ -133,7 +135,7 @@ func (t *valueTemplate) render(funcs template.FuncMap, data any) (any, error) {
 	return renderValue(t.tree, func(s *stringTemplate) (any, error) {
 		buf.Reset()
 		if err := root.ExecuteTemplate(&buf, s.name, data); err != nil {
-			return nil, &FieldError{Path: s.name, Msg: templateMessage(s.name, err)}
+			return nil, &fielderr.Error{Path: s.name, Msg: templateMessage(s.name, err)}
 		}
 		return convert(s, buf.String())
 	})
@@ -208,7 +210,7 @@ func convert(s *stringTemplate, out string) (any, error) {
 		v, err = strconv.ParseBool(out)
 	}
 	if err != nil {
-		return nil, &FieldError{Path: s.name, Msg: fmt.Sprintf("%s gave %q, not a %s", s.kind, out, s.kind)}
+		return nil, &fielderr.Error{Path: s.name, Msg: fmt.Sprintf("%s gave %q, not a %s", s.kind, out, s.kind)}
 	}
 	return v, nil
 }

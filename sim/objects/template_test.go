@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/restartsim/restartsim/sim/fielderr"
 )
 
 func TestTemplateValueTypes(t *testing.T) {
@@ -33,7 +35,7 @@ func TestTemplateValueTypes(t *testing.T) {
 		{`["a-{{.Index}}", 1]`, 3, []any{"a-3", int64(1)}},
 		{`{"k": "{{.Group}}/{{.Namespace}}/{{.RunID}}/{{.Region}}/{{.VpcID}}/{{.ClusterName}}"}`, 1, map[string]any{"k": "g/ns-b/run-1/us-west-2/vpc-1/c1"}},
 	} {
-		var errs ErrorList
+		var errs fielderr.List
 		vt := parseValueTemplate(json.RawMessage(tc.value), "v", parseFuncs(), &errs)
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", tc.value, errs)
@@ -58,13 +60,13 @@ func TestTemplateExecutionErrorsNameTheField(t *testing.T) {
 		{`{"a": "{{add 9223372036854775807 1}}"}`, "v.a", "overflow"},
 		{`{"k/x.y": "{{ref \"g\" 0}}"}`, "v[k/x.y]", "ref is not available"},
 	} {
-		var errs ErrorList
+		var errs fielderr.List
 		vt := parseValueTemplate(json.RawMessage(tc.value), "v", parseFuncs(), &errs)
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", tc.value, errs)
 		}
 		_, err := vt.render(bindFuncs(nil, Data{}), Data{})
-		var fe *FieldError
+		var fe *fielderr.Error
 		if !errors.As(err, &fe) || fe.Path != tc.path || !strings.Contains(fe.Msg, tc.msg) {
 			t.Errorf("%s: error %v, want one at %s containing %q", tc.value, err, tc.path, tc.msg)
 		}
@@ -78,7 +80,7 @@ func TestTemplateParseErrorsNameTheField(t *testing.T) {
 		{`{"spec": {"ports": [1, "{{end}}"]}}`, "v.spec.ports[1]", "malformed template"},
 		{`{"spec": `, "v", "not a JSON value"},
 	} {
-		var errs ErrorList
+		var errs fielderr.List
 		parseValueTemplate(json.RawMessage(tc.value), "v", parseFuncs(), &errs)
 		wantError(t, errs, tc.path, tc.msg)
 	}

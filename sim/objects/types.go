@@ -2,49 +2,66 @@ package objects
 
 import "encoding/json"
 
-// Group is one named fleet of objects of one kind, made from a template (scenario field fleet.objects[]).
+// Group is a named group of Kubernetes objects of any kind (custom resources included), made from
+// one template, which the controller under test owns: e.g. the TargetGroups of the ACK ELBv2
+// controller. A restart's changes to them are patches, creates and deletes (churn kinds patch,
+// create, delete); whether AWS shows a change, and whether an object is ready, are CEL conditions
+// over the object and its AWS resource, which may follow references to the groups' other objects
+// (ref, owners, selected). A scenario's fleet.objects[] decodes into it.
 type Group struct {
-	// Name names the group in After, ref and patches: a DNS label, unique among groups.
+	// Name names the group in churn steps and results; a DNS label, unique among the groups.
 	Name string `json:"name"`
-	// Count is how many objects the group has, 1 to MaxCount.
+	// Count is the number of objects. Required.
 	Count int `json:"count"`
-	// Template is a whole object (apiVersion, kind, metadata.name, spec...); every string value may hold Go
-	// text/template actions (see the package documentation). metadata.namespace is the harness's to set.
+	// Template is the whole object (apiVersion, kind, metadata.name, spec, ...). Every string value
+	// is a Go template over {{.Index}} {{.Group}} {{.Namespace}} {{.RunID}} {{.Region}} {{.VpcID}}
+	// {{.ClusterName}} {{.SubnetIDs}}, with the functions awsName (a name unique per run and object
+	// within AWS's 32-character limit), ref and refNamespace (another group's object at an index)
+	// and add, sub, mul, div, mod. The objects are spread over fleet.namespaces and carry the run's
+	// labels. A status in the template is written through the status subresource once the object
+	// exists (e.g. a Pod's Running status, which no kubelet writes on envtest). Required.
 	Template json.RawMessage `json:"template"`
-	// After names the groups whose objects must all be ready before this group is created (a Listener
-	// after its LoadBalancers).
+	// After are groups whose objects must all be ready before this group's are created (e.g. a
+	// listener's load balancer). Default: none, created with the fleet.
 	After []string `json:"after,omitempty"`
-	// Ready is a CEL expression (bool) over `object` and `aws`: the object is ready, e.g. its
-	// ACK.ResourceSynced condition is True. Empty: ready once it exists.
+	// Ready is a CEL condition over object (and aws): the object is ready, e.g.
+	// object.status.conditions.exists(c, c.type == "ACK.ResourceSynced" && c.status == "True").
+	// The warm-up waits for every object to be ready. Default: true once the object exists.
 	Ready string `json:"ready,omitempty"`
-	// AWS says how one object maps to one AWS resource, the `aws` variable of the group's expressions.
-	// Nil: `aws` is always null.
+	// AWS is how an object maps to its AWS resource, bound to aws in the conditions. Default: none.
 	AWS *AWSRef `json:"aws,omitempty"`
-	// Invariant is a CEL expression (bool) over `object` and `aws` that must hold in steady state, e.g.
-	// aws != null && aws.healthCheck.path == object.spec.healthCheckPath. Empty: none.
+	// Invariant is a CEL condition over object and aws that must hold for every object in a steady
+	// state and at the end of the run, e.g. aws != null && aws.healthCheck.path ==
+	// object.spec.healthCheckPath. Default: none.
 	Invariant string `json:"invariant,omitempty"`
 }
 
-// AWSRef finds the AWS resource behind an object. Every field but Kind is a CEL expression (string) over
-// `object`; which fields a kind takes is in refWays: target groups and load balancers by ARN or Name,
-// listeners and rules by ARN, hosted zones and security groups by ID or Name, S3 buckets by Name, record
-// sets by Zone, Name and Type (and SetIdentifier for a weighted or other routed set).
+// AWSRef finds the AWS resource behind an object. Every field but kind is a CEL string
+// expression over object. Target groups and load balancers are found by arn or name, listeners and
+// rules by arn, route53HostedZone and securityGroup by id or name, s3Bucket by name, and
+// route53RecordSet by zone, name and type (with setIdentifier for a weighted or otherwise routed set).
 type AWSRef struct {
-	// Kind is the AWS resource kind (AWSKinds).
+	// Kind is the AWS resource kind: targetGroup, loadBalancer, listener, rule (ELBv2),
+	// route53HostedZone, route53RecordSet, securityGroup or s3Bucket.
 	Kind string `json:"kind"`
-	// ARN is the resource's ARN, e.g. object.status.ackResourceMetadata.arn; it may follow a reference
-	// (ref, owners, selected) to another object's.
+	// ARN is a CEL string expression over object giving the resource's ARN, e.g.
+	// object.status.ackResourceMetadata.arn, or another object's through a reference, e.g.
+	// ref('loadbalancers', object.spec.loadBalancerRef.from.name).status.ackResourceMetadata.arn.
 	ARN string `json:"arn,omitempty"`
-	// Name is the resource's AWS name: a target group's, load balancer's, security group's or S3 bucket's
-	// name, a hosted zone's domain name, or a record set's DNS name.
+	// Name is a CEL string expression over object giving the resource's name: a target group's, load
+	// balancer's, security group's or bucket's name, a hosted zone's domain, or a record set's DNS name
+	// (any case, trailing dot optional, "*" for a wildcard).
 	Name string `json:"name,omitempty"`
-	// ID is a hosted zone's ID (Z..., with or without "/hostedzone/") or a security group's (sg-...).
+	// ID is a CEL string expression over object giving a hosted zone's ID (Z..., "/hostedzone/"
+	// prefix allowed) or a security group's (sg-...).
 	ID string `json:"id,omitempty"`
-	// Zone is a record set's hosted zone: its ID or its domain name.
+	// Zone is a CEL string expression over object giving a record set's hosted zone: its ID or its
+	// domain (a domain held by both a public and a private zone finds neither: give the ID).
 	Zone string `json:"zone,omitempty"`
-	// Type is a record set's type, e.g. "A" or "TXT".
+	// Type is a CEL string expression over object giving a record set's type, e.g. "A" or "TXT".
 	Type string `json:"type,omitempty"`
-	// SetIdentifier is a routed record set's identifier (weighted, failover...). Default: none.
+	// SetIdentifier is a CEL string expression over object giving a routed record set's identifier.
+	// Default: none (a simple record set).
 	SetIdentifier string `json:"setIdentifier,omitempty"`
 }
 

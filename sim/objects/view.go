@@ -18,7 +18,7 @@ import (
 )
 
 // ObjectIndex is one observation of the fleet's objects, which the reference functions of conditions
-// search. Build it with Fleet.IndexObjects; it is read-only afterwards and safe for concurrent use.
+// search. Build it with CompiledGroups.IndexObjects; it is read-only afterwards and safe for concurrent use.
 type ObjectIndex struct {
 	byName map[objectKey]*unstructured.Unstructured
 	byUID  map[k8stypes.UID]objectKey
@@ -36,7 +36,7 @@ type objectKey struct {
 }
 
 // IndexObjects indexes the fleet's objects as Check takes them (objects of no group are left out).
-func (f *Fleet) IndexObjects(objs []*unstructured.Unstructured) *ObjectIndex {
+func (f *CompiledGroups) IndexObjects(objs []*unstructured.Unstructured) *ObjectIndex {
 	x := &ObjectIndex{byName: map[objectKey]*unstructured.Unstructured{}, byUID: map[k8stypes.UID]objectKey{},
 		byNS: map[nsKey][]*unstructured.Unstructured{}}
 	for _, o := range objs {

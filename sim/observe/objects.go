@@ -25,7 +25,7 @@ import (
 // AWS's state for their conditions. Reading AWS's state spends no throttle tokens and records no
 // calls, so the controller under test cannot tell it is watched.
 type Objects struct {
-	Fleet *objects.Fleet
+	Fleet *objects.CompiledGroups
 	aws   objects.AWSState
 	cache cache.Cache
 }
@@ -40,7 +40,7 @@ func AWSStateOf(b backend.Backend) (objects.AWSState, error) {
 }
 
 // StartObjects starts informers of every group's kind in namespaces and waits for their sync.
-func StartObjects(ctx context.Context, cfg *rest.Config, f *objects.Fleet, aws objects.AWSState, namespaces []string) (*Objects, error) {
+func StartObjects(ctx context.Context, cfg *rest.Config, f *objects.CompiledGroups, aws objects.AWSState, namespaces []string) (*Objects, error) {
 	nss := map[string]cache.Config{}
 	for _, ns := range namespaces {
 		nss[ns] = cache.Config{}
@@ -145,20 +145,20 @@ type ObjectsApplied struct {
 	objs *Objects
 
 	mu      sync.Mutex
-	pending map[string]*objects.Change
+	pending map[string]*objects.ObjectChange
 	seen    map[string]time.Time
 	ids     map[string]string // resource identities of the changes seen
 }
 
 // StartObjectsApplied polls every interval until ctx ends.
 func StartObjectsApplied(ctx context.Context, objs *Objects, interval time.Duration) *ObjectsApplied {
-	a := &ObjectsApplied{objs: objs, pending: map[string]*objects.Change{}, seen: map[string]time.Time{}, ids: map[string]string{}}
+	a := &ObjectsApplied{objs: objs, pending: map[string]*objects.ObjectChange{}, seen: map[string]time.Time{}, ids: map[string]string{}}
 	go pollEvery(ctx, interval, a.poll)
 	return a
 }
 
 // Track watches for the change id to be applied.
-func (a *ObjectsApplied) Track(id string, ch *objects.Change) {
+func (a *ObjectsApplied) Track(id string, ch *objects.ObjectChange) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.pending[id] = ch
@@ -193,7 +193,7 @@ func (a *ObjectsApplied) poll(now time.Time) {
 	if err != nil {
 		return
 	}
-	if slices.ContainsFunc(slices.Collect(maps.Values(pending)), (*objects.Change).NeedsObjects) {
+	if slices.ContainsFunc(slices.Collect(maps.Values(pending)), (*objects.ObjectChange).NeedsObjects) {
 		// A create or delete, or a condition that follows references, is judged on the objects
 		// as the watch holds them now, beside AWS's state.
 		objs, err := a.objs.List(context.Background())
@@ -213,7 +213,7 @@ func (a *ObjectsApplied) poll(now time.Time) {
 }
 
 // applied records the change id, and every earlier one of its object still pending, seen at now.
-func (a *ObjectsApplied) applied(id string, ch *objects.Change, now time.Time) {
+func (a *ObjectsApplied) applied(id string, ch *objects.ObjectChange, now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for other, o := range a.pending {

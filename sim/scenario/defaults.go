@@ -135,7 +135,7 @@ func setAWSDefaults(a *AWS) {
 	}
 }
 
-func setFleetDefaults(f *Fleet, unset func(string, bool) bool) {
+func setFleetDefaults(f *FleetSpec, unset func(string, bool) bool) {
 	if unset("fleet.namespaces", f.Namespaces == 0) {
 		f.Namespaces = max(1, (f.TargetGroupBindings+f.objectCount()+tgbsPerNamespace-1)/tgbsPerNamespace)
 	}

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/restartsim/restartsim/sim/objects"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "regenerate the field reference in docs/scenarios.md")
@@ -32,9 +34,17 @@ const (
 // comment) and an example from a shipped scenario. It fails when a field has no doc comment or the
 // file's table is stale (examples aside); -update-docs rewrites the table.
 func TestScenarioReference(t *testing.T) {
-	docs, err := fieldDocs(".")
-	if err != nil {
-		t.Fatal(err)
+	// By package path: fleet.objects[] is the objects package's Group.
+	docs := map[string]map[string]fieldDoc{}
+	for _, p := range []struct {
+		typ reflect.Type
+		dir string
+	}{{reflect.TypeFor[Scenario](), "."}, {reflect.TypeFor[objects.Group](), "../objects"}} {
+		d, err := fieldDocs(p.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[p.typ.PkgPath()] = d
 	}
 	examples, err := scenarioExamples(shippedScenario)
 	if err != nil {
@@ -43,7 +53,7 @@ func TestScenarioReference(t *testing.T) {
 	var rows []refRow
 	var undocumented []string
 	walkFields(reflect.TypeFor[Scenario](), "", map[reflect.Type]bool{}, func(path string, owner reflect.Type, f reflect.StructField) {
-		d, ok := docs[owner.Name()+"."+f.Name]
+		d, ok := docs[owner.PkgPath()][owner.Name()+"."+f.Name]
 		if !ok || d.text == "" {
 			undocumented = append(undocumented, owner.Name()+"."+f.Name+" ("+path+")")
 		}

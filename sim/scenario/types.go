@@ -1,6 +1,9 @@
 package scenario
 
-import "github.com/restartsim/restartsim/sim/workload"
+import (
+	"github.com/restartsim/restartsim/sim/objects"
+	"github.com/restartsim/restartsim/sim/workload"
+)
 
 // APIVersion and Kind identify a scenario file.
 const (
@@ -31,7 +34,7 @@ type Scenario struct {
 	// AWS configures the fake AWS (throttles, latency, errors, target health timing).
 	AWS AWS `json:"aws,omitempty"`
 	// Fleet is what exists before the measured phase. Required.
-	Fleet Fleet `json:"fleet"`
+	Fleet FleetSpec `json:"fleet"`
 	// Controller is the controller under test, one entry per strategy to compare. Required.
 	Controller Controller `json:"controller"`
 	// Timeline is the measured phase, step by step. Required.
@@ -140,8 +143,8 @@ type ErrorFault struct {
 	Code string `json:"code,omitempty"`
 }
 
-// Fleet is what the simulation creates before the measured phase.
-type Fleet struct {
+// FleetSpec is what the simulation creates before the measured phase.
+type FleetSpec struct {
 	// TargetGroupBindings is the number of TGBs, one Service and target group each; 0 only with
 	// objects.
 	TargetGroupBindings int `json:"targetGroupBindings"`
@@ -184,7 +187,7 @@ type Fleet struct {
 	Ingresses *Ingresses `json:"ingresses,omitempty"`
 	// Objects are groups of objects of any kind, custom resources included, that the controller
 	// under test owns (see ObjectGroup); with them targetGroupBindings may be 0. Default: none.
-	Objects []ObjectGroup `json:"objects,omitempty"`
+	Objects []objects.Group `json:"objects,omitempty"`
 }
 
 // Ingresses is the Ingress side of the fleet. Its Services have fleet.podsPerService pods each and
@@ -212,7 +215,7 @@ type Ingresses struct {
 
 // WorkloadSpec is the workload spec of the fleet, defaulted (namespaces take the workload's default
 // prefix, which a run on a kubeconfig cluster replaces).
-func (f *Fleet) WorkloadSpec() workload.Spec {
+func (f *FleetSpec) WorkloadSpec() workload.Spec {
 	return workload.Spec{
 		TGBs: f.TargetGroupBindings, Namespaces: f.Namespaces, PodsPerService: f.PodsPerService,
 		InstanceShare: f.InstanceShare, ReadinessGateShare: f.ReadinessGateShare,
@@ -224,7 +227,7 @@ func (f *Fleet) WorkloadSpec() workload.Spec {
 
 // WorkloadIngresses is the workload spec of the fleet's Ingress side (the zero spec, which plans
 // nothing, without fleet.ingresses).
-func (f *Fleet) WorkloadIngresses() workload.IngressSpec {
+func (f *FleetSpec) WorkloadIngresses() workload.IngressSpec {
 	if f.Ingresses == nil {
 		return workload.IngressSpec{}
 	}

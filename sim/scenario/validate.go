@@ -50,9 +50,7 @@ type validator struct {
 	groups map[string]*groupSize
 }
 
-func (v *validator) addf(path, format string, args ...any) {
-	v.errs = append(v.errs, &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)})
-}
+func (v *validator) addf(path, format string, args ...any) { v.errs.Addf(path, format, args...) }
 
 func (v *validator) oneOf(path, got string, allowed []string) {
 	if !slices.Contains(allowed, got) {
@@ -176,7 +174,7 @@ func (v *validator) latency(path string, l Latency) {
 	}
 }
 
-func (v *validator) validateFleet(f *Fleet) {
+func (v *validator) validateFleet(f *FleetSpec) {
 	before := len(v.errs)
 	switch {
 	case len(f.Objects) == 0 && (f.TargetGroupBindings < 1 || f.TargetGroupBindings > maxTGBs):
@@ -213,7 +211,7 @@ var fleetFields = map[string]string{
 // validatePlan checks that the fleet can be planned (its pods and nodes fit in the VPC's
 // addresses, its instance bindings in the NodePorts): what the run would otherwise find only
 // once the API server and fakeaws were up.
-func (v *validator) validatePlan(f *Fleet) {
+func (v *validator) validatePlan(f *FleetSpec) {
 	for _, err := range leafErrors(f.WorkloadSpec().Validate()) {
 		field, msg, ok := strings.Cut(err.Error(), ": ")
 		switch name, known := fleetFields[field]; {

@@ -19,7 +19,7 @@ const (
 	ChurnIngressAnnotation = "ingressAnnotation"
 )
 
-// IngressChurnKinds maps each Ingress churn kind to the kind of the workload.Change it makes.
+// IngressChurnKinds maps each Ingress churn kind to the kind of the workload.FleetChange it makes.
 var IngressChurnKinds = map[string]string{
 	ChurnIngressRule:       workload.ChangeIngressRule,
 	ChurnBackendPort:       workload.ChangeBackendPort,
@@ -31,7 +31,7 @@ var IngressChurnKinds = map[string]string{
 // maxIngresses keeps a typo from asking for the impossible, as maxTGBs does.
 const maxIngresses = 100000
 
-func (v *validator) validateIngresses(f *Fleet) {
+func (v *validator) validateIngresses(f *FleetSpec) {
 	in := f.Ingresses
 	if in == nil {
 		return

@@ -11,7 +11,7 @@ import (
 )
 
 // objectCount is the number of objects of every group.
-func (f *Fleet) objectCount() int {
+func (f *FleetSpec) objectCount() int {
 	n := 0
 	for _, g := range f.Objects {
 		n += max(0, g.Count)
@@ -20,8 +20,8 @@ func (f *Fleet) objectCount() int {
 }
 
 // ObjectGroup returns the group of fleet.objects named name.
-func (f *Fleet) ObjectGroup(name string) (*ObjectGroup, bool) {
-	i := slices.IndexFunc(f.Objects, func(g ObjectGroup) bool { return g.Name == name })
+func (f *FleetSpec) ObjectGroup(name string) (*objects.Group, bool) {
+	i := slices.IndexFunc(f.Objects, func(g objects.Group) bool { return g.Name == name })
 	if i < 0 {
 		return nil, false
 	}
@@ -30,7 +30,7 @@ func (f *Fleet) ObjectGroup(name string) (*ObjectGroup, bool) {
 
 // CompiledObjects are a scenario's object groups and patch steps, ready to run.
 type CompiledObjects struct {
-	Fleet *objects.Fleet
+	Fleet *objects.CompiledGroups
 	// Patches, Creates and Deletes are the compiled churn steps of kinds patch, create and
 	// delete, by timeline index.
 	Patches map[int]*objects.Patcher
@@ -49,15 +49,7 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	if err != nil {
 		return nil, ErrorList{{Path: "cluster.crds", Msg: err.Error()}}
 	}
-	groups := make([]objects.Group, len(s.Fleet.Objects))
-	for i, g := range s.Fleet.Objects {
-		groups[i] = objects.Group{Name: g.Name, Count: g.Count, Template: g.Template, After: g.After, Ready: g.Ready, Invariant: g.Invariant}
-		if g.AWS != nil {
-			a := g.AWS
-			groups[i].AWS = &objects.AWSRef{Kind: a.Kind, ARN: a.ARN, Name: a.Name, ID: a.ID, Zone: a.Zone, Type: a.Type, SetIdentifier: a.SetIdentifier}
-		}
-	}
-	f, err := objects.CompilePartial(cat, groups, "fleet.objects")
+	f, err := objects.CompilePartial(cat, s.Fleet.Objects, "fleet.objects")
 	var errs ErrorList
 	if err != nil {
 		errs = fieldErrors(err, "", "")
@@ -96,10 +88,10 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	return out, nil
 }
 
-// fieldErrors turns the object compiler's errors into the scenario's, with the path prefix from
+// fieldErrors is the object compiler's error as a list of problems, with the path prefix from
 // renamed to.
 func fieldErrors(err error, from, to string) ErrorList {
-	var list objects.ErrorList
+	var list ErrorList
 	if !errors.As(err, &list) {
 		return ErrorList{{Path: "fleet.objects", Msg: err.Error()}}
 	}

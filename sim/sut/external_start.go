@@ -2,15 +2,8 @@ package sut
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
 	"maps"
-	"math/big"
 	mrand "math/rand/v2"
 	"net"
 	"net/http"
@@ -27,6 +20,7 @@ import (
 
 	"github.com/go-logr/logr"
 
+	"github.com/restartsim/restartsim/internal/certs"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/runerr"
@@ -150,7 +144,7 @@ func (x *external) start() (*proc, error) {
 		secrets = x.dir
 	}
 	d.CertDir = filepath.Join(secrets, fmt.Sprintf("certs-%d", id))
-	if err := writeSelfSignedCert(d.CertDir); err != nil {
+	if err := certs.WriteSelfSigned(d.CertDir); err != nil {
 		return nil, err
 	}
 	argv := make([]string, len(x.x.Command))
@@ -204,30 +198,4 @@ func (x *external) start() (*proc, error) {
 	}
 	x.log.Info("external controller started", "replica", id, "pid", cmd.Process.Pid)
 	return p, nil
-}
-
-// writeSelfSignedCert writes tls.crt and tls.key for a webhook server that must start.
-func writeSelfSignedCert(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return err
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: "restartsim-webhook"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour), DNSNames: []string{"localhost"},
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return err
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
 }

@@ -7,12 +7,12 @@ import (
 	"slices"
 )
 
-// Adopt makes f live on objects that already exist: those created by the Fleet from, planned from the
+// Adopt makes f live on objects that already exist: those created by the FleetPlan from, planned from the
 // same Spec and seed, whose API server state and AWS resources were copied (the sim snapshots etcd and
 // fakeaws after one Create and runs each strategy on its own copy). Adopt writes nothing; it takes the
 // target group ARNs, NodePorts and security group IDs that from's Create learnt. Like Create, it may be
 // called once, and the mutations then act through opts.
-func (f *Fleet) Adopt(ctx context.Context, from *Fleet, opts Options) error {
+func (f *FleetPlan) Adopt(ctx context.Context, from *FleetPlan, opts Options) error {
 	opts.setDefaults()
 	if err := opts.validate(); err != nil {
 		return fmt.Errorf("workload options: %w", err)
@@ -65,7 +65,7 @@ func (f *Fleet) Adopt(ctx context.Context, from *Fleet, opts Options) error {
 // Services with the same pods. It learns nothing from AWS (its load balancers are the controllers'),
 // so there is nothing to take over. from.mu is held by no one else: Adopt runs before from's
 // mutations or after them, never during.
-func (f *Fleet) sameIngressSide(from *Fleet) error {
+func (f *FleetPlan) sameIngressSide(from *FleetPlan) error {
 	from.mu.Lock()
 	defer from.mu.Unlock()
 	if len(from.IngressPlans) != len(f.IngressPlans) {

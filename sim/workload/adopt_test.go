@@ -20,11 +20,11 @@ func TestAdoptActsOnTheCreatedFleet(t *testing.T) {
 
 	again := workload.Plan(tf.Spec, seeded(41))
 	opts := workload.Options{Client: k8s, AWS: tf.aws, Labels: tf.run}
-	if err := again.Adopt(ctx, tf.Fleet, opts); err != nil {
+	if err := again.Adopt(ctx, tf.FleetPlan, opts); err != nil {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	if err := again.Adopt(ctx, tf.Fleet, opts); err == nil {
+	if err := again.Adopt(ctx, tf.FleetPlan, opts); err == nil {
 		t.Fatal("a live fleet adopted twice")
 	}
 	if got := tf.desired(t); len(got) != len(before) {
@@ -61,10 +61,10 @@ func TestAdoptRefusesOtherFleets(t *testing.T) {
 	tf := createFleet(t, workload.Spec{TGBs: 3, Namespaces: 1, PodsPerService: 1, Nodes: 1}, 2)
 	other := tf.Spec
 	other.TGBs = 4
-	if err := workload.Plan(other, seeded(2)).Adopt(ctx, tf.Fleet, opts); err == nil {
+	if err := workload.Plan(other, seeded(2)).Adopt(ctx, tf.FleetPlan, opts); err == nil {
 		t.Fatal("adopted a fleet of another size")
 	}
-	if err := workload.Plan(tf.Spec, seeded(3)).Adopt(ctx, tf.Fleet, opts); err == nil {
+	if err := workload.Plan(tf.Spec, seeded(3)).Adopt(ctx, tf.FleetPlan, opts); err == nil {
 		t.Fatal("adopted a fleet planned from another seed")
 	}
 }

@@ -19,8 +19,9 @@ const (
 	ChangeContainerRestart = "container-restart"
 )
 
-// Change is what a mutation changed that a controller must apply in AWS.
-type Change struct {
+// FleetChange is what a mutation of the fleet changed that a controller must apply in AWS: the
+// workload's side of a change, which the measurement tracks until AWS shows it.
+type FleetChange struct {
 	// ID is unique within the fleet: <kind>-<sequence>.
 	ID   string
 	Kind string
@@ -42,16 +43,16 @@ type Change struct {
 // ErrUnknownTGB is returned for a TGB or pod the fleet does not hold.
 var ErrUnknownTGB = errors.New("workload: unknown TargetGroupBinding")
 
-func (f *Fleet) newChange(live *liveState, kind string, t *TGBPlan) Change {
+func (f *FleetPlan) newChange(live *liveState, kind string, t *TGBPlan) FleetChange {
 	f.mu.Lock()
 	live.changes++
 	id := fmt.Sprintf("%s-%04d", kind, live.changes)
 	f.mu.Unlock()
-	return Change{ID: id, Kind: kind, TGB: t.Key(), TargetGroupARN: t.TargetGroupARN}
+	return FleetChange{ID: id, Kind: kind, TGB: t.Key(), TargetGroupARN: t.TargetGroupARN}
 }
 
 // podTargets are the ip targets of pods (none for instance TGBs, whose targets are nodes).
-func (f *Fleet) podTargets(t *TGBPlan, pods []PodPlan) []tgbexpect.Target {
+func (f *FleetPlan) podTargets(t *TGBPlan, pods []PodPlan) []tgbexpect.Target {
 	if t.TargetType != v1beta1.TargetTypeIP {
 		return nil
 	}
@@ -64,7 +65,7 @@ func (f *Fleet) podTargets(t *TGBPlan, pods []PodPlan) []tgbexpect.Target {
 
 // allTargets are every target of t: its pods (ip) or every Ready node on its NodePort (instance; the
 // fleet's TGBs carry no nodeSelector).
-func (f *Fleet) allTargets(t *TGBPlan) []tgbexpect.Target {
+func (f *FleetPlan) allTargets(t *TGBPlan) []tgbexpect.Target {
 	if t.TargetType == v1beta1.TargetTypeIP {
 		return f.podTargets(t, t.Pods)
 	}

@@ -34,7 +34,7 @@ func (t *TGBPlan) info() TGBInfo {
 }
 
 // TGB returns a snapshot of the TGB named key.
-func (f *Fleet) TGB(key types.NamespacedName) (TGBInfo, bool) {
+func (f *FleetPlan) TGB(key types.NamespacedName) (TGBInfo, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	t, ok := f.byKey[key]
@@ -45,14 +45,14 @@ func (f *Fleet) TGB(key types.NamespacedName) (TGBInfo, bool) {
 }
 
 // TGBCount is the number of live TGBs.
-func (f *Fleet) TGBCount() int {
+func (f *FleetPlan) TGBCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.TGBs)
 }
 
 // ChooseTGBs draws up to n distinct TGBs that pass filter (nil: all), uniformly with rng, in draw order.
-func (f *Fleet) ChooseTGBs(rng *rand.Rand, n int, filter func(TGBInfo) bool) []types.NamespacedName {
+func (f *FleetPlan) ChooseTGBs(rng *rand.Rand, n int, filter func(TGBInfo) bool) []types.NamespacedName {
 	f.mu.Lock()
 	var cands []types.NamespacedName
 	for _, t := range f.TGBs {
@@ -65,7 +65,7 @@ func (f *Fleet) ChooseTGBs(rng *rand.Rand, n int, filter func(TGBInfo) bool) []t
 }
 
 // ChoosePods draws up to n distinct pods that pass filter (nil: all), uniformly with rng, in draw order.
-func (f *Fleet) ChoosePods(rng *rand.Rand, n int, filter func(PodInfo) bool) []types.NamespacedName {
+func (f *FleetPlan) ChoosePods(rng *rand.Rand, n int, filter func(PodInfo) bool) []types.NamespacedName {
 	f.mu.Lock()
 	var cands []types.NamespacedName
 	for _, t := range f.TGBs {
@@ -92,7 +92,7 @@ func draw[T any](rng *rand.Rand, items []T, n int) []T {
 }
 
 // tgbOfPod finds the TGB a pod of the fleet belongs to (pods are named <service>-<ordinal>).
-func (f *Fleet) tgbOfPod(pod types.NamespacedName) (types.NamespacedName, bool) {
+func (f *FleetPlan) tgbOfPod(pod types.NamespacedName) (types.NamespacedName, bool) {
 	i := strings.LastIndexByte(pod.Name, '-')
 	if i < 0 {
 		return types.NamespacedName{}, false

@@ -24,7 +24,7 @@ import (
 // labelled namespaces (with everything in them, on a cluster that runs the namespace controller) and
 // its labelled Nodes. It refuses to run without Options.Labels, which would select everything. AWS
 // resources are left alone (fakeaws is discarded with the run).
-func (f *Fleet) Cleanup(ctx context.Context) error {
+func (f *FleetPlan) Cleanup(ctx context.Context) error {
 	f.Close()
 	f.mu.Lock()
 	live := f.live

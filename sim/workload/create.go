@@ -58,7 +58,7 @@ func (c *counters) called() {
 }
 
 // totalSteps is the number of writes and AWS calls Create will make (the progress total).
-func (f *Fleet) totalSteps() int64 {
+func (f *FleetPlan) totalSteps() int64 {
 	pods, dups := 0, 0
 	for _, t := range f.TGBs {
 		pods += len(t.Pods)
@@ -79,9 +79,9 @@ func (f *Fleet) totalSteps() int64 {
 // ENIs), and per TGB its target group and pods' branch ENIs (AWS) and Service, Pods (with Running
 // status), EndpointSlice and the TargetGroupBinding last, so a controller never sees a TGB whose parts
 // are missing. Kubernetes writes run on opts.Concurrency workers, each carrying one TGB's chain at a
-// time; AWS calls run on their own workers ahead of them. On success the Fleet is live and the
+// time; AWS calls run on their own workers ahead of them. On success the FleetPlan is live and the
 // mutations may be used. Create may be called once.
-func (f *Fleet) Create(ctx context.Context, opts Options) (Stats, error) {
+func (f *FleetPlan) Create(ctx context.Context, opts Options) (Stats, error) {
 	opts.setDefaults()
 	if err := opts.validate(); err != nil {
 		return Stats{}, fmt.Errorf("workload options: %w", err)
@@ -123,7 +123,7 @@ func (f *Fleet) Create(ctx context.Context, opts Options) (Stats, error) {
 	return st, nil
 }
 
-func (f *Fleet) createSecurityGroups(ctx context.Context, live *liveState, cnt *counters) error {
+func (f *FleetPlan) createSecurityGroups(ctx context.Context, live *liveState, cnt *counters) error {
 	for _, name := range f.SecurityGroupNames {
 		id, err := live.opts.AWS.CreateSecurityGroup(ctx, name, f.Spec.VpcID)
 		if err != nil {
@@ -141,7 +141,7 @@ func (f *Fleet) createSecurityGroups(ctx context.Context, live *liveState, cnt *
 }
 
 // createAll runs the namespace phase, then nodes and TGB chains on the worker pools.
-func (f *Fleet) createAll(ctx context.Context, live *liveState, cnt *counters) error {
+func (f *FleetPlan) createAll(ctx context.Context, live *liveState, cnt *counters) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	fail := func(err error) { cancel(err) }

@@ -13,7 +13,7 @@ import (
 )
 
 // provisionTGB creates the TGB's target group and seeds its pods' ENIs.
-func (f *Fleet) provisionTGB(ctx context.Context, live *liveState, t *TGBPlan, cnt *counters) error {
+func (f *FleetPlan) provisionTGB(ctx context.Context, live *liveState, t *TGBPlan, cnt *counters) error {
 	// The group's default port; targets always carry their own (NodePort or container port).
 	arn, err := live.opts.AWS.CreateTargetGroup(ctx, t.TargetGroupName, t.TargetType, f.Spec.Port, f.Spec.VpcID)
 	if err != nil {
@@ -31,7 +31,7 @@ func (f *Fleet) provisionTGB(ctx context.Context, live *liveState, t *TGBPlan, c
 }
 
 // createNode creates a Node and makes sure its status (Ready, InternalIP) is set.
-func (f *Fleet) createNode(ctx context.Context, live *liveState, n NodePlan, now metav1.Time, cnt *counters) error {
+func (f *FleetPlan) createNode(ctx context.Context, live *liveState, n NodePlan, now metav1.Time, cnt *counters) error {
 	c := live.opts.Client
 	want := f.nodeObject(n, live.sgIDs[n.SecurityGroup], live.opts.Labels, now)
 	obj := want.DeepCopy()
@@ -51,7 +51,7 @@ func (f *Fleet) createNode(ctx context.Context, live *liveState, n NodePlan, now
 
 // createTGBObjects creates the Service, the pods with their status, and the EndpointSlice (unless the
 // cluster's EndpointSlice controller writes it).
-func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPlan, now metav1.Time, cnt *counters) error {
+func (f *FleetPlan) createTGBObjects(ctx context.Context, live *liveState, t *TGBPlan, now metav1.Time, cnt *counters) error {
 	c, run := live.opts.Client, live.opts.Labels
 	svc := f.serviceObject(t, run)
 	err := apiretry.Create(ctx, c, svc)
@@ -97,12 +97,12 @@ func (f *Fleet) createTGBObjects(ctx context.Context, live *liveState, t *TGBPla
 }
 
 // startPod creates a pod and gives it the status of a started pod (two writes).
-func (f *Fleet) startPod(ctx context.Context, live *liveState, t *TGBPlan, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
+func (f *FleetPlan) startPod(ctx context.Context, live *liveState, t *TGBPlan, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
 	return f.startPodObject(ctx, live, f.podObject(t, p, live.sgIDs[p.SecurityGroup], live.opts.Labels), p, now)
 }
 
 // startPodObject creates pod (planned as p) and gives it the status of a started pod (two writes).
-func (f *Fleet) startPodObject(ctx context.Context, live *liveState, pod *corev1.Pod, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
+func (f *FleetPlan) startPodObject(ctx context.Context, live *liveState, pod *corev1.Pod, p PodPlan, now metav1.Time) (*corev1.Pod, error) {
 	c := live.opts.Client
 	if err := apiretry.Create(ctx, c, pod); err != nil {
 		return nil, fmt.Errorf("creating pod %s/%s: %w", pod.Namespace, p.Name, err)
@@ -114,7 +114,7 @@ func (f *Fleet) startPodObject(ctx context.Context, live *liveState, pod *corev1
 	return pod, nil
 }
 
-func (f *Fleet) createTGB(ctx context.Context, live *liveState, t *TGBPlan, cnt *counters) error {
+func (f *FleetPlan) createTGB(ctx context.Context, live *liveState, t *TGBPlan, cnt *counters) error {
 	if err := apiretry.Create(ctx, live.opts.Client, f.tgbObject(t, live.opts.Labels)); err != nil {
 		return fmt.Errorf("creating targetgroupbinding %s/%s: %w", t.Namespace, t.Name, err)
 	}

@@ -19,7 +19,7 @@ import (
 var fleetSeq atomic.Int32
 
 type testFleet struct {
-	*workload.Fleet
+	*workload.FleetPlan
 	aws      *awsEnv
 	run      map[string]string
 	stats    workload.Stats
@@ -34,7 +34,7 @@ func createFleet(t *testing.T, spec workload.Spec, seed uint64, tweaks ...func(*
 	i := fleetSeq.Add(1)
 	spec.NamespacePrefix = fmt.Sprintf("t%02d", i)
 	spec.NodeCIDR = fmt.Sprintf("10.0.%d.0/24", 200+i)
-	tf := &testFleet{Fleet: workload.Plan(spec, seeded(seed)), aws: newAWS(t), progress: &bytes.Buffer{},
+	tf := &testFleet{FleetPlan: workload.Plan(spec, seeded(seed)), aws: newAWS(t), progress: &bytes.Buffer{},
 		run: map[string]string{"restartsim.io/run": spec.NamespacePrefix}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -65,7 +65,7 @@ func (tf *testFleet) desired(t *testing.T) map[types.NamespacedName]tgbexpect.De
 }
 
 // applied returns before + register − deregister, sorted like Desired's targets.
-func applied(before []tgbexpect.Target, ch workload.Change) []tgbexpect.Target {
+func applied(before []tgbexpect.Target, ch workload.FleetChange) []tgbexpect.Target {
 	out := slices.DeleteFunc(slices.Clone(before), func(x tgbexpect.Target) bool { return slices.Contains(ch.Deregister, x) })
 	out = append(out, ch.Register...)
 	sortTargets(out)

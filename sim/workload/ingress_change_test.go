@@ -147,11 +147,11 @@ func TestAdoptIngressFleet(t *testing.T) {
 	opts := workload.Options{Client: k8s, AWS: tf.aws, Labels: tf.run}
 	without := tf.Spec
 	without.Ingresses = workload.IngressSpec{}
-	if err := workload.Plan(without, seeded(13)).Adopt(ctx, tf.Fleet, opts); err == nil {
+	if err := workload.Plan(without, seeded(13)).Adopt(ctx, tf.FleetPlan, opts); err == nil {
 		t.Fatal("a fleet without Ingresses adopted one with them")
 	}
 	again := workload.Plan(tf.Spec, seeded(13))
-	if err := again.Adopt(ctx, tf.Fleet, opts); err != nil {
+	if err := again.Adopt(ctx, tf.FleetPlan, opts); err != nil {
 		t.Fatal(err)
 	}
 	defer again.Close()

@@ -63,7 +63,7 @@ func TestCreateIngressFleet(t *testing.T) {
 		t.Errorf("last progress line %q", lines[len(lines)-1])
 	}
 	for i := range ings.Items {
-		checkIngress(t, k8s, &ings.Items[i], tf.Fleet)
+		checkIngress(t, k8s, &ings.Items[i], tf.FleetPlan)
 	}
 	for _, s := range tf.NLBServices() {
 		var svc corev1.Service
@@ -78,7 +78,7 @@ func TestCreateIngressFleet(t *testing.T) {
 	}
 }
 
-func checkIngress(t *testing.T, k8s client.Client, ing *networkingv1.Ingress, f *workload.Fleet) {
+func checkIngress(t *testing.T, k8s client.Client, ing *networkingv1.Ingress, f *workload.FleetPlan) {
 	t.Helper()
 	ctx := context.Background()
 	plan, ok := f.Ingress(client.ObjectKeyFromObject(ing))

@@ -69,7 +69,7 @@ type Expectation struct {
 var ErrUnknownIngress = errors.New("workload: unknown Ingress")
 
 // beginIngress locks the Ingress named key against other mutations.
-func (f *Fleet) beginIngress(key types.NamespacedName) (*IngressPlan, *liveState, error) {
+func (f *FleetPlan) beginIngress(key types.NamespacedName) (*IngressPlan, *liveState, error) {
 	f.mu.Lock()
 	live, ing := f.live, f.ingressByKey[key]
 	f.mu.Unlock()
@@ -83,17 +83,17 @@ func (f *Fleet) beginIngress(key types.NamespacedName) (*IngressPlan, *liveState
 	return ing, live, nil
 }
 
-func (f *Fleet) newIngressChange(live *liveState, kind string, ing *IngressPlan) Change {
+func (f *FleetPlan) newIngressChange(live *liveState, kind string, ing *IngressPlan) FleetChange {
 	f.mu.Lock()
 	live.changes++
 	id := fmt.Sprintf("%s-%04d", kind, live.changes)
 	f.mu.Unlock()
-	return Change{ID: id, Kind: kind, Ingress: ing.Key()}
+	return FleetChange{ID: id, Kind: kind, Ingress: ing.Key()}
 }
 
 // forwardExpectations are the ExpectForward facts of every path of ing routed to svc. Callers hold
 // ing.lock.
-func (f *Fleet) forwardExpectations(ing *IngressPlan, svc string) []Expectation {
+func (f *FleetPlan) forwardExpectations(ing *IngressPlan, svc string) []Expectation {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.serviceByKey[types.NamespacedName{Namespace: ing.Namespace, Name: svc}].info()
@@ -109,7 +109,7 @@ func (f *Fleet) forwardExpectations(ing *IngressPlan, svc string) []Expectation 
 
 // writeIngress makes the live Ingress's annotations and spec what the plan says, keeping everything
 // else (other writers' annotations, status).
-func (f *Fleet) writeIngress(ctx context.Context, live *liveState, ing *IngressPlan) error {
+func (f *FleetPlan) writeIngress(ctx context.Context, live *liveState, ing *IngressPlan) error {
 	f.mu.Lock()
 	want := f.ingressObject(ing, live.opts.Labels)
 	f.mu.Unlock()
@@ -127,11 +127,11 @@ func (f *Fleet) writeIngress(ctx context.Context, live *liveState, ing *IngressP
 }
 
 // AddIngressRule adds the path /r<n> to the Ingress's rule, routed to one of its backends (drawn with
-// the fleet's RNG). The Change expects the new path to forward to that backend's targets.
-func (f *Fleet) AddIngressRule(ctx context.Context, key types.NamespacedName) (Change, error) {
+// the fleet's RNG). The FleetChange expects the new path to forward to that backend's targets.
+func (f *FleetPlan) AddIngressRule(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer ing.lock.Unlock()
 	ch := f.newIngressChange(live, ChangeIngressRule, ing)
@@ -153,19 +153,19 @@ func (f *Fleet) AddIngressRule(ctx context.Context, key types.NamespacedName) (C
 func nextPort(p int32) int32 { return p%65535 + 1 }
 
 // pickBackend draws one backend Service of ing with the fleet's RNG. Callers hold ing.lock.
-func (f *Fleet) pickBackend(ing *IngressPlan) *ServicePlan {
+func (f *FleetPlan) pickBackend(ing *IngressPlan) *ServicePlan {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.serviceByKey[types.NamespacedName{Namespace: ing.Namespace, Name: ing.Backends[f.rng.IntN(len(ing.Backends))]}]
 }
 
 // ChangeBackendPort moves one of the Ingress's backend Services (drawn with the fleet's RNG) to the next
-// port number, then points the Ingress's paths at it. The Change expects those paths to forward to
+// port number, then points the Ingress's paths at it. The FleetChange expects those paths to forward to
 // the Service's new port, with unchanged targets.
-func (f *Fleet) ChangeBackendPort(ctx context.Context, key types.NamespacedName) (Change, error) {
+func (f *FleetPlan) ChangeBackendPort(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer ing.lock.Unlock()
 	ch := f.newIngressChange(live, ChangeBackendPort, ing)
@@ -186,12 +186,12 @@ func (f *Fleet) ChangeBackendPort(ctx context.Context, key types.NamespacedName)
 }
 
 // ChangeBackendTargetPort moves one of the Ingress's backend Services (drawn with the fleet's RNG) to
-// the next target port, in the Service and its EndpointSlice. The Change expects the Ingress's paths
+// the next target port, in the Service and its EndpointSlice. The FleetChange expects the Ingress's paths
 // to it to forward to its pods on the new port.
-func (f *Fleet) ChangeBackendTargetPort(ctx context.Context, key types.NamespacedName) (Change, error) {
+func (f *FleetPlan) ChangeBackendTargetPort(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer ing.lock.Unlock()
 	ch := f.newIngressChange(live, ChangeBackendTargetPort, ing)
@@ -219,7 +219,7 @@ func (f *Fleet) ChangeBackendTargetPort(ctx context.Context, key types.Namespace
 }
 
 // updateService makes the live Service's port and target port what the plan says.
-func (f *Fleet) updateService(ctx context.Context, live *liveState, s *ServicePlan) error {
+func (f *FleetPlan) updateService(ctx context.Context, live *liveState, s *ServicePlan) error {
 	want := f.backendServiceObject(s, live.opts.Labels).Spec.Ports
 	err := updateLatest(ctx, live.opts.Client, &corev1.Service{}, s.Key(), func(have *corev1.Service) {
 		for i := range have.Spec.Ports {
@@ -235,15 +235,15 @@ func (f *Fleet) updateService(ctx context.Context, live *liveState, s *ServicePl
 }
 
 // RotateOIDCSecret writes a new client secret (drawn with the fleet's RNG) into the OIDC Ingress's
-// client Secret. The Change expects every path's listener rule to authenticate with it.
-func (f *Fleet) RotateOIDCSecret(ctx context.Context, key types.NamespacedName) (Change, error) {
+// client Secret. The FleetChange expects every path's listener rule to authenticate with it.
+func (f *FleetPlan) RotateOIDCSecret(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer ing.lock.Unlock()
 	if ing.OIDC == nil {
-		return Change{}, fmt.Errorf("%w %s: no OIDC client Secret", ErrUnknownIngress, key)
+		return FleetChange{}, fmt.Errorf("%w %s: no OIDC client Secret", ErrUnknownIngress, key)
 	}
 	ch := f.newIngressChange(live, ChangeSecretContent, ing)
 	f.mu.Lock()
@@ -263,12 +263,12 @@ func (f *Fleet) RotateOIDCSecret(ctx context.Context, key types.NamespacedName) 
 	return ch, nil
 }
 
-// ChangeHealthCheckPath sets the Ingress's healthcheck-path annotation to a new path. The Change expects
+// ChangeHealthCheckPath sets the Ingress's healthcheck-path annotation to a new path. The FleetChange expects
 // the target group of each of its backends to check that path.
-func (f *Fleet) ChangeHealthCheckPath(ctx context.Context, key types.NamespacedName) (Change, error) {
+func (f *FleetPlan) ChangeHealthCheckPath(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	ing, live, err := f.beginIngress(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer ing.lock.Unlock()
 	ch := f.newIngressChange(live, ChangeIngressAnnotation, ing)
@@ -297,7 +297,7 @@ func updateLatest[T client.Object](ctx context.Context, c client.Client, obj T, 
 
 // ChangeIngress makes the Ingress-side change of kind (ChangeIngressRule, ...) on the Ingress named key,
 // so that a caller driven by a kind name needs no switch of its own.
-func (f *Fleet) ChangeIngress(ctx context.Context, kind string, key types.NamespacedName) (Change, error) {
+func (f *FleetPlan) ChangeIngress(ctx context.Context, kind string, key types.NamespacedName) (FleetChange, error) {
 	switch kind {
 	case ChangeIngressRule:
 		return f.AddIngressRule(ctx, key)
@@ -310,5 +310,5 @@ func (f *Fleet) ChangeIngress(ctx context.Context, kind string, key types.Namesp
 	case ChangeIngressAnnotation:
 		return f.ChangeHealthCheckPath(ctx, key)
 	}
-	return Change{}, fmt.Errorf("workload: %q is not an Ingress change kind", kind)
+	return FleetChange{}, fmt.Errorf("workload: %q is not an Ingress change kind", kind)
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // ingressSteps is the number of writes and AWS calls createIngressSide makes (for the progress total).
-func (f *Fleet) ingressSteps() int64 {
+func (f *FleetPlan) ingressSteps() int64 {
 	n := 0
 	if len(f.IngressPlans) > 0 {
 		n++ // the IngressClass
@@ -42,7 +42,7 @@ func (f *Fleet) ingressSteps() int64 {
 // its pods (and their branch ENIs) and EndpointSlice, then each Ingress after its Secrets. A
 // LoadBalancer Service is created after its pods and slice, and an Ingress after its backends, so a
 // controller never sees an object whose parts are missing.
-func (f *Fleet) createIngressSide(ctx context.Context, live *liveState, cnt *counters) error {
+func (f *FleetPlan) createIngressSide(ctx context.Context, live *liveState, cnt *counters) error {
 	if len(f.IngressPlans) == 0 && len(f.LoadBalancerServices) == 0 {
 		return nil
 	}
@@ -74,7 +74,7 @@ func (f *Fleet) createIngressSide(ctx context.Context, live *liveState, cnt *cou
 
 // createIngressClass creates the alb IngressClass, or accepts one that a real cluster's LBC installation
 // already has (it is cluster-wide and unlabelled then, so Cleanup leaves it).
-func (f *Fleet) createIngressClass(ctx context.Context, live *liveState) error {
+func (f *FleetPlan) createIngressClass(ctx context.Context, live *liveState) error {
 	c := live.opts.Client
 	err := apiretry.Create(ctx, c, f.ingressClassObject(live.opts.Labels))
 	if apierrors.IsAlreadyExists(err) {
@@ -94,7 +94,7 @@ func (f *Fleet) createIngressClass(ctx context.Context, live *liveState) error {
 }
 
 // createServiceObjects creates a Service of the Ingress side with its pods and EndpointSlice.
-func (f *Fleet) createServiceObjects(ctx context.Context, live *liveState, s *ServicePlan, now metav1.Time, cnt *counters) error {
+func (f *FleetPlan) createServiceObjects(ctx context.Context, live *liveState, s *ServicePlan, now metav1.Time, cnt *counters) error {
 	c, run := live.opts.Client, live.opts.Labels
 	createService := func() error {
 		if err := apiretry.Create(ctx, c, f.backendServiceObject(s, run)); err != nil {
@@ -135,7 +135,7 @@ func (f *Fleet) createServiceObjects(ctx context.Context, live *liveState, s *Se
 }
 
 // createIngress creates an Ingress's Secrets, then the Ingress.
-func (f *Fleet) createIngress(ctx context.Context, live *liveState, ing *IngressPlan, cnt *counters) error {
+func (f *FleetPlan) createIngress(ctx context.Context, live *liveState, ing *IngressPlan, cnt *counters) error {
 	c, run := live.opts.Client, live.opts.Labels
 	if ing.TLS != nil {
 		secret, err := f.tlsSecretObject(ing, run)

@@ -80,7 +80,7 @@ func (s *ServicePlan) info() ServiceInfo {
 }
 
 // Ingresses returns a snapshot of every Ingress, in plan order.
-func (f *Fleet) Ingresses() []IngressInfo {
+func (f *FleetPlan) Ingresses() []IngressInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]IngressInfo, len(f.IngressPlans))
@@ -91,7 +91,7 @@ func (f *Fleet) Ingresses() []IngressInfo {
 }
 
 // Ingress returns a snapshot of the Ingress named key.
-func (f *Fleet) Ingress(key types.NamespacedName) (IngressInfo, bool) {
+func (f *FleetPlan) Ingress(key types.NamespacedName) (IngressInfo, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	ing, ok := f.ingressByKey[key]
@@ -102,7 +102,7 @@ func (f *Fleet) Ingress(key types.NamespacedName) (IngressInfo, bool) {
 }
 
 // IngressGroupOf returns the IngressGroup of the Ingress named key.
-func (f *Fleet) IngressGroupOf(key types.NamespacedName) (IngressGroupInfo, bool) {
+func (f *FleetPlan) IngressGroupOf(key types.NamespacedName) (IngressGroupInfo, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	ing, ok := f.ingressByKey[key]
@@ -122,7 +122,7 @@ func (f *Fleet) IngressGroupOf(key types.NamespacedName) (IngressGroupInfo, bool
 }
 
 // IngressBackends returns snapshots of the backend Services of the Ingress named key.
-func (f *Fleet) IngressBackends(key types.NamespacedName) []ServiceInfo {
+func (f *FleetPlan) IngressBackends(key types.NamespacedName) []ServiceInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	ing, ok := f.ingressByKey[key]
@@ -137,13 +137,13 @@ func (f *Fleet) IngressBackends(key types.NamespacedName) []ServiceInfo {
 }
 
 // IngressSecrets returns the Secrets the Ingress named key references (see IngressInfo.Secrets).
-func (f *Fleet) IngressSecrets(key types.NamespacedName) []types.NamespacedName {
+func (f *FleetPlan) IngressSecrets(key types.NamespacedName) []types.NamespacedName {
 	in, _ := f.Ingress(key)
 	return in.Secrets
 }
 
 // NLBServices returns snapshots of the Services of type LoadBalancer, in plan order.
-func (f *Fleet) NLBServices() []ServiceInfo {
+func (f *FleetPlan) NLBServices() []ServiceInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]ServiceInfo, len(f.LoadBalancerServices))
@@ -155,7 +155,7 @@ func (f *Fleet) NLBServices() []ServiceInfo {
 
 // ChooseIngresses draws up to n distinct Ingresses that pass filter (nil: all), uniformly with rng, in
 // draw order.
-func (f *Fleet) ChooseIngresses(rng *rand.Rand, n int, filter func(IngressInfo) bool) []types.NamespacedName {
+func (f *FleetPlan) ChooseIngresses(rng *rand.Rand, n int, filter func(IngressInfo) bool) []types.NamespacedName {
 	f.mu.Lock()
 	var cands []types.NamespacedName
 	for _, ing := range f.IngressPlans {
@@ -168,7 +168,7 @@ func (f *Fleet) ChooseIngresses(rng *rand.Rand, n int, filter func(IngressInfo) 
 }
 
 // ingressSideServices are the backend Services followed by the LoadBalancer Services.
-func (f *Fleet) ingressSideServices() []*ServicePlan {
+func (f *FleetPlan) ingressSideServices() []*ServicePlan {
 	return slices.Concat(f.BackendServices, f.LoadBalancerServices)
 }
 

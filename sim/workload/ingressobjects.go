@@ -6,20 +6,21 @@ import (
 	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"time"
 
-	"github.com/restartsim/restartsim/controller/lbmodel"
-	"github.com/restartsim/restartsim/sim/kubesim"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+
+	"github.com/restartsim/restartsim/controller/lbmodel"
+	"github.com/restartsim/restartsim/internal/certs"
+	"github.com/restartsim/restartsim/sim/kubesim"
 )
 
 // The IngressClass and load balancer class the Ingress side uses; LBC's annotations and keys are
@@ -30,7 +31,7 @@ const (
 	NLBLoadBalancerClass = "service.k8s.aws/nlb"
 )
 
-func (f *Fleet) ingressClassObject(run map[string]string) *networkingv1.IngressClass {
+func (f *FleetPlan) ingressClassObject(run map[string]string) *networkingv1.IngressClass {
 	return &networkingv1.IngressClass{
 		ObjectMeta: metav1.ObjectMeta{Name: IngressClassName, Labels: withLabels(run, nil)},
 		Spec:       networkingv1.IngressClassSpec{Controller: lbmodel.IngressClassController},
@@ -61,7 +62,7 @@ func ingressAnnotations(ing *IngressPlan) map[string]string {
 	return a
 }
 
-func (f *Fleet) ingressObject(ing *IngressPlan, run map[string]string) *networkingv1.Ingress {
+func (f *FleetPlan) ingressObject(ing *IngressPlan, run map[string]string) *networkingv1.Ingress {
 	paths := make([]networkingv1.HTTPIngressPath, len(ing.Paths))
 	for i, p := range ing.Paths {
 		paths[i] = networkingv1.HTTPIngressPath{
@@ -87,7 +88,7 @@ func (f *Fleet) ingressObject(ing *IngressPlan, run map[string]string) *networki
 
 // backendServiceObject is an Ingress backend (headless, like the ip TGBs' Services) or a LoadBalancer
 // Service for an NLB with ip targets.
-func (f *Fleet) backendServiceObject(s *ServicePlan, run map[string]string) *corev1.Service {
+func (f *FleetPlan) backendServiceObject(s *ServicePlan, run map[string]string) *corev1.Service {
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: s.Name, Namespace: s.Namespace, Labels: withLabels(run, nil)},
 		Spec: corev1.ServiceSpec{
@@ -113,7 +114,7 @@ func (f *Fleet) backendServiceObject(s *ServicePlan, run map[string]string) *cor
 	return svc
 }
 
-func (f *Fleet) tlsSecretObject(ing *IngressPlan, run map[string]string) (*corev1.Secret, error) {
+func (f *FleetPlan) tlsSecretObject(ing *IngressPlan, run map[string]string) (*corev1.Secret, error) {
 	crt, key, err := selfSignedCert(ing.TLS, ing.Host)
 	if err != nil {
 		return nil, fmt.Errorf("certificate of ingress %s/%s: %w", ing.Namespace, ing.Name, err)
@@ -125,7 +126,7 @@ func (f *Fleet) tlsSecretObject(ing *IngressPlan, run map[string]string) (*corev
 	}, nil
 }
 
-func (f *Fleet) oidcSecretObject(ing *IngressPlan, run map[string]string) *corev1.Secret {
+func (f *FleetPlan) oidcSecretObject(ing *IngressPlan, run map[string]string) *corev1.Secret {
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: ing.OIDC.SecretName, Namespace: ing.Namespace, Labels: withLabels(run, nil)},
 		Type:       corev1.SecretTypeOpaque,
@@ -158,14 +159,5 @@ func selfSignedCert(t *TLSPlan, host string) (crt, key []byte, err error) {
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	// Any randomness x509 asks for comes from the seed too.
-	der, err := x509.CreateCertificate(rand.NewChaCha8([32]byte(seed)), tmpl, tmpl, priv.Public(), priv)
-	if err != nil {
-		return nil, nil, err
-	}
-	pkcs8, err := x509.MarshalPKCS8PrivateKey(priv)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8}), nil
+	return certs.Sign(rand.NewChaCha8([32]byte(seed)), tmpl, tmpl, priv, priv)
 }

@@ -95,7 +95,7 @@ func (s *ServicePlan) Key() types.NamespacedName {
 }
 
 // planIngresses plans Spec.Ingresses, drawing from rng. With none asked for it draws nothing.
-func (f *Fleet) planIngresses(rng *rand.Rand) {
+func (f *FleetPlan) planIngresses(rng *rand.Rand) {
 	is := f.Spec.Ingresses
 	f.ingressByKey = map[types.NamespacedName]*IngressPlan{}
 	f.serviceByKey = map[types.NamespacedName]*ServicePlan{}
@@ -131,7 +131,7 @@ func (f *Fleet) planIngresses(rng *rand.Rand) {
 }
 
 // planIngress plans the i-th Ingress as the next member of g, with its backend Services and pods.
-func (f *Fleet) planIngress(rng *rand.Rand, g *IngressGroupPlan, i int) *IngressPlan {
+func (f *FleetPlan) planIngress(rng *rand.Rand, g *IngressGroupPlan, i int) *IngressPlan {
 	name := fmt.Sprintf("ing-%05d-%s", i, randName(rng, 5))
 	ing := &IngressPlan{
 		Namespace: g.Namespace, Name: name, Group: g.Name, Order: len(g.Members) + 1,
@@ -152,7 +152,7 @@ func (f *Fleet) planIngress(rng *rand.Rand, g *IngressGroupPlan, i int) *Ingress
 
 // planService plans a Service of the Ingress side with Spec.PodsPerService pods. Validate made sure
 // the pod range holds them.
-func (f *Fleet) planService(rng *rand.Rand, namespace, name, ingress string) *ServicePlan {
+func (f *FleetPlan) planService(rng *rand.Rand, namespace, name, ingress string) *ServicePlan {
 	s := &ServicePlan{Namespace: namespace, Name: name, Ingress: ingress, Port: f.Spec.ServicePort, TargetPort: f.Spec.Port}
 	for range f.Spec.PodsPerService {
 		p, _ := f.planServicePod(rng, name, &s.NextPod)
@@ -162,7 +162,7 @@ func (f *Fleet) planService(rng *rand.Rand, namespace, name, ingress string) *Se
 	return s
 }
 
-func (f *Fleet) planTLS(rng *rand.Rand, ing *IngressPlan) *TLSPlan {
+func (f *FleetPlan) planTLS(rng *rand.Rand, ing *IngressPlan) *TLSPlan {
 	id := randHex(rng, 32)
 	return &TLSPlan{
 		SecretName: ing.Name + "-tls",

@@ -18,7 +18,7 @@ import (
 )
 
 // begin locks the TGB named key against other mutations and returns it with the live state.
-func (f *Fleet) begin(key types.NamespacedName) (*TGBPlan, *liveState, error) {
+func (f *FleetPlan) begin(key types.NamespacedName) (*TGBPlan, *liveState, error) {
 	f.mu.Lock()
 	live, t := f.live, f.byKey[key]
 	f.mu.Unlock()
@@ -40,13 +40,13 @@ func (f *Fleet) begin(key types.NamespacedName) (*TGBPlan, *liveState, error) {
 }
 
 // syncSlice rewrites the Service's EndpointSlice from its pods as the API server has them now.
-func (f *Fleet) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) error {
+func (f *FleetPlan) syncSlice(ctx context.Context, live *liveState, t *TGBPlan) error {
 	_, err := kubesim.SyncSlice(ctx, live.opts.Client, t.Key())
 	return err
 }
 
 // addPods plans, seeds and starts n new pods of t, appending them to t.Pods.
-func (f *Fleet) addPods(ctx context.Context, live *liveState, t *TGBPlan, n int) ([]PodPlan, error) {
+func (f *FleetPlan) addPods(ctx context.Context, live *liveState, t *TGBPlan, n int) ([]PodPlan, error) {
 	f.mu.Lock()
 	planned := make([]PodPlan, 0, n)
 	for range n {
@@ -75,7 +75,7 @@ func (f *Fleet) addPods(ctx context.Context, live *liveState, t *TGBPlan, n int)
 
 // deletePods deletes pods of t (immediately, as a kubelet confirming termination would) and drops them
 // from t.Pods.
-func (f *Fleet) deletePods(ctx context.Context, live *liveState, t *TGBPlan, victims []PodPlan) error {
+func (f *FleetPlan) deletePods(ctx context.Context, live *liveState, t *TGBPlan, victims []PodPlan) error {
 	for _, p := range victims {
 		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: t.Namespace, Name: p.Name}}
 		err := apiretry.OnTransient(ctx, func() error { return live.opts.Client.Delete(ctx, pod, client.GracePeriodSeconds(0)) })
@@ -90,11 +90,11 @@ func (f *Fleet) deletePods(ctx context.Context, live *liveState, t *TGBPlan, vic
 }
 
 // ScaleService adds (delta > 0) or removes (delta < 0, newest pods first) pods of the TGB's Service and
-// updates its EndpointSlice. The Change registers the new ip targets or deregisters the removed ones.
-func (f *Fleet) ScaleService(ctx context.Context, key types.NamespacedName, delta int) (Change, error) {
+// updates its EndpointSlice. The FleetChange registers the new ip targets or deregisters the removed ones.
+func (f *FleetPlan) ScaleService(ctx context.Context, key types.NamespacedName, delta int) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer t.lock.Unlock()
 	ch := f.newChange(live, ChangeScale, t)
@@ -119,11 +119,11 @@ func (f *Fleet) ScaleService(ctx context.Context, key types.NamespacedName, delt
 }
 
 // RotatePodIPs replaces n pods of the TGB (drawn with the fleet's RNG) by new pods with new IPs:
-// delete, then create. The Change deregisters the old ip targets and registers the new ones.
-func (f *Fleet) RotatePodIPs(ctx context.Context, key types.NamespacedName, n int) (Change, error) {
+// delete, then create. The FleetChange deregisters the old ip targets and registers the new ones.
+func (f *FleetPlan) RotatePodIPs(ctx context.Context, key types.NamespacedName, n int) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer t.lock.Unlock()
 	ch := f.newChange(live, ChangeRotatePodIPs, t)
@@ -143,14 +143,14 @@ func (f *Fleet) RotatePodIPs(ctx context.Context, key types.NamespacedName, n in
 }
 
 // AddTGB plans one more TGB with the fleet's RNG (target type, readiness gate and networking drawn with
-// the spec's shares as probabilities) and creates it like Create does. The Change registers all its
+// the spec's shares as probabilities) and creates it like Create does. The FleetChange registers all its
 // targets.
-func (f *Fleet) AddTGB(ctx context.Context) (Change, error) {
+func (f *FleetPlan) AddTGB(ctx context.Context) (FleetChange, error) {
 	f.mu.Lock()
 	live := f.live
 	if live == nil {
 		f.mu.Unlock()
-		return Change{}, ErrNotCreated
+		return FleetChange{}, ErrNotCreated
 	}
 	kind := v1beta1.TargetTypeIP
 	if f.rng.Float64() < f.Spec.InstanceShare {
@@ -167,16 +167,16 @@ func (f *Fleet) AddTGB(ctx context.Context) (Change, error) {
 	t, err := f.planTGB(f.rng, kind, gate, src)
 	f.mu.Unlock()
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	t.lock.Lock()
 	defer t.lock.Unlock()
 	cnt := live.uncounted()
 	if err := f.provisionTGB(ctx, live, t, cnt); err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	if err := f.createTGBObjects(ctx, live, t, metav1.NewTime(live.opts.Clock.Now()), cnt); err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	f.mu.Lock()
 	f.addTGB(t)
@@ -187,11 +187,11 @@ func (f *Fleet) AddTGB(ctx context.Context) (Change, error) {
 }
 
 // RemoveTGB deletes the TGB (its controller deregisters the targets and drops its finalizer), then its
-// EndpointSlice, pods and Service. The Change deregisters all its targets.
-func (f *Fleet) RemoveTGB(ctx context.Context, key types.NamespacedName) (Change, error) {
+// EndpointSlice, pods and Service. The FleetChange deregisters all its targets.
+func (f *FleetPlan) RemoveTGB(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer t.lock.Unlock()
 	ch := f.newChange(live, ChangeRemoveTGB, t)

@@ -33,7 +33,7 @@ func TestMutationChangesMatchCluster(t *testing.T) {
 	}
 	instanceTGB := tf.ChooseTGBs(rng, 1, func(i workload.TGBInfo) bool { return i.TargetType == v1beta1.TargetTypeInstance })[0]
 
-	check := func(t *testing.T, key types.NamespacedName, do func() (workload.Change, error)) workload.Change {
+	check := func(t *testing.T, key types.NamespacedName, do func() (workload.FleetChange, error)) workload.FleetChange {
 		t.Helper()
 		before := tf.desired(t)
 		ch, err := do()
@@ -61,14 +61,14 @@ func TestMutationChangesMatchCluster(t *testing.T) {
 
 	t.Run("scale up gated", func(t *testing.T) {
 		key := ipTGB(true)
-		ch := check(t, key, func() (workload.Change, error) { return tf.ScaleService(ctx, key, 2) })
+		ch := check(t, key, func() (workload.FleetChange, error) { return tf.ScaleService(ctx, key, 2) })
 		if len(ch.Register) != 2 || len(ch.Deregister) != 0 || len(ch.Pods) != 2 {
 			t.Fatalf("change %+v", ch)
 		}
 	})
 	t.Run("scale down", func(t *testing.T) {
 		key := ipTGB(false)
-		ch := check(t, key, func() (workload.Change, error) { return tf.ScaleService(ctx, key, -2) })
+		ch := check(t, key, func() (workload.FleetChange, error) { return tf.ScaleService(ctx, key, -2) })
 		if len(ch.Register) != 0 || len(ch.Deregister) != 2 {
 			t.Fatalf("change %+v", ch)
 		}
@@ -78,7 +78,7 @@ func TestMutationChangesMatchCluster(t *testing.T) {
 	})
 	t.Run("rotate pod IPs", func(t *testing.T) {
 		key := ipTGB(false)
-		ch := check(t, key, func() (workload.Change, error) { return tf.RotatePodIPs(ctx, key, 2) })
+		ch := check(t, key, func() (workload.FleetChange, error) { return tf.RotatePodIPs(ctx, key, 2) })
 		if len(ch.Register) != 2 || len(ch.Deregister) != 2 || slices.ContainsFunc(ch.Register, func(x tgbexpect.Target) bool {
 			return slices.Contains(ch.Deregister, x)
 		}) {
@@ -86,7 +86,7 @@ func TestMutationChangesMatchCluster(t *testing.T) {
 		}
 	})
 	t.Run("rotate instance TGB pods: no target change", func(t *testing.T) {
-		ch := check(t, instanceTGB, func() (workload.Change, error) { return tf.RotatePodIPs(ctx, instanceTGB, 1) })
+		ch := check(t, instanceTGB, func() (workload.FleetChange, error) { return tf.RotatePodIPs(ctx, instanceTGB, 1) })
 		if len(ch.Register)+len(ch.Deregister) != 0 {
 			t.Fatalf("change %+v", ch)
 		}

@@ -30,7 +30,7 @@ var ErrUnknownNode = errors.New("workload: unknown node")
 // targets it changes.
 type NodeChange struct {
 	Node    NodePlan
-	Changes []Change
+	Changes []FleetChange
 }
 
 // Replacement is what ReplaceNode did: the node that joined and the node that turned NotReady.
@@ -39,19 +39,19 @@ type Replacement struct {
 }
 
 // Changes are the joined node's changes followed by the replaced node's.
-func (r Replacement) Changes() []Change {
+func (r Replacement) Changes() []FleetChange {
 	return append(slices.Clone(r.Joined.Changes), r.Replaced.Changes...)
 }
 
 // node returns f.Nodes[i] for readers that do not hold f.mu.
-func (f *Fleet) node(i int) NodePlan {
+func (f *FleetPlan) node(i int) NodePlan {
 	f.nodesMu.RLock()
 	defer f.nodesMu.RUnlock()
 	return f.Nodes[i]
 }
 
 // beginNodes locks the fleet's nodes against other node mutations and returns the live state.
-func (f *Fleet) beginNodes() (*liveState, error) {
+func (f *FleetPlan) beginNodes() (*liveState, error) {
 	f.mu.Lock()
 	live := f.live
 	f.mu.Unlock()
@@ -66,7 +66,7 @@ func (f *Fleet) beginNodes() (*liveState, error) {
 // EC2 instance with its trunk ENI (seeded through Options.AWS) in the zone and one of the security groups planned nodes
 // get, and a Ready Node. New pods may be placed on it. Each Change registers the instance on the
 // NodePort of an instance TGB whose spec.nodeSelector matches the node.
-func (f *Fleet) JoinNode(ctx context.Context) (NodeChange, error) {
+func (f *FleetPlan) JoinNode(ctx context.Context) (NodeChange, error) {
 	live, err := f.beginNodes()
 	if err != nil {
 		return NodeChange{}, err
@@ -75,7 +75,7 @@ func (f *Fleet) JoinNode(ctx context.Context) (NodeChange, error) {
 	return f.joinNode(ctx, live)
 }
 
-func (f *Fleet) joinNode(ctx context.Context, live *liveState) (NodeChange, error) {
+func (f *FleetPlan) joinNode(ctx context.Context, live *liveState) (NodeChange, error) {
 	f.mu.Lock()
 	n, err := f.planNode(f.rng)
 	f.mu.Unlock()
@@ -106,7 +106,7 @@ func (f *Fleet) joinNode(ctx context.Context, live *liveState) (NodeChange, erro
 // the node's readiness). The Simulator stops renewing its heartbeat Lease. It refuses the fleet's
 // last Ready node. Each Change deregisters the instance from the NodePort of an instance TGB whose
 // spec.nodeSelector matches the node.
-func (f *Fleet) NodeNotReady(ctx context.Context, name string) (NodeChange, error) {
+func (f *FleetPlan) NodeNotReady(ctx context.Context, name string) (NodeChange, error) {
 	live, err := f.beginNodes()
 	if err != nil {
 		return NodeChange{}, err
@@ -115,7 +115,7 @@ func (f *Fleet) NodeNotReady(ctx context.Context, name string) (NodeChange, erro
 	return f.nodeNotReady(ctx, live, name)
 }
 
-func (f *Fleet) nodeNotReady(ctx context.Context, live *liveState, name string) (NodeChange, error) {
+func (f *FleetPlan) nodeNotReady(ctx context.Context, live *liveState, name string) (NodeChange, error) {
 	f.mu.Lock()
 	i := slices.IndexFunc(f.Nodes, func(n NodePlan) bool { return n.Name == name })
 	ready := len(f.Nodes) - f.notReady
@@ -175,7 +175,7 @@ func setNodeNotReady(node *corev1.Node, now metav1.Time) {
 // joined ones in the order they joined) turns NotReady (NodeNotReady). The choice depends only on
 // the fleet's history, so a replayed timeline replaces the same nodes. It refuses, before writing
 // anything, when no node is Ready.
-func (f *Fleet) ReplaceNode(ctx context.Context) (Replacement, error) {
+func (f *FleetPlan) ReplaceNode(ctx context.Context) (Replacement, error) {
 	live, err := f.beginNodes()
 	if err != nil {
 		return Replacement{}, err
@@ -205,7 +205,7 @@ func (f *Fleet) ReplaceNode(ctx context.Context) (Replacement, error) {
 // nodeLabels: registering (node-join) or deregistering (node-not-ready) its instance on the TGB's
 // NodePort. The TGBs' node selectors are read from the API server, in fleet order; a TGB not
 // created yet (AddTGB) is left out, its own Change registers every node.
-func (f *Fleet) nodeChanges(ctx context.Context, live *liveState, kind string, n NodePlan, nodeLabels map[string]string) ([]Change, error) {
+func (f *FleetPlan) nodeChanges(ctx context.Context, live *liveState, kind string, n NodePlan, nodeLabels map[string]string) ([]FleetChange, error) {
 	if _, excluded := nodeLabels[tgbexpect.ExcludeFromLBLabel]; excluded {
 		return nil, nil
 	}
@@ -238,7 +238,7 @@ func (f *Fleet) nodeChanges(ctx context.Context, live *liveState, kind string, n
 		}
 	}
 	f.mu.Unlock()
-	out := make([]Change, 0, len(targets))
+	out := make([]FleetChange, 0, len(targets))
 	for _, t := range targets {
 		ch := f.newChange(live, kind, t)
 		tg := []tgbexpect.Target{{ID: n.InstanceID, Port: t.NodePort}}

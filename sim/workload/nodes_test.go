@@ -164,7 +164,7 @@ func TestReplaceNode(t *testing.T) {
 	})
 	t.Run("adopt refuses a fleet with node mutations", func(t *testing.T) {
 		again := workload.Plan(tf.Spec, seeded(seed))
-		err := again.Adopt(ctx, tf.Fleet, workload.Options{Client: k8s, AWS: tf.aws, Labels: tf.run})
+		err := again.Adopt(ctx, tf.FleetPlan, workload.Options{Client: k8s, AWS: tf.aws, Labels: tf.run})
 		if err == nil || !strings.Contains(err.Error(), "node mutations") {
 			t.Fatalf("Adopt: %v", err)
 		}
@@ -173,7 +173,7 @@ func TestReplaceNode(t *testing.T) {
 
 // checkNodeChanges checks one change of kind per TGB in tgbs, in any order, each with the instance on
 // the TGB's NodePort as its only target.
-func checkNodeChanges(t *testing.T, chs []workload.Change, kind string, tgbs []types.NamespacedName, instanceID string) {
+func checkNodeChanges(t *testing.T, chs []workload.FleetChange, kind string, tgbs []types.NamespacedName, instanceID string) {
 	t.Helper()
 	var got []types.NamespacedName
 	for _, ch := range chs {

@@ -42,11 +42,11 @@ func withLabels(run map[string]string, extra map[string]string) map[string]strin
 	return out
 }
 
-func (f *Fleet) namespaceObject(name string, run map[string]string) *corev1.Namespace {
+func (f *FleetPlan) namespaceObject(name string, run map[string]string) *corev1.Namespace {
 	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: withLabels(run, nil)}}
 }
 
-func (f *Fleet) nodeObject(n NodePlan, sgID string, run map[string]string, now metav1.Time) *corev1.Node {
+func (f *FleetPlan) nodeObject(n NodePlan, sgID string, run map[string]string, now metav1.Time) *corev1.Node {
 	return &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: n.Name,
@@ -76,7 +76,7 @@ func (f *Fleet) nodeObject(n NodePlan, sgID string, run map[string]string, now m
 
 var simulatedNodeTaint = corev1.Taint{Key: SimulatedNodeTaint, Value: "true", Effect: corev1.TaintEffectNoSchedule}
 
-func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service {
+func (f *FleetPlan) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service {
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, Labels: withLabels(run, nil)},
 		Spec: corev1.ServiceSpec{
@@ -103,7 +103,7 @@ func (f *Fleet) serviceObject(t *TGBPlan, run map[string]string) *corev1.Service
 	return svc
 }
 
-func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]string) *corev1.Pod {
+func (f *FleetPlan) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]string) *corev1.Pod {
 	pod := f.servicePodObject(t.Namespace, t.Name, p, sgID, run)
 	if t.ReadinessGate {
 		pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: corev1.PodConditionType(t.GateType())}}
@@ -116,7 +116,7 @@ func (f *Fleet) podObject(t *TGBPlan, p PodPlan, sgID string, run map[string]str
 }
 
 // servicePodObject is a pod of the Service namespace/service, without readiness gates.
-func (f *Fleet) servicePodObject(namespace, service string, p PodPlan, sgID string, run map[string]string) *corev1.Pod {
+func (f *FleetPlan) servicePodObject(namespace, service string, p PodPlan, sgID string, run map[string]string) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: p.Name, Namespace: namespace,
@@ -138,7 +138,7 @@ func (f *Fleet) servicePodObject(namespace, service string, p PodPlan, sgID stri
 
 // runningStatus is the status a kubelet reports for a started pod: Running, containers ready, Ready
 // according to the readiness gates (none are set yet, so a gated pod is not Ready).
-func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev1.PodStatus {
+func (f *FleetPlan) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev1.PodStatus {
 	hostIP := f.node(p.Node).PrivateIP
 	st := corev1.PodStatus{
 		Phase:     corev1.PodRunning,
@@ -170,7 +170,7 @@ func (f *Fleet) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev
 // duplicateSliceName names the second EndpointSlice of a Service with DuplicateEndpoint.
 func duplicateSliceName(service string) string { return service + "-sim-dup" }
 
-func (f *Fleet) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
+func (f *FleetPlan) sliceObject(t *TGBPlan, pods []*corev1.Pod, run map[string]string) *discoveryv1.EndpointSlice {
 	s := serviceSliceObject(t.Namespace, t.Name, f.Spec.Port, pods, run)
 	if t.DuplicateEndpoint {
 		s.Annotations = map[string]string{kubesim.DuplicateSliceAnnotation: duplicateSliceName(t.Name)}
@@ -210,7 +210,7 @@ func serviceSliceObject(namespace, service string, port int32, pods []*corev1.Po
 	}
 }
 
-func (f *Fleet) tgbObject(t *TGBPlan, run map[string]string) *v1beta1.TargetGroupBinding {
+func (f *FleetPlan) tgbObject(t *TGBPlan, run map[string]string) *v1beta1.TargetGroupBinding {
 	tt := t.TargetType
 	tgb := &v1beta1.TargetGroupBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, Labels: withLabels(run, nil)},

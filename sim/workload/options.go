@@ -15,7 +15,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 )
 
-// Options configures Create and, through the Fleet it leaves behind, the mutations and Cleanup.
+// Options configures Create and, through the FleetPlan it leaves behind, the mutations and Cleanup.
 type Options struct {
 	// Client writes every object. Required; its scheme must know core, discovery and v1beta1 types, and its
 	// rest.Config should not rate-limit on the client side (QPS < 0, or high QPS and Burst).
@@ -88,7 +88,7 @@ func (o *Options) validate() error {
 // liveState is what Create leaves for the mutations.
 type liveState struct {
 	opts  Options
-	sgIDs []string // security group IDs by index of Fleet.SecurityGroupNames (last: the load balancer's)
+	sgIDs []string // security group IDs by index of FleetPlan.SecurityGroupNames (last: the load balancer's)
 	lbSG  string
 
 	changes int // Change ID sequence

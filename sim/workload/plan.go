@@ -13,9 +13,9 @@ import (
 	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
-// Fleet is a planned (and, after Create, live) fleet. The exported fields are the plan; mutations keep
-// them current under the Fleet's lock, so read them only before Create or through the accessor methods.
-type Fleet struct {
+// FleetPlan is a planned (and, after Create, live) fleet. The exported fields are the plan; mutations keep
+// them current under the FleetPlan's lock, so read them only before Create or through the accessor methods.
+type FleetPlan struct {
 	// Spec is the defaulted spec the fleet was planned from.
 	Spec Spec
 	// Namespaces are the namespaces, in order.
@@ -127,7 +127,7 @@ func (t *TGBPlan) GateType() string { return tgbexpect.ReadinessGatePrefix + t.N
 type PodPlan struct {
 	Name  string
 	IP    string
-	Node  int // index into Fleet.Nodes
+	Node  int // index into FleetPlan.Nodes
 	ENIID string
 	// VLANID tags the branch ENI's traffic on its node's trunk.
 	VLANID int
@@ -166,12 +166,12 @@ func chosen(rng *rand.Rand, n, k int) []bool {
 // Plan plans a fleet from spec (defaulted here) and rng. It panics on an invalid spec: call
 // spec.WithDefaults().Validate() first. The result depends only on the spec and the RNG's state, so
 // the same seed gives the same fleet: names, IPs, instance IDs, node assignment and target types.
-func Plan(spec Spec, rng *rand.Rand) *Fleet {
+func Plan(spec Spec, rng *rand.Rand) *FleetPlan {
 	spec = spec.WithDefaults()
 	if err := spec.Validate(); err != nil {
 		panic(fmt.Sprintf("workload.Plan: invalid spec: %v", err))
 	}
-	f := &Fleet{
+	f := &FleetPlan{
 		Spec:  spec,
 		rng:   rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())),
 		byKey: make(map[types.NamespacedName]*TGBPlan, spec.TGBs),
@@ -234,7 +234,7 @@ func Plan(spec Spec, rng *rand.Rand) *Fleet {
 // listed in two slices). It draws
 // only for a share above 0, and after everything else, so that a fleet without them is planned
 // exactly as before they existed.
-func (f *Fleet) planSpecCases(rng *rand.Rand) {
+func (f *FleetPlan) planSpecCases(rng *rand.Rand) {
 	pick := func(among []*TGBPlan, fraction float64) []*TGBPlan {
 		k := share(len(among), fraction)
 		if k == 0 {
@@ -274,7 +274,7 @@ func (f *Fleet) planSpecCases(rng *rand.Rand) {
 // planNode plans the next node (not yet appended): the next two addresses of the node range (the
 // node's and its trunk ENI's), zones round-robin by position, instance ID and security group drawn from
 // rng. Callers hold f.mu or own f.
-func (f *Fleet) planNode(rng *rand.Rand) (NodePlan, error) {
+func (f *FleetPlan) planNode(rng *rand.Rand) (NodePlan, error) {
 	ip, err := f.nodeIPs.Next()
 	trunk, err2 := f.nodeIPs.Next()
 	if err != nil || err2 != nil {
@@ -292,7 +292,7 @@ func (f *Fleet) planNode(rng *rand.Rand) (NodePlan, error) {
 }
 
 // planTGB plans the next TGB with its pods, drawing from rng. Callers hold f.mu or own f.
-func (f *Fleet) planTGB(rng *rand.Rand, kind v1beta1.TargetType, gate bool, src NetworkingSource) (*TGBPlan, error) {
+func (f *FleetPlan) planTGB(rng *rand.Rand, kind v1beta1.TargetType, gate bool, src NetworkingSource) (*TGBPlan, error) {
 	i := f.nextTGB
 	name := fmt.Sprintf("svc-%05d-%s", i, randName(rng, 5))
 	t := &TGBPlan{
@@ -321,13 +321,13 @@ func (f *Fleet) planTGB(rng *rand.Rand, kind v1beta1.TargetType, gate bool, src 
 }
 
 // planPod plans the next pod of t (not yet appended).
-func (f *Fleet) planPod(rng *rand.Rand, t *TGBPlan) (PodPlan, error) {
+func (f *FleetPlan) planPod(rng *rand.Rand, t *TGBPlan) (PodPlan, error) {
 	return f.planServicePod(rng, t.Name, &t.NextPod)
 }
 
 // planServicePod plans the next pod of the Service named service, whose next ordinal *next takes (and
 // advances).
-func (f *Fleet) planServicePod(rng *rand.Rand, service string, next *int) (PodPlan, error) {
+func (f *FleetPlan) planServicePod(rng *rand.Rand, service string, next *int) (PodPlan, error) {
 	ip, err := f.podIPs.Next()
 	if err != nil {
 		return PodPlan{}, err
@@ -349,7 +349,7 @@ const maxVLANID = 4094
 
 // nextVLAN hands out node i's trunk VLAN IDs in turn, wrapping after maxVLANID: a real trunk carries far
 // fewer branches at once, and the ID is only a label here. Callers hold f.mu or own f.
-func (f *Fleet) nextVLAN(node int) int {
+func (f *FleetPlan) nextVLAN(node int) int {
 	v := f.vlans[node]%maxVLANID + 1
 	f.vlans[node] = v
 	return v
@@ -357,7 +357,7 @@ func (f *Fleet) nextVLAN(node int) int {
 
 // placePod draws the node of a new pod among the Ready nodes (all of them, drawn as before any node
 // turned NotReady, while none has). Callers hold f.mu or own f.
-func (f *Fleet) placePod(rng *rand.Rand) int {
+func (f *FleetPlan) placePod(rng *rand.Rand) int {
 	if f.notReady == 0 {
 		return rng.IntN(len(f.Nodes))
 	}
@@ -370,7 +370,7 @@ func (f *Fleet) placePod(rng *rand.Rand) int {
 	return ready[rng.IntN(len(ready))]
 }
 
-func (f *Fleet) addTGB(t *TGBPlan) {
+func (f *FleetPlan) addTGB(t *TGBPlan) {
 	f.TGBs = append(f.TGBs, t)
 	f.byKey[t.Key()] = t
 }

@@ -44,7 +44,7 @@ func clusterTag(cluster string) string { return "kubernetes.io/cluster/" + clust
 func (n NodePlan) TrunkENIID() string { return "eni-" + hexDigest("trunk/"+n.InstanceID, 17) }
 
 // podENIAnnotation is the pod's PodENIAnnotation value. The fleet has one subnet, the VPC.
-func (f *Fleet) podENIAnnotation(p PodPlan) string {
+func (f *FleetPlan) podENIAnnotation(p PodPlan) string {
 	b, err := json.Marshal([]BranchENI{{ENIID: p.ENIID, MACAddress: branchMAC(p.ENIID), PrivateIP: p.IP,
 		VLANID: p.VLANID, SubnetCIDR: f.Spec.VPCCIDR}})
 	if err != nil {
@@ -68,7 +68,7 @@ func hexDigest(s string, n int) string {
 }
 
 // seedNode seeds the node's EC2 instance (with its primary ENI) and its trunk ENI.
-func (f *Fleet) seedNode(ctx context.Context, live *liveState, n NodePlan) error {
+func (f *FleetPlan) seedNode(ctx context.Context, live *liveState, n NodePlan) error {
 	sg := live.sgIDs[n.SecurityGroup]
 	if err := live.opts.AWS.SeedInstance(ctx, n.InstanceID, n.PrivateIP, []string{sg}); err != nil {
 		return fmt.Errorf("seeding instance %s: %w", n.InstanceID, err)
@@ -83,7 +83,7 @@ func (f *Fleet) seedNode(ctx context.Context, live *liveState, n NodePlan) error
 }
 
 // seedENI seeds the pod's branch ENI on its node's trunk.
-func (f *Fleet) seedENI(ctx context.Context, live *liveState, p PodPlan) error {
+func (f *FleetPlan) seedENI(ctx context.Context, live *liveState, p PodPlan) error {
 	n := f.node(p.Node)
 	branch := NetworkInterface{ID: p.ENIID, PrivateIPs: []string{p.IP}, SecurityGroupIDs: []string{live.sgIDs[p.SecurityGroup]},
 		InterfaceType: "branch", AvailabilityZone: n.Zone, MACAddress: branchMAC(p.ENIID), Description: branchDescription,
@@ -98,7 +98,7 @@ func (f *Fleet) seedENI(ctx context.Context, live *liveState, p PodPlan) error {
 // tagEndpointGroups tags the node and pod security groups (all but the load balancer's, the last) for
 // the cluster, as EKS node groups' groups are: a controller lists the groups it may manage rules on by
 // this tag, and picks it among several on one ENI.
-func (f *Fleet) tagEndpointGroups(ctx context.Context, live *liveState) error {
+func (f *FleetPlan) tagEndpointGroups(ctx context.Context, live *liveState) error {
 	groups := live.sgIDs[:len(live.sgIDs)-1]
 	if err := live.opts.AWS.TagResources(ctx, groups, map[string]string{clusterTag(f.Spec.ClusterName): "owned"}); err != nil {
 		return fmt.Errorf("tagging security groups %s: %w", strings.Join(groups, ","), err)

@@ -25,7 +25,7 @@ func (r RawResult) Rate() float64 { return perSecond(r.Objects, r.Elapsed) }
 // RawCreateRate measures the API server's plain create rate with the harness Create uses: n small
 // ConfigMaps created by concurrency workers (default DefaultConcurrency) in a fresh namespace named
 // <prefix>-raw (labelled with labels). The ConfigMaps and namespace are deleted afterwards; only the
-// creates are timed. The goal is Fleet.Create's write rate ≥ 60 % of this rate.
+// creates are timed. The goal is FleetPlan.Create's write rate ≥ 60 % of this rate.
 func RawCreateRate(ctx context.Context, c client.Client, n, concurrency int, namespace string, labels map[string]string) (RawResult, error) {
 	res, cleanup, err := RawCreate(ctx, c, n, concurrency, namespace, labels)
 	cleanup()

@@ -22,10 +22,10 @@ const ChangeRecreateService = "recreate-service"
 // same spec; pods and EndpointSlice are left alone, so the endpoints come back unchanged (upstream
 // #4343: a controller that kept its checkpoint through the cleanup skips the reconcile). The Change
 // deregisters every target (the controller's cleanup) and registers them again.
-func (f *Fleet) RecreateService(ctx context.Context, key types.NamespacedName, down time.Duration) (Change, error) {
+func (f *FleetPlan) RecreateService(ctx context.Context, key types.NamespacedName, down time.Duration) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer t.lock.Unlock()
 	ch := f.newChange(live, ChangeRecreateService, t)
@@ -67,10 +67,10 @@ const ChangeStaleGate = "stale-gate"
 // so the TGB's checkpoint still matches: a controller that early-exits on a matching checkpoint
 // without looking at the gates leaves the gate stuck. The Change has no target change; Pods names
 // the pod whose gate must flip back to True.
-func (f *Fleet) StaleGate(ctx context.Context, key types.NamespacedName) (Change, error) {
+func (f *FleetPlan) StaleGate(ctx context.Context, key types.NamespacedName) (FleetChange, error) {
 	t, live, err := f.begin(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	defer t.lock.Unlock()
 	ch := f.newChange(live, ChangeStaleGate, t)

@@ -23,14 +23,14 @@ import (
 // follows Ready. It returns once the container is down; the recovery runs in the background (Close waits
 // for it). The Change has no net target change; for a gated TGB, Pods names the pod whose gate must
 // re-flip.
-func (f *Fleet) ContainerRestart(ctx context.Context, pod types.NamespacedName) (Change, error) {
+func (f *FleetPlan) ContainerRestart(ctx context.Context, pod types.NamespacedName) (FleetChange, error) {
 	key, ok := f.tgbOfPod(pod)
 	if !ok {
-		return Change{}, fmt.Errorf("%w: no pod %s", ErrUnknownTGB, pod)
+		return FleetChange{}, fmt.Errorf("%w: no pod %s", ErrUnknownTGB, pod)
 	}
 	t, live, err := f.begin(key)
 	if err != nil {
-		return Change{}, err
+		return FleetChange{}, err
 	}
 	ch := f.newChange(live, ChangeContainerRestart, t)
 	if t.ReadinessGate {
@@ -65,7 +65,7 @@ func (f *Fleet) ContainerRestart(ctx context.Context, pod types.NamespacedName) 
 
 // setContainerReady patches the container's readiness, ContainersReady, and Ready by the kubelet rule.
 // Going down also counts a restart.
-func (f *Fleet) setContainerReady(ctx context.Context, live *liveState, key types.NamespacedName, ready bool) error {
+func (f *FleetPlan) setContainerReady(ctx context.Context, live *liveState, key types.NamespacedName, ready bool) error {
 	c := live.opts.Client
 	return retry.OnError(apiretry.Contended, apiretry.Retriable, func() error {
 		pod := &corev1.Pod{}
@@ -115,7 +115,7 @@ func (f *Fleet) setContainerReady(ctx context.Context, live *liveState, key type
 }
 
 // Close stops pending container recoveries and waits for running ones. Mutations fail afterwards.
-func (f *Fleet) Close() {
+func (f *FleetPlan) Close() {
 	f.mu.Lock()
 	live := f.live
 	f.mu.Unlock()

@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"go/format"
 	"maps"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // Module is the module path the comments' keys start with.
@@ -16,14 +20,52 @@ const Module = "github.com/restartsim/restartsim"
 // ScenarioDir is the scenario package's directory in the module.
 const ScenarioDir = "sim/scenario"
 
-// ReadComments reads the scenario package's doc comments (run from the module's root), keyed as
-// jsonschema.Reflector.CommentMap wants them.
+// ObjectsDir is the directory of the objects package, whose Group is the type of fleet.objects[].
+const ObjectsDir = "sim/objects"
+
+// ReadComments reads the doc comments of the scenario package and of the objects package's types the
+// scenario reaches (run from the module's root), keyed as jsonschema.Reflector.CommentMap wants them.
 func ReadComments() (map[string]string, error) {
 	r := &jsonschema.Reflector{}
-	if err := r.AddGoComments(Module, ScenarioDir, jsonschema.WithFullComment()); err != nil {
-		return nil, err
+	for _, dir := range []string{ScenarioDir, ObjectsDir} {
+		if err := r.AddGoComments(Module, dir, jsonschema.WithFullComment()); err != nil {
+			return nil, err
+		}
+	}
+	// Of the objects package only the types a scenario file reaches are described; the package's
+	// others would only swell the binary.
+	reached := map[reflect.Type]bool{}
+	reach(reflect.TypeFor[scenario.Scenario](), reached)
+	objectsPrefix := Module + "/" + ObjectsDir + "."
+	for k := range r.CommentMap {
+		name, ok := strings.CutPrefix(k, objectsPrefix)
+		if !ok {
+			continue
+		}
+		typ, _, _ := strings.Cut(name, ".")
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(reached)), func(t reflect.Type) bool {
+			return t.PkgPath() == Module+"/"+ObjectsDir && t.Name() == typ
+		}) {
+			delete(r.CommentMap, k)
+		}
 	}
 	return r.CommentMap, nil
+}
+
+// reach adds t and every named type its fields reach to seen.
+func reach(t reflect.Type, seen map[reflect.Type]bool) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if seen[t] {
+		return
+	}
+	seen[t] = true
+	if t.Kind() == reflect.Struct {
+		for i := range t.NumField() {
+			reach(t.Field(i).Type, seen)
+		}
+	}
 }
 
 // CommentsSource is comments_gen.go holding m.

@@ -51,6 +51,14 @@ func Reflect() *jsonschema.Schema {
 			}
 			return nil
 		},
+		// The objects package's types keep the names they have always had in the schema
+		// (ObjectGroup, ObjectAWSRef), which says what they are among the scenario's.
+		Namer: func(t reflect.Type) string {
+			if t.PkgPath() == Module+"/"+ObjectsDir {
+				return "Object" + t.Name()
+			}
+			return ""
+		},
 	}
 	s := r.Reflect(&scenario.Scenario{})
 	s.ID = ID

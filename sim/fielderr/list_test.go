@@ -1,4 +1,4 @@
-package scenario
+package fielderr
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 )
 
 // A long list prints its first fifty problems and how many more there are.
-func TestErrorListCapped(t *testing.T) {
+func TestListCapped(t *testing.T) {
 	for _, tc := range []struct {
 		n        int
 		more     string
@@ -19,9 +19,9 @@ func TestErrorListCapped(t *testing.T) {
 		{n: 51, more: "and 1 more", listed: 50, notShown: "p50:"},
 		{n: 120, more: "and 70 more", listed: 50, notShown: "p50:"},
 	} {
-		var l ErrorList
+		var l List
 		for i := range tc.n {
-			l = append(l, &FieldError{File: "f.yaml", Line: i + 1, Column: 1, Path: fmt.Sprintf("p%d", i), Msg: "bad"})
+			l = append(l, &Error{File: "f.yaml", Line: i + 1, Column: 1, Path: fmt.Sprintf("p%d", i), Msg: "bad"})
 		}
 		got := l.Error()
 		if n := strings.Count(got, "f.yaml:"); n != tc.listed {
