@@ -30,7 +30,7 @@ func Load(resultsPath, strategy string) (*Run, error) {
 		return nil, fmt.Errorf("%s: %w", resultsPath, err)
 	}
 	logPath := filepath.Join(filepath.Dir(resultsPath), st.Name, "aws-calls.jsonl")
-	calls, err := readCallLog(logPath)
+	calls, err := ReadCallLog(logPath)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,8 @@ func strategyNames(res *results.Results) string {
 	return s
 }
 
-func readCallLog(path string) ([]fakeaws.Call, error) {
+// ReadCallLog reads an aws-calls.jsonl, naming the line of a record it cannot read.
+func ReadCallLog(path string) ([]fakeaws.Call, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("the AWS call log: %w", err)

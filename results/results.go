@@ -77,6 +77,27 @@ type Strategy struct {
 	// CallLogOrigin is fakeaws's clock when the measured phase began: a call in the strategy's
 	// aws-calls.jsonl happened at its time minus this, in scenario seconds (nil: no call log).
 	CallLogOrigin *time.Time `json:"callLogOrigin,omitempty"`
+	// Forecasts are the restart at the larger fleets the scenario's predict section asked for, from
+	// the restart-queue model fitted on this run.
+	Forecasts []Forecast `json:"forecasts,omitempty"`
+}
+
+// Forecast is the restart-queue model's restart at one fleet size. Refused, when set, says why the
+// model did not explain the run, and nothing else is.
+type Forecast struct {
+	Size               int      `json:"size"`
+	BlindP50           *Spread  `json:"blindP50Seconds,omitempty"`
+	BlindP95           *Spread  `json:"blindP95Seconds,omitempty"`
+	TTFMR              *Spread  `json:"ttfmrSeconds,omitempty"`
+	SteadyStateSeconds *float64 `json:"steadyStateSeconds,omitempty"`
+	Refused            string   `json:"refused,omitempty"`
+}
+
+// Spread is a forecast figure over random queue orders: the median and the central 95 %.
+type Spread struct {
+	Median float64 `json:"median"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
 }
 
 // RestartPhases is when each step of a restart happened, in scenario seconds. A nil step is one

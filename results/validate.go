@@ -147,6 +147,7 @@ func (c *checker) strategy(p string, s *Strategy) {
 		c.value(q+".value", t.Value)
 	}
 	c.unapplied(p, s)
+	c.forecasts(p, s.Forecasts)
 	if s.Restart != nil {
 		c.restart(p+".restart", s.Restart)
 	}

@@ -70,6 +70,7 @@ func printSummary(w io.Writer, res *results.Results, last string) {
 	printWork(w, res)
 	printMemory(w, res)
 	printABRuns(w, res)
+	printForecasts(w, res)
 	fmt.Fprintln(w, "BLIND: latency of the changes pending at the restart, made during it or by the next churn step, until AWS has them.")
 	fmt.Fprintln(w, "TTFMR: from the restart to the first AWS mutation applying any of them (the luckiest change).")
 	for _, note := range neverSteadyNotes(res) {

@@ -106,6 +106,7 @@ func runScenario(ctx context.Context, p *preparedRun, dir string, started time.T
 	}
 	res.Environment.PeakRSSBytes, res.Environment.PeakRSSByProcess = peak.Stop()
 	res.Scenario.WallSeconds = measure.Round3(time.Since(started).Seconds())
+	forecast(sc, dir, res)
 	evaluateThresholds(sc, res)
 	if err := writeRun(outfile.Disk{}, o, dir, res, series); err != nil {
 		return nil, err

@@ -45,6 +45,9 @@ type Scenario struct {
 	Gate []GateRule `json:"gate,omitempty"`
 	// AB compares two builds of one strategy (see AB); `restartsim gate` judges the comparison.
 	AB *AB `json:"ab,omitempty"`
+	// Predict forecasts each strategy's restart at larger fleets from this run's AWS call log, as
+	// `restartsim predict` does; the forecasts are printed and written to results.json.
+	Predict *Predict `json:"predict,omitempty"`
 
 	// src is where Parse read the scenario (nil for one built in code).
 	src *source

@@ -121,6 +121,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	v.validateTimeline(s)
 	v.validateThresholds(s.Thresholds, names)
 	v.validateGate(s.Gate, names)
+	v.validatePredict(s.Predict)
 	if !slices.ContainsFunc(v.errs, func(e *FieldError) bool { return strings.HasPrefix(e.Path, "cluster.crds") }) {
 		// Templates and conditions compile against the CRDs, which must be known to exist first;
 		// every other problem is reported beside the objects' own.
