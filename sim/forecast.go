@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/restartsim/restartsim/predict"
@@ -41,25 +40,4 @@ func forecast(sc *scenario.Scenario, dir string, res *results.Results) {
 		run := &predict.Run{Results: res, Strategy: st, Calls: calls}
 		st.Forecasts = predict.Forecasts(run, sc.Predict.Sizes, forecastOrders, forecastSeed)
 	}
-}
-
-// printForecasts writes the forecasts, one line per strategy and size, or why there are none.
-func printForecasts(w io.Writer, res *results.Results) {
-	for _, st := range res.Strategies {
-		for _, f := range st.Forecasts {
-			switch {
-			case f.Refused != "":
-				fmt.Fprintf(w, "forecast %s at %d: none: %s\n", st.Name, f.Size, f.Refused)
-			case f.BlindP50 != nil:
-				fmt.Fprintf(w, "forecast %s at %d: blind p50 %s, p95 %s, TTFMR %s, steady %s\n", st.Name, f.Size,
-					spreadCell(f.BlindP50), spreadCell(f.BlindP95), spreadCell(f.TTFMR), fmtSec(f.SteadyStateSeconds))
-			default:
-				fmt.Fprintf(w, "forecast %s at %d: steady %s\n", st.Name, f.Size, fmtSec(f.SteadyStateSeconds))
-			}
-		}
-	}
-}
-
-func spreadCell(s *results.Spread) string {
-	return fmt.Sprintf("%.1fs [%.1f, %.1f]", s.Median, s.Low, s.High)
 }

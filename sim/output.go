@@ -159,3 +159,24 @@ func thresholdsCell(ts []results.ThresholdResult) string {
 	}
 	return fmt.Sprintf("FAIL %d/%d", len(failed), len(ts))
 }
+
+// printForecasts writes the forecasts, one line per strategy and size, or why there are none.
+func printForecasts(w io.Writer, res *results.Results) {
+	for _, st := range res.Strategies {
+		for _, f := range st.Forecasts {
+			switch {
+			case f.Refused != "":
+				fmt.Fprintf(w, "forecast %s at %d: none: %s\n", st.Name, f.Size, f.Refused)
+			case f.BlindP50 != nil:
+				fmt.Fprintf(w, "forecast %s at %d: blind p50 %s, p95 %s, TTFMR %s, steady %s\n", st.Name, f.Size,
+					spreadCell(f.BlindP50), spreadCell(f.BlindP95), spreadCell(f.TTFMR), fmtSec(f.SteadyStateSeconds))
+			default:
+				fmt.Fprintf(w, "forecast %s at %d: steady %s\n", st.Name, f.Size, fmtSec(f.SteadyStateSeconds))
+			}
+		}
+	}
+}
+
+func spreadCell(s *results.Spread) string {
+	return fmt.Sprintf("%.1fs [%.1f, %.1f]", s.Median, s.Low, s.High)
+}
