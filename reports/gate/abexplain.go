@@ -72,7 +72,8 @@ func runsNeeded(level float64) int {
 // side, and what would decide it within a plan of planMax runs per side.
 func (c ABCheck) undecidedText(runs, planMax int) string {
 	s := c.undecidedCause(runs, planMax)
-	if c.Resolution < 1 && !c.FloorHeld() {
+	// The noise cause already estimates the runs from the interval itself.
+	if c.Resolution < 1 && !c.FloorHeld() && !strings.HasPrefix(s, "noise:") {
 		s += fmt.Sprintf("; too noisy to rule out within the plan (resolution %.2g)", c.Resolution)
 	}
 	return s
@@ -142,6 +143,9 @@ func (o *ABOutcome) explain() {
 				closest = c
 			}
 		}
+	}
+	if o.Verdict == Inconclusive && o.timed && tooSaturated(o.Saturated, 2*o.Runs) {
+		o.Decided = append(o.Decided, fmt.Sprintf("the saturation rule: the machine was saturated in %d of %d runs, and a pass of durations allows a quarter", o.Saturated, 2*o.Runs))
 	}
 	if o.Verdict != Pass {
 		return

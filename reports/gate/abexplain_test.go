@@ -84,3 +84,20 @@ func TestUndecidedAndDecidedSayWhy(t *testing.T) {
 		t.Errorf("tight A/A: %s, decided %q: want the closest check named", pass.Verdict, pass.Decided)
 	}
 }
+
+// An A/A on a saturated machine names the saturation rule as what decided it.
+func TestSaturationDecides(t *testing.T) {
+	r := abResults(seq(1.4, 0.05, 8), seq(1.41, 0.05, 8))
+	for i := range r.Strategies {
+		for j := range r.Strategies[i].Runs {
+			r.Strategies[i].Runs[j].Machine = &results.Machine{Saturated: true}
+		}
+	}
+	out, err := EvaluateAB(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != Inconclusive || len(out.Decided) != 1 || !strings.Contains(out.Decided[0], "saturated in 16 of 16 runs") {
+		t.Errorf("saturated A/A: %s, decided %q: want the saturation rule named", out.Verdict, out.Decided)
+	}
+}
