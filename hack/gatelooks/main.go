@@ -8,6 +8,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/restartsim/restartsim/reports/gate"
@@ -19,13 +20,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gatelooks RESULTS.json")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1]); err != nil {
+	if err := run(os.Stdout, os.Args[1]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 }
 
-func run(path string) error {
+func run(w io.Writer, path string) error {
 	r, err := results.Load(path)
 	if err != nil {
 		return err
@@ -42,12 +43,12 @@ func run(path string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("look %d of %d, %d + %d runs: %s: %s\n", k+1, plan.Looks(), n, n, o.Verdict, o.Reason)
+		fmt.Fprintf(w, "look %d of %d, %d + %d runs: %s: %s\n", k+1, plan.Looks(), n, n, o.Verdict, o.Reason)
 		for _, d := range o.Decided {
-			fmt.Printf("  decided by: %s\n", d)
+			fmt.Fprintf(w, "  decided by: %s\n", d)
 		}
 		for _, u := range o.Undecided {
-			fmt.Printf("  undecided: %s\n", u)
+			fmt.Fprintf(w, "  undecided: %s\n", u)
 		}
 	}
 	return nil
