@@ -46,6 +46,7 @@ func main() {
 	record := flag.String("record", "", "a record of real gate runs (hack/power-study.sh RECORD=...), e.g. docs/power/gates.tsv: tabled by load and condition after the pools")
 	pools := flag.String("pools", "pool*", "the directories of a condition whose runs are its pool; 'gate-*' takes the runs of its real gate runs (hack/power-study.sh gates)")
 	byBuild := flag.Bool("by-build", false, "with -record: a row per build in each cell, for builds whose gates judge differently")
+	noise := flag.Bool("noise", false, "instead of the replays: per metric, the gain of pairing each round's runs and the covariates' rank correlations (noise.go)")
 	flag.Parse()
 	defer func() {
 		if *record != "" {
@@ -66,8 +67,12 @@ func main() {
 	if len(loads) == 0 {
 		return
 	}
-	fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | disjoint gate runs: fail / inconclusive / pass | real gate runs: fail / inconclusive / pass | real wall time median / max | replayed checks that failed; held a pass back |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	if *noise {
+		fmt.Println(noiseHeader())
+	} else {
+		fmt.Println("| load | condition | pool: real runs per side | TTFMR ratio of pool medians | replayed gate runs: fail / inconclusive / pass | replayed wall time median / max | replayed runs per side median / max | disjoint gate runs: fail / inconclusive / pass | real gate runs: fail / inconclusive / pass | real wall time median / max | replayed checks that failed; held a pass back |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	}
 	for _, l := range loads {
 		if !l.IsDir() {
 			continue
@@ -80,6 +85,10 @@ func main() {
 			}
 			files, _ := filepath.Glob(filepath.Join(*dir, l.Name(), c.Name(), *pools, "run", "*", "*", "results.json"))
 			if len(files) == 0 {
+				continue
+			}
+			if *noise {
+				printNoise(l.Name()+"/"+c.Name(), files, ab)
 				continue
 			}
 			p, err := loadPools(files, *swap)

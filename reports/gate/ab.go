@@ -89,6 +89,10 @@ type ABOutcome struct {
 	// Look is the last look (0-based) and Runs the runs per side it judged; Plan the schedule.
 	Look, Runs int
 	Plan       Schedule
+	// Decided names the checks that decided the verdict (a failed check, a check passed only by its
+	// absolute floor, the required check closest to its limit); Undecided says, per inconclusive
+	// check, why it is undecided and what would decide it.
+	Decided, Undecided []string
 	// Saturated counts the runs on a saturated machine (ABOptions.Saturated).
 	Saturated int
 	timed     bool // a duration was judged, which a loaded machine stretches

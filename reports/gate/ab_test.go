@@ -243,7 +243,7 @@ func TestABOutput(t *testing.T) {
 	if err := WriteTable(&table, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"A/B METRIC", "ttfmr_seconds", "1.575 [", "3.15 [", "×2 [", "+1.575 [", "FAIL: +100%", "A/B verdict: FAIL after 8 + 8 runs (look 1 of 1)"} {
+	for _, want := range []string{"A/B METRIC", "ttfmr_seconds", "1.575 [", "3.15 [", "×2 [", "+1.575 [", "FAIL: +100%", "A/B verdict: FAIL after 8 + 8 runs (look 1 of 1)", "Decided by: ttfmr_seconds failed: +100%"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())
 		}
@@ -252,7 +252,7 @@ func TestABOutput(t *testing.T) {
 	if err := WriteJUnit(&junit, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`name="ab/ttfmr_seconds"`, `time="3.150"`, `<property name="level"`, `<property name="ab.verdict" value="FAIL"`, `<property name="candidate" value="2.8 2.9`, `failures="1"`, `type="regression"`} {
+	for _, want := range []string{`name="ab/ttfmr_seconds"`, `time="3.150"`, `<property name="level"`, `<property name="ab.verdict" value="FAIL"`, `<property name="ab.decided" value="ttfmr_seconds failed: +100%`, `<property name="candidate" value="2.8 2.9`, `failures="1"`, `type="regression"`} {
 		if !strings.Contains(junit.String(), want) {
 			t.Errorf("junit lacks %q:\n%s", want, junit.String())
 		}

@@ -64,9 +64,7 @@ func (c ABCheck) shiftText() string {
 // judgeAB sets a tested check's verdict from its sequential test and its intervals.
 func judgeAB(c *ABCheck, runs int) {
 	rejected := c.RejectedAt >= 0
-	// The shift's estimate, not the medians: a median jumps between a latency's steps. When most
-	// pairs tie (counts), the estimate is 0 and the medians say which way the test rejected.
-	worse := c.Diff.Center > 0 || c.Diff.Center == 0 && c.CandidateMedian.Center > c.BaselineMedian.Center
+	worse := c.worse()
 	ivs := fmt.Sprintf("×%s, interval ×%s–%s", format(c.Ratio.Center), format(c.Ratio.Lo), format(c.Ratio.Hi))
 	sig := fmt.Sprintf("significant at look %d (p = %.2g ≤ %.2g)", c.RejectedAt+1, c.P, c.Level)
 	// Ruling a regression out needs as many runs as the test needs to show one: at a handful of
@@ -79,6 +77,9 @@ func judgeAB(c *ABCheck, runs int) {
 	case rejected && !worse:
 		c.Verdict = Improved
 		c.Reason = fmt.Sprintf("%s vs baseline (%s), %s", c.shiftText(), ivs, sig)
+	case enough && c.ruledOut() && rejected && c.FloorHeld():
+		c.Verdict = Pass
+		c.Reason = c.floorReason(sig, true)
 	case enough && c.ruledOut() && rejected:
 		c.Verdict = Pass
 		c.Reason = fmt.Sprintf("significant, below the minimum effect: %s (%s, difference up to %s), %s < %s", c.shiftText(), ivs, format(c.Diff.Hi), sig, toleranceText(c.Metric))
@@ -88,6 +89,8 @@ func judgeAB(c *ABCheck, runs int) {
 	default:
 		c.Verdict = Inconclusive
 		switch {
+		case c.FloorHeld():
+			c.Reason = c.floorReason(sig, false)
 		case rejected:
 			c.Reason = fmt.Sprintf("significantly worse, %s (%s), but not yet shown above or below the minimum effect %s", c.shiftText(), ivs, toleranceText(c.Metric))
 		case minUTestP(runs, runs) > c.Level:
@@ -128,9 +131,11 @@ func (o *ABOutcome) outOfReach() string {
 	return fmt.Sprintf("more runs cannot pass it: a pass allows at most a quarter of the plan's %d + %d runs saturated", o.Plan.Max, o.Plan.Max)
 }
 
-// decide sets the comparison's verdict, reason and advice from its checks.
+// decide sets the comparison's verdict, reason and advice from its checks, and which checks
+// decided it (explain).
 func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
-	var failed, blocking, noisy, few []string
+	defer o.explain()
+	var failed, blocking []string
 	timed := false // a judged check of a duration, which a loaded machine stretches
 	for _, c := range o.Checks {
 		timed = timed || (!c.Skipped && strings.HasSuffix(c.Metric.Metric, "_seconds"))
@@ -138,13 +143,7 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 		case c.Verdict == Fail:
 			failed = append(failed, c.Metric.Metric)
 		case c.Blocks():
-			blocking = append(blocking, c.Metric.Metric)
-			if strings.Contains(c.Reason, "too few runs") {
-				few = append(few, c.Metric.Metric)
-			}
-			if c.Resolution < 1 {
-				noisy = append(noisy, c.Metric.Metric)
-			}
+			blocking = append(blocking, fmt.Sprintf("%s (%s)", c.Metric.Metric, c.undecidedText(o.Runs, o.Plan.Max)))
 		}
 	}
 	runs := fmt.Sprintf("%d + %d runs", o.Runs, o.Runs)
@@ -179,13 +178,7 @@ func (o *ABOutcome) decide(base, cand []results.Summary, opts ABOptions) {
 		return
 	}
 	o.Verdict = Inconclusive
-	parts := []string{fmt.Sprintf("%s not judged after %s", strings.Join(blocking, ", "), runs)}
-	if len(few) > 0 {
-		parts = append(parts, "too few runs for "+strings.Join(few, ", "))
-	}
-	if len(noisy) > 0 {
-		parts = append(parts, "too much noise on "+strings.Join(noisy, ", "))
-	}
+	parts := []string{fmt.Sprintf("not judged after %s: %s", runs, strings.Join(blocking, "; "))}
 	if sat > 0 {
 		parts = append(parts, fmt.Sprintf("the machine was saturated in %d of %d runs", sat, len(base)+len(cand)))
 	}

@@ -128,6 +128,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	}
 	if o := r.ABOutcome; o != nil {
 		ab := props("ab.verdict", string(o.Verdict), "ab.reason", o.Reason, "ab.advice", o.Advice,
+			"ab.decided", strings.Join(o.Decided, "\n"), "ab.undecided", strings.Join(o.Undecided, "\n"),
 			"ab.runsPerSide", strconv.Itoa(o.Runs), "ab.look", fmt.Sprintf("%d of %d", o.Look+1, o.Plan.Looks()))
 		if suite.Properties != nil {
 			ab.Property = append(ab.Property, suite.Properties.Property...)
@@ -205,6 +206,12 @@ func writeABTable(w io.Writer, checks []ABCheck) error {
 // writeABVerdict writes the comparison's verdict, why, and what to do when it is inconclusive.
 func writeABVerdict(w io.Writer, o *ABOutcome) {
 	fmt.Fprintf(w, "A/B verdict: %s after %d + %d runs (look %d of %d): %s\n", o.Verdict, o.Runs, o.Runs, o.Look+1, o.Plan.Looks(), o.Reason)
+	for _, d := range o.Decided {
+		fmt.Fprintf(w, "Decided by: %s\n", d)
+	}
+	for _, u := range o.Undecided {
+		fmt.Fprintf(w, "Undecided: %s\n", u)
+	}
 	if o.Advice != "" {
 		fmt.Fprintf(w, "What to do: %s\n", o.Advice)
 	}
