@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -25,6 +26,8 @@ func init() { subcommands = append(subcommands, newControllerCommand) }
 // controllerOptions are the flags of `restartsim controller`.
 type controllerOptions struct {
 	kubeconfig string
+	kubeQPS    float32
+	kubeBurst  int
 	logLevel   int
 	logJSON    bool
 	opts       controller.Options
@@ -62,6 +65,8 @@ func newControllerCommand() *cobra.Command {
 func (o *controllerOptions) AddFlags(fs *pflag.FlagSet) {
 	c := &o.opts
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig; empty uses in-cluster config or $KUBECONFIG")
+	fs.Float32Var(&o.kubeQPS, "kube-api-qps", 0, "Client-side limit of Kubernetes API requests per second; 0 for none (the API server's priority and fairness limits apply, as with controller-runtime's GetConfig and LBC)")
+	fs.IntVar(&o.kubeBurst, "kube-api-burst", 0, "Burst of --kube-api-qps (default: twice the QPS)")
 	for _, k := range controller.Knobs {
 		k.AddFlag(fs, c)
 	}
@@ -94,6 +99,9 @@ func (o *controllerOptions) Validate() error {
 	if o.opts.LowPriorityInitialEvents && !o.opts.PriorityQueue {
 		errs = append(errs, errors.New("--low-priority-initial-events needs --priority-queue"))
 	}
+	if o.kubeQPS < 0 || o.kubeBurst < 0 {
+		errs = append(errs, errors.New("--kube-api-qps and --kube-api-burst must not be negative"))
+	}
 	if o.opts.DeferralDelay <= 0 || o.opts.RequeueDuration <= 0 || o.opts.SyncPeriod <= 0 {
 		errs = append(errs, errors.New("--deferral-delay, --targetgroupbinding-requeue-duration and --sync-period must be positive"))
 	}
@@ -112,13 +120,9 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 	log := zapr.NewLogger(zl)
 	ctrl.SetLogger(log)
 	o.opts.Logger = log.WithName("tgb")
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	if o.kubeconfig != "" {
-		rules.ExplicitPath = o.kubeconfig
-	}
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	cfg, err := o.restConfig()
 	if err != nil {
-		return badInput(fmt.Errorf("loading kubeconfig: %w", err))
+		return badInput(err)
 	}
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
@@ -152,6 +156,29 @@ func (o *controllerOptions) run(cmd *cobra.Command) error {
 	}
 	log.Info("controller stopped")
 	return nil
+}
+
+// restConfig loads the kubeconfig and sets the client-side rate limit of the flags. A kubeconfig
+// carries no limit, and client-go's default for that (5 requests a second, burst 10) would hold
+// every write after the first ten of a restart to 200 ms steps: no deployed controller runs so
+// (controller-runtime's GetConfig turns the limit off, LBC sets it to a million).
+func (o *controllerOptions) restConfig() (*rest.Config, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if o.kubeconfig != "" {
+		rules.ExplicitPath = o.kubeconfig
+	}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	cfg.QPS, cfg.Burst = -1, 0
+	if o.kubeQPS > 0 {
+		cfg.QPS, cfg.Burst = o.kubeQPS, o.kubeBurst
+		if cfg.Burst == 0 {
+			cfg.Burst = max(1, int(2*o.kubeQPS))
+		}
+	}
+	return cfg, nil
 }
 
 // zapLevel maps -v N to zap's level (-N: higher verbosity logs more).

@@ -3,8 +3,15 @@ package app
 import (
 	"bytes"
 	"net"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/restartsim/restartsim/controller"
 )
@@ -97,5 +104,65 @@ func TestControllerHelp(t *testing.T) {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("help lacks %s", f)
 		}
+	}
+}
+
+// A kubeconfig carries no client-side limit; the controller must not fall back to client-go's
+// 5 requests a second, which paces a restart's writes in 200 ms steps.
+func TestControllerKubeRateLimit(t *testing.T) {
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["c"] = &clientcmdapi.Cluster{Server: "https://127.0.0.1:6443"}
+	cfg.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: "t"}
+	cfg.Contexts["x"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
+	cfg.CurrentContext = "x"
+	if err := clientcmd.WriteToFile(*cfg, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args      []string
+		limited   bool
+		qps       float32
+		wantBurst int
+		wantErr   string
+	}{
+		{args: nil},
+		{args: []string{"--kube-api-qps=50"}, limited: true, qps: 50, wantBurst: 100},
+		{args: []string{"--kube-api-qps=0.5", "--kube-api-burst=3"}, limited: true, qps: 0.5, wantBurst: 3},
+		{args: []string{"--kube-api-qps=-1"}, wantErr: "must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			o := &controllerOptions{}
+			cmd := newControllerCommand()
+			cmd.ResetFlags()
+			o.AddFlags(cmd.Flags())
+			if err := cmd.ParseFlags(append([]string{"--kubeconfig", kubeconfig}, tt.args...)); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Validate(); tt.wantErr != "" || err != nil {
+				if tt.wantErr == "" || err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Validate: %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			rc, err := o.restConfig()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc.GroupVersion = &schema.GroupVersion{Version: "v1"}
+			rc.NegotiatedSerializer = clientgoscheme.Codecs.WithoutConversion()
+			c, err := rest.RESTClientFor(rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rl := c.GetRateLimiter()
+			if (rl != nil) != tt.limited {
+				t.Fatalf("rate limiter %v, want limited=%v", rl, tt.limited)
+			}
+			if tt.limited && (rl.QPS() != tt.qps || rc.Burst != tt.wantBurst) {
+				t.Fatalf("QPS %v burst %d, want %v and %d", rl.QPS(), rc.Burst, tt.qps, tt.wantBurst)
+			}
+		})
 	}
 }
