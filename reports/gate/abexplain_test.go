@@ -7,8 +7,8 @@ import (
 	"github.com/restartsim/restartsim/results"
 )
 
-// floorMetric is a latency judged at +50 % with a 1.5 s absolute floor, as the gate judges the
-// worst change's latency.
+// floorMetric is a latency judged at +50 % with a 1.5 s absolute floor (a scenario's ab metric
+// whose floor is wide against its values).
 var floorMetric = results.ABMetric{Metric: results.MetricTTFMR, MinEffect: 0.5, MinDelta: 1.5}
 
 // A near-doubling that the test shows clearly but that stays within the 1.5 s floor passes, and
