@@ -16,6 +16,7 @@ import (
 	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -63,7 +64,7 @@ func runTiny(t *testing.T, yaml string) (*strategyOutcome, string) {
 func firstApplying(in *measure.Input, from float64) (float64, bool) {
 	want := map[string]bool{}
 	for _, ch := range in.Changes {
-		for _, tg := range append(append([]measure.Target(nil), ch.Register...), ch.Deregister...) {
+		for _, tg := range append(append([]tgbexpect.Target(nil), ch.Register...), ch.Deregister...) {
 			want[ch.TargetGroupARN+"|"+tg.ID] = true
 		}
 	}

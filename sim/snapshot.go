@@ -53,9 +53,10 @@ func convergeFleet(ctx context.Context, o runConfig, sc *scenario.Scenario, e *e
 	defer closeLog()
 	throttle, rate := sut.FastestThrottle(sc)
 	workers := convergeWorkers(sc)
-	ctrls := sut.NewInProcess(sut.InProcessConfig{Kube: e.ControllerConfig, AWS: cloud, Creds: runCreds(o, sc), TimeScale: sc.TimeScale, Replicas: 1,
-		Strategy:   scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: workers, Throttle: throttle},
-		Namespaces: fleet.Namespaces, Seed: uint64(seed), Logger: ctrlLog})
+	ctrls := sut.NewInProcess(sut.InProcessConfig{ReplicaConfig: sut.ReplicaConfig{Kube: e.ControllerConfig, AWS: cloud,
+		Creds: runCreds(o, sc), TimeScale: sc.TimeScale, Replicas: 1, Namespaces: fleet.Namespaces, Logger: ctrlLog,
+		Strategy: scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: workers, Throttle: throttle}},
+		Seed: uint64(seed)})
 	if err := ctrls.Start(ctx); err != nil {
 		ctrls.Stop()
 		return fmt.Errorf("starting the controller: %w", err)

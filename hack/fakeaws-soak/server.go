@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/restartsim/restartsim/internal/poll"
 )
 
 // server is the soaked `restartsim fakeaws` process.
@@ -47,16 +50,19 @@ func startServer(binary string) (*server, error) {
 	if err := s.cmd.Start(); err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(s.url + "/healthz"); err == nil {
-			resp.Body.Close()
-			return s, nil
+	err = poll.Until(context.Background(), 20*time.Second, poll.Every(100*time.Millisecond), func() (bool, error) {
+		resp, err := http.Get(s.url + "/healthz")
+		if err != nil {
+			return false, nil
 		}
-		time.Sleep(100 * time.Millisecond)
+		resp.Body.Close()
+		return true, nil
+	})
+	if err != nil {
+		s.stop()
+		return nil, fmt.Errorf("%s fakeaws did not answer /healthz within 20s", binary)
 	}
-	s.stop()
-	return nil, fmt.Errorf("%s fakeaws did not answer /healthz within 20s", binary)
+	return s, nil
 }
 
 func (s *server) stop() {

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,13 +18,8 @@ import (
 )
 
 func (e *Executor) record(ch workload.FleetChange, at time.Time) {
-	mc := measure.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB.String(), TargetGroupARN: ch.TargetGroupARN, At: e.sec(at)}
-	for _, t := range ch.Register {
-		mc.Register = append(mc.Register, measure.Target{ID: t.ID, Port: t.Port})
-	}
-	for _, t := range ch.Deregister {
-		mc.Deregister = append(mc.Deregister, measure.Target{ID: t.ID, Port: t.Port})
-	}
+	mc := measure.Change{ID: ch.ID, Kind: ch.Kind, TGB: ch.TGB.String(), TargetGroupARN: ch.TargetGroupARN, At: e.sec(at),
+		Register: slices.Clone(ch.Register), Deregister: slices.Clone(ch.Deregister)}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(mc.Register)+len(mc.Deregister) > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -110,7 +111,7 @@ func (e *Executor) drift(ctx context.Context, st scenario.Step) error {
 			}
 			e.mu.Lock()
 			e.drifts = append(e.drifts, measure.Drift{ID: fmt.Sprintf("drift-%d", len(e.drifts)+1), TGB: key.String(),
-				TargetGroupARN: info.TargetGroupARN, Target: &measure.Target{ID: th.Target.ID, Port: th.Target.Port}, At: e.sec(at)})
+				TargetGroupARN: info.TargetGroupARN, Target: &tgbexpect.Target{ID: th.Target.ID, Port: th.Target.Port}, At: e.sec(at)})
 			e.mu.Unlock()
 		}
 	case scenario.DriftRevokeIngress:

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // A restart at 2 s with 1 s downtime: a change pending at the stop, one made during the downtime
@@ -27,10 +28,10 @@ func TestBlindTimeCountsTheRestartsChanges(t *testing.T) {
 	in := &Input{Calls: calls, Origin: t0, End: 40, CachesSynced: []float64{-20, synced}, ChurnAt: []float64{1.5, 2.5, 30},
 		Restarts: []Restart{{Stopped: 2, Started: 3.1, At: 3.3, Downtime: 1, Mode: "crash", LeaderElection: true, Leading: ptrTo(3.3)}},
 		Changes: []Change{
-			{ID: "pending", TargetGroupARN: "tg/a", At: 1.5, Register: []Target{{"10.0.0.1", 80}}},
-			{ID: "down", TargetGroupARN: "tg/b", At: 2.5, Register: []Target{{"10.0.0.2", 80}}},
-			{ID: "after", TargetGroupARN: "tg/c", At: 3.5, Register: []Target{{"10.0.0.3", 80}}},
-			{ID: "later", TargetGroupARN: "tg/d", At: 30, Register: []Target{{"10.0.0.4", 80}}},
+			{ID: "pending", TargetGroupARN: "tg/a", At: 1.5, Register: []tgbexpect.Target{{ID: "10.0.0.1", Port: 80}}},
+			{ID: "down", TargetGroupARN: "tg/b", At: 2.5, Register: []tgbexpect.Target{{ID: "10.0.0.2", Port: 80}}},
+			{ID: "after", TargetGroupARN: "tg/c", At: 3.5, Register: []tgbexpect.Target{{ID: "10.0.0.3", Port: 80}}},
+			{ID: "later", TargetGroupARN: "tg/d", At: 30, Register: []tgbexpect.Target{{ID: "10.0.0.4", Port: 80}}},
 		},
 	}
 	out := Run(in)
@@ -81,8 +82,8 @@ func TestRestartPhasesOfEveryRestart(t *testing.T) {
 			{Stopped: 30, Started: 30.1, At: 46, Mode: "crash", LeaderElection: true, Leading: ptrTo(46)},
 		},
 		Changes: []Change{
-			{ID: "first", TargetGroupARN: "tg/a", At: 1, Register: []Target{{"10.0.0.1", 80}}},
-			{ID: "second", TargetGroupARN: "tg/b", At: 31, Register: []Target{{"10.0.0.2", 80}}},
+			{ID: "first", TargetGroupARN: "tg/a", At: 1, Register: []tgbexpect.Target{{ID: "10.0.0.1", Port: 80}}},
+			{ID: "second", TargetGroupARN: "tg/b", At: 31, Register: []tgbexpect.Target{{ID: "10.0.0.2", Port: 80}}},
 		},
 	}
 	out := Run(in)

@@ -7,6 +7,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // Kinds of changes that are repairs of drift rather than workload changes.
@@ -52,7 +53,7 @@ func index(in *Input) *applications {
 }
 
 // first returns the first call in calls at or after from whose targets include t; ok false if none.
-func (a *applications) first(calls []*fakeaws.Call, t Target, from float64) (*fakeaws.Call, bool) {
+func (a *applications) first(calls []*fakeaws.Call, t tgbexpect.Target, from float64) (*fakeaws.Call, bool) {
 	for _, c := range calls {
 		if a.in.Sec(c) < from-1e-9 {
 			continue

@@ -6,13 +6,8 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
-
-// Target is an AWS target: instance ID or IP, and port (0 matches any port).
-type Target struct {
-	ID   string
-	Port int32
-}
 
 // Restart is a controller restart: At is when the new instance led (or the standby took over).
 type Restart struct {
@@ -45,8 +40,8 @@ type Change struct {
 	TGB            string
 	TargetGroupARN string
 	At             float64
-	Register       []Target
-	Deregister     []Target
+	Register       []tgbexpect.Target
+	Deregister     []tgbexpect.Target
 	// Ingress names the Ingress of an Ingress-side change. No single call applies one, so it is
 	// applied when AWS's state was first seen to show it: Observed (nil: not yet).
 	Ingress  string
@@ -66,7 +61,7 @@ type Drift struct {
 	ID              string
 	TGB             string
 	TargetGroupARN  string
-	Target          *Target
+	Target          *tgbexpect.Target
 	SecurityGroupID string
 	At              float64
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 func TestRunOnSyntheticLog(t *testing.T) {
@@ -26,10 +27,10 @@ func TestRunOnSyntheticLog(t *testing.T) {
 			{Replica: 0, Role: results.RoleLeader, RSSBytes: 300 << 20}, {Replica: 1, Role: results.RoleStandby, RSSBytes: 120 << 20},
 			{Replica: 2, Role: results.RoleStandby, RSSBytes: 90 << 20}}}},
 		Changes: []Change{
-			{ID: "c1", Kind: "rotate-ip", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}, Deregister: []Target{{"10.0.0.1", 80}}},
-			{ID: "c2", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 7, Register: []Target{{"10.0.0.7", 80}}},
+			{ID: "c1", Kind: "rotate-ip", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}, Deregister: []tgbexpect.Target{{ID: "10.0.0.1", Port: 80}}},
+			{ID: "c2", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 7, Register: []tgbexpect.Target{{ID: "10.0.0.7", Port: 80}}},
 		},
-		Drifts: []Drift{{ID: "d1", TGB: "ns/a", TargetGroupARN: tg, Target: &Target{"10.0.0.5", 80}, At: 8}},
+		Drifts: []Drift{{ID: "d1", TGB: "ns/a", TargetGroupARN: tg, Target: &tgbexpect.Target{ID: "10.0.0.5", Port: 80}, At: 8}},
 		Audit: []AuditEvent{{At: 1, Verb: "patch", Resource: "targetgroupbindings", Code: 200}, {At: 2, Verb: "patch", Resource: "pods", Subresource: "status", Code: 200},
 			{At: 99, Verb: "patch", Resource: "targetgroupbindings", Code: 200},
 			// Reads, failed writes and writes of the controller's own bookkeeping are not k8s writes.
@@ -100,7 +101,7 @@ func TestBlindCostsUnknown(t *testing.T) {
 	tg := "arn:tg/a"
 	in := &Input{Origin: time.Unix(0, 0), End: 10, Restarts: []Restart{{Started: 0.5, Stopped: 0.5, At: 0.5}},
 		Calls:   []fakeaws.Call{{Time: time.Unix(2, 0), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg, Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK}},
-		Changes: []Change{{ID: "c1", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}}}}
+		Changes: []Change{{ID: "c1", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}}}}
 	s := Run(in).Summary
 	if s.TTFMRSeconds == nil || s.APIRequestsBeforeFirstMeaningful != nil || s.ControllerCPUSecondsBeforeFirstMeaningful != nil || s.CacheSyncSeconds != nil ||
 		s.APILoad != nil || s.StandbyRSSBytes != nil {
@@ -127,7 +128,7 @@ func TestRestartStartedBeforeLeading(t *testing.T) {
 		},
 		Origin: t0, End: 10,
 		Restarts: []Restart{{Stopped: 0.1, Started: 0.2, At: 3, Mode: "crash"}},
-		Changes:  []Change{{ID: "c1", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []Target{{"10.0.0.9", 80}}}},
+		Changes:  []Change{{ID: "c1", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 1, Register: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}}},
 	}
 	out := Run(in)
 	if got := out.Summary.TTFMRSeconds; got == nil || *got != 1.4 {
@@ -151,7 +152,7 @@ func TestRestartDowntimeOrigin(t *testing.T) {
 		},
 		Origin: t0, End: 10, SteadyAt: &steady,
 		Restarts: []Restart{{Stopped: 1, Downtime: 1, Started: 2.01, At: 4, Mode: "crash"}},
-		Changes:  []Change{{ID: "c1", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 1.5, Register: []Target{{"10.0.0.9", 80}}}},
+		Changes:  []Change{{ID: "c1", Kind: "scale-up", TGB: "ns/a", TargetGroupARN: tg, At: 1.5, Register: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}}},
 	}
 	out := Run(in)
 	if got := out.Summary.TTFMRSeconds; got == nil || *got != 0.5 {
@@ -180,7 +181,7 @@ func TestTTFMRChangeStraddlingTheRestart(t *testing.T) {
 		Origin: t0, End: 10,
 		Restarts: []Restart{{Stopped: 2, Downtime: 1, Started: 3, At: 5, Mode: "crash"}},
 		Changes: []Change{{ID: "c1", Kind: "container-restart", TGB: "ns/a", TargetGroupARN: tg, At: 1,
-			Register: []Target{{"10.0.0.9", 80}}, Deregister: []Target{{"10.0.0.9", 80}}}},
+			Register: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}, Deregister: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}}},
 	}
 	out := Run(in)
 	if got := out.Summary.TTFMRSeconds; got == nil || *got != 1 {
@@ -199,7 +200,7 @@ func TestStandbyCPUCountsFromTheStop(t *testing.T) {
 	in := &Input{Origin: t0, End: 10, Restarts: []Restart{{Stopped: 1, Started: 1.01, At: 2, Mode: "crash"}},
 		Calls: []fakeaws.Call{{Time: t0.Add(3 * time.Second), Service: "elbv2", Operation: "RegisterTargets", TargetGroupARN: tg,
 			Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK}},
-		Changes:        []Change{{ID: "c1", TGB: "ns/a", TargetGroupARN: tg, At: 0.5, Register: []Target{{"10.0.0.9", 80}}}},
+		Changes:        []Change{{ID: "c1", TGB: "ns/a", TargetGroupARN: tg, At: 0.5, Register: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}}},
 		ReplacementCPU: []CPUSample{{At: -60, Seconds: 0}, {At: 1, Seconds: 1.0}, {At: 3, Seconds: 1.3}, {At: 5, Seconds: 1.4}},
 	}
 	if c := Run(in).Summary.ControllerCPUSecondsBeforeFirstMeaningful; c == nil || *c != 0.3 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/stats"
+	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 
 // A controller that applies 4 of 8 object changes (as ACK never applies a TargetGroup's tag change):
@@ -44,8 +45,8 @@ func TestTargetChangeNeverAppliedCountsOnlyWhenTheEndStateIsWrong(t *testing.T) 
 		Calls: []fakeaws.Call{{Time: t0.Add(5 * time.Second), Operation: "RegisterTargets", TargetGroupARN: tg,
 			Targets: []fakeaws.Target{{ID: "10.0.0.9", Port: 80}}, Outcome: fakeaws.OutcomeOK}},
 		Changes: []Change{
-			{ID: "scale-0001", TGB: "ns/a", TargetGroupARN: tg, At: 1.5, Register: []Target{{"10.0.0.9", 80}}},
-			{ID: "container-restart-0002", TGB: "ns/a", TargetGroupARN: tg, At: 1.5, Register: []Target{{"10.0.0.3", 80}}, Deregister: []Target{{"10.0.0.3", 80}}},
+			{ID: "scale-0001", TGB: "ns/a", TargetGroupARN: tg, At: 1.5, Register: []tgbexpect.Target{{ID: "10.0.0.9", Port: 80}}},
+			{ID: "container-restart-0002", TGB: "ns/a", TargetGroupARN: tg, At: 1.5, Register: []tgbexpect.Target{{ID: "10.0.0.3", Port: 80}}, Deregister: []tgbexpect.Target{{ID: "10.0.0.3", Port: 80}}},
 		}}
 	for _, tc := range []struct {
 		hold            bool

@@ -198,17 +198,8 @@ func (p *inProcess) QueueDepth() map[string]float64 {
 
 // InProcessConfig is what in-process replicas of the reference controller run with.
 type InProcessConfig struct {
-	Kube       *rest.Config
-	AWS        backend.Backend
-	Creds      backend.Creds
-	Strategy   scenario.Strategy
-	TimeScale  float64
-	Replicas   int
-	Namespaces []string
-	// LeaseNamespace holds the leader-election Lease and the resume watermark.
-	LeaseNamespace string
-	Seed           uint64
-	Logger         logr.Logger
+	ReplicaConfig
+	Seed uint64
 	// WarmupWorkers replaces the strategy's worker count until the first restart (0: never).
 	WarmupWorkers int
 	// LoadBalancers runs the controller's Ingress and Service reconcilers, tagging the stacks with

@@ -77,8 +77,9 @@ timeline: [{action: restart}]
 		t.Fatal(err)
 	}
 	defer cloud.Close()
-	p := newInProcess(InProcessConfig{Kube: e.ControllerConfig, AWS: cloud, Creds: cr, Strategy: sc.Controller.Strategies[0],
-		TimeScale: sc.TimeScale, Replicas: 1, Namespaces: []string{"default"}, Logger: logr.Discard()})
+	p := newInProcess(InProcessConfig{ReplicaConfig: ReplicaConfig{Kube: e.ControllerConfig, AWS: cloud, Creds: cr,
+		Strategy: sc.Controller.Strategies[0], TimeScale: sc.TimeScale, Replicas: 1, Namespaces: []string{"default"},
+		Logger: logr.Discard()}})
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -46,19 +46,26 @@ type ManagerEnv struct {
 	Replica int
 }
 
-// ManagedConfig is what the replicas of an inProcess strategy run with.
-type ManagedConfig struct {
+// ReplicaConfig is what every in-process replica runs with, whoever wrote its reconcilers.
+type ReplicaConfig struct {
 	Kube     *rest.Config
 	AWS      backend.Backend
 	Creds    backend.Creds
 	Strategy scenario.Strategy
-	// TimeScale divides the leader-election timings (not the test's own controller's timers).
+	// TimeScale divides the leader-election timings (the reference controller's timers too, not
+	// a test's own controller's).
 	TimeScale  float64
 	Replicas   int
 	Namespaces []string
-	// LeaseNamespace holds the leader-election Lease.
+	// LeaseNamespace holds the leader-election Lease (and the reference controller's resume
+	// watermark).
 	LeaseNamespace string
 	Logger         logr.Logger
+}
+
+// ManagedConfig is what the replicas of an inProcess strategy run with.
+type ManagedConfig struct {
+	ReplicaConfig
 	// Setup registers the test's reconcilers with each replica's manager. Required.
 	Setup ManagerSetup
 	// NewScheme returns each replica's scheme, which its setup may add its own types to. Default:

@@ -63,8 +63,9 @@ func (f *managedFixture) managed(t *testing.T, lease string, replicas int, setup
 	d := func(v time.Duration) *scenario.Duration { return &scenario.Duration{Duration: v} }
 	st := scenario.Strategy{Name: "mine", InProcess: &scenario.InProcess{LeaderElectionID: lease},
 		LeaseDuration: d(3 * time.Second), RenewDeadline: d(2500 * time.Millisecond), RetryPeriod: d(300 * time.Millisecond)}
-	c, err := NewManaged(ManagedConfig{Kube: f.env.ControllerConfig, AWS: f.cloud, Creds: f.creds, Strategy: st, TimeScale: 1,
-		Replicas: replicas, Namespaces: []string{"default"}, LeaseNamespace: "default", Logger: logr.Discard(), Setup: setup})
+	c, err := NewManaged(ManagedConfig{ReplicaConfig: ReplicaConfig{Kube: f.env.ControllerConfig, AWS: f.cloud, Creds: f.creds,
+		Strategy: st, TimeScale: 1, Replicas: replicas, Namespaces: []string{"default"}, LeaseNamespace: "default",
+		Logger: logr.Discard()}, Setup: setup})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,14 +44,13 @@ type Config struct {
 // fills (an inProcess strategy), or in-process replicas of the reference controller.
 func New(c Config) (Controllers, error) {
 	sc := c.Scenario
-	if c.Strategy.InProcess != nil {
-		return NewManaged(ManagedConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
-			TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
-			Logger: c.ControllerLog, Setup: c.Setup, NewScheme: c.NewScheme, Dir: c.Dir})
-	}
-	ref := newInProcess(InProcessConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
+	rc := ReplicaConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
 		TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
-		Seed: uint64(c.Seed), Logger: c.ControllerLog, WarmupWorkers: sc.Controller.WarmupWorkers,
+		Logger: c.ControllerLog}
+	if c.Strategy.InProcess != nil {
+		return NewManaged(ManagedConfig{ReplicaConfig: rc, Setup: c.Setup, NewScheme: c.NewScheme, Dir: c.Dir})
+	}
+	ref := newInProcess(InProcessConfig{ReplicaConfig: rc, Seed: uint64(c.Seed), WarmupWorkers: sc.Controller.WarmupWorkers,
 		LoadBalancers: c.LoadBalancers, ClusterName: c.ClusterName})
 	x := c.External
 	if x == nil && c.Strategy.Binary == "" {

@@ -77,9 +77,10 @@ func TestReferenceCommandRoundTrip(t *testing.T) {
 	changed := map[string]bool{}
 	for _, st := range sc.Controller.Strategies {
 		t.Run(st.Name, func(t *testing.T) {
-			cfg := sut.InProcessConfig{AWS: backend.Local{Server: srv}, Creds: backend.Creds{Region: "us-west-2", AccessKey: "key", SecretKey: "secret"},
-				Strategy: st, TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: []string{"ns-1", "ns-2"},
-				LeaseNamespace: "leases", Seed: 7, LoadBalancers: st.ModelCheckpoint != "", ClusterName: "cluster-1"}
+			cfg := sut.InProcessConfig{ReplicaConfig: sut.ReplicaConfig{AWS: backend.Local{Server: srv},
+				Creds: backend.Creds{Region: "us-west-2", AccessKey: "key", SecretKey: "secret"}, Strategy: st, TimeScale: sc.TimeScale,
+				Replicas: sc.Controller.Replicas, Namespaces: []string{"ns-1", "ns-2"}, LeaseNamespace: "leases"},
+				Seed: 7, LoadBalancers: st.ModelCheckpoint != "", ClusterName: "cluster-1"}
 			want, argv, err := sut.ReferenceOptions(cfg, "/bin/restartsim", endpoint)
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"net"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/internal/testenv"
 )
 
@@ -56,32 +58,34 @@ func TestSIGKILLedSimulateLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill() }()
+	// The first strategy has started once its AWS call log exists; its control plane serves once
+	// both processes listen.
 	var runDir string
-	deadline := time.Now().Add(3 * time.Minute)
-	for runDir == "" && time.Now().Before(deadline) {
-		time.Sleep(200 * time.Millisecond)
-		if logs, _ := filepath.Glob(filepath.Join(out, "killed", "*", "first", "aws-calls.jsonl")); len(logs) > 0 {
+	var pids []int
+	var addrs []string
+	err := poll.Until(context.Background(), 3*time.Minute, poll.Every(200*time.Millisecond), func() (bool, error) {
+		if runDir == "" {
+			logs, _ := filepath.Glob(filepath.Join(out, "killed", "*", "first", "aws-calls.jsonl"))
+			if len(logs) == 0 {
+				return false, nil
+			}
 			runDir = filepath.Dir(filepath.Dir(logs[0]))
 		}
-	}
-	if runDir == "" {
-		t.Fatal("the first strategy did not start within 3 minutes")
-	}
-	time.Sleep(2 * time.Second)
-	pids, addrs := controlPlaneOf(cmd.Process.Pid)
-	if len(pids) != 2 || len(addrs) != 2 {
-		t.Fatalf("found control plane %v listening on %v, want kube-apiserver and etcd", pids, addrs)
+		pids, addrs = controlPlaneOf(cmd.Process.Pid)
+		return len(pids) == 2 && len(addrs) == 2, nil
+	})
+	if err != nil {
+		t.Fatalf("within 3 minutes: run folder %q, control plane %v listening on %v, want kube-apiserver and etcd: %v", runDir, pids, addrs, err)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
 	var left []string
-	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
-		if left = leftBehind(pids, addrs, tmp, runDir); len(left) == 0 {
-			break
-		}
-	}
+	_ = poll.Until(context.Background(), 15*time.Second, poll.Every(200*time.Millisecond), func() (bool, error) {
+		left = leftBehind(pids, addrs, tmp, runDir)
+		return len(left) == 0, nil
+	})
 	if len(left) > 0 {
 		for _, pid := range pids {
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
