@@ -51,12 +51,11 @@ func startServer(binary string) (*server, error) {
 		return nil, err
 	}
 	err = poll.Until(context.Background(), 20*time.Second, poll.Every(100*time.Millisecond), func() (bool, error) {
-		resp, err := http.Get(s.url + "/healthz")
-		if err != nil {
-			return false, nil
+		resp, getErr := http.Get(s.url + "/healthz")
+		if getErr == nil {
+			resp.Body.Close()
 		}
-		resp.Body.Close()
-		return true, nil
+		return getErr == nil, nil // refused until the server listens
 	})
 	if err != nil {
 		s.stop()
