@@ -96,8 +96,14 @@ func (c ABCheck) undecidedCause(runs, planMax int) string {
 	s := fmt.Sprintf("noise: interval ×%s–%s, difference up to %+.3g%s, reaches above %s (floor %s)",
 		format(c.Ratio.Lo), format(c.Ratio.Hi), c.Diff.Hi, c.unit(), relativeText(c), c.floorText())
 	// An interval's half-width shrinks as 1/√n: the runs at which its upper end would fall within
-	// the tolerance, by the ratio or by the floor, at the same estimate and spread.
-	need := math.Min(runsToFit(runs, c.Ratio.Center, c.Ratio.Hi, lim), runsToFit(runs, c.Diff.Center, c.Diff.Hi, c.Metric.MinDelta))
+	// the tolerance (withinTolerance) at the same estimate and spread: by the floor alone, or by the
+	// ratio and the absolute effect together.
+	abs := c.Metric.AbsEffect
+	if abs <= 0 {
+		abs = math.Inf(1)
+	}
+	byEffect := math.Max(runsToFit(runs, c.Ratio.Center, c.Ratio.Hi, lim), runsToFit(runs, c.Diff.Center, c.Diff.Hi, abs))
+	need := math.Min(byEffect, runsToFit(runs, c.Diff.Center, c.Diff.Hi, c.Metric.MinDelta))
 	switch {
 	case need <= float64(planMax):
 		s += fmt.Sprintf("; at this spread about %.0f + %.0f runs would rule it out", need, need)

@@ -101,3 +101,15 @@ func TestSaturationDecides(t *testing.T) {
 		t.Errorf("saturated A/A: %s, decided %q: want the saturation rule named", out.Verdict, out.Decided)
 	}
 }
+
+// A check whose ratio already fits its relative effect but whose difference reaches above its
+// absolute effect needs more runs for both to fit: the estimate must not say the runs it has.
+func TestUndecidedRunsCountTheAbsoluteEffect(t *testing.T) {
+	c := ABCheck{Metric: results.ABMetric{Metric: results.MetricTTFMR, MinEffect: 0.5, AbsEffect: 1, MinDelta: 0.1},
+		Ratio: Interval{Center: 1, Lo: 0.92, Hi: 1.448}, Diff: Interval{Center: 0.1, Lo: -0.5, Hi: 1.32},
+		RejectedAt: -1, P: 0.5, Level: 0.0017}
+	got := c.undecidedCause(8, 24)
+	if !strings.Contains(got, "about 15 + 15 runs would rule it out") {
+		t.Fatalf("undecided: %s\nwant about 15 + 15 runs (the difference's +1.32 s against +1 s)", got)
+	}
+}
