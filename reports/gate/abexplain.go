@@ -98,11 +98,7 @@ func (c ABCheck) undecidedCause(runs, planMax int) string {
 	// An interval's half-width shrinks as 1/√n: the runs at which its upper end would fall within
 	// the tolerance (withinTolerance) at the same estimate and spread: by the floor alone, or by the
 	// ratio and the absolute effect together.
-	abs := c.Metric.AbsEffect
-	if abs <= 0 {
-		abs = math.Inf(1)
-	}
-	byEffect := math.Max(runsToFit(runs, c.Ratio.Center, c.Ratio.Hi, lim), runsToFit(runs, c.Diff.Center, c.Diff.Hi, abs))
+	byEffect := math.Max(runsToFit(runs, c.Ratio.Center, c.Ratio.Hi, lim), runsToFit(runs, c.Diff.Center, c.Diff.Hi, c.absEffect()))
 	need := math.Min(byEffect, runsToFit(runs, c.Diff.Center, c.Diff.Hi, c.Metric.MinDelta))
 	switch {
 	case need <= float64(planMax):

@@ -34,11 +34,16 @@ func (c ABCheck) withinTolerance(r, d float64) bool {
 	if d <= m.MinDelta {
 		return true
 	}
-	abs := m.AbsEffect
-	if abs <= 0 {
-		abs = math.Inf(1)
+	return r <= 1+m.MinEffect && d <= c.absEffect()
+}
+
+// absEffect is the largest difference the minimum effect allows beside its ratio: the metric's
+// absolute effect, unbounded when it has none.
+func (c ABCheck) absEffect() float64 {
+	if c.Metric.AbsEffect <= 0 {
+		return math.Inf(1)
 	}
-	return r <= 1+m.MinEffect && d <= abs
+	return c.Metric.AbsEffect
 }
 
 // toleranceText names the minimum effect: "+20%", "+20% or +1 s".
