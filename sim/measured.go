@@ -33,6 +33,10 @@ func ingressPollInterval(timeScale float64) time.Duration {
 	return max(20*time.Millisecond, time.Duration(float64(250*time.Millisecond)/timeScale))
 }
 
+// finalSettleTimeout bounds the wait of the final check for the simulated kubelet and endpoint
+// controller to catch up with the controller's last writes (they take milliseconds).
+const finalSettleTimeout = 10 * time.Second
+
 // measure switches AWS to the measured limits, runs the timeline, checks the final invariants and
 // stops the controller and the watch.
 func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
@@ -69,7 +73,7 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 		return nil, err
 	}
 	r.log.Info("timeline done", "scenarioSeconds", measure.Round3(m.end.Sub(m.t0).Seconds()*r.sc.TimeScale))
-	if m.invariants, err = r.checker.Check(ctx, false); err != nil {
+	if m.invariants, err = r.checker.CheckSettled(ctx, finalSettleTimeout); err != nil {
 		return nil, fmt.Errorf("final invariants: %w", err)
 	}
 	r.stopControllers()

@@ -33,6 +33,9 @@ func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration)
 			return false, nil
 		}
 		inv, err := e.check.Check(ctx, false)
+		if errors.Is(err, observe.ErrUnsettled) {
+			return false, nil
+		}
 		if err != nil || !inv.Passed {
 			return false, err
 		}

@@ -208,7 +208,7 @@ func sliceService(e *discoveryv1.EndpointSlice) types.NamespacedName {
 // podChanged queues the kubelet when the pod's Ready condition is out of date and the endpoint
 // controller when the pod's endpoint changed.
 func (s *Simulator) podChanged(old, pod *corev1.Pod) {
-	if pod.DeletionTimestamp == nil && inEndpoints(pod) && !readyUpToDate(pod) {
+	if readyLags(pod) {
 		s.kubelet.Add(types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name})
 	}
 	if old == nil || inEndpoints(old) != inEndpoints(pod) ||
@@ -302,7 +302,7 @@ func (s *Simulator) syncPod(ctx context.Context, key types.NamespacedName) error
 		return err
 	}
 	pod := obj.(*corev1.Pod)
-	if pod.DeletionTimestamp != nil || !inEndpoints(pod) || readyUpToDate(pod) {
+	if !readyLags(pod) {
 		return nil
 	}
 	patch, err := readyPatch(pod, time.Now())
@@ -321,15 +321,20 @@ func (s *Simulator) syncPod(ctx context.Context, key types.NamespacedName) error
 
 // readyPatch is a strategic merge patch of the pod's status setting the derived Ready condition, with
 // the pod's resourceVersion as precondition (a newer pod conflicts and is handled by its own event).
+// A strategic merge keeps the fields a patch leaves out, so reason and message are sent even when
+// empty (PodCondition's JSON omits them): Ready turning True must drop the earlier
+// "ReadinessGatesNotReady", as the kubelet's own status write does.
 func readyPatch(pod *corev1.Pod, now time.Time) ([]byte, error) {
 	want := ReadyCondition(pod)
 	want.LastTransitionTime = metav1.NewTime(now)
 	if have := PodCondition(pod, corev1.PodReady); have != nil && have.Status == want.Status {
 		want.LastTransitionTime = have.LastTransitionTime
 	}
+	cond := map[string]any{"type": want.Type, "status": want.Status, "lastTransitionTime": want.LastTransitionTime,
+		"reason": want.Reason, "message": want.Message}
 	return json.Marshal(map[string]any{
 		"metadata": map[string]any{"resourceVersion": pod.ResourceVersion},
-		"status":   map[string]any{"conditions": []corev1.PodCondition{want}},
+		"status":   map[string]any{"conditions": []any{cond}},
 	})
 }
 
@@ -341,32 +346,11 @@ func (s *Simulator) syncEndpoints(ctx context.Context, key types.NamespacedName)
 	if err != nil || len(objs) == 0 {
 		return err
 	}
-	named := func(name string) *discoveryv1.EndpointSlice {
-		for _, o := range objs {
-			if e := o.(*discoveryv1.EndpointSlice); e.Name == name {
-				return e
-			}
-		}
-		return nil
-	}
-	slice := named(SliceName(key.Name))
-	if slice == nil {
-		slice = objs[0].(*discoveryv1.EndpointSlice)
-	}
 	podObjs, err := s.pods.GetIndexer().ByIndex(byService, key.String())
 	if err != nil {
 		return err
 	}
-	pods := make([]*corev1.Pod, len(podObjs))
-	for i, o := range podObjs {
-		pods[i] = o.(*corev1.Pod)
-	}
-	want := Endpoints(pods)
-	var dup *discoveryv1.EndpointSlice // a second slice (DuplicateEndpoint) lists want's first endpoint
-	if name := slice.Annotations[DuplicateSliceAnnotation]; name != "" {
-		dup = named(name)
-	}
-	if endpointsEqual(slice.Endpoints, want) && (dup == nil || endpointsEqual(dup.Endpoints, DuplicateEndpoints(want))) {
+	if endpointsUpToDate(key.Name, typed[*discoveryv1.EndpointSlice](objs), typed[*corev1.Pod](podObjs)) {
 		return nil
 	}
 	wrote, err := SyncSlice(ctx, s.c, key)

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -144,13 +145,50 @@ func Paced(every time.Duration) poll.Pace {
 	return func(took time.Duration) time.Duration { return max(every, 3*took) }
 }
 
-// Check returns the invariants now. healthy additionally requires every desired target to be
-// healthy (the warm-up's convergence criterion).
+// ErrUnsettled is a check that judged nothing: in the snapshot it read, the simulated kubelet or
+// endpoint controller had yet to catch up with the pods (a readiness gate turned True while the pod
+// is not Ready yet, or its endpoint not ready yet). Desired state derived from such a snapshot is
+// neither the old nor the new one, and would blame the controller for the simulator's delay.
+var ErrUnsettled = errors.New("the simulated kubelet or endpoint controller has not caught up")
+
+// Check returns the invariants now, or ErrUnsettled. healthy additionally requires every desired
+// target to be healthy (the warm-up's convergence criterion).
 func (k *Checker) Check(ctx context.Context, healthy bool) (results.Invariants, error) {
 	objs, err := k.watch.Objects(ctx)
 	if err != nil {
 		return results.Invariants{}, err
 	}
+	if n := k.watch.sim.Lagging(objs.Pods, objs.Slices); n > 0 {
+		return results.Invariants{}, fmt.Errorf("%w: %d pods or Services behind", ErrUnsettled, n)
+	}
+	return k.judge(ctx, objs, healthy)
+}
+
+// CheckSettled is Check once the simulator has caught up, waiting at most timeout for a snapshot
+// in which it has. A simulator kept busy all that time (a controller rewriting gates without end)
+// is judged as it is then.
+func (k *Checker) CheckSettled(ctx context.Context, timeout time.Duration) (results.Invariants, error) {
+	var inv results.Invariants
+	err := poll.Until(ctx, timeout, Paced(10*time.Millisecond), func() (bool, error) {
+		var err error
+		inv, err = k.Check(ctx, false)
+		if errors.Is(err, ErrUnsettled) {
+			return false, nil
+		}
+		return true, err
+	})
+	if !errors.Is(err, poll.ErrTimeout) {
+		return inv, err
+	}
+	objs, err := k.watch.Objects(ctx)
+	if err != nil {
+		return results.Invariants{}, err
+	}
+	return k.judge(ctx, objs, false)
+}
+
+// judge compares AWS with the desired state derived from objs.
+func (k *Checker) judge(ctx context.Context, objs tgbexpect.Objects, healthy bool) (results.Invariants, error) {
 	want, err := objs.Desired()
 	if err != nil {
 		return results.Invariants{}, err

@@ -80,6 +80,9 @@ func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled 
 	left := 0
 	err := poll.Until(ctx, timeout, Paced(200*time.Millisecond), func() (bool, error) {
 		inv, err := chk.Check(ctx, true)
+		if errors.Is(err, ErrUnsettled) {
+			return false, nil
+		}
 		if err != nil {
 			return false, err
 		}

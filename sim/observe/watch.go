@@ -50,6 +50,8 @@ type Watch struct {
 	// and informers of the watch's own for the rest.
 	pods, slices toolscache.SharedIndexInformer
 	informers    cache.Cache
+	// sim owns pods and slices; a snapshot of them in which it lags is not judged.
+	sim *kubesim.Simulator
 	// loadBalancers: the watch also sees Ingresses, Secrets and the controller's bindings, which
 	// count in tgbNamespaces only (nil: every watched binding is the run's).
 	loadBalancers bool
@@ -73,7 +75,7 @@ type LoadBalancerSide struct {
 // once they have synced.
 func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]string, sim *kubesim.Simulator, lb *LoadBalancerSide) (*Watch, error) {
 	w := &Watch{gates: map[string][]transition{}, lastCkpt: map[string]string{}, pods: sim.PodInformer(), slices: sim.SliceInformer(),
-		loadBalancers: lb != nil}
+		sim: sim, loadBalancers: lb != nil}
 	opts := cache.Options{Scheme: env.Scheme, DefaultLabelSelector: labels.SelectorFromSet(runLabels),
 		DefaultTransform: cache.TransformStripManagedFields()}
 	kinds := []client.Object{&corev1.Service{}, &corev1.Node{}}
@@ -130,7 +132,7 @@ func StartWatch(ctx context.Context, cfg *rest.Config, runLabels map[string]stri
 }
 
 // Release drops the watch's informers (every object of the fleet); the records stay.
-func (w *Watch) Release() { w.pods, w.slices, w.informers = nil, nil, nil }
+func (w *Watch) Release() { w.pods, w.slices, w.informers, w.sim = nil, nil, nil, nil }
 
 func (w *Watch) observe(p *corev1.Pod, now time.Time) {
 	w.mu.Lock()
