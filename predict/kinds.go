@@ -38,8 +38,9 @@ type okCall struct {
 }
 
 // fitKinds turns the re-read's calls into kinds: objects in the order the re-read reached them,
-// calls an object by bucket, workers and pace.
-func fitKinds(rr reRead, fleet int) []Kind {
+// calls an object by bucket, workers and pace. known are the resources, by kind, that calls before
+// the re-read named: those it did not reach are its unreached tail.
+func fitKinds(rr reRead, fleet int, known map[string]map[string]bool) []Kind {
 	byName := map[string]*kindCalls{}
 	var order []*kindCalls
 	for i := range rr.calls {
@@ -80,10 +81,20 @@ func fitKinds(rr reRead, fleet int) []Kind {
 	}
 	out := make([]Kind, 0, len(order))
 	for _, k := range order {
-		k.Objects = len(k.positions)
-		k.Scales = 2*k.Objects >= fleet
+		reached := len(k.positions)
+		k.Scales = 2*reached >= fleet
+		if k.Scales {
+			// A kind that re-read half the fleet re-reads all of it; one that re-read a handful (ACK's
+			// listeners: the two with changes, of 50) leaves the rest alone, and has no tail.
+			for item := range known[k.Name] {
+				if _, ok := k.positions[item]; !ok {
+					k.Unreached++
+				}
+			}
+		}
+		k.Objects = reached + k.Unreached
 		for i := range k.PerObject {
-			k.PerObject[i].Calls = float64(k.buckets[k.PerObject[i].Bucket]) / float64(k.Objects)
+			k.PerObject[i].Calls = float64(k.buckets[k.PerObject[i].Bucket]) / float64(reached)
 		}
 		var seen bool
 		if k.Workers, seen = k.workersAroundBackoffs(); !seen {

@@ -26,12 +26,21 @@ type Model struct {
 	// Calls counts the re-read's AWS calls that took a token; Throttled those turned away.
 	Calls     int `json:"calls"`
 	Throttled int `json:"throttled"`
+	// PaceScale is the factor every kind's pace (from the calm gaps between calls) was scaled by so
+	// that the model, run at the fleet's own size, turns away as many calls as AWS did:
+	// ModelThrottled (1 and 0 for a run AWS never throttled).
+	PaceScale      float64 `json:"paceScale"`
+	ModelThrottled int     `json:"modelThrottled"`
 }
 
 // Kind is one kind of resource the replacement re-read.
 type Kind struct {
 	Name    string `json:"name"`
 	Objects int    `json:"objects"`
+	// Unreached are the objects of the kind AWS held before the restart (calls named them) that the
+	// re-read had not reached when the run declared its steady state: they wait at the end of the
+	// queue, and count in Objects.
+	Unreached int `json:"unreached"`
 	// Scales tells the kind's count grows with the fleet (it has at least half as many objects as
 	// the fleet); the others, such as a fleet's few load balancers, stay.
 	Scales  bool    `json:"scales"`

@@ -85,7 +85,7 @@ func (m *Model) Explain() (Check, error) {
 	if err != nil {
 		return Check{}, err
 	}
-	c := Check{Drain: m.Drain, ModelDrain: res.End}
+	c := Check{Drain: m.Drain, ModelDrain: m.reachedEnd(res)}
 	for _, ch := range m.Changes {
 		k := m.kindIndex(ch.Kind)
 		if ch.Position < 0 || k < 0 || ch.Position >= len(res.Done[k]) {
@@ -98,6 +98,18 @@ func (m *Model) Explain() (Check, error) {
 			100*r, c.Drain, c.ModelDrain, 100*MaxResidual)
 	}
 	return c, nil
+}
+
+// reachedEnd is when the model is done with the objects the run's re-read reached; its unreached
+// tail comes after the run's own end.
+func (m *Model) reachedEnd(res queue.Result) float64 {
+	end := 0.0
+	for k, kind := range m.Kinds {
+		if reached := min(kind.Objects-kind.Unreached, len(res.Done[k])); reached > 0 {
+			end = max(end, slices.Max(res.Done[k][:reached]))
+		}
+	}
+	return end
 }
 
 // Forecast simulates the restart at size (in the run's fleet terms) and draws orders random queue
