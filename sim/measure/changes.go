@@ -79,11 +79,19 @@ func (a *applications) applied(ch *Change) *float64 {
 // times returns when each of ch's targets was applied (effective times, in no particular order);
 // missing reports that some never were.
 func (a *applications) times(ch *Change) (times []float64, missing bool) {
-	if ch.Ingress != "" || ch.Object != "" {
-		if ch.Observed == nil {
-			return nil, true
+	times, unregistered, underegistered := a.targetTimes(ch)
+	return times, len(unregistered)+len(underegistered) > 0 || (!ch.target() && ch.Observed == nil)
+}
+
+// targetTimes returns when each of ch's targets was applied (effective times, in no particular
+// order) and the targets it registers and deregisters that never were. An Ingress-side or object
+// change has one time, when it was seen applied.
+func (a *applications) targetTimes(ch *Change) (times []float64, unregistered, underegistered []tgbexpect.Target) {
+	if !ch.target() {
+		if ch.Observed != nil {
+			times = []float64{*ch.Observed}
 		}
-		return []float64{*ch.Observed}, false
+		return times, nil, nil
 	}
 	deregAt := map[string]float64{}
 	for _, t := range ch.Deregister {
@@ -91,7 +99,7 @@ func (a *applications) times(ch *Change) (times []float64, missing bool) {
 			deregAt[t.ID] = a.in.Sec(c)
 			times = append(times, a.in.Effective(c))
 		} else {
-			missing = true
+			underegistered = append(underegistered, t)
 		}
 	}
 	for _, t := range ch.Register {
@@ -102,10 +110,56 @@ func (a *applications) times(ch *Change) (times []float64, missing bool) {
 		if c, ok := a.first(a.regs[ch.TargetGroupARN][t.ID], t, from); ok {
 			times = append(times, a.in.Effective(c))
 		} else {
-			missing = true
+			unregistered = append(unregistered, t)
 		}
 	}
-	return times, missing
+	return times, unregistered, underegistered
+}
+
+// superseded reports a target change that is not applied only because other changes of its binding
+// made what it still waits for moot: each target it registers and never was, a later change
+// deregisters; each it deregisters and never was, a later change registers again, or an earlier
+// change registered and AWS never got. A pod rotated twice while the controller was down
+// (.1 → .2 → .3) is one: the controller registers only .3 and deregisters .1, so the first
+// rotation's registration of .2 and the second's deregistration of it never come. Nothing will
+// ever apply such a change, so it is not pending; whether AWS ends as desired is the invariants' to
+// say.
+func (a *applications) superseded(changes []Change, i int) bool {
+	ch := &changes[i]
+	if !ch.target() {
+		return false
+	}
+	_, unregistered, underegistered := a.targetTimes(ch)
+	other := func(t tgbexpect.Target, when func(at float64) bool, list func(*Change) []tgbexpect.Target) *Change {
+		for j := range changes {
+			c := &changes[j]
+			if j != i && c.TGB == ch.TGB && when(c.At) &&
+				slices.ContainsFunc(list(c), func(u tgbexpect.Target) bool { return u.ID == t.ID }) {
+				return c
+			}
+		}
+		return nil
+	}
+	later := func(at float64) bool { return at > ch.At }
+	earlier := func(at float64) bool { return at < ch.At }
+	for _, t := range unregistered {
+		if other(t, later, func(c *Change) []tgbexpect.Target { return c.Deregister }) == nil {
+			return false
+		}
+	}
+	for _, t := range underegistered {
+		if other(t, later, func(c *Change) []tgbexpect.Target { return c.Register }) != nil {
+			continue
+		}
+		reg := other(t, earlier, func(c *Change) []tgbexpect.Target { return c.Register })
+		if reg == nil {
+			return false
+		}
+		if _, ok := a.first(a.regs[ch.TargetGroupARN][t.ID], t, reg.At); ok {
+			return false
+		}
+	}
+	return len(unregistered)+len(underegistered) > 0
 }
 
 // reference is when the clock of a change's latency starts: the change, or the restart that
@@ -255,11 +309,13 @@ func measureDriftRepair(in *Input) driftRepair {
 
 // Pending counts the changes and drifts AWS does not reflect yet, judged from in.Calls: the
 // steady state needs none pending (the cluster-derived invariants alone can lag behind a change).
+// A superseded target change is not pending: nothing would ever apply it, and a steady-state wait
+// on it could only time out.
 func Pending(in *Input) int {
 	a := index(in)
 	n := 0
 	for i := range in.Changes {
-		if a.applied(&in.Changes[i]) == nil {
+		if a.applied(&in.Changes[i]) == nil && !a.superseded(in.Changes, i) {
 			n++
 		}
 	}
