@@ -77,10 +77,12 @@ func WaitQuiet(ctx context.Context, s *kubesim.Simulator, timeout time.Duration,
 // nil) no binding is unsettled.
 func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled func() int) error {
 	var last results.Invariants
+	var lagging error // the last check's, while the simulator had not caught up
 	left := 0
 	err := poll.Until(ctx, timeout, Paced(200*time.Millisecond), func() (bool, error) {
 		inv, err := chk.Check(ctx, true)
-		if errors.Is(err, ErrUnsettled) {
+		if lagging = nil; errors.Is(err, ErrUnsettled) {
+			lagging = err
 			return false, nil
 		}
 		if err != nil {
@@ -94,6 +96,10 @@ func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled 
 	})
 	if !errors.Is(err, poll.ErrTimeout) {
 		return err
+	}
+	if lagging != nil {
+		// Not the controller's doing: the harness's own kubelet and endpoint controller never caught up.
+		return fmt.Errorf("warm-up: the fleet did not converge within %s: %w", timeout, lagging)
 	}
 	// The controller under test never converged the fleet: a finding about the controller.
 	return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
