@@ -108,22 +108,38 @@ const (
 	childPortMax = 32000
 )
 
-// freePort returns a loopback port that was free a moment ago, outside the ephemeral range when
-// one is free there.
-func freePort() (int, error) {
+// freePorts returns n distinct loopback ports that were free a moment ago, outside the ephemeral
+// range when ones are free there. Each probe stays bound until all n are drawn: drawn one after
+// another and released at once, two could be the same port (a replica's metrics and health probe
+// servers on one port, and the replica exiting on "address already in use").
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	var probes []net.Listener
+	defer func() {
+		for _, ln := range probes {
+			_ = ln.Close()
+		}
+	}()
+	for len(ports) < n {
+		ln, err := probePort()
+		if err != nil {
+			return nil, err
+		}
+		probes = append(probes, ln)
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// probePort binds a free loopback port, below the ephemeral range when one is free there.
+func probePort() (net.Listener, error) {
 	for range 50 {
 		port := childPortMin + mrand.IntN(childPortMax-childPortMin)
 		if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
-			_ = ln.Close()
-			return port, nil
+			return ln, nil
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	return net.Listen("tcp", "127.0.0.1:0")
 }
 
 func (x *external) start() (*proc, error) {
@@ -133,12 +149,11 @@ func (x *external) start() (*proc, error) {
 	x.mu.Unlock()
 	d := x.base
 	d.Replica = id
-	var err error
-	for _, p := range []*int{&d.Port, &d.MetricsPort, &d.HealthPort} {
-		if *p, err = freePort(); err != nil {
-			return nil, err
-		}
+	ports, err := freePorts(3)
+	if err != nil {
+		return nil, err
 	}
+	d.Port, d.MetricsPort, d.HealthPort = ports[0], ports[1], ports[2]
 	secrets := x.secrets
 	if secrets == "" { // no environment started by env.Start (tests)
 		secrets = x.dir

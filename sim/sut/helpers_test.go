@@ -23,21 +23,38 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// A child's port comes from below the ephemeral range, where no other process's bind to port 0
-// can take it between the probe and the child's own bind, and it can be bound.
-func TestFreePortAvoidsTheEphemeralRange(t *testing.T) {
+// A child's ports come from below the ephemeral range, where no other process's bind to port 0
+// can take them between the probe and the child's own bind; they are distinct and can be bound.
+func TestFreePortsAvoidTheEphemeralRange(t *testing.T) {
 	for range 20 {
-		port, err := freePort()
+		ports, err := freePorts(3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if port < childPortMin || port >= childPortMax {
-			t.Fatalf("port %d outside [%d, %d)", port, childPortMin, childPortMax)
+		if ports[0] == ports[1] || ports[1] == ports[2] || ports[0] == ports[2] {
+			t.Fatalf("ports %v are not distinct", ports)
 		}
-		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-		if err != nil {
-			t.Fatalf("port %d cannot be bound: %v", port, err)
+		for _, port := range ports {
+			if port < childPortMin || port >= childPortMax {
+				t.Fatalf("port %d outside [%d, %d)", port, childPortMin, childPortMax)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+			if err != nil {
+				t.Fatalf("port %d cannot be bound: %v", port, err)
+			}
+			_ = ln.Close()
 		}
-		_ = ln.Close()
+	}
+	// 400 draws from the 12,000 ports: released one by one, about 7 would repeat an earlier one.
+	ports, err := freePorts(400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, p := range ports {
+		if seen[p] {
+			t.Fatalf("port %d drawn twice of 400", p)
+		}
+		seen[p] = true
 	}
 }
