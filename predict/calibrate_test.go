@@ -123,3 +123,19 @@ func TestUnreachedObjectsAreTheQueuesTail(t *testing.T) {
 		t.Errorf("steady %.1f, want %.1f + settle %.1f: the tail is missing", f.Steady, want, m.Settle)
 	}
 }
+
+// A restart's mutations apply its changes, whose number does not grow with the fleet: at ten times
+// the fleet the run's three ModifyTargetGroup calls stay three, where its describes grow tenfold.
+func TestMutationsDoNotGrowWithTheFleet(t *testing.T) {
+	m, err := Fit(oneWorkerRun(300, 20, []int{41, 97, 266}, -1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Forecast(3000, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Calls["elbv2/mutating"] != 3 || f.Calls["elbv2/describe"] != 9000 {
+		t.Errorf("calls at 3000: %v, want the run's 3 mutations and 9000 describes", f.Calls)
+	}
+}

@@ -128,7 +128,7 @@ func (m *Model) calibratePace() error {
 			m.Kinds[i].Pace = base[i] * scale
 		}
 	}
-	miss := math.Inf(1)
+	miss, atOne := math.Inf(1), 0
 	for step := -20; step <= 10; step++ {
 		scale := math.Pow(10, float64(step)/20)
 		setPaces(scale)
@@ -140,10 +140,18 @@ func (m *Model) calibratePace() error {
 		for _, t := range res.Throttled {
 			n += t
 		}
+		if step == 0 {
+			atOne = n
+		}
 		d := math.Abs(float64(n - m.Throttled))
 		if d < miss || (d == miss && math.Abs(math.Log(scale)) < math.Abs(math.Log(m.PaceScale))) {
 			miss, m.PaceScale, m.ModelThrottled = d, scale, n
 		}
+	}
+	if miss > max(3, float64(m.Throttled)/4) {
+		// No pace makes the run's throttling (LBC's registrations at 4/s, which the controller spaces
+		// out in ways the queue does not): the count says nothing about the pace, which stays as seen.
+		m.PaceScale, m.ModelThrottled = 1, atOne
 	}
 	setPaces(m.PaceScale)
 	return nil
@@ -298,9 +306,16 @@ func restartChanges(st *results.Strategy, rr reRead, kinds []Kind) []Change {
 	r := st.Restart
 	var out []Change
 	var groups []string
+	unapplied := map[string]bool{}
+	for _, u := range st.Unapplied {
+		unapplied[u.ID] = true
+	}
 	for _, ch := range st.Changes {
 		if !results.CountsForBlindTime(r.StoppedSeconds, r.BlindWindowEndSeconds, ch.AtSeconds, ch.AppliedSeconds) {
 			continue
+		}
+		if ch.AppliedSeconds == nil && ch.LatencySeconds == nil && !unapplied[ch.ID] && st.Invariants.Passed {
+			continue // superseded by a later change of its object: no call was to apply it, and no blind time counts it
 		}
 		c := Change{ID: ch.ID, Position: -1, Lead: max(0, ch.AtSeconds-r.OriginSeconds)}
 		if ch.AppliedSeconds != nil {

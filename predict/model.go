@@ -63,6 +63,9 @@ type Kind struct {
 type BucketCalls struct {
 	Bucket string  `json:"bucket"`
 	Calls  float64 `json:"calls"`
+	// Mutating: the bucket's calls changed AWS. At a restart they apply the restart's changes, whose
+	// number does not grow with the fleet, so at a larger fleet they fall on fewer objects each.
+	Mutating bool `json:"mutating,omitempty"`
 }
 
 // Change is one of the restart's changes.

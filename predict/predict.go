@@ -212,6 +212,9 @@ func (m *Model) queueKinds(size int) []queue.Kind {
 		}
 		perCall := k.Pace
 		for _, b := range k.PerObject {
+			if b.Mutating {
+				b.Calls *= float64(k.Objects) / float64(n) // as many mutations as the run's changes made
+			}
 			whole := int(b.Calls)
 			for range whole {
 				q.Calls = append(q.Calls, queue.Call{Bucket: b.Bucket, Seconds: perCall})

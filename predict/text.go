@@ -16,9 +16,13 @@ func (m *Model) WriteModel(w io.Writer) {
 		fmt.Fprintf(w, " (%.1f s of it filling caches, which grows with the fleet)", m.CacheSync)
 	}
 	fmt.Fprintf(w, "\n  re-read   %.1f s, then %.1f s to the steady state; %d calls, %d throttled\n", m.Drain, m.Settle, m.Calls, m.Throttled)
-	if m.Throttled > 0 {
+	switch {
+	case m.Throttled > 0 && m.PaceScale != 1:
 		fmt.Fprintf(w, "  pace      the calm gaps' pace × %.2f: with it the model turns away %d calls at %d, as AWS did %d\n",
 			m.PaceScale, m.ModelThrottled, m.Fleet, m.Throttled)
+	case m.Throttled > 0:
+		fmt.Fprintf(w, "  pace      the calm gaps' pace: the model turns away %d calls at %d where AWS did %d, and no pace from a tenth to three times makes it\n",
+			m.ModelThrottled, m.Fleet, m.Throttled)
 	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  kind\tobjects\tworkers\tpace\tthrottled, backoff\tcalls an object")
