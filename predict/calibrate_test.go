@@ -1,11 +1,13 @@
 package predict
 
 import (
+	"errors"
 	"math"
 	"testing"
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/predict/queue"
+	"github.com/restartsim/restartsim/results"
 )
 
 // throttledQueue is a model of three workers re-reading n objects with one describe each behind the
@@ -137,5 +139,31 @@ func TestMutationsDoNotGrowWithTheFleet(t *testing.T) {
 	}
 	if f.Calls["elbv2/mutating"] != 3 || f.Calls["elbv2/describe"] != 9000 {
 		t.Errorf("calls at 3000: %v, want the run's 3 mutations and 9000 describes", f.Calls)
+	}
+}
+
+// A change a later one made moot has no applied time and is not listed unapplied: it is left out,
+// not refused as never applied. One the run lists unapplied still refuses the fit.
+func TestSupersededChangeIsLeftOut(t *testing.T) {
+	for _, listed := range []bool{false, true} {
+		run := oneWorkerRun(300, 20, []int{41, 97, 266}, -1, 0)
+		st := run.Strategy
+		st.Invariants.Passed = !listed
+		st.Changes = append(st.Changes, results.Change{ID: "moot", Kind: "rotate-pod-ips", TGB: "default/b", AtSeconds: 11})
+		if listed {
+			st.Unapplied = []results.UnappliedChange{{ID: "moot"}}
+		}
+		m, err := Fit(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.Explain()
+		var u *Unexplained
+		switch {
+		case listed && !errors.As(err, &u):
+			t.Errorf("an unapplied change: err = %v, want it refused", err)
+		case !listed && (err != nil || len(m.Changes) != 3):
+			t.Errorf("a superseded change: err = %v, %d changes placed, want the other 3", err, len(m.Changes))
+		}
 	}
 }
