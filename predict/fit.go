@@ -2,7 +2,6 @@ package predict
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -164,10 +163,11 @@ func knownBefore(calls []fakeaws.Call, origin time.Time, until float64) map[stri
 		if out[kind] == nil {
 			out[kind] = map[string]bool{}
 		}
-		out[kind][item] = !strings.HasPrefix(c.Operation, "Delete")
-	}
-	for _, items := range out {
-		maps.DeleteFunc(items, func(_ string, exists bool) bool { return !exists })
+		if strings.HasPrefix(c.Operation, "Delete") {
+			delete(out[kind], item)
+		} else {
+			out[kind][item] = true
+		}
 	}
 	return out
 }

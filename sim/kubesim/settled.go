@@ -3,6 +3,7 @@ package kubesim
 import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // readyLags tells whether the simulated kubelet still has to write the pod's Ready condition.
@@ -54,20 +55,16 @@ func (s *Simulator) Lagging(pods []*corev1.Pod, slices []*discoveryv1.EndpointSl
 	if s.opts.ClusterEndpointSlices {
 		return n // the cluster's own controller writes the slices, by rules the simulator does not know
 	}
-	podsOf := map[string][]*corev1.Pod{}
+	podsOf := map[types.NamespacedName][]*corev1.Pod{}
 	for _, p := range pods {
-		k := serviceOf(p)
-		podsOf[k.String()] = append(podsOf[k.String()], p)
+		podsOf[serviceOf(p)] = append(podsOf[serviceOf(p)], p)
 	}
-	slicesOf := map[string][]*discoveryv1.EndpointSlice{}
-	names := map[string]string{}
+	slicesOf := map[types.NamespacedName][]*discoveryv1.EndpointSlice{}
 	for _, e := range slices {
-		k := sliceService(e)
-		slicesOf[k.String()] = append(slicesOf[k.String()], e)
-		names[k.String()] = k.Name
+		slicesOf[sliceService(e)] = append(slicesOf[sliceService(e)], e)
 	}
-	for k, ss := range slicesOf {
-		if !endpointsUpToDate(names[k], ss, podsOf[k]) {
+	for svc, ss := range slicesOf {
+		if !endpointsUpToDate(svc.Name, ss, podsOf[svc]) {
 			n++
 		}
 	}

@@ -81,7 +81,8 @@ func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled 
 	left := 0
 	err := poll.Until(ctx, timeout, Paced(200*time.Millisecond), func() (bool, error) {
 		inv, err := chk.Check(ctx, true)
-		if lagging = nil; errors.Is(err, ErrUnsettled) {
+		lagging = nil
+		if errors.Is(err, ErrUnsettled) {
 			lagging = err
 			return false, nil
 		}
