@@ -1,6 +1,7 @@
 package fakeaws
 
 import (
+	"github.com/restartsim/restartsim/fakeaws/internal/catalog"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
 )
@@ -13,6 +14,8 @@ type (
 	VPC = state.VPC
 	// Instance is an EC2 instance; seeding creates its primary ENI.
 	Instance = state.Instance
+	// InstanceType is an EC2 instance type of the catalog DescribeInstanceTypes answers from.
+	InstanceType = catalog.InstanceType
 	// ENI is a network interface.
 	ENI = state.ENI
 	// Rule is one single-source security group rule (Protocol "tcp"/"udp"/"icmp"/"-1"...).
@@ -60,3 +63,9 @@ const (
 	HealthHealthy  = state.HealthHealthy
 	HealthDraining = state.HealthDraining
 )
+
+// LookupInstanceType returns the catalog's figures of an instance type.
+func LookupInstanceType(name string) (InstanceType, bool) { return catalog.Lookup(name) }
+
+// InstanceTypes returns the catalog, sorted by name.
+func InstanceTypes() []InstanceType { return catalog.All() }

@@ -27,6 +27,19 @@ type Instance struct {
 	PrimaryENIID     string   `json:"primaryEniId,omitempty"`
 	State            string   `json:"state,omitempty"` // default "running"
 	Tags             []Tag    `json:"tags,omitempty"`
+	// InstanceType names a type of the catalog (fakeaws/internal/catalog); empty for a seeded instance
+	// that predates the capacity API.
+	InstanceType string `json:"instanceType,omitempty"`
+	ImageID      string `json:"imageId,omitempty"`
+	// LaunchTime is when the instance was launched, in scenario time.
+	LaunchTime time.Time `json:"launchTime,omitzero"`
+	// Lifecycle is "spot" for a spot instance, empty for on-demand.
+	Lifecycle string `json:"lifecycle,omitempty"`
+	// LaunchTemplateID is the template the instance was launched from, if any.
+	LaunchTemplateID string `json:"launchTemplateId,omitempty"`
+	// UserData is the base64 user data the instance booted with (its own or its launch template's): what a
+	// node's kubelet reads its labels, taints and cluster from.
+	UserData string `json:"userData,omitempty"`
 }
 
 // ENI is a seeded network interface.
