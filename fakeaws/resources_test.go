@@ -85,7 +85,7 @@ func TestRecorderRoute53BoundsRecordedSets(t *testing.T) {
 	changes := make([]r53types.Change, n)
 	for i := range changes { // aliases carry no records, so the batch's record limit does not stop them
 		changes[i] = change(r53types.ChangeActionCreate, &r53types.ResourceRecordSet{Name: aws.String(strings.Repeat("a", i%60+1) + "." + string(rune('a'+i/60)) + ".big.example"),
-			Type: r53types.RRTypeA, AliasTarget: &r53types.AliasTarget{HostedZoneId: aws.String("Z1"), DNSName: aws.String("lb.example"), EvaluateTargetHealth: false}})
+			Type: r53types.RRTypeA, AliasTarget: &r53types.AliasTarget{HostedZoneId: aws.String("Z1H1FL5HABSF5"), DNSName: aws.String("lb-1.us-west-2.elb.amazonaws.com"), EvaluateTargetHealth: false}})
 	}
 	if _, err := changeSets(c, zone, changes...); err != nil {
 		t.Fatal(err)

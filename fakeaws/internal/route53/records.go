@@ -3,6 +3,7 @@ package route53
 import (
 	"encoding/xml"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -15,6 +16,9 @@ func ParseChangeBatch(body []byte) (string, []state.RecordChange, error) {
 	var req changeBatchRequest
 	if err := decode(body, &req); err != nil {
 		return "", nil, err
+	}
+	if len(req.ChangeBatch.Comment) > state.MaxCommentChars {
+		return "", nil, state.TooLong("changeBatch.comment", state.MaxCommentChars)
 	}
 	cs := req.ChangeBatch.Changes
 	if len(cs) == 0 {
@@ -57,6 +61,12 @@ func (s *Service) listRecordSets(_ time.Time, r Route, q url.Values, _ []byte) (
 		return Output{}, query.Errorf("InvalidInput", "The input is not valid: StartRecordType requires StartRecordName")
 	case id != "" && typ == "":
 		return Output{}, query.Errorf("InvalidInput", "The input is not valid: StartRecordIdentifier requires StartRecordType")
+	case len(name) > state.MaxDNSNameChars:
+		return Output{}, state.TooLong("startRecordName", state.MaxDNSNameChars)
+	case typ != "" && !slices.Contains(state.RecordTypes, typ):
+		return Output{}, query.Errorf("InvalidInput", "1 validation error detected: Value '%s' at 'startRecordType' failed to satisfy constraint: Member must satisfy enum value set: %v", typ, state.RecordTypes)
+	case len(id) > state.MaxSetIDChars:
+		return Output{}, state.TooLong("startRecordIdentifier", state.MaxSetIDChars)
 	}
 	sets, next, err := s.st.RecordSets(r.ZoneID, name, typ, id, max)
 	if err != nil {

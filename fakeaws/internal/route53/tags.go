@@ -31,8 +31,13 @@ func (s *Service) changeTags(_ time.Time, r Route, _ url.Values, body []byte) (O
 	}
 	add := make([]state.Tag, len(req.AddTags))
 	for i, t := range req.AddTags {
-		if t.Key == "" {
+		switch {
+		case t.Key == "":
 			return Output{}, query.Errorf("InvalidInput", "A tag key must not be empty")
+		case len(t.Key) > state.MaxTagKeyChars:
+			return Output{}, state.TooLong("addTags.member.key", state.MaxTagKeyChars)
+		case len(t.Value) > state.MaxTagValueChars:
+			return Output{}, state.TooLong("addTags.member.value", state.MaxTagValueChars)
 		}
 		add[i] = state.Tag{Key: t.Key, Value: t.Value}
 	}

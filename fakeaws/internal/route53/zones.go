@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
@@ -23,7 +24,13 @@ func delegation(z state.HostedZone) *xmlDelegationSet {
 	if z.PrivateZone {
 		return nil
 	}
-	return &xmlDelegationSet{NameServers: z.NameServers}
+	// The NS record set names the servers with a trailing dot; the delegation set, as in Route53's
+	// examples, without.
+	ns := make([]string, len(z.NameServers))
+	for i, n := range z.NameServers {
+		ns[i] = strings.TrimSuffix(n, ".")
+	}
+	return &xmlDelegationSet{NameServers: ns}
 }
 
 func (s *Service) createZone(now time.Time, _ Route, _ url.Values, body []byte) (Output, error) {

@@ -47,6 +47,7 @@ func (s *Store) RecordSets(zoneID, name, typ, setID string, max int) ([]RecordSe
 type batch struct {
 	zone    *zoneEntry
 	overlay map[string]*RecordSet
+	zones   map[string]*zoneEntry // the account's, where aliases point
 }
 
 func (b *batch) get(k string) *RecordSet {
@@ -59,21 +60,29 @@ func (b *batch) get(k string) *RecordSet {
 	return nil
 }
 
-// typesAt are the types of the sets named name once the batch so far is applied, with a set other than
+// setsAt are the sets whose keys start with prefix once the batch so far is applied, but for the set
 // except (a key).
-func (b *batch) typesAt(name, except string) map[string]bool {
-	prefix := nameKey(name) + "\x00\x00"
-	out := map[string]bool{}
+func (b *batch) setsAt(prefix, except string) []*RecordSet {
+	var out []*RecordSet
 	i, _ := b.zone.find(prefix)
 	for ; i < len(b.zone.sets) && strings.HasPrefix(b.zone.sets[i].key, prefix); i++ {
-		if k := b.zone.sets[i].key; k != except && b.get(k) != nil {
-			out[b.zone.sets[i].set.Type] = true
+		if _, written := b.overlay[b.zone.sets[i].key]; !written && b.zone.sets[i].key != except {
+			out = append(out, b.zone.sets[i].set)
 		}
 	}
 	for k, v := range b.overlay {
 		if v != nil && k != except && strings.HasPrefix(k, prefix) {
-			out[v.Type] = true
+			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// typesAt are the types of the sets named name once the batch so far is applied, but for the set except.
+func (b *batch) typesAt(name, except string) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range b.setsAt(nameKey(name)+"\x00\x00", except) {
+		out[r.Type] = true
 	}
 	return out
 }
@@ -95,7 +104,7 @@ func (s *Store) ChangeRecordSets(zoneID, comment string, changes []RecordChange,
 	if msg := batchSize(changes); msg != "" {
 		return ChangeInfo{}, &BatchError{Messages: []string{msg}}
 	}
-	b := &batch{zone: e, overlay: map[string]*RecordSet{}}
+	b := &batch{zone: e, overlay: map[string]*RecordSet{}, zones: s.r53.zones}
 	var msgs []string
 	for _, c := range changes {
 		if msg := b.apply(c); msg != "" {
@@ -176,6 +185,12 @@ func (b *batch) apply(c RecordChange) string {
 		return fmt.Sprintf("RRSet of type CNAME with DNS name %s is not permitted as it conflicts with other records with the same DNS name in zone %s", r.Name, zone)
 	case r.Type != "CNAME" && others["CNAME"]:
 		return fmt.Sprintf("RRSet of type %s with DNS name %s is not permitted because a conflicting RRSet of type CNAME with the same DNS name already exists in zone %s", r.Type, r.Name, zone)
+	}
+	if msg := b.routingConflict(&r, k); msg != "" {
+		return msg
+	}
+	if msgs := b.aliasProblems(&r); len(msgs) > 0 {
+		return strings.Join(msgs, ", ")
 	}
 	set := cloneRecordSet(&r)
 	b.overlay[k] = &set

@@ -22,6 +22,12 @@ func ValidateChange(c *RecordChange) error {
 	if r.Name == "" || len(r.Name) > 1024 || strings.Contains(strings.TrimSuffix(r.Name, "."), "..") {
 		return query.Errorf("InvalidInput", "Invalid request: '%s' is not a valid DNS name", r.Name)
 	}
+	if err := validFields(r); err != nil {
+		return err
+	}
+	if p := nameProblem(r.Name); p != "" {
+		return &BatchError{Messages: []string{nameFault(p, r.Name)}}
+	}
 	r.Name = CanonicalName(r.Name)
 	hasValues := r.TTL != nil && len(r.Values) > 0
 	if (r.AliasTarget != nil) == hasValues || r.AliasTarget != nil && (r.TTL != nil || len(r.Values) > 0) {
@@ -82,8 +88,12 @@ func recordValuesProblem(r *RecordSet) string {
 				return bad("AAAARRDATAIllegalIPv6Address (Value is not a valid IPv6 address)", v)
 			}
 		case "TXT", "SPF":
-			if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-				return bad("InvalidCharacterString (Value should be enclosed in quotation marks)", v)
+			if p := charStringProblem(v); p != "" {
+				return bad(p, v)
+			}
+		case "MX":
+			if p := mxProblem(v); p != "" {
+				return bad(p, v)
 			}
 		case "CNAME", "NS", "PTR":
 			if strings.TrimSpace(v) == "" || strings.ContainsAny(v, " \t") {

@@ -80,8 +80,13 @@ func (s *Store) CreateHostedZone(z HostedZone, now time.Time) (HostedZone, Chang
 	if err := validZoneName(z.Name); err != nil {
 		return HostedZone{}, ChangeInfo{}, err
 	}
-	if z.CallerReference == "" {
+	switch {
+	case z.CallerReference == "":
 		return HostedZone{}, ChangeInfo{}, query.Errorf("InvalidInput", "CallerReference is required")
+	case len(z.CallerReference) > MaxCallerRefChars:
+		return HostedZone{}, ChangeInfo{}, TooLong("callerReference", MaxCallerRefChars)
+	case len(z.Comment) > MaxCommentChars:
+		return HostedZone{}, ChangeInfo{}, TooLong("hostedZoneConfig.comment", MaxCommentChars)
 	}
 	for _, e := range s.r53.zones {
 		if e.CallerReference == z.CallerReference {
@@ -108,14 +113,6 @@ func (s *Store) CreateHostedZone(z HostedZone, now time.Time) (HostedZone, Chang
 	}
 	s.r53.zones[e.ID] = e
 	return e.view(), s.newChange(z.Comment, now), nil
-}
-
-func validZoneName(name string) error {
-	n := strings.TrimSuffix(name, ".")
-	if n == "" || len(n) > 1024 || strings.Contains(n, "..") || strings.HasPrefix(n, ".") {
-		return query.Errorf("InvalidDomainName", "%s is not a valid domain name.", name)
-	}
-	return nil
 }
 
 // delegationSet is four name servers, one in each of Route53's top-level domains.
