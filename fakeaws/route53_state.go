@@ -21,6 +21,13 @@ type (
 	ChangeInfo = state.ChangeInfo
 )
 
+// MaxRoute53Bytes bounds what the account's Route53 state keeps (zones, record sets, tags, the changes kept
+// for GetChange, comments), counted with Go's overheads; past it Route53 answers its limit errors.
+const MaxRoute53Bytes = state.MaxRoute53Bytes
+
+// Route53Bytes is what the Route53 state keeps now, counted as against MaxRoute53Bytes.
+func (s *Server) Route53Bytes() int { return s.st.Route53Bytes() }
+
 // Route53 change statuses.
 const (
 	ChangePending = state.ChangePending

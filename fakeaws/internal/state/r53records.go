@@ -107,9 +107,7 @@ func (s *Store) ChangeRecordSets(zoneID, comment string, changes []RecordChange,
 	b := &batch{zone: e, overlay: map[string]*RecordSet{}, zones: s.r53.zones}
 	var msgs []string
 	for _, c := range changes {
-		if msg := b.apply(c); msg != "" {
-			msgs = append(msgs, msg)
-		}
+		msgs = append(msgs, b.apply(c)...)
 	}
 	if len(msgs) > 0 {
 		return ChangeInfo{}, &BatchError{Messages: msgs}
@@ -119,7 +117,7 @@ func (s *Store) ChangeRecordSets(zoneID, comment string, changes []RecordChange,
 	case s.cfg.MaxRecordSetsPerZone > 0 && len(e.sets)+n > s.cfg.MaxRecordSetsPerZone:
 		return ChangeInfo{}, &BatchError{Messages: []string{fmt.Sprintf("The hosted zone %s would have %d resource record sets; the limit is %d.", e.Name, len(e.sets)+n, s.cfg.MaxRecordSetsPerZone)}}
 	case bytes > 0 && s.r53.bytes+bytes > MaxRecordBytes:
-		return ChangeInfo{}, &BatchError{Messages: []string{fmt.Sprintf("fakeaws holds at most %d bytes of resource record sets.", MaxRecordBytes)}}
+		return ChangeInfo{}, &BatchError{Messages: []string{fmt.Sprintf("Limits Exceeded: fakeaws keeps at most %d bytes of hosted zones, record sets and tags.", MaxRecordBytes)}}
 	}
 	for k, v := range b.overlay {
 		if v == nil {
@@ -148,53 +146,53 @@ func (b *batch) growth() (sets, bytes int) {
 	return sets, bytes
 }
 
-// apply checks one change against the batch so far and records its effect; it returns Route53's message
+// apply checks one change against the batch so far and records its effect; it returns Route53's messages
 // when the change is refused.
-func (b *batch) apply(c RecordChange) string {
+func (b *batch) apply(c RecordChange) []string {
 	r, zone := c.Set, b.zone.Name
 	if !inZone(r.Name, zone) {
-		return fmt.Sprintf("RRSet with DNS name %s is not permitted in zone %s", r.Name, zone)
+		return []string{fmt.Sprintf("RRSet with DNS name %s is not permitted in zone %s", r.Name, zone)}
 	}
 	k := recordKey(r.Name, r.Type, r.SetIdentifier)
 	have := b.get(k)
 	if c.Action == "DELETE" {
 		switch {
 		case have == nil:
-			return fmt.Sprintf("Tried to delete resource record set %s but it was not found", DescribeSet(r))
+			return []string{fmt.Sprintf("Tried to delete resource record set %s but it was not found", DescribeSet(r))}
 		case !sameSet(have, &r):
-			return fmt.Sprintf("Tried to delete resource record set %s but the values provided do not match the current values", DescribeSet(r))
+			return []string{fmt.Sprintf("Tried to delete resource record set %s but the values provided do not match the current values", DescribeSet(r))}
 		case r.Name == zone && r.Type == "SOA":
-			return "A HostedZone must contain exactly one SOA record."
+			return []string{"A HostedZone must contain exactly one SOA record."}
 		case r.Name == zone && r.Type == "NS":
-			return "A HostedZone must contain at least one NS record for the zone itself."
+			return []string{"A HostedZone must contain at least one NS record for the zone itself."}
 		}
 		b.overlay[k] = nil
-		return ""
+		return nil
 	}
 	if c.Action == "CREATE" && have != nil {
-		return fmt.Sprintf("Tried to create resource record set %s but it already exists", DescribeSet(r))
+		return []string{fmt.Sprintf("Tried to create resource record set %s but it already exists", DescribeSet(r))}
 	}
 	if msg := recordValuesProblem(&r); msg != "" {
-		return msg
+		return []string{msg}
 	}
 	others := b.typesAt(r.Name, k)
 	switch {
 	case r.Type == "CNAME" && r.Name == zone:
-		return fmt.Sprintf("RRSet of type CNAME with DNS name %s is not permitted at apex in zone %s", r.Name, zone)
+		return []string{fmt.Sprintf("RRSet of type CNAME with DNS name %s is not permitted at apex in zone %s", r.Name, zone)}
 	case r.Type == "CNAME" && len(others) > 0 && !(len(others) == 1 && others["CNAME"]):
-		return fmt.Sprintf("RRSet of type CNAME with DNS name %s is not permitted as it conflicts with other records with the same DNS name in zone %s", r.Name, zone)
+		return []string{fmt.Sprintf("RRSet of type CNAME with DNS name %s is not permitted as it conflicts with other records with the same DNS name in zone %s", r.Name, zone)}
 	case r.Type != "CNAME" && others["CNAME"]:
-		return fmt.Sprintf("RRSet of type %s with DNS name %s is not permitted because a conflicting RRSet of type CNAME with the same DNS name already exists in zone %s", r.Type, r.Name, zone)
+		return []string{fmt.Sprintf("RRSet of type %s with DNS name %s is not permitted because a conflicting RRSet of type CNAME with the same DNS name already exists in zone %s", r.Type, r.Name, zone)}
 	}
 	if msg := b.routingConflict(&r, k); msg != "" {
-		return msg
+		return []string{msg}
 	}
 	if msgs := b.aliasProblems(&r); len(msgs) > 0 {
-		return strings.Join(msgs, ", ")
+		return msgs
 	}
 	set := cloneRecordSet(&r)
 	b.overlay[k] = &set
-	return ""
+	return nil
 }
 
 // sameSet reports whether a DELETE's set matches the stored one exactly (values in any order).

@@ -14,17 +14,13 @@ import (
 // forgets changes after a while.
 const maxChanges = 1 << 16
 
-// MaxRecordBytes bounds the bytes of every record set's name and values in the account together, so that a
-// hostile client cannot fill the server's memory through Route53 (AWS's quotas, 500 zones of 10,000 sets,
-// allow gigabytes). 32 MiB holds some 200,000 realistic record sets.
-const MaxRecordBytes = 32 << 20
-
 // r53State is the account's Route53: hosted zones with their record sets, and submitted changes.
 type r53State struct {
 	zones       map[string]*zoneEntry
 	changes     map[string]ChangeInfo
-	changeOrder []string // oldest first, to forget beyond maxChanges
-	bytes       int      // recordBytes of every record set
+	changeOrder []string // oldest first, to forget beyond maxChanges or MaxChangeBytes
+	bytes       int      // zoneBytes of every zone and recordBytes of every record set
+	changeBytes int      // changeBytes of every change kept
 }
 
 type zoneEntry struct {
@@ -43,7 +39,7 @@ func newR53State() r53State {
 
 func (r *r53State) clone() r53State {
 	c := r53State{zones: make(map[string]*zoneEntry, len(r.zones)), changes: make(map[string]ChangeInfo, len(r.changes)),
-		changeOrder: slices.Clone(r.changeOrder), bytes: r.bytes}
+		changeOrder: slices.Clone(r.changeOrder), bytes: r.bytes, changeBytes: r.changeBytes}
 	for id, z := range r.zones {
 		e := &zoneEntry{HostedZone: cloneZone(&z.HostedZone), sets: make([]setEntry, len(z.sets))}
 		for i, s := range z.sets {
@@ -104,13 +100,18 @@ func (s *Store) CreateHostedZone(z HostedZone, now time.Time) (HostedZone, Chang
 		e.NameServers = slices.Clone(ns)
 	}
 	soaTTL, nsTTL := int64(900), int64(172800)
-	for _, rs := range []*RecordSet{
+	sets := []*RecordSet{
 		{Name: e.Name, Type: "SOA", TTL: &soaTTL, Values: []string{ns[0] + " awsdns-hostmaster.amazon.com. 1 7200 900 1209600 86400"}},
 		{Name: e.Name, Type: "NS", TTL: &nsTTL, Values: ns},
-	} {
-		e.put(rs)
-		s.r53.bytes += recordBytes(rs)
 	}
+	need := zoneBytes(&e.HostedZone) + recordBytes(sets[0]) + recordBytes(sets[1])
+	if s.r53.bytes+need > MaxRecordBytes {
+		return HostedZone{}, ChangeInfo{}, query.Errorf("TooManyHostedZones", "Limits Exceeded: fakeaws keeps at most %d bytes of hosted zones, record sets and tags.", MaxRecordBytes)
+	}
+	for _, rs := range sets {
+		e.put(rs)
+	}
+	s.r53.bytes += need
 	s.r53.zones[e.ID] = e
 	return e.view(), s.newChange(z.Comment, now), nil
 }
@@ -131,9 +132,12 @@ func (s *Store) newChange(comment string, now time.Time) ChangeInfo {
 	c := ChangeInfo{ID: s.newR53ID("C"), Status: ChangePending, SubmittedAt: now, Comment: comment}
 	s.r53.changes[c.ID] = c
 	s.r53.changeOrder = append(s.r53.changeOrder, c.ID)
-	if len(s.r53.changeOrder) > maxChanges {
-		delete(s.r53.changes, s.r53.changeOrder[0])
-		s.r53.changeOrder = s.r53.changeOrder[1:]
+	s.r53.changeBytes += changeBytes(c)
+	for len(s.r53.changeOrder) > maxChanges || s.r53.changeBytes > MaxChangeBytes {
+		old := s.r53.changeOrder[0]
+		s.r53.changeBytes -= changeBytes(s.r53.changes[old])
+		delete(s.r53.changes, old)
+		s.r53.changeOrder = slices.Delete(s.r53.changeOrder, 0, 1)
 	}
 	return s.changeAt(c, now)
 }
@@ -182,6 +186,7 @@ func (s *Store) DeleteHostedZone(id string, now time.Time) (ChangeInfo, error) {
 			return ChangeInfo{}, query.Errorf("HostedZoneNotEmpty", "The specified hosted zone contains non-required resource record sets and so cannot be deleted.")
 		}
 	}
+	s.r53.bytes -= zoneBytes(&e.HostedZone)
 	for _, se := range e.sets {
 		s.r53.bytes -= recordBytes(se.set)
 	}
@@ -221,17 +226,13 @@ func (s *Store) ChangeZoneTags(id string, add []Tag, remove []string) error {
 	if err := s.tagLimit(len(tags)); err != nil {
 		return query.Errorf("InvalidInput", "The number of tags exceeds the limit of %d", s.cfg.MaxTags)
 	}
+	grow := tagBytes(tags) - tagBytes(e.Tags)
+	if grow > 0 && s.r53.bytes+grow > MaxRecordBytes {
+		return query.Errorf("LimitsExceeded", "Limits Exceeded: fakeaws keeps at most %d bytes of hosted zones, record sets and tags.", MaxRecordBytes)
+	}
+	s.r53.bytes += grow
 	e.Tags = tags
 	return nil
-}
-
-// recordBytes is what a record set counts against MaxRecordBytes.
-func recordBytes(r *RecordSet) int {
-	n := len(r.Name) + len(r.SetIdentifier) + 64
-	for _, v := range r.Values {
-		n += len(v)
-	}
-	return n
 }
 
 func (e *zoneEntry) view() HostedZone {
