@@ -31,16 +31,18 @@ type s3Write struct {
 	s        *Server
 	op       string
 	uploadID string
-	held     *heldBody
-	reserved int64
-	declared int64 // the object's or part's size as declared
+	// partNumber is an UploadPart's part.
+	partNumber string
+	held       *heldBody
+	reserved   int64
+	declared   int64 // the object's or part's size as declared
 }
 
 // admitS3 checks an authenticated S3 request's names and sizes, reserves what it may store and reads its
 // body, refusing it (with the error to send) when any of these does not fit. The caller calls done once
 // the request is answered, refused or not.
 func (s *Server) admitS3(rw http.ResponseWriter, r *http.Request, op string) (*s3Write, *s3Error) {
-	w := &s3Write{s: s, op: op, uploadID: r.URL.Query().Get("uploadId")}
+	w := &s3Write{s: s, op: op, uploadID: r.URL.Query().Get("uploadId"), partNumber: r.URL.Query().Get("partNumber")}
 	bucket, key, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	switch {
 	case len(bucket) > maxS3BucketBytes:
@@ -54,7 +56,13 @@ func (s *Server) admitS3(rw http.ResponseWriter, r *http.Request, op string) (*s
 	if e := w.reserve(r, bucket, key); e != nil {
 		return w, e
 	}
-	return w, w.readBody(rw, r)
+	if e := w.readBody(rw, r); e != nil {
+		return w, e
+	}
+	if op == "CompleteMultipartUpload" {
+		return w, w.checkParts()
+	}
+	return w, nil
 }
 
 // checkSize refuses an object or part larger than Options.MaxObjectBytes from what its headers declare,
@@ -94,7 +102,7 @@ func (w *s3Write) reserve(r *http.Request, bucket, key string) *s3Error {
 		srcBucket, srcKey := copySource(r.Header.Get("X-Amz-Copy-Source"))
 		need = q.Charged(srcBucket, srcKey) + int64(len(bucket)+len(key)) + s3quota.MaxMetadataCharge - q.Charged(bucket, key)
 	case "UploadPart":
-		need = max(w.declared, 0)
+		need = max(w.declared, 0) + s3quota.PartOverhead
 	case "CreateMultipartUpload":
 		need = s3quota.UploadOverhead
 	case "CreateBucket":
@@ -160,7 +168,9 @@ func (w *s3Write) commit(status int, answer []byte) {
 	q := w.s.s3quota
 	switch w.op {
 	case "UploadPart":
-		q.AddPart(w.uploadID, max(w.declared, 0))
+		if part, err := strconv.Atoi(w.partNumber); err == nil {
+			q.AddPart(w.uploadID, part, max(w.declared, 0))
+		}
 	case "CreateMultipartUpload":
 		if id := xmlElement(answer, "UploadId"); id != "" {
 			q.StartUpload(id)

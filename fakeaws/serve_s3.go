@@ -25,24 +25,29 @@ func (s *Server) isS3(r *http.Request) bool {
 	return !(r.Method == http.MethodPost && strings.HasPrefix(ct, "application/x-www-form-urlencoded"))
 }
 
-// statusWriter records the status gofakes3 answers with and keeps the first keep bytes of its body.
+// statusWriter records the status gofakes3 answers with and keeps the first keep bytes of its body; for a
+// ranged GET it drops the whole object's checksums.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	keep   int
 	head   []byte
+	ranged bool
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
+		if w.ranged {
+			stripChecksums(w.Header())
+		}
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
-		w.status = http.StatusOK
+		w.WriteHeader(http.StatusOK)
 	}
 	if room := w.keep - len(w.head); room > 0 {
 		w.head = append(w.head, b[:min(len(b), room)]...)
@@ -56,13 +61,17 @@ func (w *statusWriter) Flush() {
 	}
 }
 
-// s3Error is S3's error document. ProposedSize and MaxSizeAllowed come with EntityTooLarge.
+// s3Error is S3's error document. ProposedSize and MaxSizeAllowed come with EntityTooLarge; ProposedSize,
+// MinSizeAllowed, PartNumber and ETag with EntityTooSmall.
 type s3Error struct {
 	XMLName        xml.Name `xml:"Error"`
 	Code           string   `xml:"Code"`
 	Message        string   `xml:"Message"`
 	ProposedSize   int64    `xml:"ProposedSize,omitempty"`
 	MaxSizeAllowed int64    `xml:"MaxSizeAllowed,omitempty"`
+	MinSizeAllowed int64    `xml:"MinSizeAllowed,omitempty"`
+	PartNumber     int      `xml:"PartNumber,omitempty"`
+	ETag           string   `xml:"ETag,omitempty"`
 	RequestID      string   `xml:"RequestId"`
 }
 
@@ -96,6 +105,8 @@ func s3Operation(r *http.Request) string {
 			return "CreateMultipartUpload"
 		}
 		return "ListMultipartUploads"
+	case s3SubresourceOp(r.Method, q, hasKey) != "":
+		return s3SubresourceOp(r.Method, q, hasKey)
 	case hasKey && r.Method == http.MethodPut && r.Header.Get("X-Amz-Copy-Source") != "":
 		return "CopyObject"
 	}
@@ -151,15 +162,28 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 		finish(writeS3Error(w, *refusal), refusal.Code)
 		return
 	}
-	sw := &statusWriter{ResponseWriter: w}
+	if status, code, done := s.answerS3(w, r, c.Operation, c.S3Bucket, c.RequestID); done {
+		finish(status, code)
+		return
+	}
+	sw := &statusWriter{ResponseWriter: w, ranged: r.Method == http.MethodGet && r.Header.Get("Range") != ""}
 	if c.Operation == "CreateMultipartUpload" {
 		sw.keep = 16 << 10 // the new upload's ID follows its bucket and key (1,024 bytes, XML-escaped)
 	}
-	s.s3.ServeHTTP(sw, r)
+	if isListV2(r, c.Operation) {
+		buf := &s3Buffer{header: sw.Header()}
+		s.s3.ServeHTTP(buf, r)
+		buf.flush(sw)
+	} else {
+		s.s3.ServeHTTP(sw, r)
+	}
 	if sw.status == 0 {
 		sw.status = http.StatusOK
 	}
 	wr.commit(sw.status, sw.head)
+	if c.Operation == "DeleteBucket" && sw.status < 300 {
+		s.s3tags.drop(c.S3Bucket)
+	}
 	finish(sw.status, "")
 }
 

@@ -46,6 +46,7 @@ type Server struct {
 	s3       http.Handler
 	s3store  gofakes3.Backend // what s3 serves, for S3Buckets
 	s3quota  *s3quota.Quota
+	s3tags   *s3Tags // bucket tags, which gofakes3 does not keep
 	bodies   *bodyLimiter
 	conns    connCounts
 	admin    http.Handler
@@ -106,6 +107,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("fakeaws: registering metrics: %w", err)
 	}
 	s.s3store = s.s3quota.Wrap(s3mem.New(s3mem.WithTimeSource(s.clock)))
+	s.s3tags = &s3Tags{s: s, tags: map[string][]s3Tag{}}
 	s.s3 = gofakes3.New(s.s3store, gofakes3.WithTimeSource(s.clock), gofakes3.WithTimeSkewLimit(0)).Server()
 	s.admin = s.adminHandler()
 	return s, nil

@@ -136,6 +136,11 @@ var statusByCode = map[string]int{
 	"InvalidVPCId":            http.StatusBadRequest,
 	"TooManyHostedZones":      http.StatusBadRequest,
 	"PriorRequestNotComplete": http.StatusBadRequest,
+	// S3 (the answers fakeaws gives itself rather than through gofakes3).
+	"BucketAlreadyOwnedByYou": http.StatusConflict,
+	"NoSuchBucket":            http.StatusNotFound,
+	"NoSuchTagSet":            http.StatusNotFound,
+	"NotImplemented":          http.StatusNotImplemented,
 }
 
 // StatusOf returns the HTTP status for an error code (400 when the code is not in the table).

@@ -19,6 +19,8 @@ const (
 	// UploadOverhead is charged per multipart upload: its metadata (gofakes3 allows 2,000 bytes), key and
 	// bookkeeping.
 	UploadOverhead = 4096
+	// PartOverhead is charged per part stored for an upload: the size kept to check it at completion.
+	PartOverhead = 64
 	// MaxMetadataCharge is the most metadata a write may add: gofakes3 refuses more than 2,000 bytes, and
 	// Last-Modified is added to every object.
 	MaxMetadataCharge = 2048
@@ -33,11 +35,12 @@ type Quota struct {
 	pending int64 // reserved by writes that are running
 	objects map[string]map[string]int64
 	uploads map[string]int64
+	parts   map[string]map[int]int64 // upload ID, part number: the part's size
 }
 
 // New returns a Quota of max bytes.
 func New(max int64) *Quota {
-	return &Quota{max: max, objects: map[string]map[string]int64{}, uploads: map[string]int64{}}
+	return &Quota{max: max, objects: map[string]map[string]int64{}, uploads: map[string]int64{}, parts: map[string]map[int]int64{}}
 }
 
 // Used is what is stored plus what running writes have reserved.
@@ -94,9 +97,44 @@ func (q *Quota) UploadBytes(id string) int64 {
 // StartUpload counts a multipart upload just created.
 func (q *Quota) StartUpload(id string) { q.addUpload(id, UploadOverhead) }
 
-// AddPart counts a part stored for an upload (a part sent again is counted again: an over-count that
-// ends with the upload).
-func (q *Quota) AddPart(id string, n int64) { q.addUpload(id, n) }
+// AddPart counts a part of n bytes stored for an upload and keeps its size (a part sent again is counted
+// again: an over-count that ends with the upload).
+func (q *Quota) AddPart(id string, part int, n int64) {
+	q.addUpload(id, n+PartOverhead)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.parts[id] == nil {
+		q.parts[id] = map[int]int64{}
+	}
+	q.parts[id][part] = n
+}
+
+// Hold counts n bytes kept beside the backend (a bucket's tags) as stored; false (and nothing counted) when
+// that would pass the bound.
+func (q *Quota) Hold(n int64) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if n > 0 && q.stored+q.pending+n > q.max {
+		return false
+	}
+	q.stored += n
+	return true
+}
+
+// Release gives back n bytes Hold counted.
+func (q *Quota) Release(n int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.stored -= n
+}
+
+// PartSize is the size of a part stored for an upload, false when none is known.
+func (q *Quota) PartSize(id string, part int) (int64, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n, ok := q.parts[id][part]
+	return n, ok
+}
 
 func (q *Quota) addUpload(id string, n int64) {
 	q.mu.Lock()
@@ -111,6 +149,7 @@ func (q *Quota) EndUpload(id string) {
 	defer q.mu.Unlock()
 	q.stored -= q.uploads[id]
 	delete(q.uploads, id)
+	delete(q.parts, id)
 }
 
 func (q *Quota) setObject(bucket, key string, charge int64) {
