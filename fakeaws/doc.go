@@ -58,6 +58,36 @@
 // operations share one bucket (route53/request, AWS's 5 requests per second) answered with 400 Throttling
 // "Rate exceeded". Route53 is part of a Snapshot.
 //
+// Names follow "DNS domain name format": a record name with an empty label, a label over 63 bytes, over 255
+// bytes in all or a raw space (which must be written \040) is InvalidChangeBatch ("FATAL problem:
+// DomainLabelEmpty ..."); a zone so named, a wildcard zone or a top-level domain (com) is InvalidDomainName.
+// Values are checked by type: A and AAAA addresses, TXT and SPF quoted character strings of at most 255
+// characters (TXTRDATATooLong), MX "priority server", one CNAME value. Sets of one name and type share one
+// routing policy (a simple set beside weighted ones: "cannot be created as other RRSets exist with the same
+// name and type"). An alias must resolve: into a zone of the account, to a set of its name and type there
+// ("that target was not found", "does not lie within the target zone", and an alias to itself "creates a
+// CNAME or alias loop"), or into an AWS service's zone (ELB's per region, CloudFront's) under that
+// service's domain, whose targets are not looked up. Field lengths are InvalidInput: a value over 4,000
+// characters, SetIdentifier over 128, an alias DNSName or StartRecordName over 1,024, a batch or zone
+// comment over 256, CallerReference over 128, a tag key over 128 or value over 256, StartRecordType not a
+// record type. A delegation set names its servers without the trailing dot the NS set has.
+//
+// Route53's state is bounded by MaxRoute53Bytes (32 MiB, counted with Go's overheads; Server.Route53Bytes):
+// zones, record sets and tags share 28 MiB, refused past it with TooManyHostedZones, InvalidChangeBatch
+// ("Limits Exceeded") or LimitsExceeded (tags); changes kept for GetChange take at most 4 MiB (and 65,536),
+// the oldest forgotten first.
+//
+// # S3
+//
+// Path-style S3 through gofakes3, with S3's answers where gofakes3 differs: creating a bucket you already
+// own succeeds in us-east-1 and is BucketAlreadyOwnedByYou (409) elsewhere; a ranged GET carries no
+// checksum of the whole object (the SDK would fail it); CompleteMultipartUpload refuses a part but the last
+// under 5 MiB with EntityTooSmall (a quarter of Options.MaxObjectBytes when that is 5 MiB or less);
+// ListObjectsV2 always has KeyCount; bucket tagging is served (at most 50 tags, keys of 128 and values of
+// 256 characters, InvalidTag, NoSuchTagSet; charged to Options.MaxStoredBytes); object tagging and the
+// subresources gofakes3 would mistake for another operation (acl, policy, cors, lifecycle, website, ...)
+// are NotImplemented (501), S3's answer for functionality it does not implement.
+//
 // # Authentication
 //
 // AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the
