@@ -112,6 +112,8 @@ var r53Cases = []r53Case{
 
 	// Aliases.
 	{"alias: to a load balancer", "ChangeResourceRecordSets", r53Create(r53Alias("lb.example.com", r53types.RRTypeA, elbZone, elbAlias)), "", r53AliasDoc},
+	{"alias: to a load balancer of a region fakeaws does not list", "ChangeResourceRecordSets", r53Create(r53Alias("lb-south.example.com", r53types.RRTypeA, "ZP97RAFLXTNZK", "my-lb-1.ap-south-1.elb.amazonaws.com")), "", r53AliasDoc},
+	{"alias: ELB's zone, a name outside amazonaws.com", "ChangeResourceRecordSets", r53Create(r53Alias("lb-bad.example.com", r53types.RRTypeA, elbZone, "www.example.org")), "InvalidChangeBatch", r53AliasDoc},
 	{"alias: to a record of another zone", "ChangeResourceRecordSets", func(f r53Fixture) any {
 		return r53Batch(f.zone, r53types.ChangeActionCreate, r53Alias("to-other.example.com", r53types.RRTypeA, f.other, "target.other.com"))
 	}, "", r53AliasDoc},

@@ -7,7 +7,9 @@ import (
 )
 
 // awsServiceZones are hosted zones of AWS services an alias may point to (ELB's per region, CloudFront's),
-// with the domain their names lie in. fakeaws does not check that such a target exists.
+// with the domain their names lie in. fakeaws does not check that such a target exists, and takes a zone
+// it does not list, outside the account, as a service's when the name lies in a service's domain (ELB's
+// zones of other regions, S3 websites, API Gateway).
 var awsServiceZones = func() map[string]string {
 	out := map[string]string{"Z2FDTNDATAQYW2": "cloudfront.net."}
 	for _, z := range hostedZones {
@@ -61,6 +63,8 @@ func (b *batch) aliasProblems(r *RecordSet) []string {
 	}
 	z, ok := b.zones[a.HostedZoneID]
 	switch {
+	case !ok && (inZone(a.DNSName, "amazonaws.com.") || inZone(a.DNSName, "cloudfront.net.")):
+		return nil
 	case !ok:
 		return []string{outside, notFound}
 	case !inZone(a.DNSName, z.Name):
