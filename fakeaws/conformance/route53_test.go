@@ -57,11 +57,11 @@ func r53Weighted(rs *r53types.ResourceRecordSet, id string, weight int64) *r53ty
 }
 
 var (
-	long64   = strings.Repeat("a", 64)
-	over255  = strings.Repeat("abcdefghi.", 26) + "example.com" // 271 bytes
-	quoted   = func(n int) string { return `"` + strings.Repeat("t", n) + `"` }
-	elbZone  = "Z1H1FL5HABSF5" // ELB's canonical hosted zone in us-west-2
-	elbAlias = "my-lb-1234567890.us-west-2.elb.amazonaws.com"
+	r53Label64 = strings.Repeat("a", 64)
+	r53Name271 = strings.Repeat("abcdefghi.", 26) + "example.com" // 271 bytes
+	r53Quoted  = func(n int) string { return `"` + strings.Repeat("t", n) + `"` }
+	r53ELBZone = "Z1H1FL5HABSF5" // ELB's canonical hosted zone in us-west-2
+	r53ELBName = "my-lb-1234567890.us-west-2.elb.amazonaws.com"
 )
 
 var r53Cases = []r53Case{
@@ -69,7 +69,7 @@ var r53Cases = []r53Case{
 	{"zone: ordinary", "CreateHostedZone", r53NewZone("ordinary.example"), "", r53CreateZone},
 	{"zone: a top-level domain", "CreateHostedZone", r53NewZone("com"), "InvalidDomainName", r53CreateZone},
 	{"zone: a wildcard name", "CreateHostedZone", r53NewZone("*.wild.com"), "InvalidDomainName", r53CreateZone},
-	{"zone: a 64-byte label", "CreateHostedZone", r53NewZone(long64 + ".com"), "InvalidDomainName", r53NameFormat},
+	{"zone: a 64-byte label", "CreateHostedZone", r53NewZone(r53Label64 + ".com"), "InvalidDomainName", r53NameFormat},
 	{"zone: a space", "CreateHostedZone", r53NewZone("sp ace.com"), "InvalidDomainName", r53NameFormat},
 	{"zone: an empty label", "CreateHostedZone", r53NewZone("a..b.com"), "InvalidDomainName", r53NameFormat},
 	{"zone: a CallerReference of 129 characters", "CreateHostedZone", func(r53Fixture) any {
@@ -90,16 +90,16 @@ var r53Cases = []r53Case{
 	{"name: ordinary A", "ChangeResourceRecordSets", r53Create(r53Values("www.example.com", r53types.RRTypeA, "192.0.2.1")), "", r53Change},
 	{"name: a wildcard", "ChangeResourceRecordSets", r53Create(r53Values("*.example.com", r53types.RRTypeA, "192.0.2.1")), "", r53NameFormat},
 	{"name: an empty leading label", "ChangeResourceRecordSets", r53Create(r53Values(".lead.example.com", r53types.RRTypeA, "192.0.2.1")), "InvalidChangeBatch", r53NameFormat},
-	{"name: a 64-byte label", "ChangeResourceRecordSets", r53Create(r53Values(long64+".example.com", r53types.RRTypeA, "192.0.2.1")), "InvalidChangeBatch", r53NameFormat},
-	{"name: over 255 bytes", "ChangeResourceRecordSets", r53Create(r53Values(over255, r53types.RRTypeA, "192.0.2.1")), "InvalidChangeBatch", r53NameFormat},
+	{"name: a 64-byte label", "ChangeResourceRecordSets", r53Create(r53Values(r53Label64+".example.com", r53types.RRTypeA, "192.0.2.1")), "InvalidChangeBatch", r53NameFormat},
+	{"name: over 255 bytes", "ChangeResourceRecordSets", r53Create(r53Values(r53Name271, r53types.RRTypeA, "192.0.2.1")), "InvalidChangeBatch", r53NameFormat},
 	{"name: a space", "ChangeResourceRecordSets", r53Create(r53Values("sp ace.example.com", r53types.RRTypeA, "192.0.2.1")), "InvalidChangeBatch", r53NameFormat},
 	{"name: outside the zone", "ChangeResourceRecordSets", r53Create(r53Values("www.example.org", r53types.RRTypeA, "192.0.2.1")), "InvalidChangeBatch", r53Change},
 
 	// Values.
-	{"value: TXT of 255 characters", "ChangeResourceRecordSets", r53Create(r53Values("t255.example.com", r53types.RRTypeTxt, quoted(255))), "", r53Types},
-	{"value: TXT of two strings of 255", "ChangeResourceRecordSets", r53Create(r53Values("t510.example.com", r53types.RRTypeTxt, quoted(255)+" "+quoted(255))), "", r53Types},
-	{"value: TXT string of 256 characters", "ChangeResourceRecordSets", r53Create(r53Values("t256.example.com", r53types.RRTypeTxt, quoted(256))), "InvalidChangeBatch", r53Types},
-	{"value: over 4,000 characters", "ChangeResourceRecordSets", r53Create(r53Values("t4001.example.com", r53types.RRTypeTxt, strings.TrimSpace(strings.Repeat(quoted(200)+" ", 20)))), "InvalidInput", r53Record},
+	{"value: TXT of 255 characters", "ChangeResourceRecordSets", r53Create(r53Values("t255.example.com", r53types.RRTypeTxt, r53Quoted(255))), "", r53Types},
+	{"value: TXT of two strings of 255", "ChangeResourceRecordSets", r53Create(r53Values("t510.example.com", r53types.RRTypeTxt, r53Quoted(255)+" "+r53Quoted(255))), "", r53Types},
+	{"value: TXT string of 256 characters", "ChangeResourceRecordSets", r53Create(r53Values("t256.example.com", r53types.RRTypeTxt, r53Quoted(256))), "InvalidChangeBatch", r53Types},
+	{"value: over 4,000 characters", "ChangeResourceRecordSets", r53Create(r53Values("t4001.example.com", r53types.RRTypeTxt, strings.TrimSpace(strings.Repeat(r53Quoted(200)+" ", 20)))), "InvalidInput", r53Record},
 	{"value: MX with a priority", "ChangeResourceRecordSets", r53Create(r53Values("mx.example.com", r53types.RRTypeMx, "10 mail.example.com")), "", r53Types},
 	{"value: MX without a priority", "ChangeResourceRecordSets", r53Create(r53Values("mx2.example.com", r53types.RRTypeMx, "mail.example.com")), "InvalidChangeBatch", r53Types},
 	{"value: CNAME at the apex", "ChangeResourceRecordSets", r53Create(r53Values("example.com", r53types.RRTypeCname, "www.example.org")), "InvalidChangeBatch", r53ValuesDoc},
@@ -111,9 +111,9 @@ var r53Cases = []r53Case{
 	{"weighted: SetIdentifier of 129 characters", "ChangeResourceRecordSets", r53Create(r53Weighted(r53Values("w2.example.com", r53types.RRTypeA, "192.0.2.3"), strings.Repeat("s", 129), 1)), "InvalidInput", r53RecordSet},
 
 	// Aliases.
-	{"alias: to a load balancer", "ChangeResourceRecordSets", r53Create(r53Alias("lb.example.com", r53types.RRTypeA, elbZone, elbAlias)), "", r53AliasDoc},
+	{"alias: to a load balancer", "ChangeResourceRecordSets", r53Create(r53Alias("lb.example.com", r53types.RRTypeA, r53ELBZone, r53ELBName)), "", r53AliasDoc},
 	{"alias: to a load balancer of a region fakeaws does not list", "ChangeResourceRecordSets", r53Create(r53Alias("lb-south.example.com", r53types.RRTypeA, "ZP97RAFLXTNZK", "my-lb-1.ap-south-1.elb.amazonaws.com")), "", r53AliasDoc},
-	{"alias: ELB's zone, a name outside amazonaws.com", "ChangeResourceRecordSets", r53Create(r53Alias("lb-bad.example.com", r53types.RRTypeA, elbZone, "www.example.org")), "InvalidChangeBatch", r53AliasDoc},
+	{"alias: ELB's zone, a name outside amazonaws.com", "ChangeResourceRecordSets", r53Create(r53Alias("lb-bad.example.com", r53types.RRTypeA, r53ELBZone, "www.example.org")), "InvalidChangeBatch", r53AliasDoc},
 	{"alias: to a record of another zone", "ChangeResourceRecordSets", func(f r53Fixture) any {
 		return r53Batch(f.zone, r53types.ChangeActionCreate, r53Alias("to-other.example.com", r53types.RRTypeA, f.other, "target.other.com"))
 	}, "", r53AliasDoc},
@@ -127,7 +127,7 @@ var r53Cases = []r53Case{
 	{"alias: to itself", "ChangeResourceRecordSets", func(f r53Fixture) any {
 		return r53Batch(f.zone, r53types.ChangeActionCreate, r53Alias("self.example.com", r53types.RRTypeA, f.zone, "self.example.com"))
 	}, "InvalidChangeBatch", r53AliasDoc},
-	{"alias: a DNS name over 1,024 characters", "ChangeResourceRecordSets", r53Create(r53Alias("big.example.com", r53types.RRTypeA, elbZone, strings.Repeat("*", 1025))), "InvalidInput", r53AliasDoc},
+	{"alias: a DNS name over 1,024 characters", "ChangeResourceRecordSets", r53Create(r53Alias("big.example.com", r53types.RRTypeA, r53ELBZone, strings.Repeat("*", 1025))), "InvalidInput", r53AliasDoc},
 
 	// Batches.
 	{"batch: a comment of 257 characters", "ChangeResourceRecordSets", func(f r53Fixture) any {
