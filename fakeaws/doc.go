@@ -66,8 +66,9 @@
 // routing policy (a simple set beside weighted ones: "cannot be created as other RRSets exist with the same
 // name and type"). An alias must resolve: into a zone of the account, to a set of its name and type there
 // ("that target was not found", "does not lie within the target zone", and an alias to itself "creates a
-// CNAME or alias loop"), or into an AWS service's zone (ELB's per region, CloudFront's) under that
-// service's domain, whose targets are not looked up. Field lengths are InvalidInput: a value over 4,000
+// CNAME or alias loop"), or into an AWS service's zone (ELB's per region, CloudFront's, or any other zone
+// for a name under amazonaws.com or cloudfront.net) under that service's domain, whose targets are not
+// looked up. Field lengths are InvalidInput: a value over 4,000
 // characters, SetIdentifier over 128, an alias DNSName or StartRecordName over 1,024, a batch or zone
 // comment over 256, CallerReference over 128, a tag key over 128 or value over 256, StartRecordType not a
 // record type. A delegation set names its servers without the trailing dot the NS set has.
