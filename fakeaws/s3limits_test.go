@@ -242,3 +242,27 @@ func TestS3MultipartCompletes(t *testing.T) {
 		t.Fatalf("stored bytes went from %d to %d: the parts are still counted beside the object", before, after)
 	}
 }
+
+// TestS3SmallPartUnderSmallObjectBound: under an object bound of 5 MiB or less, the smallest part but the
+// last is a quarter of it (here 64 KiB), so a part of 10 KiB before the last is EntityTooSmall with the
+// part's number and size.
+func TestS3SmallPartUnderSmallObjectBound(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{MaxObjectBytes: 256 << 10, MaxStoredBytes: 1 << 20})
+	client := newS3(e, false)
+	bucket, key := aws.String("multi"), aws.String("small")
+	must[*s3.CreateBucketOutput](t)(client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: bucket}))
+	up := must[*s3.CreateMultipartUploadOutput](t)(client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: bucket, Key: key}))
+	var parts []s3types.CompletedPart
+	for n := int32(1); n <= 2; n++ {
+		out := must[*s3.UploadPartOutput](t)(client.UploadPart(ctx, &s3.UploadPartInput{Bucket: bucket, Key: key, UploadId: up.UploadId, PartNumber: aws.Int32(n),
+			Body: bytes.NewReader(bytes.Repeat([]byte{byte(n)}, 10<<10)), ContentLength: aws.Int64(10 << 10)}))
+		parts = append(parts, s3types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(n)})
+	}
+	_, err := client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: bucket, Key: key, UploadId: up.UploadId,
+		MultipartUpload: &s3types.CompletedMultipartUpload{Parts: parts}})
+	if code, status := s3ErrorOf(t, err); code != "EntityTooSmall" || status != 400 {
+		t.Fatalf("completing parts of 10 KiB: %s %d, want EntityTooSmall 400", code, status)
+	}
+	_, err = client.GetObject(ctx, &s3.GetObjectInput{Bucket: bucket, Key: key})
+	wantCode(t, err, "NoSuchKey")
+}
