@@ -221,14 +221,7 @@ func TestS3MultipartCompletes(t *testing.T) {
 	e := newEnv(t, fakeaws.Options{MaxObjectBytes: 256 << 10, MaxStoredBytes: 1 << 20})
 	client := newS3(e, false)
 	bucket, key := aws.String("multi"), aws.String("whole")
-	must[*s3.CreateBucketOutput](t)(client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: bucket}))
-	up := must[*s3.CreateMultipartUploadOutput](t)(client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: bucket, Key: key}))
-	var parts []s3types.CompletedPart
-	for n := int32(1); n <= 2; n++ {
-		out := must[*s3.UploadPartOutput](t)(client.UploadPart(ctx, &s3.UploadPartInput{Bucket: bucket, Key: key, UploadId: up.UploadId, PartNumber: aws.Int32(n),
-			Body: bytes.NewReader(bytes.Repeat([]byte{byte(n)}, 100<<10)), ContentLength: aws.Int64(100 << 10)}))
-		parts = append(parts, s3types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(n)})
-	}
+	up, parts := uploadParts(t, client, bucket, key, 100<<10)
 	before := e.srv.S3StoredBytes()
 	must[*s3.CompleteMultipartUploadOutput](t)(client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: bucket, Key: key, UploadId: up.UploadId,
 		MultipartUpload: &s3types.CompletedMultipartUpload{Parts: parts}}))
@@ -250,14 +243,7 @@ func TestS3SmallPartUnderSmallObjectBound(t *testing.T) {
 	e := newEnv(t, fakeaws.Options{MaxObjectBytes: 256 << 10, MaxStoredBytes: 1 << 20})
 	client := newS3(e, false)
 	bucket, key := aws.String("multi"), aws.String("small")
-	must[*s3.CreateBucketOutput](t)(client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: bucket}))
-	up := must[*s3.CreateMultipartUploadOutput](t)(client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: bucket, Key: key}))
-	var parts []s3types.CompletedPart
-	for n := int32(1); n <= 2; n++ {
-		out := must[*s3.UploadPartOutput](t)(client.UploadPart(ctx, &s3.UploadPartInput{Bucket: bucket, Key: key, UploadId: up.UploadId, PartNumber: aws.Int32(n),
-			Body: bytes.NewReader(bytes.Repeat([]byte{byte(n)}, 10<<10)), ContentLength: aws.Int64(10 << 10)}))
-		parts = append(parts, s3types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(n)})
-	}
+	up, parts := uploadParts(t, client, bucket, key, 10<<10)
 	_, err := client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: bucket, Key: key, UploadId: up.UploadId,
 		MultipartUpload: &s3types.CompletedMultipartUpload{Parts: parts}})
 	if code, status := s3ErrorOf(t, err); code != "EntityTooSmall" || status != 400 {
@@ -265,4 +251,19 @@ func TestS3SmallPartUnderSmallObjectBound(t *testing.T) {
 	}
 	_, err = client.GetObject(ctx, &s3.GetObjectInput{Bucket: bucket, Key: key})
 	wantCode(t, err, "NoSuchKey")
+}
+
+// uploadParts creates bucket and a multipart upload of key, and uploads two parts of size bytes (of 1s,
+// then 2s).
+func uploadParts(t *testing.T, client *s3.Client, bucket, key *string, size int64) (*s3.CreateMultipartUploadOutput, []s3types.CompletedPart) {
+	t.Helper()
+	must[*s3.CreateBucketOutput](t)(client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: bucket}))
+	up := must[*s3.CreateMultipartUploadOutput](t)(client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: bucket, Key: key}))
+	var parts []s3types.CompletedPart
+	for n := int32(1); n <= 2; n++ {
+		out := must[*s3.UploadPartOutput](t)(client.UploadPart(ctx, &s3.UploadPartInput{Bucket: bucket, Key: key, UploadId: up.UploadId, PartNumber: aws.Int32(n),
+			Body: bytes.NewReader(bytes.Repeat([]byte{byte(n)}, int(size))), ContentLength: aws.Int64(size)}))
+		parts = append(parts, s3types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(n)})
+	}
+	return up, parts
 }
