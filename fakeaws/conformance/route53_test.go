@@ -147,6 +147,7 @@ var r53Cases = []r53Case{
 	// Listing.
 	{"list: from a name", "ListResourceRecordSets", r53List(aws.String("example.com"), ""), "", r53ListSets},
 	{"list: StartRecordName over 1,024 characters", "ListResourceRecordSets", r53List(aws.String(strings.Repeat("a.", 513)+"com"), ""), "InvalidInput", r53ListSets},
+	{"list: StartRecordName with an empty label", "ListResourceRecordSets", r53List(aws.String("example.com.."), ""), "InvalidInput", r53NameFormat},
 	{"list: StartRecordType BOGUS", "ListResourceRecordSets", r53List(aws.String("example.com"), "BOGUS"), "InvalidInput", r53ListSets},
 	{"list: StartRecordType without a name", "ListResourceRecordSets", r53List(nil, "A"), "InvalidInput", r53ListSets},
 }

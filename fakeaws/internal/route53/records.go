@@ -63,6 +63,8 @@ func (s *Service) listRecordSets(_ time.Time, r Route, q url.Values, _ []byte) (
 		return Output{}, query.Errorf("InvalidInput", "The input is not valid: StartRecordIdentifier requires StartRecordType")
 	case len(name) > state.MaxDNSNameChars:
 		return Output{}, state.TooLong("startRecordName", state.MaxDNSNameChars)
+	case name != "" && state.NameFault(name) != "":
+		return Output{}, query.Errorf("InvalidInput", "%s", state.NameFault(name))
 	case typ != "" && !slices.Contains(state.RecordTypes, typ):
 		return Output{}, query.Errorf("InvalidInput", "1 validation error detected: Value '%s' at 'startRecordType' failed to satisfy constraint: Member must satisfy enum value set: %v", typ, state.RecordTypes)
 	case len(id) > state.MaxSetIDChars:

@@ -69,6 +69,14 @@ func nameFault(problem, name string) string {
 	return fmt.Sprintf("FATAL problem: %s encountered with '%s'", problem, name)
 }
 
+// NameFault is Route53's message for a DNS name that breaks "DNS domain name format", "" for a good one.
+func NameFault(name string) string {
+	if p := nameProblem(name); p != "" {
+		return nameFault(p, name)
+	}
+	return ""
+}
+
 // validZoneName refuses a zone name Route53 cannot host: malformed, a wildcard, or a top-level domain.
 func validZoneName(name string) error {
 	bad := func(why string) error {

@@ -25,8 +25,8 @@ func ValidateChange(c *RecordChange) error {
 	if err := validFields(r); err != nil {
 		return err
 	}
-	if p := nameProblem(r.Name); p != "" {
-		return &BatchError{Messages: []string{nameFault(p, r.Name)}}
+	if f := NameFault(r.Name); f != "" {
+		return &BatchError{Messages: []string{f}}
 	}
 	r.Name = CanonicalName(r.Name)
 	hasValues := r.TTL != nil && len(r.Values) > 0
