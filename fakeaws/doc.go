@@ -71,7 +71,8 @@
 // looked up. Field lengths are InvalidInput: a value over 4,000
 // characters, SetIdentifier over 128, an alias DNSName or StartRecordName over 1,024, a batch or zone
 // comment over 256, CallerReference over 128, a tag key over 128 or value over 256, StartRecordType not a
-// record type. A delegation set names its servers without the trailing dot the NS set has.
+// record type, a StartRecordName breaking the name format. A delegation set names its servers without the
+// trailing dot the NS set has.
 //
 // Route53's state is bounded by MaxRoute53Bytes (32 MiB, counted with Go's overheads; Server.Route53Bytes):
 // zones, record sets and tags share 28 MiB, refused past it with TooManyHostedZones, InvalidChangeBatch
