@@ -137,7 +137,7 @@ func (s *Store) newChange(comment string, now time.Time) ChangeInfo {
 		old := s.r53.changeOrder[0]
 		s.r53.changeBytes -= changeBytes(s.r53.changes[old])
 		delete(s.r53.changes, old)
-		s.r53.changeOrder = slices.Delete(s.r53.changeOrder, 0, 1)
+		s.r53.changeOrder = s.r53.changeOrder[1:]
 	}
 	return s.changeAt(c, now)
 }
