@@ -36,6 +36,7 @@ func parseFuncs() template.FuncMap { return bindFuncs(nil, Data{}) }
 // bindFuncs returns the template functions for rendering one object with data.
 func bindFuncs(r resolver, d Data) template.FuncMap {
 	return template.FuncMap{
+		rangeBudgetFunc: rangeBudget(),
 		"awsName": func(prefix string) (string, error) { return AWSName(prefix, d.RunID, d.Group, d.Index) },
 		"ref": func(group string, index int) (string, error) {
 			if r == nil {

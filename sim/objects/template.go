@@ -75,6 +75,7 @@ func (t *valueTemplate) parse(v any, path string, errs *fielderr.List) any {
 			errs.Addf(path, "malformed template: %s", templateMessage(path, err))
 			return v
 		}
+		limitRanges(tt.Tree, tt.Tree.Root)
 		return &stringTemplate{name: path, kind: wholeValueConversion(tt.Tree)}
 	default: // bool, nil
 		return v
