@@ -37,7 +37,7 @@ func parseFuncs() template.FuncMap { return bindFuncs(nil, Data{}) }
 func bindFuncs(r resolver, d Data) template.FuncMap {
 	return template.FuncMap{
 		rangeBudgetFunc: rangeBudget(),
-		"awsName": func(prefix string) (string, error) { return AWSName(prefix, d.RunID, d.Group, d.Index) },
+		"awsName":       func(prefix string) (string, error) { return AWSName(prefix, d.RunID, d.Group, d.Index) },
 		"ref": func(group string, index int) (string, error) {
 			if r == nil {
 				return "", errors.New("ref is not available here")

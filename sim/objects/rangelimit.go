@@ -1,6 +1,7 @@
 package objects
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -42,6 +43,9 @@ func limitRanges(tree *parse.Tree, n parse.Node) {
 	}
 }
 
+// errTooManyIterations ends an execution whose ranges went past MaxRangeIterations.
+var errTooManyIterations = fmt.Errorf("ranges over more than %d iterations in all, the limit", MaxRangeIterations)
+
 // rangeBudget returns the budget function of one execution: it counts what each range will iterate over
 // (an integer's value, a list's or map's length) and fails past MaxRangeIterations.
 func rangeBudget() func(any) (any, error) {
@@ -57,7 +61,7 @@ func rangeBudget() func(any) (any, error) {
 			n = rv.Len()
 		}
 		if left -= n; left < 0 {
-			return nil, fmt.Errorf("ranges over more than %d iterations in all, the limit", MaxRangeIterations)
+			return nil, errTooManyIterations
 		}
 		return v, nil
 	}
@@ -77,8 +81,13 @@ func ParseBounded(t *template.Template, text string) (*template.Template, error)
 	return t, nil
 }
 
-// ExecuteBounded executes a template of ParseBounded with a fresh iteration budget.
+// ExecuteBounded executes a template of ParseBounded with a fresh iteration budget. Past the budget it
+// returns the budget's error alone: text/template's wrapping would name the internal function.
 func ExecuteBounded(t *template.Template, w io.Writer, data any) error {
 	t.Funcs(template.FuncMap{rangeBudgetFunc: rangeBudget()})
-	return t.Execute(w, data)
+	err := t.Execute(w, data)
+	if errors.Is(err, errTooManyIterations) {
+		return errTooManyIterations
+	}
+	return err
 }
