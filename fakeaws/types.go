@@ -1,6 +1,8 @@
 package fakeaws
 
 import (
+	"slices"
+
 	"github.com/restartsim/restartsim/fakeaws/internal/catalog"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
@@ -69,3 +71,6 @@ func LookupInstanceType(name string) (InstanceType, bool) { return catalog.Looku
 
 // InstanceTypes returns the catalog, sorted by name.
 func InstanceTypes() []InstanceType { return catalog.All() }
+
+// Route53RecordTypes are the record types Route53 accepts, sorted.
+func Route53RecordTypes() []string { return slices.Clone(state.RecordTypes) }

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/restartsim/restartsim/internal/regularfile"
 	"path/filepath"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -63,7 +63,7 @@ func strategyNames(res *results.Results) string {
 
 // ReadCallLog reads an aws-calls.jsonl, naming the line of a record it cannot read.
 func ReadCallLog(path string) ([]fakeaws.Call, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("the AWS call log: %w", err)
 	}

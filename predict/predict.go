@@ -115,8 +115,8 @@ func (m *Model) reachedEnd(res queue.Result) float64 {
 // Forecast simulates the restart at size (in the run's fleet terms) and draws orders random queue
 // orders for the restart's changes; seed makes the draw repeatable.
 func (m *Model) Forecast(size, orders int, seed uint64) (Forecast, error) {
-	if size < 1 || orders < 1 {
-		return Forecast{}, fmt.Errorf("size %d and orders %d: both must be positive", size, orders)
+	if size < 1 || size > MaxSize || orders < 1 || orders > MaxOrders {
+		return Forecast{}, fmt.Errorf("size %d and orders %d: size must be 1 to %d, orders 1 to %d", size, orders, MaxSize, MaxOrders)
 	}
 	kinds := m.queueKinds(size)
 	res, err := queue.Simulate(kinds, m.Buckets)

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"os"
 
@@ -24,12 +25,12 @@ func ReadFile(path string) ([]byte, error) {
 	if path == "-" { // standard input (-f -)
 		return ReadAll(os.Stdin, "<stdin>")
 	}
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileBytes {
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxFileBytes {
 		return nil, tooLarge(path)
 	}
 	return ReadAll(f, path)

@@ -3,9 +3,9 @@ package results
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"math"
-	"os"
 	"strconv"
 )
 
@@ -54,7 +54,7 @@ const MaxSamples = 2_000_000
 
 // LoadCSV reads the timeseries.csv at path (see ReadCSV); errors name the file.
 func LoadCSV(path string) ([]Sample, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -187,15 +188,26 @@ func TestDecodeRefusesOutOfRangeFigures(t *testing.T) {
 	}
 }
 
-// A file larger than MaxFileBytes is refused after reading that much, a device that never ends
-// included.
+// A file larger than MaxFileBytes is refused before it is read (a sparse file costs no disk), and a device
+// that never ends is refused for being a device.
 func TestLoadRefusesTooLargeFile(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "results.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxFileBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := Load(big); err == nil || err.Error() != big+": too large: more than 64 MiB" {
+		t.Errorf("error %v, want too large", err)
+	}
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
-	_, err := Load("/dev/zero")
-	if err == nil || err.Error() != "/dev/zero: too large: more than 64 MiB" {
-		t.Errorf("error %v, want too large", err)
+	if _, err := Load("/dev/zero"); err == nil || err.Error() != "/dev/zero is a device, not a regular file" {
+		t.Errorf("error %v, want the device refused", err)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/restartsim/restartsim/internal/regularfile"
+	"github.com/restartsim/restartsim/sim/objects"
 	"io"
 	"os"
 	"path/filepath"
@@ -98,7 +100,7 @@ func readCRDs(path string) ([]*apiextensionsv1.CustomResourceDefinition, error) 
 	}
 	var out []*apiextensionsv1.CustomResourceDefinition
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := regularfile.ReadFile(f, objects.MaxCRDFileBytes)
 		if err != nil {
 			return nil, fmt.Errorf("CRDs: %w", err)
 		}

@@ -132,6 +132,10 @@ func compileRef(env *celEnv, ref *AWSRef, way refWay, path string, errs *fielder
 			continue
 		}
 		x := compileInto(env, ref.field(f), fieldPath(path, f), cel.StringType, errs)
+		if x != nil && x.isLiteral && ref.Kind == AWSRecordSet && f == "type" && !slices.Contains(fakeaws.Route53RecordTypes(), x.literal) {
+			errs.Addf(fieldPath(path, f), "%q is not a Route53 record type (%s)", x.literal, strings.Join(fakeaws.Route53RecordTypes(), ", "))
+			x = nil
+		}
 		ok = ok && x != nil
 		r.fields, r.exprs = append(r.fields, f), append(r.exprs, x)
 	}

@@ -126,6 +126,8 @@ func TestAWSRefValidation(t *testing.T) {
 		{"security group by zone", AWSRef{Kind: AWSSecurityGroup, Zone: "object.spec.name"}, "fleet.objects[0].aws.zone", []string{"give one of id and name"}},
 		{"set identifier not a string", AWSRef{Kind: AWSRecordSet, Zone: `"Z1"`, Name: "object.spec.name", Type: `"A"`, SetIdentifier: "object.spec.port"},
 			"fleet.objects[0].aws.setIdentifier", []string{"must be a string expression"}},
+		{"record type not Route53's", AWSRef{Kind: AWSRecordSet, Zone: `"Z1"`, Name: "object.spec.name", Type: `"BOGUS"`}, "fleet.objects[0].aws.type",
+			[]string{`"BOGUS" is not a Route53 record type (A, AAAA, CAA`}},
 		{"type reads aws", AWSRef{Kind: AWSRecordSet, Zone: `"Z1"`, Name: "object.spec.name", Type: `aws.type`}, "fleet.objects[0].aws.type", []string{"does not compile"}},
 		{"unknown field of the kind", AWSRef{Kind: AWSS3Bucket, Name: "object.spec.name"}, "fleet.objects[0].invariant", []string{"unknown field 'healthCheck'"}},
 	} {

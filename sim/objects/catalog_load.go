@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,8 +56,12 @@ func (c *Catalog) AddPath(path string) error {
 	return nil
 }
 
+// MaxCRDFileBytes bounds one CRD file: the largest real ones (Karpenter's, Gateway API's) are a few hundred
+// KiB.
+const MaxCRDFileBytes = 8 << 20
+
 func (c *Catalog) addFile(file string) error {
-	data, err := os.ReadFile(file)
+	data, err := regularfile.ReadFile(file, MaxCRDFileBytes)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,10 @@ type expr struct {
 	parts []exprPart
 	// refs says it calls a reference function, so that its evaluation needs an observation of the objects.
 	refs bool
+	// literal is the string the expression is when it is nothing but a string literal, checked at compile
+	// time where a field takes one of a few values (a record set's type).
+	literal   string
+	isLiteral bool
 }
 
 type exprPart struct {
@@ -39,6 +43,9 @@ func (e *celEnv) compile(text, path string, want *cel.Type) (*expr, *fielderr.Er
 	if iss.Err() != nil {
 		return nil, &fielderr.Error{Path: path, Msg: "does not compile: " + issueText(iss)}
 	}
+	if msg := argTypeProblem(checked.NativeRep()); msg != "" {
+		return nil, &fielderr.Error{Path: path, Msg: "does not compile: " + msg}
+	}
 	if out := checked.OutputType(); !out.IsExactType(want) && !out.IsExactType(cel.DynType) {
 		return nil, &fielderr.Error{Path: path, Msg: fmt.Sprintf("must be a %s expression, but its type is %s", want, out)}
 	}
@@ -47,6 +54,9 @@ func (e *celEnv) compile(text, path string, want *cel.Type) (*expr, *fielderr.Er
 		return nil, &fielderr.Error{Path: path, Msg: "does not compile: " + err.Error()}
 	}
 	x := &expr{text: text, path: path, prog: prog, refs: usesRefs(checked.NativeRep().Expr())}
+	if root := checked.NativeRep().Expr(); root.Kind() == ast.LiteralKind {
+		x.literal, x.isLiteral = fmt.Sprint(root.AsLiteral().Value()), root.AsLiteral().Type() == types.StringType
+	}
 	for _, c := range fieldChains(checked.NativeRep().Expr()) {
 		a, iss := e.env.Compile(c)
 		if iss.Err() != nil {

@@ -36,7 +36,8 @@ func parseFuncs() template.FuncMap { return bindFuncs(nil, Data{}) }
 // bindFuncs returns the template functions for rendering one object with data.
 func bindFuncs(r resolver, d Data) template.FuncMap {
 	return template.FuncMap{
-		"awsName": func(prefix string) (string, error) { return AWSName(prefix, d.RunID, d.Group, d.Index) },
+		rangeBudgetFunc: rangeBudget(),
+		"awsName":       func(prefix string) (string, error) { return AWSName(prefix, d.RunID, d.Group, d.Index) },
 		"ref": func(group string, index int) (string, error) {
 			if r == nil {
 				return "", errors.New("ref is not available here")

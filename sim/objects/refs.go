@@ -35,6 +35,9 @@ const (
 
 var refFunctions = []string{fnRef, fnOwners, fnSelected}
 
+// refSecondArg says, per reference function, what its second argument is.
+var refSecondArg = map[string]string{fnRef: "a name", fnOwners: "an object", fnSelected: "a label selector"}
+
 // viewType is the CEL type of viewVar.
 var viewType = cel.OpaqueType("restartsim.view")
 
@@ -92,7 +95,9 @@ func (t *refTarget) funcName(fn string) string { return "@" + fn + ":" + t.name 
 func (rs *refSet) envOptions() []cel.EnvOption {
 	var macros []cel.Macro
 	for _, fn := range refFunctions {
-		macros = append(macros, cel.GlobalMacro(fn, 2, rs.expander(fn)))
+		// Any argument count reaches the expander, which says what the function takes; a fixed-count macro
+		// would leave other counts to the checker's "undeclared reference".
+		macros = append(macros, cel.GlobalVarArgMacro(fn, rs.expander(fn)))
 	}
 	opts := []cel.EnvOption{cel.Macros(macros...), cel.Variable(viewVar, viewType)}
 	for _, name := range slices.Sorted(maps.Keys(rs.targets)) {
@@ -119,6 +124,13 @@ func (rs *refSet) envOptions() []cel.EnvOption {
 // is not a quoted group or kind is a compile error.
 func (rs *refSet) expander(fn string) cel.MacroFactory {
 	return func(eh cel.MacroExprFactory, _ ast.Expr, args []ast.Expr) (ast.Expr, *common.Error) {
+		if len(args) != 2 {
+			var at int64 // the first argument's place, or none for fn()
+			if len(args) > 0 {
+				at = args[0].ID()
+			}
+			return nil, eh.NewError(at, fmt.Sprintf("%s takes two arguments, a group name or a kind in quotes and %s; got %d", fn, refSecondArg[fn], len(args)))
+		}
 		lit := args[0]
 		name, ok := "", lit.Kind() == ast.LiteralKind
 		if ok {
@@ -148,4 +160,32 @@ func usesRefs(e ast.Expr) bool {
 		}
 	}))
 	return found
+}
+
+// argTypeProblem says why a checked expression passes owners or selected something that cannot be an object
+// or a selector (a string, a number, a list...), which would type-check as dyn and only fail, or select
+// nothing, at run time; "" when every call is fine.
+func argTypeProblem(checked *ast.AST) string {
+	problem := ""
+	ast.PreOrderVisit(checked.Expr(), ast.NewExprVisitor(func(e ast.Expr) {
+		if problem != "" || e.Kind() != ast.CallKind {
+			return
+		}
+		call := e.AsCall()
+		fn, _, _ := strings.Cut(strings.TrimPrefix(call.FunctionName(), "@"), ":")
+		if (fn != fnOwners && fn != fnSelected) || !strings.HasPrefix(call.FunctionName(), "@") || len(call.Args()) != 2 {
+			return
+		}
+		arg := checked.GetType(call.Args()[1].ID())
+		switch arg.Kind() {
+		case types.StringKind, types.IntKind, types.UintKind, types.DoubleKind, types.BoolKind, types.BytesKind,
+			types.NullTypeKind, types.ListKind, types.DurationKind, types.TimestampKind, types.TypeKind:
+			want := "an object whose ownerReferences name the owners, e.g. owners('deployments', object)"
+			if fn == fnSelected {
+				want = "a label selector (matchLabels/matchExpressions) or a map of labels, e.g. selected('pods', object.spec.selector)"
+			}
+			problem = fmt.Sprintf("%s: the second argument must be %s, not a %s", fn, want, arg)
+		}
+	}))
+	return problem
 }

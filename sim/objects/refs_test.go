@@ -100,6 +100,12 @@ func TestReferenceFunctionsCompileErrors(t *testing.T) {
 		{`ref('gadgets', 'g-0').spec.sise == 1`, "refers to an unknown field 'sise'"},
 		{`selected('widgets', {}).exists(w, w.spec.prot == 1)`, "refers to an unknown field 'prot'"},
 		{`ref('gadgets', 1) == null`, "found no matching overload"},
+		// A string or a number type-checks as dyn against owners and selected: refused here, not at run time.
+		{`owners('widgets', 'x').size() == 0`, "owners: the second argument must be an object whose ownerReferences"},
+		{`selected('widgets', 'x').size() == 0`, "selected: the second argument must be a label selector"},
+		{`selected('widgets', 5).size() == 0`, "selected: the second argument must be a label selector"},
+		{`ref('gadgets') == null`, "ref takes two arguments, a group name or a kind in quotes and a name; got 1"},
+		{`owners('widgets', object, 1).size() == 0`, "owners takes two arguments"},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
 			_, err := Compile(catalog(t), refGroups(tc.expr), "fleet.objects")

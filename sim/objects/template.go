@@ -3,6 +3,7 @@ package objects
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -75,6 +76,7 @@ func (t *valueTemplate) parse(v any, path string, errs *fielderr.List) any {
 			errs.Addf(path, "malformed template: %s", templateMessage(path, err))
 			return v
 		}
+		limitRanges(tt.Tree, tt.Tree.Root)
 		return &stringTemplate{name: path, kind: wholeValueConversion(tt.Tree)}
 	default: // bool, nil
 		return v
@@ -217,6 +219,9 @@ func convert(s *stringTemplate, out string) (any, error) {
 
 // templateMessage strips text/template's "template: NAME:" prefix: the field path already names the value.
 func templateMessage(name string, err error) string {
+	if errors.Is(err, errTooManyIterations) {
+		return errTooManyIterations.Error()
+	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "template: "+name+":")
 	return strings.ReplaceAll(msg, fmt.Sprintf("executing %q at ", name), "at ")

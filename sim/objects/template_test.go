@@ -59,6 +59,9 @@ func TestTemplateExecutionErrorsNameTheField(t *testing.T) {
 		{`{"a": "{{int \"1\" | printf \"%s-\" | int}}"}`, "v.a", "not an integer"},
 		{`{"a": "{{add 9223372036854775807 1}}"}`, "v.a", "overflow"},
 		{`{"k/x.y": "{{ref \"g\" 0}}"}`, "v[k/x.y]", "ref is not available"},
+		// A range that writes nothing is stopped by its iteration count, not after minutes of looping.
+		{`{"a": "{{range 300000000}}{{end}}"}`, "v.a", "ranges over more than 1048576 iterations"},
+		{`{"a": "{{range 1024}}{{range 1025}}{{end}}{{end}}"}`, "v.a", "ranges over more than 1048576 iterations"},
 	} {
 		var errs fielderr.List
 		vt := parseValueTemplate(json.RawMessage(tc.value), "v", parseFuncs(), &errs)

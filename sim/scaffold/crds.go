@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/restartsim/restartsim/internal/regularfile"
+	"github.com/restartsim/restartsim/sim/objects"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,9 +17,6 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
-
-// maxCRDFileBytes bounds one CRD file (ACK's largest is about 100 KiB).
-const maxCRDFileBytes = 8 << 20
 
 // CRD is one kind of a CustomResourceDefinition at the version a scenario should use.
 type CRD struct {
@@ -89,19 +88,7 @@ func crdFiles(path string) ([]string, error) {
 }
 
 func readLimited(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCRDFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(data) > maxCRDFileBytes {
-		return nil, fmt.Errorf("%s: larger than %d MiB", file, maxCRDFileBytes>>20)
-	}
-	return data, nil
+	return regularfile.ReadFile(file, objects.MaxCRDFileBytes)
 }
 
 // ParseCRDs reads the CRDs of one file's YAML or JSON documents; other documents are skipped.

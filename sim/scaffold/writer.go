@@ -145,7 +145,10 @@ func (w *writer) objectGroup(g *group, path string) *yaml.Node {
 	m := mapping(false)
 	set(m, "name", str(g.name))
 	k := set(m, "count", integer(w.o.Count))
-	k.LineComment = "small for a first run; raise it once the scenario works"
+	k.LineComment = "as --count asked"
+	if w.o.Count <= DefaultCount {
+		k.LineComment = "small for a first run; raise it once the scenario works"
+	}
 	t := g.synth.template(path + ".template")
 	if len(g.synth.after) > 0 {
 		v := value(g.synth.after)

@@ -1,11 +1,12 @@
 package scenario
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
 	"text/template"
+
+	"github.com/restartsim/restartsim/sim/objects"
 )
 
 // MaxHostedZones is the most zones aws.hostedZones may seed: Route53's default quota of hosted zones per
@@ -26,24 +27,24 @@ var dnsName = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.)+[a-z0-
 
 // Names renders the zones' domain names (without a trailing dot), in index order.
 func (h *HostedZones) Names() ([]string, error) {
-	t, err := template.New("name").Option("missingkey=error").Parse(h.Name)
+	t, err := objects.ParseBounded(template.New("name").Option("missingkey=error"), h.Name)
 	if err != nil {
 		return nil, err
 	}
 	names := make([]string, h.Count)
 	seen := make(map[string]int, h.Count)
-	var b bytes.Buffer
 	for i := range names {
-		b.Reset()
-		if err := t.Execute(&b, struct{ Index int }{i}); err != nil {
-			return nil, err
+		// A domain name has at most 255 bytes: a longer render is refused as it grows.
+		b := boundedBuilder{limit: 1024}
+		if err := objects.ExecuteBounded(t, &b, struct{ Index int }{i}); err != nil {
+			return nil, fmt.Errorf("zone %d: %w", i, err)
 		}
 		n := strings.TrimSuffix(b.String(), ".")
 		if len(n) > 253 || !dnsName.MatchString(n) {
-			return nil, fmt.Errorf("zone %d: %q is not a domain name (lower-case labels of a-z, 0-9 and -, at least two)", i, n)
+			return nil, fmt.Errorf("zone %d: %s is not a domain name (lower-case labels of a-z, 0-9 and -, at least two)", i, clipQuoted(n))
 		}
 		if j, dup := seen[n]; dup {
-			return nil, fmt.Errorf("zones %d and %d are both named %q", j, i, n)
+			return nil, fmt.Errorf("zones %d and %d are both named %s", j, i, clipQuoted(n))
 		}
 		seen[n] = i
 		names[i] = n

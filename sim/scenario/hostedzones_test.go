@@ -21,6 +21,10 @@ func TestHostedZoneNames(t *testing.T) {
 		{"long label", HostedZones{Count: 1, Name: strings.Repeat("a", 64) + "{{.Index}}.com"}, nil, "is not a domain name"},
 		{"unknown field", HostedZones{Count: 1, Name: "{{.Nope}}.com"}, nil, "can't evaluate field Nope"},
 		{"bad template", HostedZones{Count: 1, Name: "{{.Index"}, nil, "unclosed action"},
+		// Huge renders stop at the limit instead of filling memory, and the error stays short.
+		{"endless name", HostedZones{Count: 1, Name: "{{range 300000}}a{{end}}.example.com"}, nil, "longer than 1024 bytes"},
+		{"endless loop", HostedZones{Count: 1, Name: "z{{range 300000000}}{{end}}.example.com"}, nil, "ranges over more than"},
+		{"long name quoted short", HostedZones{Count: 1, Name: strings.Repeat("a.", 400) + "com"}, nil, "…(803 bytes)…"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

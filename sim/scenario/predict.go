@@ -1,6 +1,10 @@
 package scenario
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/restartsim/restartsim/predict"
+)
 
 // Predict is the scenario's request for forecasts at larger fleets.
 type Predict struct {
@@ -9,11 +13,11 @@ type Predict struct {
 	Sizes []int `json:"sizes"`
 }
 
-// Bounds of a predict section: a forecast simulates every object, so a size stays within what a
-// forecast computes in seconds, and a list within what a reader compares.
+// Bounds of a predict section: a size within what a forecast computes (predict.MaxSize, the bound
+// `restartsim predict --size` applies), and a list within what a reader compares.
 const (
 	maxPredictSizes = 16
-	maxPredictSize  = 10_000_000
+	maxPredictSize  = predict.MaxSize
 )
 
 func (v *validator) validatePredict(p *Predict) {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"io/fs"
 	"os"
@@ -69,7 +70,7 @@ func ReadFile(ctx context.Context, path string) ([]byte, error) {
 	}
 	pipe := st.Mode()&fs.ModeNamedPipe != 0
 	if !st.Mode().IsRegular() && !pipe {
-		return nil, fmt.Errorf("%s is %s, not a regular file or a pipe", path, describeMode(st.Mode()))
+		return nil, fmt.Errorf("%s is %s, not a regular file or a pipe", path, regularfile.Describe(st.Mode()))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -89,18 +90,6 @@ func ReadFile(ctx context.Context, path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than 1 MiB (%d bytes), the most a scenario file may hold", path, maxFileBytes)
 	}
 	return r.data, nil
-}
-
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "of type " + m.Type().String()
 }
 
 // cancellableRead is one file read in a goroutine of its own: opening a named pipe blocks until a

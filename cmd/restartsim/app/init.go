@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/restartsim/restartsim/internal/outfile"
+	"github.com/restartsim/restartsim/sim/objects"
 	"io"
 	"os"
 
@@ -23,6 +25,8 @@ type initOptions struct {
 	Count   int
 	Force   bool
 	binArgs []string
+	// fsys is where -o is written (the disk; a full one in tests).
+	fsys outfile.FS
 }
 
 func newInitCommand() *cobra.Command {
@@ -67,6 +71,9 @@ func (o *initOptions) Validate() error {
 	if len(o.CRDs) == 0 {
 		return errors.New("--crds is required: the CRD files or directories of the kinds your controller owns")
 	}
+	if o.Count < 1 || o.Count > objects.MaxCount {
+		return fmt.Errorf("--count %d: must be 1 to %d, a group's limit in a scenario", o.Count, objects.MaxCount)
+	}
 	if len(o.binArgs) > 0 && o.Binary == "" {
 		return fmt.Errorf("arguments %q need --binary", o.binArgs)
 	}
@@ -89,11 +96,21 @@ func (o *initOptions) run(cmd *cobra.Command) error {
 			return err
 		}
 		file = "FILE"
-	} else if err := os.WriteFile(o.Out, res.YAML, 0o644); err != nil {
-		return badInput(err)
+	} else if err := o.write(res.YAML); err != nil {
+		return &ExitError{Code: ExitFailure, Err: err}
 	}
 	printInitNext(cmd.ErrOrStderr(), res, file, o.Binary)
 	return nil
+}
+
+// write writes -o whole or not at all: an existing file (--force) is replaced only once the new one is
+// complete, so a full disk leaves the old file as it was and no partial new one.
+func (o *initOptions) write(data []byte) error {
+	fsys := o.fsys
+	if fsys == nil {
+		fsys = outfile.Disk{}
+	}
+	return outfile.WriteBytes(fsys, o.Out, data)
 }
 
 // printInitNext says how many placeholders are left and what to run next.

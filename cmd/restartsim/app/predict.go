@@ -73,14 +73,14 @@ func (o *predictOptions) Validate() error {
 		return errors.New("-f RESULTS is required")
 	case len(o.Sizes) == 0:
 		return errors.New("--size N is required")
-	case o.Orders < 1:
-		return fmt.Errorf("--orders %d: at least 1", o.Orders)
+	case o.Orders < 1 || o.Orders > predict.MaxOrders:
+		return fmt.Errorf("--orders %d: must be 1 to %d", o.Orders, predict.MaxOrders)
 	case o.Format != "text" && o.Format != "json":
 		return fmt.Errorf("--format %q: text or json", o.Format)
 	}
 	for _, n := range o.Sizes {
-		if n < 1 {
-			return fmt.Errorf("--size %d: a fleet of at least 1", n)
+		if n < 1 || n > predict.MaxSize {
+			return fmt.Errorf("--size %d: a fleet of 1 to %d (a scenario's predict.sizes has the same bound)", n, predict.MaxSize)
 		}
 	}
 	return nil

@@ -82,7 +82,7 @@ func (o *validateOptions) run(ctx context.Context, out io.Writer) error {
 			return jerr
 		}
 		if err != nil {
-			return &ExitError{Code: ExitBadInput, Err: fmt.Errorf("%s: %d problems", scenario.DisplayName(o.File), len(problems))}
+			return &ExitError{Code: ExitBadInput, Err: fmt.Errorf("%s: %s", scenario.DisplayName(o.File), countNoun(len(problems), "problem"))}
 		}
 		return nil
 	}
@@ -166,4 +166,12 @@ func problemsOf(file string, err error) []problem {
 		out = append(out, problem{File: e.File, Line: e.Line, Column: e.Column, Field: e.Path, Message: e.Msg})
 	}
 	return out
+}
+
+// countNoun is "1 problem", "2 problems".
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
