@@ -28,8 +28,7 @@ type Installed struct {
 	Dir string
 	// Version is the Kubernetes version of a download; a build is Version.
 	Version string
-	// How: "downloaded", "in setup-envtest's store", "up to date" (built or linked before),
-	// "built".
+	// How: "downloaded", "in setup-envtest's store", "up to date" (built or linked before), "built".
 	How string
 	// Fallback is why a build replaced the download, when it did.
 	Fallback string
@@ -54,8 +53,8 @@ func Install(ctx context.Context, o InstallOptions) (*Installed, error) {
 	if o.Source || len(o.Build.With) > 0 {
 		return o.runBuild(ctx, "")
 	}
-	if ready, how := readyIn(o.Build.Dir); ready {
-		return &Installed{Dir: o.Build.Dir, Version: Version, How: how}, nil
+	if dir, ok := readyIn(o.Build.Dir); ok {
+		return &Installed{Dir: dir, Version: Version, How: "up to date"}, nil
 	}
 	f, err := o.fetch(ctx, o.Fetch)
 	if err == nil && o.Build.Dir != "" {
@@ -93,30 +92,30 @@ func (o *InstallOptions) runBuild(ctx context.Context, fallback string) (*Instal
 	return &Installed{Dir: res.Dir, Version: Version, How: how, Fallback: fallback}, nil
 }
 
-// readyIn reports whether dir (the user cache when empty) holds both binaries built and stamped,
-// or linked to a store that still holds them, and which.
-func readyIn(dir string) (bool, string) {
+// readyIn returns dir (the user cache when empty) when it holds both binaries built and stamped,
+// or linked to a store that still holds them.
+func readyIn(dir string) (string, bool) {
 	if dir == "" {
 		d, err := CacheDir()
 		if err != nil {
-			return false, ""
+			return "", false
 		}
 		dir = d
 	}
 	want, _ := (&BuildOptions{}).wanted()
 	if allStamped(dir, want) {
-		return true, "up to date"
+		return dir, true
 	}
 	for _, b := range binaries {
 		p := filepath.Join(dir, b)
 		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
-			return false, ""
+			return "", false
 		}
 		if _, err := os.Stat(p); err != nil {
-			return false, ""
+			return "", false
 		}
 	}
-	return true, "up to date"
+	return dir, true
 }
 
 // linkInto points dir's kube-apiserver and etcd (and kubectl, when the archive has it) at the
