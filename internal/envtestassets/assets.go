@@ -57,7 +57,7 @@ func Lookup(extra ...string) (Found, error) {
 		}
 		looked = append(looked, c.Dir)
 	}
-	return Found{}, fmt.Errorf("%w: %s v%s are in none of %s; run `restartsim assets` to fetch them (seconds) or build them (once, about 15 min) or set %s",
+	return Found{}, fmt.Errorf("%w: %s v%s are in none of %s; run `restartsim assets` to download them (seconds) or, offline, build them (once, about 15 min) or set %s",
 		ErrMissing, strings.Join(want, ", "), Version, strings.Join(looked, ", "), EnvVar)
 }
 
@@ -146,7 +146,7 @@ func checkedFor(dir, source string, want []string) (string, error) {
 	}
 	for _, b := range want {
 		if st, err := os.Stat(filepath.Join(abs, b)); err != nil || st.IsDir() {
-			return "", fmt.Errorf("%w: %s not found in %s (%s); run `restartsim assets` to fetch or build them", ErrMissing, b, abs, source)
+			return "", fmt.Errorf("%w: %s not found in %s (%s); run `restartsim assets` to download or build them", ErrMissing, b, abs, source)
 		}
 	}
 	return abs, nil
