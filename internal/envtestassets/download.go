@@ -202,10 +202,11 @@ func (o *FetchOptions) download(ctx context.Context, client *remote.HTTPClient, 
 
 // causeOf names why ctx ended when err came from it, else returns err.
 func causeOf(ctx context.Context, err error) error {
-	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && ctx.Err() != nil {
-		return fmt.Errorf("%w (%v)", c, oneLine(err))
+	c := context.Cause(ctx)
+	if c == nil || ctx.Err() == nil || errors.Is(c, context.Canceled) || strings.Contains(err.Error(), c.Error()) {
+		return err // net/http names the cause itself
 	}
-	return err
+	return fmt.Errorf("%w (%v)", c, oneLine(err))
 }
 
 // oneLine keeps an error to a line for the fallback's message.
