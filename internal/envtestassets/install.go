@@ -54,6 +54,9 @@ func Install(ctx context.Context, o InstallOptions) (*Installed, error) {
 		return o.runBuild(ctx, "")
 	}
 	if dir, ok := readyIn(o.Build.Dir); ok {
+		if !allStamped(dir, wantBuilt()) && !isLinked(dir) {
+			return o.runBuild(ctx, "") // built by an older build: Ensure stamps them
+		}
 		return &Installed{Dir: dir, Version: Version, How: "up to date"}, nil
 	}
 	f, err := o.fetch(ctx, o.Fetch)
@@ -92,8 +95,9 @@ func (o *InstallOptions) runBuild(ctx context.Context, fallback string) (*Instal
 	return &Installed{Dir: res.Dir, Version: Version, How: how, Fallback: fallback}, nil
 }
 
-// readyIn returns dir (the user cache when empty) when it holds both binaries built and stamped,
-// or linked to a store that still holds them.
+// readyIn returns dir (the user cache when empty) when it holds both binaries built and stamped
+// (or built from the same module files, which Ensure stamps), or linked to a store that still
+// holds them.
 func readyIn(dir string) (string, bool) {
 	if dir == "" {
 		d, err := CacheDir()
@@ -102,20 +106,41 @@ func readyIn(dir string) (string, bool) {
 		}
 		dir = d
 	}
-	want, _ := (&BuildOptions{}).wanted()
-	if allStamped(dir, want) {
+	if allStamped(dir, wantBuilt()) || builtUnstamped(dir) || isLinked(dir) {
 		return dir, true
 	}
+	return "", false
+}
+
+// wantBuilt are the targets of kube-apiserver and etcd.
+func wantBuilt() []target {
+	want, _ := (&BuildOptions{}).wanted()
+	return want
+}
+
+// builtUnstamped reports whether dir's kube-apiserver and etcd are built from the embedded module
+// files, without a stamp.
+func builtUnstamped(dir string) bool {
+	for _, t := range wantBuilt() {
+		if t.builtFromModule(filepath.Join(dir, t.name)) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// isLinked reports whether dir's kube-apiserver and etcd link to files that exist.
+func isLinked(dir string) bool {
 	for _, b := range binaries {
 		p := filepath.Join(dir, b)
 		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
-			return "", false
+			return false
 		}
 		if _, err := os.Stat(p); err != nil {
-			return "", false
+			return false
 		}
 	}
-	return dir, true
+	return true
 }
 
 // linkInto points dir's kube-apiserver and etcd (and kubectl, when the archive has it) at the

@@ -116,3 +116,17 @@ func TestInstallLinksADownloadIntoADirectory(t *testing.T) {
 			again, err, srv.Requests.Load()-served, len(rb.calls))
 	}
 }
+
+// Binaries built and stamped in the directory are used without a request.
+func TestInstallUsesABuiltDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Ensure(context.Background(), fakeOptions(dir, &fakeBuilder{}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	var rb recordingBuild
+	in, err := Install(context.Background(), InstallOptions{Build: BuildOptions{Dir: dir}, build: rb.build,
+		fetch: func(context.Context, FetchOptions) (*Fetched, error) { t.Error("fetched"); return nil, errors.New("fetched") }})
+	if err != nil || in.How != "up to date" || in.Dir != dir || len(rb.calls) != 0 {
+		t.Errorf("%+v, %v after %d builds; want %s up to date", in, err, len(rb.calls), dir)
+	}
+}
