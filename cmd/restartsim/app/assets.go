@@ -72,7 +72,7 @@ func (o *assetsOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Dir, "dir", "", "make the binaries ready in this directory, a download linked from the store (default: found where restartsim looks, else into $KUBEBUILDER_ASSETS when set, else setup-envtest's store or, built, the user cache)")
 	fs.BoolVar(&o.Print, "print", false, "print only the directory on stdout (progress stays on stderr), for KUBEBUILDER_ASSETS=$(restartsim assets --print)")
 	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up; builds everything from source)")
-	fs.BoolVar(&o.Source, "source", false, "build from source, without trying the envtest release index")
+	fs.BoolVar(&o.Source, "source", false, "when nothing is found, build from source without trying the envtest release index")
 	fs.StringVar(&o.Index, "index", "", "envtest release index URL, a mirror of setup-envtest's (default: $"+envtestassets.IndexEnvVar+", else setup-envtest's)")
 }
 
@@ -97,7 +97,7 @@ func (o *assetsOptions) run(cmd *cobra.Command, stdout, stderr io.Writer) error 
 		// Binaries found elsewhere are left alone (setup-envtest's are not built from our modules,
 		// and need no stamp); the user cache is ours, so it is checked and completed.
 		if f, err := envtestassets.Lookup(o.With...); err == nil && f.Source != "user cache" {
-			return o.report(stdout, f.Dir, fmt.Sprintf("%s v%s found in %s (%s)", names, envtestassets.Version, f.Dir, f.Source))
+			return o.report(stdout, f.Dir, fmt.Sprintf("%s found in %s (%s)", names, f.Dir, f.Source))
 		}
 		// A $KUBEBUILDER_ASSETS that lacks them is where the user wants them built.
 		o.Dir = os.Getenv(envtestassets.EnvVar)
