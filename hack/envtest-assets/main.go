@@ -1,6 +1,7 @@
 // Command envtest-assets makes kube-apiserver and etcd ready in a directory: linked from
 // setup-envtest's store after a download from its release index, or, when that fails or with
-// --source or --with, built from the modules embedded in internal/envtestassets. It is the
+// --source, built from the modules embedded in internal/envtestassets (kube-controller-manager,
+// with --with, always is). It is the
 // Makefile's envtest-assets and cluster-assets targets: `restartsim assets --dir` without
 // compiling all of restartsim first, through the same code.
 package main

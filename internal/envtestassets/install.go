@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // InstallOptions configure Install.
@@ -39,7 +40,7 @@ type Installed struct {
 // archive, a timeout) built from source by Ensure, after one line saying why. Binaries already
 // in Build.Dir (built and stamped, or linked to the store) are used without a request, and so is
 // a supported release already in the store. Optional binaries (Build.With) are not in the envtest
-// archives: with any, everything is built from source.
+// archives: they are built from source beside the downloaded two.
 func Install(ctx context.Context, o InstallOptions) (*Installed, error) {
 	if o.fetch == nil {
 		o.fetch = Fetch
@@ -50,8 +51,11 @@ func Install(ctx context.Context, o InstallOptions) (*Installed, error) {
 	if o.Fetch.Progress == nil {
 		o.Fetch.Progress = o.Build.Progress
 	}
-	if o.Source || len(o.Build.With) > 0 {
+	if o.Source {
 		return o.runBuild(ctx, "")
+	}
+	if len(o.Build.With) > 0 {
+		return o.installWith(ctx)
 	}
 	if dir, ok := readyIn(o.Build.Dir); ok {
 		if !allStamped(dir, wantBuilt()) && !isLinked(dir) {
@@ -81,6 +85,39 @@ func Install(ctx context.Context, o InstallOptions) (*Installed, error) {
 		in.Dir = o.Build.Dir
 	}
 	return in, nil
+}
+
+// installWith makes kube-apiserver and etcd ready in Build.Dir (the user cache by default, where
+// the optional binaries must sit beside them) as Install does, then builds only the optional ones
+// when the two came from a download.
+func (o *InstallOptions) installWith(ctx context.Context) (*Installed, error) {
+	with := o.Build.With
+	if o.Build.Dir == "" {
+		d, err := CacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("no user cache directory for the envtest assets (pass a directory): %w", err)
+		}
+		o.Build.Dir = d
+	}
+	o.Build.With = nil
+	core, err := Install(ctx, *o)
+	if err != nil {
+		return nil, err
+	}
+	if core.How == "built" || (core.How == "up to date" && !isLinked(core.Dir)) {
+		o.Build.With = with // built from source: Ensure builds the rest beside them, as always
+		return o.runBuild(ctx, core.Fallback)
+	}
+	o.Build.With, o.Build.withOnly = with, true
+	res, err := o.runBuild(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	core.Dir = res.Dir
+	if res.How == "built" {
+		core.How += ", built " + strings.Join(with, ", ")
+	}
+	return core, nil
 }
 
 func (o *InstallOptions) runBuild(ctx context.Context, fallback string) (*Installed, error) {

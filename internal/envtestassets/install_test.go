@@ -63,7 +63,7 @@ func TestInstallFallsBackToTheBuild(t *testing.T) {
 	}
 }
 
-// --source and optional binaries build without a request; an interrupted download builds nothing.
+// --source builds without a request; an interrupted download builds nothing.
 func TestInstallBuildsWithoutFetching(t *testing.T) {
 	noFetch := func(context.Context, FetchOptions) (*Fetched, error) {
 		t.Error("fetched")
@@ -71,7 +71,7 @@ func TestInstallBuildsWithoutFetching(t *testing.T) {
 	}
 	for _, o := range []InstallOptions{
 		{Source: true, Build: BuildOptions{Dir: t.TempDir()}},
-		{Build: BuildOptions{Dir: t.TempDir(), With: []string{KubeControllerManager}}},
+		{Source: true, Build: BuildOptions{Dir: t.TempDir(), With: []string{KubeControllerManager}}},
 	} {
 		var rb recordingBuild
 		o.fetch, o.build = noFetch, rb.build
@@ -125,8 +125,33 @@ func TestInstallUsesABuiltDirectory(t *testing.T) {
 	}
 	var rb recordingBuild
 	in, err := Install(context.Background(), InstallOptions{Build: BuildOptions{Dir: dir}, build: rb.build,
-		fetch: func(context.Context, FetchOptions) (*Fetched, error) { t.Error("fetched"); return nil, errors.New("fetched") }})
+		fetch: func(context.Context, FetchOptions) (*Fetched, error) {
+			t.Error("fetched")
+			return nil, errors.New("fetched")
+		}})
 	if err != nil || in.How != "up to date" || in.Dir != dir || len(rb.calls) != 0 {
 		t.Errorf("%+v, %v after %d builds; want %s up to date", in, err, len(rb.calls), dir)
+	}
+}
+
+// Optional binaries are built beside a download, which is linked into the directory, and without
+// kube-apiserver and etcd; when the download fails, all of them are built.
+func TestInstallBuildsOptionalBinariesBesideADownload(t *testing.T) {
+	srv := newIndexServer(t, envtestindex.Archive(t, envtestindex.FakeBinaries()))
+	dir := t.TempDir()
+	var rb recordingBuild
+	in, err := Install(context.Background(), InstallOptions{Fetch: fetchOptions(t, srv),
+		Build: BuildOptions{Dir: dir, With: []string{KubeControllerManager}}, build: rb.build})
+	if err != nil || !isLinked(dir) || len(rb.calls) != 1 || !rb.calls[0].withOnly || in.How != "downloaded, built "+KubeControllerManager {
+		t.Fatalf("%+v, %v, builds %+v; want the download linked and only %s built", in, err, rb.calls, KubeControllerManager)
+	}
+	if want, _ := rb.calls[0].wanted(); len(want) != 1 || want[0].name != KubeControllerManager {
+		t.Errorf("the build wants %v", want)
+	}
+	rb = recordingBuild{}
+	in, err = Install(context.Background(), InstallOptions{Fetch: FetchOptions{IndexURL: closedURL(t), StoreDir: t.TempDir()},
+		Build: BuildOptions{Dir: t.TempDir(), With: []string{KubeControllerManager}}, build: rb.build})
+	if err != nil || len(rb.calls) != 2 || rb.calls[1].withOnly || in.Fallback == "" {
+		t.Fatalf("%+v, %v, builds %+v; want the fallback, then everything built", in, err, rb.calls)
 	}
 }

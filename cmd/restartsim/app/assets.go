@@ -40,8 +40,8 @@ source with the go command through the Go module proxy into the user cache
 (` + "`$XDG_CACHE_HOME/restartsim/k8s/<version>`" + `, ~/.cache/... by default): about 5 to 15 minutes once.
 A second run with the binaries in place takes well under a second and makes no request. The index
 is --index, else $` + envtestassets.IndexEnvVar + `, else setup-envtest's. With --dir, a download is linked into
-the directory. The envtest archives hold no kube-controller-manager: --with builds everything from
-source. It works from a ` + "`go install`" + `ed binary: the Go modules it builds from are inside it.
+the directory. The envtest archives hold no kube-controller-manager: --with builds it from source
+beside them. It works from a ` + "`go install`" + `ed binary: the Go modules it builds from are inside it.
 Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
 		Example: `  # Once per machine (or per CI cache), then every verb finds them
   restartsim assets
@@ -71,7 +71,7 @@ Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
 func (o *assetsOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Dir, "dir", "", "make the binaries ready in this directory, a download linked from the store (default: found where restartsim looks, else into $KUBEBUILDER_ASSETS when set, else setup-envtest's store or, built, the user cache)")
 	fs.BoolVar(&o.Print, "print", false, "print only the directory on stdout (progress stays on stderr), for KUBEBUILDER_ASSETS=$(restartsim assets --print)")
-	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up; builds everything from source)")
+	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up; built from source, as the envtest archives hold none)")
 	fs.BoolVar(&o.Source, "source", false, "when nothing is found, build from source without trying the envtest release index")
 	fs.StringVar(&o.Index, "index", "", "envtest release index URL, a mirror of setup-envtest's (default: $"+envtestassets.IndexEnvVar+", else setup-envtest's)")
 }
