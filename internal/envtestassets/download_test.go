@@ -163,11 +163,16 @@ func TestFetchTimeouts(t *testing.T) {
 			tc.setup(srv)
 			o := fetchOptions(t, srv)
 			o.HeaderTimeout, o.StallTimeout = 500*time.Millisecond, stall
+			var progress bytes.Buffer
+			o.Progress, o.ProgressEvery = &progress, stall/3
 			start := time.Now()
 			f, err := Fetch(context.Background(), o)
 			if tc.want == "" {
 				if err != nil || !f.Downloaded {
 					t.Fatalf("%+v, %v; want a download", f, err)
+				}
+				if !strings.Contains(progress.String(), "MiB so far") {
+					t.Errorf("progress %q: no line of bytes and rate while it downloaded", progress.String())
 				}
 				if took := time.Since(start); took < stall {
 					t.Errorf("the slow archive took %s, under the stall timeout: not slow enough to test it", took)
