@@ -35,9 +35,9 @@ func realAssets(t *testing.T) string {
 // Real binaries, packed as controller-tools packs them and served by a local index, download into
 // an empty store and start an envtest control plane that answers.
 func TestDownloadedRealBinariesStartEnvtest(t *testing.T) {
-	real := realAssets(t)
+	built := realAssets(t)
 	v := envtestassets.Version
-	srv := envtestindex.New(t, v, []string{v}, envtestindex.DirArchive(t, real))
+	srv := envtestindex.New(t, v, []string{v}, envtestindex.DirArchive(t, built))
 	f, err := envtestassets.Fetch(context.Background(), envtestassets.FetchOptions{IndexURL: srv.IndexURL(), StoreDir: t.TempDir()})
 	if err != nil || !f.Downloaded {
 		t.Fatalf("%+v, %v; want a download", f, err)
