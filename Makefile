@@ -37,14 +37,17 @@ build: ## Build bin/restartsim.
 	@echo "building bin/restartsim (cold: about 7 min on 2 cores; seconds once cached)"
 	@$(GO_QUIET) go build -ldflags "$(LDFLAGS)" -o $(BIN)/restartsim ./cmd/restartsim
 
-# kube-apiserver, etcd and kube-controller-manager build from the Go modules embedded in
-# internal/envtestassets, by the same code as `restartsim assets`. Each build step prints what it
-# builds and how long it takes cold; with the binaries built and stamped, a run takes under a second
-# and runs no go build.
-ENVTEST_ASSETS_TOOL := go run ./hack/envtest-assets --dir $(ENVTEST_ASSETS)
+# kube-apiserver and etcd come from setup-envtest's release index (controller-tools' envtest archives,
+# SHA-512 checked) into setup-envtest's store, linked into bin/k8s/<version>: seconds. When the index
+# cannot be had (no network, a proxy, a timeout), one line says why and they build from the Go
+# modules embedded in internal/envtestassets, as kube-controller-manager always does: the same code
+# as `restartsim assets`. ENVTEST_ASSETS_FLAGS=--source skips the index; --index URL names a mirror.
+# With the binaries in place, a run takes under a second and makes no request and no build.
+ENVTEST_ASSETS_FLAGS ?=
+ENVTEST_ASSETS_TOOL := go run ./hack/envtest-assets --dir $(ENVTEST_ASSETS) $(ENVTEST_ASSETS_FLAGS)
 
 .PHONY: envtest-assets
-envtest-assets: ## Build kube-apiserver and etcd from source into bin/k8s/<version>/ (no downloads; once).
+envtest-assets: ## Download kube-apiserver and etcd (setup-envtest's index; seconds), else build them from source (once, 5-15 min), into bin/k8s/<version>/.
 	@$(ENVTEST_ASSETS_TOOL)
 
 .PHONY: cluster-assets

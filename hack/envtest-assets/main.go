@@ -1,7 +1,9 @@
-// Command envtest-assets builds kube-apiserver and etcd (and, with --with, kube-controller-manager)
-// from the modules embedded in internal/envtestassets into a directory: the Makefile's
-// envtest-assets and cluster-assets targets. It is `restartsim assets --dir` without compiling
-// all of restartsim first, and builds from the same files with the same code.
+// Command envtest-assets makes kube-apiserver and etcd ready in a directory: linked from
+// setup-envtest's store after a download from its release index, or, when that fails or with
+// --source, built from the modules embedded in internal/envtestassets (kube-controller-manager,
+// with --with, always is). It is the
+// Makefile's envtest-assets and cluster-assets targets: `restartsim assets --dir` without
+// compiling all of restartsim first, through the same code.
 package main
 
 import (
@@ -17,17 +19,25 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "", "directory to build into (default: the user cache, "+"restartsim/k8s/"+envtestassets.Version+")")
+	dir := flag.String("dir", "", "directory to fill (default: the user cache, "+"restartsim/k8s/"+envtestassets.Version+")")
 	with := flag.String("with", "", "optional binaries to build too, comma-separated: "+envtestassets.KubeControllerManager)
+	source := flag.Bool("source", false, "build from source, without trying the envtest release index")
+	index := flag.String("index", "", "envtest release index (default: $"+envtestassets.IndexEnvVar+", else setup-envtest's)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	o := envtestassets.BuildOptions{Dir: *dir, Progress: os.Stderr}
+	o := envtestassets.InstallOptions{Source: *source,
+		Fetch: envtestassets.FetchOptions{IndexURL: *index},
+		Build: envtestassets.BuildOptions{Dir: *dir, Progress: os.Stderr}}
 	if *with != "" {
-		o.With = strings.Split(*with, ",")
+		o.Build.With = strings.Split(*with, ",")
 	}
-	if _, err := envtestassets.Ensure(ctx, o); err != nil {
+	in, err := envtestassets.Install(ctx, o)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
+	}
+	if in.How == "downloaded" {
+		fmt.Fprintf(os.Stderr, "kube-apiserver, etcd v%s ready in %s (downloaded)\n", in.Version, in.Dir)
 	}
 }

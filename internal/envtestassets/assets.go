@@ -41,8 +41,8 @@ func Dir(explicit string) (string, error) {
 
 // Lookup finds a directory holding kube-apiserver, etcd and the extra binaries named. It looks,
 // in order, at $KUBEBUILDER_ASSETS (which, when set, is the only place looked at, as for envtest),
-// setup-envtest's store (k8s/<Version>-<os>-<arch> in its data directory), bin/k8s/<Version> in the
-// enclosing repository (walking up from the working directory to a go.mod), the user cache that
+// setup-envtest's store (k8s/<version>-<os>-<arch> in its data directory, newest supported
+// release first), bin/k8s/<Version> in the enclosing repository (walking up from the working directory to a go.mod), the user cache that
 // `restartsim assets` builds into (CacheDir), and k8s/<Version> beside the running executable.
 func Lookup(extra ...string) (Found, error) {
 	want := append(append([]string{}, binaries...), extra...)
@@ -57,7 +57,7 @@ func Lookup(extra ...string) (Found, error) {
 		}
 		looked = append(looked, c.Dir)
 	}
-	return Found{}, fmt.Errorf("%w: %s v%s are in none of %s; run `restartsim assets` to build them (once, about 15 min) or set %s",
+	return Found{}, fmt.Errorf("%w: %s v%s are in none of %s; run `restartsim assets` to download them (seconds) or, offline, build them (once, about 15 min) or set %s",
 		ErrMissing, strings.Join(want, ", "), Version, strings.Join(looked, ", "), EnvVar)
 }
 
@@ -92,7 +92,8 @@ func CacheDir() (string, error) {
 	return filepath.Join(c, "restartsim", "k8s", Version), nil
 }
 
-// setupEnvtestDirs are where setup-envtest keeps this version for this platform: in
+// setupEnvtestDirs are where setup-envtest keeps the supported releases (SupportedRange) for this
+// platform, newest first: in
 // ${XDG_DATA_HOME:-~/.local/share}/kubebuilder-envtest on Linux (both are looked at, since a
 // download made before XDG_DATA_HOME was set stays in ~/.local/share), ~/Library/Application
 // Support/io.kubebuilder.envtest on macOS, %LocalAppData%\kubebuilder-envtest on Windows.
@@ -119,9 +120,15 @@ func setupEnvtestDirs() []string {
 		}
 	}
 	name := fmt.Sprintf("%s-%s-%s", Version, runtime.GOOS, runtime.GOARCH)
-	dirs := make([]string, len(roots))
-	for i, r := range roots {
-		dirs[i] = filepath.Join(r, "k8s", name)
+	var dirs []string
+	for _, r := range roots {
+		rs := storeReleases(r)
+		for _, f := range rs {
+			dirs = append(dirs, f.Dir)
+		}
+		if len(rs) == 0 { // named in the error when nothing is found
+			dirs = append(dirs, filepath.Join(r, "k8s", name))
+		}
 	}
 	return dirs
 }
@@ -139,7 +146,7 @@ func checkedFor(dir, source string, want []string) (string, error) {
 	}
 	for _, b := range want {
 		if st, err := os.Stat(filepath.Join(abs, b)); err != nil || st.IsDir() {
-			return "", fmt.Errorf("%w: %s not found in %s (%s); run `restartsim assets` to build them", ErrMissing, b, abs, source)
+			return "", fmt.Errorf("%w: %s not found in %s (%s); run `restartsim assets` to download or build them", ErrMissing, b, abs, source)
 		}
 	}
 	return abs, nil

@@ -33,6 +33,8 @@ type BuildOptions struct {
 	build func(ctx context.Context, goBin string, t target, out string, progress io.Writer) error
 	// lockPoll is how often a waiting Ensure retries the lock. Default: 200 ms.
 	lockPoll time.Duration
+	// withOnly builds only the binaries in With: kube-apiserver and etcd came from a download.
+	withOnly bool
 }
 
 func (o *BuildOptions) setDefaults() error {
@@ -64,7 +66,7 @@ func (o *BuildOptions) setDefaults() error {
 
 // wanted are the targets to ensure, in build order.
 func (o *BuildOptions) wanted() ([]target, error) {
-	names := map[string]bool{"kube-apiserver": true, "etcd": true}
+	names := map[string]bool{"kube-apiserver": !o.withOnly, "etcd": !o.withOnly}
 	for _, w := range o.With {
 		if w != KubeControllerManager {
 			return nil, fmt.Errorf("cannot build %q: the optional binary is %s", w, KubeControllerManager)
