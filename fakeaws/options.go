@@ -157,6 +157,10 @@ type Options struct {
 	// reports INSYNC. AWS says changes generally propagate within 60 seconds; default 60s. Negative: INSYNC at
 	// once.
 	Route53PropagationDelay time.Duration
+	// InstanceBootDelay is how long (scenario time) an instance RunInstances or CreateFleet launched stays
+	// "pending" before it is "running". Default 15s: EC2 reports a Nitro instance running some ten to twenty
+	// seconds after the launch call (its operating system boots after that). Negative: running at once.
+	InstanceBootDelay time.Duration
 	// MaxHostedZones is the TooManyHostedZones quota. Default 500.
 	MaxHostedZones int
 	// MaxRecordSetsPerZone bounds the record sets of a hosted zone (AWS's default quota). Default 10,000.
@@ -234,6 +238,12 @@ func (o *Options) setDefaults() {
 		o.Route53PropagationDelay = 60 * time.Second
 	case o.Route53PropagationDelay < 0:
 		o.Route53PropagationDelay = 0
+	}
+	switch {
+	case o.InstanceBootDelay == 0:
+		o.InstanceBootDelay = 15 * time.Second
+	case o.InstanceBootDelay < 0:
+		o.InstanceBootDelay = 0
 	}
 	defaultTo(&o.MaxHostedZones, 500)
 	defaultTo(&o.MaxRecordSetsPerZone, 10000)
