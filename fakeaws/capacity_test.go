@@ -61,8 +61,8 @@ func launchTemplate(t *testing.T, e *env, name string) string {
 	out := must[*ec2.CreateLaunchTemplateOutput](t)(e.ec2.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{
 		LaunchTemplateName: aws.String(name),
 		LaunchTemplateData: &ec2types.RequestLaunchTemplateData{ImageId: img.Images[0].ImageId,
-			UserData:         aws.String(base64.StdEncoding.EncodeToString([]byte("node-labels=a=b"))),
-			MetadataOptions:  &ec2types.LaunchTemplateInstanceMetadataOptionsRequest{HttpTokens: ec2types.LaunchTemplateHttpTokensStateRequired}},
+			UserData:        aws.String(base64.StdEncoding.EncodeToString([]byte("node-labels=a=b"))),
+			MetadataOptions: &ec2types.LaunchTemplateInstanceMetadataOptionsRequest{HttpTokens: ec2types.LaunchTemplateHttpTokensStateRequired}},
 		TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeLaunchTemplate,
 			Tags: []ec2types.Tag{{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String("c1")}}}},
 	}))
@@ -97,7 +97,7 @@ func TestCreateFleetSkipsInsufficientCapacity(t *testing.T) {
 	out := must[*ec2.CreateFleetOutput](t)(e.ec2.CreateFleet(ctx, &ec2.CreateFleetInput{Type: ec2types.FleetTypeInstant,
 		LaunchTemplateConfigs: []ec2types.FleetLaunchTemplateConfigRequest{{
 			LaunchTemplateSpecification: &ec2types.FleetLaunchTemplateSpecificationRequest{LaunchTemplateId: aws.String(lt), Version: aws.String("$Latest")},
-			Overrides: []ec2types.FleetLaunchTemplateOverridesRequest{ov("m5.large", "us-west-2a"), ov("m5.xlarge", "us-west-2b"), ov("c5.large", "us-west-2c")}}},
+			Overrides:                   []ec2types.FleetLaunchTemplateOverridesRequest{ov("m5.large", "us-west-2a"), ov("m5.xlarge", "us-west-2b"), ov("c5.large", "us-west-2c")}}},
 		TargetCapacitySpecification: &ec2types.TargetCapacitySpecificationRequest{TotalTargetCapacity: aws.Int32(2), DefaultTargetCapacityType: ec2types.DefaultTargetCapacityTypeOnDemand},
 		OnDemandOptions:             &ec2types.OnDemandOptionsRequest{AllocationStrategy: ec2types.FleetOnDemandAllocationStrategyLowestPrice},
 		TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance,
