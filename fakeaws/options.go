@@ -59,8 +59,13 @@ const (
 	CategoryEC2Unfiltered        = throttle.EC2Unfiltered
 	CategoryEC2Mutating          = throttle.EC2Mutating
 	CategoryEC2SecurityGroup     = throttle.EC2SecurityGroup
-	CategorySTS                  = throttle.STSRequest
-	CategoryRoute53              = throttle.Route53Request
+	CategoryEC2ResourceIntensive = throttle.EC2ResourceIntensive
+	// The resource token buckets: one token per instance an EC2 call launches or terminates.
+	BucketEC2RunInstancesResource       = throttle.EC2RunInstancesResource
+	BucketEC2CreateFleetResource        = throttle.EC2CreateFleetResource
+	BucketEC2TerminateInstancesResource = throttle.EC2TerminateInstancesResource
+	CategorySTS                         = throttle.STSRequest
+	CategoryRoute53                     = throttle.Route53Request
 )
 
 // Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).

@@ -87,6 +87,21 @@ func Unfiltered(f *query.Form) bool {
 	return true
 }
 
+// ResourceTokens is how many instances a call launches or terminates, the resource tokens AWS charges it:
+// RunInstances' MaxCount, CreateFleet's TotalTargetCapacity, TerminateInstances' instance IDs.
+func ResourceTokens(action string, f *query.Form) int {
+	var n int64
+	switch action {
+	case "RunInstances":
+		n, _, _ = f.Int("MaxCount")
+	case "CreateFleet":
+		n, _, _ = f.Int("TargetCapacitySpecification.TotalTargetCapacity")
+	case "TerminateInstances":
+		n = int64(len(f.Members("InstanceId")))
+	}
+	return int(n)
+}
+
 // FilterNames are the names of a call's filters in request order, for the call log: which filters a
 // controller sends decides what each call costs it and AWS.
 func FilterNames(f *query.Form) []string {
