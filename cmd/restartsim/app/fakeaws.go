@@ -118,7 +118,7 @@ Admin API under /_restartsim/, with the same credentials (SigV4, or the headers
 ` + fakeaws.AdminAccessKeyHeader + ` and ` + fakeaws.AdminSecretKeyHeader + `):
   GET  calls, calls/stream, state, targets?arn=, metrics (Prometheus text), now
   POST seed/vpc, seed/instance, seed/eni, profile, limit, latency, errors, outage, health-timing,
-       drift/remove-target, drift/revoke-ingress
+       capacity-error, drift/remove-target, drift/revoke-ingress
 
 Point restartsim simulate at it with --aws-endpoint; its scenario's aws.region must be this
 server's --aws-region (both default to ` + defaultRegion + `).`,
