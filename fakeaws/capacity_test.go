@@ -170,3 +170,29 @@ func TestRunAndTerminateInstancesLifecycle(t *testing.T) {
 		LaunchTemplate: &ec2types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(lt)}})
 	wantCode(t, err, "InsufficientInstanceCapacity")
 }
+
+func TestCapacityErrorAdminHTTP(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	lt := launchTemplate(t, e, "admin")
+	if code, body := adminDo(t, e, "POST", "/_restartsim/capacity-error", `{"instanceType":"r6i.large","zone":"us-west-2a","code":"InsufficientInstanceCapacity"}`, true); code != 200 {
+		t.Fatalf("capacity-error: %d %s", code, body)
+	}
+	if code, _ := adminDo(t, e, "POST", "/_restartsim/capacity-error", `{"instanceType":"r6i.gigantic"}`, true); code != 400 {
+		t.Fatalf("unknown type accepted: %d", code)
+	}
+	run := func(zone string) error {
+		_, err := e.ec2.RunInstances(ctx, &ec2.RunInstancesInput{MinCount: aws.Int32(1), MaxCount: aws.Int32(1), InstanceType: "r6i.large",
+			Placement: &ec2types.Placement{AvailabilityZone: aws.String(zone)}, LaunchTemplate: &ec2types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(lt)}})
+		return err
+	}
+	wantCode(t, run("us-west-2a"), "InsufficientInstanceCapacity")
+	if err := run("us-west-2b"); err != nil {
+		t.Fatalf("another zone: %v", err)
+	}
+	if code, _ := adminDo(t, e, "POST", "/_restartsim/capacity-error", `{"instanceType":"r6i.large","zone":"us-west-2a","clear":true}`, true); code != 200 {
+		t.Fatal("clear refused")
+	}
+	if err := run("us-west-2a"); err != nil {
+		t.Fatalf("after clearing: %v", err)
+	}
+}
