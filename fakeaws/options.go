@@ -229,27 +229,12 @@ func (o *Options) setDefaults() {
 	if o.MaxTargetGroups == 0 {
 		o.MaxTargetGroups = 3000
 	}
-	switch {
-	case o.LoadBalancerActiveAfter == 0:
-		o.LoadBalancerActiveAfter = 5 * time.Second
-	case o.LoadBalancerActiveAfter < 0:
-		o.LoadBalancerActiveAfter = 0
-	}
+	o.LoadBalancerActiveAfter = defaultDelay(o.LoadBalancerActiveAfter, 5*time.Second)
 	defaultTo(&o.MaxLoadBalancers, 50)
 	defaultTo(&o.MaxListenersPerLoadBalancer, 50)
 	defaultTo(&o.MaxRulesPerListener, 100)
-	switch {
-	case o.Route53PropagationDelay == 0:
-		o.Route53PropagationDelay = 60 * time.Second
-	case o.Route53PropagationDelay < 0:
-		o.Route53PropagationDelay = 0
-	}
-	switch {
-	case o.InstanceBootDelay == 0:
-		o.InstanceBootDelay = 15 * time.Second
-	case o.InstanceBootDelay < 0:
-		o.InstanceBootDelay = 0
-	}
+	o.Route53PropagationDelay = defaultDelay(o.Route53PropagationDelay, 60*time.Second)
+	o.InstanceBootDelay = defaultDelay(o.InstanceBootDelay, 15*time.Second)
 	defaultTo(&o.MaxHostedZones, 500)
 	defaultTo(&o.MaxRecordSetsPerZone, 10000)
 	if o.MaxRulesPerSecurityGroup == 0 {
@@ -296,4 +281,15 @@ func (o *Options) validate() error {
 		errs = append(errs, fmt.Errorf("maxInFlightBodyBytes: %d cannot hold the largest body (%d bytes)", o.MaxInFlightBodyBytes, need))
 	}
 	return errors.Join(errs...)
+}
+
+// defaultDelay is d, def for zero, and zero for negative (a delay switched off).
+func defaultDelay(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
