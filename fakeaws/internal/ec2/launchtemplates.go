@@ -40,6 +40,9 @@ func (s *Service) createLaunchTemplate(now time.Time, f *query.Form) (any, error
 		UserData: f.Get("LaunchTemplateData.UserData"), SecurityGroupIDs: f.Strings("LaunchTemplateData.SecurityGroupId"),
 		IAMInstanceProfileARN: f.Get("LaunchTemplateData.IamInstanceProfile.Arn"),
 		IAMInstanceProfile:    f.Get("LaunchTemplateData.IamInstanceProfile.Name"), Members: f.Below("LaunchTemplateData")}
+	if len(d.SecurityGroupIDs) == 0 { // groups may come with the primary network interface instead
+		d.SecurityGroupIDs = f.Strings("LaunchTemplateData.NetworkInterface.1.SecurityGroupId")
+	}
 	if d.UserData != "" {
 		if _, err := base64.StdEncoding.DecodeString(d.UserData); err != nil {
 			return nil, query.Errorf("InvalidUserData.Malformed", "Invalid BASE64 encoding of user data.")
