@@ -45,12 +45,14 @@
 // "shutting-down", "terminated" 30 s later (its primary ENI deleted, others detached), and gone from
 // DescribeInstances an hour after that. Throttling adds AWS's resource token buckets to the request buckets:
 // one token per instance launched (RunInstances, CreateFleet: 1,000, 2 per second) or terminated
-// (TerminateInstances: 1,000, 20 per second), RequestLimitExceeded when empty.
+// (TerminateInstances: 1,000, 20 per second), RequestLimitExceeded when empty. DescribeInstanceStatus
+// reports every running instance's checks passed and no scheduled events.
 //
-// Karpenter v1.15 runs against it with CLUSTER_NAME, CLUSTER_ENDPOINT (no EKS DescribeCluster),
-// ISOLATED_VPC=true (no Pricing API), no INTERRUPTION_QUEUE (no SQS), and an EC2NodeClass that names its AMI
-// by ID (no SSM GetParameter) and an instanceProfile rather than a role (no IAM); docs/external-controllers.md
-// lists the objects and the calls it makes.
+// Karpenter v1.15 runs against it with CLUSTER_NAME, CLUSTER_ENDPOINT (no EKS DescribeCluster for the
+// endpoint), ISOLATED_VPC=true (no Pricing API), no INTERRUPTION_QUEUE (no SQS), and an EC2NodeClass of
+// amiFamily AL2 (AL2023 asks EKS for the service CIDR) that names its AMI by ID (no SSM GetParameter) and
+// an instanceProfile rather than a role (no IAM): it launches NodeClaims with CreateLaunchTemplate and
+// CreateFleet. docs/external-controllers.md lists the objects and the calls it makes.
 //
 // # Load balancers
 //

@@ -50,6 +50,7 @@ func New(st *state.Store) *Service {
 		"CreateFleet":                   s.createFleet,
 		"RunInstances":                  s.runInstances,
 		"TerminateInstances":            s.terminateInstances,
+		"DescribeInstanceStatus":        s.describeInstanceStatus,
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package ec2
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -55,7 +56,8 @@ func (s *Service) describeSpotPriceHistory(now time.Time, f *query.Form) (any, e
 			}
 		}
 	}
-	start, end, next, err := pageRange(f, len(matched), 5, 1000)
+	// EC2 does not bound this call's page size (Karpenter asks for 2,000).
+	start, end, next, err := pageRange(f, len(matched), 1, math.MaxInt32)
 	if err != nil {
 		return nil, err
 	}
