@@ -45,7 +45,7 @@ var bucketOf = map[string]string{
 	"ec2/RunInstances": fakeaws.CategoryEC2ResourceIntensive, "ec2/CreateFleet": fakeaws.CategoryEC2ResourceIntensive,
 	"ec2/DescribeInstanceTypes": fakeaws.CategoryEC2Describe, "ec2/DescribeInstanceTypeOfferings": fakeaws.CategoryEC2Describe,
 	"ec2/DescribeSpotPriceHistory": fakeaws.CategoryEC2Describe, "ec2/DescribeImages": fakeaws.CategoryEC2Describe,
-	"ec2/DescribeLaunchTemplates":       fakeaws.CategoryEC2Describe,
+	"ec2/DescribeLaunchTemplates": fakeaws.CategoryEC2Describe, "ec2/DescribeInstanceStatus": fakeaws.CategoryEC2Describe,
 	"ec2/AuthorizeSecurityGroupIngress": fakeaws.CategoryEC2SecurityGroup, "ec2/RevokeSecurityGroupIngress": fakeaws.CategoryEC2SecurityGroup,
 
 	"sts/GetCallerIdentity": fakeaws.CategorySTS,
