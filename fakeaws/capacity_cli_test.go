@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"testing"
 
+	clocktesting "k8s.io/utils/clock/testing"
+
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
@@ -16,7 +18,9 @@ func TestEC2CapacityAWSCLI(t *testing.T) {
 	if err != nil {
 		t.Skip("aws CLI not on PATH")
 	}
-	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, Profile: fakeaws.ProfileUnlimited})
+	// A clock that stands still: the instances stay pending however long the CLI takes to start.
+	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, Profile: fakeaws.ProfileUnlimited,
+		Clock: clocktesting.NewFakeClock(t0)})
 	if err != nil {
 		t.Fatal(err)
 	}
