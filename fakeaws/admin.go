@@ -1,6 +1,7 @@
 package fakeaws
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
@@ -79,8 +80,38 @@ func (s *Server) DefaultVPCID() string { return s.st.DefaultVPCID() }
 // VPCs returns every VPC.
 func (s *Server) VPCs() []VPC { return s.st.VPCs() }
 
-// Instances returns every instance.
-func (s *Server) Instances() []Instance { return s.st.Instances() }
+// Instances returns every instance, its state advanced to the scenario time now (pending → running,
+// shutting-down → terminated; a terminated instance an hour old is gone).
+func (s *Server) Instances() []Instance {
+	s.st.Settle(s.clock.Now())
+	return s.st.Instances()
+}
+
+// CapacityError makes EC2 launches of an instance type in a zone (empty: every zone) fail with Code
+// (default InsufficientInstanceCapacity): CreateFleet lists the error for those overrides and launches
+// from the others, RunInstances answers it. Clear removes the injection.
+type CapacityError struct {
+	InstanceType string `json:"instanceType"`
+	Zone         string `json:"zone,omitempty"`
+	Code         string `json:"code,omitempty"`
+	Clear        bool   `json:"clear,omitempty"`
+}
+
+// SetCapacityError applies a CapacityError.
+func (s *Server) SetCapacityError(c CapacityError) (CapacityError, error) {
+	if _, ok := LookupInstanceType(c.InstanceType); !ok {
+		return c, fmt.Errorf("fakeaws: capacity error: unknown instance type %q", c.InstanceType)
+	}
+	if c.Code == "" && !c.Clear {
+		c.Code = "InsufficientInstanceCapacity"
+	}
+	code := c.Code
+	if c.Clear {
+		code = ""
+	}
+	s.st.SetCapacityError(c.InstanceType, c.Zone, code)
+	return c, nil
+}
 
 // ENIs returns every network interface.
 func (s *Server) ENIs() []ENI { return s.st.ENIs() }

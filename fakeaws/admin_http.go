@@ -32,6 +32,7 @@ import (
 //	POST /_restartsim/latency                {"operation","base","jitter"}
 //	POST /_restartsim/errors                 {"operation","rate","code"}
 //	POST /_restartsim/outage                 {"start" (default now),"duration","services"}
+//	POST /_restartsim/capacity-error         {"instanceType","zone","code" (default InsufficientInstanceCapacity),"clear"}
 //	POST /_restartsim/health-timing          {"healthyAfter","deregistrationDelay"}
 //	POST /_restartsim/drift/remove-target    {"targetGroupArn","target":{"id","port"}}
 //	POST /_restartsim/drift/revoke-ingress   {"groupId","rule":{...}}

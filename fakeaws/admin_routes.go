@@ -27,6 +27,7 @@ func (s *Server) adminRoutes() []adminRoute {
 		{http.MethodPost, "latency", adminPost(s.postLatency)},
 		{http.MethodPost, "errors", adminPost(s.postErrors)},
 		{http.MethodPost, "outage", adminPost(s.postOutage)},
+		{http.MethodPost, "capacity-error", adminPost(jsonCall(s.SetCapacityError))},
 		{http.MethodPost, "health-timing", adminPost(s.postHealthTiming)},
 		{http.MethodPost, "drift/remove-target", adminPost(s.postRemoveTarget)},
 		{http.MethodPost, "drift/revoke-ingress", adminPost(s.postRevokeIngress)},

@@ -81,7 +81,7 @@ func TestUnknownActionAndService(t *testing.T) {
 	_, err := client.DescribeTags(ctx, &elb.DescribeTagsInput{ResourceArns: []string{"arn:x"}})
 	wantCode(t, err, "InvalidAction")
 	ec2c := ec2.NewFromConfig(e.cfg, func(o *ec2.Options) {
-		o.APIOptions = append(o.APIOptions, rewriteBody("Action=DescribeVpcs", "Action=RunInstances"))
+		o.APIOptions = append(o.APIOptions, rewriteBody("Action=DescribeVpcs", "Action=ReleaseHosts"))
 	})
 	_, err = ec2c.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{})
 	wantCode(t, err, "InvalidAction")

@@ -1,7 +1,9 @@
-// Package fakeaws is a loopback AWS endpoint for simulations: it speaks the real ELBv2 (2015-12-01), EC2
-// (2016-11-15) and STS (2011-06-15, GetCallerIdentity) AWS Query wire protocol, so unmodified aws-sdk-go-v2
-// clients work against it with only BaseEndpoint changed, and serves Route53 (REST-XML 2013-04-01, paths under
-// /2013-04-01/) and S3 (path-style, via gofakes3) on the same listener.
+// Package fakeaws is a loopback AWS endpoint for simulations. It serves, on one listener: ELBv2 (2015-12-01),
+// EC2 (2016-11-15: VPCs, subnets, zones, security groups, ENIs, instances and the capacity API that
+// provisions them) and STS (2011-06-15, GetCallerIdentity) over the AWS Query wire protocol; Route53
+// (REST-XML 2013-04-01, paths under /2013-04-01/); and S3 (path-style, via gofakes3). Unmodified
+// aws-sdk-go-v2 clients, the AWS CLI and controllers built on them work against it with only the endpoint
+// changed.
 //
 // Layers: internal/query (form decoding, XML envelopes, the one error-code → HTTP-status table), internal/sigv4
 // (signature verification), internal/elbv2, internal/ec2 and internal/sts (handlers per resource),
@@ -24,6 +26,33 @@
 // security groups for pods), and a pod's "branch" ENI is in use without an attachment. DescribeInstances lists
 // every attached ENI by device index; DescribeNetworkInterfaces answers the address, attachment, type and tag
 // filters. Seeding refuses what EC2 would (a taken device index, a second trunk, an attached branch).
+//
+// # EC2 capacity
+//
+// The operations a node provisioner (Karpenter) calls. DescribeInstanceTypes and DescribeInstanceTypeOfferings
+// answer from internal/catalog: 67 current types (m5, m6i, m7i, c5, c6i, c7i, r5, r6i, r6g, t3, m6g, m7g, c6g,
+// c7g; several sizes each) with AWS's vCPU, memory, ENI, IPv4-per-ENI, hypervisor and network card figures,
+// offered in every zone. DescribeImages answers four seeded EKS-optimised AL2023 AMIs (x86_64 and arm64, owner
+// 602401143452, alias amazon). DescribeSpotPriceHistory answers a constant, deterministic spot price per type
+// and zone. Launch templates keep their data (image, user data, groups, instance profile, and every other
+// LaunchTemplateData member as sent); names are unique (InvalidLaunchTemplateName.AlreadyExistsException).
+// CreateFleet (instant) orders its overrides by the allocation strategy (prioritized by Priority, the others
+// by price), lists an error for each override whose type and zone has an injected capacity error
+// (SetCapacityError, POST /_restartsim/capacity-error) and launches from the first pool with capacity;
+// RunInstances answers that error. A launched instance takes a free address of its subnet on a new primary
+// ENI, carries its type, image, launch template, lifecycle and user data, and is "pending" for
+// Options.InstanceBootDelay of scenario time (default 15 s), then "running". TerminateInstances makes it
+// "shutting-down", "terminated" 30 s later (its primary ENI deleted, others detached), and gone from
+// DescribeInstances an hour after that. Throttling adds AWS's resource token buckets to the request buckets:
+// one token per instance launched (RunInstances, CreateFleet: 1,000, 2 per second) or terminated
+// (TerminateInstances: 1,000, 20 per second), RequestLimitExceeded when empty. DescribeInstanceStatus
+// reports every running instance's checks passed and no scheduled events.
+//
+// Karpenter v1.15 runs against it with CLUSTER_NAME, CLUSTER_ENDPOINT (no EKS DescribeCluster for the
+// endpoint), ISOLATED_VPC=true (no Pricing API), no INTERRUPTION_QUEUE (no SQS), and an EC2NodeClass of
+// amiFamily AL2 (AL2023 asks EKS for the service CIDR) that names its AMI by ID (no SSM GetParameter) and
+// an instanceProfile rather than a role (no IAM): it launches NodeClaims with CreateLaunchTemplate and
+// CreateFleet. docs/external-controllers.md lists the objects and the calls it makes.
 //
 // # Load balancers
 //

@@ -59,8 +59,13 @@ const (
 	CategoryEC2Unfiltered        = throttle.EC2Unfiltered
 	CategoryEC2Mutating          = throttle.EC2Mutating
 	CategoryEC2SecurityGroup     = throttle.EC2SecurityGroup
-	CategorySTS                  = throttle.STSRequest
-	CategoryRoute53              = throttle.Route53Request
+	CategoryEC2ResourceIntensive = throttle.EC2ResourceIntensive
+	// The resource token buckets: one token per instance an EC2 call launches or terminates.
+	BucketEC2RunInstancesResource       = throttle.EC2RunInstancesResource
+	BucketEC2CreateFleetResource        = throttle.EC2CreateFleetResource
+	BucketEC2TerminateInstancesResource = throttle.EC2TerminateInstancesResource
+	CategorySTS                         = throttle.STSRequest
+	CategoryRoute53                     = throttle.Route53Request
 )
 
 // Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).
@@ -157,6 +162,10 @@ type Options struct {
 	// reports INSYNC. AWS says changes generally propagate within 60 seconds; default 60s. Negative: INSYNC at
 	// once.
 	Route53PropagationDelay time.Duration
+	// InstanceBootDelay is how long (scenario time) an instance RunInstances or CreateFleet launched stays
+	// "pending" before it is "running". Default 15s: EC2 reports a Nitro instance running some ten to twenty
+	// seconds after the launch call (its operating system boots after that). Negative: running at once.
+	InstanceBootDelay time.Duration
 	// MaxHostedZones is the TooManyHostedZones quota. Default 500.
 	MaxHostedZones int
 	// MaxRecordSetsPerZone bounds the record sets of a hosted zone (AWS's default quota). Default 10,000.
@@ -220,21 +229,12 @@ func (o *Options) setDefaults() {
 	if o.MaxTargetGroups == 0 {
 		o.MaxTargetGroups = 3000
 	}
-	switch {
-	case o.LoadBalancerActiveAfter == 0:
-		o.LoadBalancerActiveAfter = 5 * time.Second
-	case o.LoadBalancerActiveAfter < 0:
-		o.LoadBalancerActiveAfter = 0
-	}
+	o.LoadBalancerActiveAfter = defaultDelay(o.LoadBalancerActiveAfter, 5*time.Second)
 	defaultTo(&o.MaxLoadBalancers, 50)
 	defaultTo(&o.MaxListenersPerLoadBalancer, 50)
 	defaultTo(&o.MaxRulesPerListener, 100)
-	switch {
-	case o.Route53PropagationDelay == 0:
-		o.Route53PropagationDelay = 60 * time.Second
-	case o.Route53PropagationDelay < 0:
-		o.Route53PropagationDelay = 0
-	}
+	o.Route53PropagationDelay = defaultDelay(o.Route53PropagationDelay, 60*time.Second)
+	o.InstanceBootDelay = defaultDelay(o.InstanceBootDelay, 15*time.Second)
 	defaultTo(&o.MaxHostedZones, 500)
 	defaultTo(&o.MaxRecordSetsPerZone, 10000)
 	if o.MaxRulesPerSecurityGroup == 0 {
@@ -281,4 +281,15 @@ func (o *Options) validate() error {
 		errs = append(errs, fmt.Errorf("maxInFlightBodyBytes: %d cannot hold the largest body (%d bytes)", o.MaxInFlightBodyBytes, need))
 	}
 	return errors.Join(errs...)
+}
+
+// defaultDelay is d, def for zero, and zero for negative (a delay switched off).
+func defaultDelay(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
-// awsRoute53CLI starts a server and returns a runner of `aws route53` against it (botocore's own REST-XML
-// client and signer): its combined output and error.
-func awsRoute53CLI(t *testing.T) func(args ...string) ([]byte, error) {
+// awsCLIOrSkip finds the AWS CLI (botocore's own clients and signer), or skips the test.
+func awsCLIOrSkip(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts the AWS CLI")
 	}
@@ -21,40 +21,68 @@ func awsRoute53CLI(t *testing.T) func(args ...string) ([]byte, error) {
 	if err != nil {
 		t.Skip("aws CLI not on PATH")
 	}
-	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, Profile: fakeaws.ProfileUnlimited})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return cli
+}
+
+// startServer puts srv on a loopback listener for the test.
+func startServer(t *testing.T, srv *fakeaws.Server) string {
+	t.Helper()
 	url, err := srv.Start("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
+	return url
+}
+
+// awsCLIRaw returns a runner of `aws <service>` against url in region, with a clean environment and no
+// retries: its combined output and error.
+func awsCLIRaw(t *testing.T, cli, url, service, region string) func(args ...string) ([]byte, error) {
 	home := t.TempDir()
 	return func(args ...string) ([]byte, error) {
-		cmd := exec.Command(cli, append([]string{"route53", "--endpoint-url", url, "--output", "json"}, args...)...)
+		cmd := exec.Command(cli, append([]string{service, "--endpoint-url", url, "--output", "json"}, args...)...)
 		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "AWS_ACCESS_KEY_ID=" + testKey, "AWS_SECRET_ACCESS_KEY=" + testSecret,
-			"AWS_DEFAULT_REGION=us-east-1", "AWS_CONFIG_FILE=" + filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(home, "none"),
+			"AWS_DEFAULT_REGION=" + region, "AWS_CONFIG_FILE=" + filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(home, "none"),
 			"AWS_EC2_METADATA_DISABLED=true", "AWS_MAX_ATTEMPTS=1"}
 		return cmd.CombinedOutput()
 	}
 }
 
-// TestRoute53AWSCLI drives a started server with the AWS CLI.
-func TestRoute53AWSCLI(t *testing.T) {
-	cli := awsRoute53CLI(t)
-	run := func(args ...string) map[string]any {
+// awsCLI is awsCLIRaw that fails the test on an error and decodes the JSON the CLI prints.
+func awsCLI(t *testing.T, cli, url, service, region string) func(args ...string) map[string]any {
+	raw := awsCLIRaw(t, cli, url, service, region)
+	return func(args ...string) map[string]any {
 		t.Helper()
-		out, err := cli(args...)
+		out, err := raw(args...)
 		if err != nil {
-			t.Fatalf("aws route53 %s: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatalf("aws %s %s: %v\n%s", service, strings.Join(args, " "), err, out)
 		}
 		var doc map[string]any
 		if err := json.Unmarshal(out, &doc); err != nil {
-			t.Fatalf("aws route53 %s printed no JSON: %v\n%s", args[0], err, out)
+			t.Fatalf("aws %s %s printed no JSON: %v\n%s", service, args[0], err, out)
 		}
 		return doc
 	}
+}
+
+// awsRoute53CLI starts a server and returns a runner of `aws route53` against it.
+func awsRoute53CLI(t *testing.T) func(args ...string) ([]byte, error) {
+	cli := awsCLIOrSkip(t)
+	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, Profile: fakeaws.ProfileUnlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return awsCLIRaw(t, cli, startServer(t, srv), "route53", "us-east-1")
+}
+
+// TestRoute53AWSCLI drives a started server with the AWS CLI.
+func TestRoute53AWSCLI(t *testing.T) {
+	cli := awsCLIOrSkip(t)
+	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: testKey, SecretAccessKey: testSecret, Profile: fakeaws.ProfileUnlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := awsCLI(t, cli, startServer(t, srv), "route53", "us-east-1")
 	created := run("create-hosted-zone", "--name", "cli.example", "--caller-reference", "cli-1")
 	id := created["HostedZone"].(map[string]any)["Id"].(string)
 	batch := `{"Changes":[{"Action":"CREATE","ResourceRecordSet":{"Name":"www.cli.example","Type":"A","TTL":60,"ResourceRecords":[{"Value":"192.0.2.1"}]}}]}`

@@ -191,6 +191,11 @@ func (q *queryCall) admit(ctx context.Context, form *query.Form) bool {
 	s, svc, action := q.s, q.call.Service, q.call.Operation
 	d := s.faults.Decide(svc, action, q.start)
 	bucket, allowed := s.throttle.Allow(svc, action, svc == ServiceEC2 && ec2.Unfiltered(form), q.start)
+	if allowed && svc == ServiceEC2 {
+		if key, ok := s.throttle.AllowResources(action, ec2.ResourceTokens(action, form), q.start); !ok {
+			bucket, allowed = key, false
+		}
+	}
 	q.call.Bucket = bucket
 	s.sleep(ctx, d.Delay)
 	switch {

@@ -85,7 +85,7 @@ func New(opts Options) (*Server, error) {
 		LoadBalancerActiveAfter: opts.LoadBalancerActiveAfter, MaxLoadBalancers: opts.MaxLoadBalancers,
 		MaxListenersPerLB: opts.MaxListenersPerLoadBalancer, MaxRulesPerListener: opts.MaxRulesPerListener,
 		Route53PropagationDelay: opts.Route53PropagationDelay, MaxHostedZones: opts.MaxHostedZones,
-		MaxRecordSetsPerZone: opts.MaxRecordSetsPerZone,
+		MaxRecordSetsPerZone: opts.MaxRecordSetsPerZone, InstanceBootDelay: opts.InstanceBootDelay,
 	}
 	if opts.From == nil {
 		s.st = state.New(cfg)

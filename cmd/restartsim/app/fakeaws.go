@@ -33,6 +33,7 @@ type fakeAWSOptions struct {
 	secretAccessKey     string
 	healthyAfter        time.Duration
 	deregistrationDelay time.Duration
+	instanceBootDelay   time.Duration
 	timeScale           float64
 	seed                uint64
 	callLog             string
@@ -48,7 +49,7 @@ func newFakeAWSOptions() *fakeAWSOptions {
 	return &fakeAWSOptions{
 		listen: "127.0.0.1:4566", profile: fakeaws.ProfileAWSDocumented, region: defaultRegion,
 		accessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), secretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
-		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, timeScale: 1, maxRecordedCalls: fakeaws.DefaultMaxRecordedCalls,
+		healthyAfter: 10 * time.Second, deregistrationDelay: 300 * time.Second, instanceBootDelay: 15 * time.Second, timeScale: 1, maxRecordedCalls: fakeaws.DefaultMaxRecordedCalls,
 		maxInFlightBody: newByteSize(fakeaws.DefaultMaxInFlightBodyBytes), maxObject: newByteSize(fakeaws.DefaultMaxObjectBytes),
 		maxStored: newByteSize(fakeaws.DefaultMaxStoredBytes),
 	}
@@ -65,6 +66,7 @@ func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
 	addDeprecatedAlias(fs, "access-key-id", "aws-access-key-id")
 	addDeprecatedAlias(fs, "secret-access-key", "aws-secret-access-key")
 	fs.DurationVar(&o.healthyAfter, "healthy-after", o.healthyAfter, "scenario time a registered target stays initial")
+	fs.DurationVar(&o.instanceBootDelay, "instance-boot-delay", o.instanceBootDelay, "scenario time a launched EC2 instance stays pending (0: running at once)")
 	fs.DurationVar(&o.deregistrationDelay, "deregistration-delay", o.deregistrationDelay, "scenario time a deregistered target stays draining")
 	fs.Float64Var(&o.timeScale, "time-scale", o.timeScale, "scenario seconds per wall second (rates × s, delays ÷ s)")
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed for latency jitter, error injection and resource IDs")
@@ -118,7 +120,7 @@ Admin API under /_restartsim/, with the same credentials (SigV4, or the headers
 ` + fakeaws.AdminAccessKeyHeader + ` and ` + fakeaws.AdminSecretKeyHeader + `):
   GET  calls, calls/stream, state, targets?arn=, metrics (Prometheus text), now
   POST seed/vpc, seed/instance, seed/eni, profile, limit, latency, errors, outage, health-timing,
-       drift/remove-target, drift/revoke-ingress
+       capacity-error, drift/remove-target, drift/revoke-ingress
 
 Point restartsim simulate at it with --aws-endpoint; its scenario's aws.region must be this
 server's --aws-region (both default to ` + defaultRegion + `).`,
@@ -170,7 +172,8 @@ func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) err
 	defer sync()
 	srv, err := fakeaws.New(fakeaws.Options{
 		Region: o.region, AccessKeyID: o.accessKeyID, SecretAccessKey: o.secretAccessKey, Profile: o.profile,
-		HealthyAfter: o.healthyAfter, DeregistrationDelay: o.deregistrationDelay, TimeScale: o.timeScale, Seed: o.seed,
+		HealthyAfter: o.healthyAfter, DeregistrationDelay: o.deregistrationDelay,
+		InstanceBootDelay: bootDelay(o.instanceBootDelay), TimeScale: o.timeScale, Seed: o.seed,
 		Logger: log.WithName("fakeaws"), MaxRecordedCalls: o.maxRecordedCalls, AllowNonLoopback: o.allowNonLoopback,
 		MaxInFlightBodyBytes: o.maxInFlightBody.bytes, MaxObjectBytes: o.maxObject.bytes, MaxStoredBytes: o.maxStored.bytes,
 		Registry: processRegistry(),
@@ -231,4 +234,12 @@ func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) err
 	<-done
 	log.Info("fakeaws stopped", "totalCalls", calls.Load(), "throttled", throttled.Load())
 	return err
+}
+
+// bootDelay maps the flag's 0 (running at once) to the option's negative, whose 0 means the default.
+func bootDelay(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }

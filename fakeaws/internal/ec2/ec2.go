@@ -39,6 +39,18 @@ func New(st *state.Store) *Service {
 		"DescribeSubnets":               s.describeSubnets,
 		"DescribeAvailabilityZones":     s.describeAvailabilityZones,
 		"CreateTags":                    s.createTags,
+		"DeleteTags":                    s.deleteTags,
+		"DescribeInstanceTypes":         s.describeInstanceTypes,
+		"DescribeInstanceTypeOfferings": s.describeInstanceTypeOfferings,
+		"DescribeSpotPriceHistory":      s.describeSpotPriceHistory,
+		"DescribeImages":                s.describeImages,
+		"CreateLaunchTemplate":          s.createLaunchTemplate,
+		"DescribeLaunchTemplates":       s.describeLaunchTemplates,
+		"DeleteLaunchTemplate":          s.deleteLaunchTemplate,
+		"CreateFleet":                   s.createFleet,
+		"RunInstances":                  s.runInstances,
+		"TerminateInstances":            s.terminateInstances,
+		"DescribeInstanceStatus":        s.describeInstanceStatus,
 	}
 	return s
 }
@@ -74,6 +86,21 @@ func Unfiltered(f *query.Form) bool {
 		}
 	}
 	return true
+}
+
+// ResourceTokens is how many instances a call launches or terminates, the resource tokens AWS charges it:
+// RunInstances' MaxCount, CreateFleet's TotalTargetCapacity, TerminateInstances' instance IDs.
+func ResourceTokens(action string, f *query.Form) int {
+	var n int64
+	switch action {
+	case "RunInstances":
+		n, _, _ = f.Int("MaxCount")
+	case "CreateFleet":
+		n, _, _ = f.Int("TargetCapacitySpecification.TotalTargetCapacity")
+	case "TerminateInstances":
+		n = int64(len(f.Members("InstanceId")))
+	}
+	return int(n)
 }
 
 // FilterNames are the names of a call's filters in request order, for the call log: which filters a
@@ -164,14 +191,20 @@ func match(fs []filter, a attrs) (bool, error) {
 	return true, nil
 }
 
-// page validates MaxResults/NextToken and returns the [start, end) window over n items and the next token.
+// page validates MaxResults/NextToken (5-1000, and not with an ID list) and returns the [start, end)
+// window over n items and the next token.
 func page(f *query.Form, n int, ids bool) (start, end int, next string, err error) {
-	max, hasMax, perr := f.Int("MaxResults")
-	if perr != nil || (hasMax && (max < 5 || max > 1000)) {
-		return 0, 0, "", query.Errorf("InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Parameter must be between 5 and 1000.", f.Get("MaxResults"))
-	}
-	if hasMax && ids {
+	if ids && f.Has("MaxResults") {
 		return 0, 0, "", query.Errorf("InvalidParameterCombination", "The parameter IDs cannot be used with the parameter maxResults")
+	}
+	return pageRange(f, n, 5, 1000)
+}
+
+// pageRange is page with the operation's own MaxResults bounds.
+func pageRange(f *query.Form, n, lo, hi int) (start, end int, next string, err error) {
+	max, hasMax, perr := f.Int("MaxResults")
+	if perr != nil || (hasMax && (max < int64(lo) || max > int64(hi))) {
+		return 0, 0, "", query.Errorf("InvalidParameterValue", "Value ( %s ) for parameter maxResults is invalid. Parameter must be between %d and %d.", f.Get("MaxResults"), lo, hi)
 	}
 	if tok := f.Get("NextToken"); tok != "" {
 		b, derr := base64.RawURLEncoding.DecodeString(tok)

@@ -1,9 +1,11 @@
 package ec2
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/restartsim/restartsim/fakeaws/internal/catalog"
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 )
@@ -27,6 +29,16 @@ func instanceAttrs(in state.Instance, enis []state.ENI) attrs {
 			return []string{in.PrivateIP}, true
 		case "instance-state-name":
 			return []string{in.State}, true
+		case "instance-state-code":
+			return []string{strconv.Itoa(int(stateCodes[in.State]))}, true
+		case "instance-type":
+			return []string{in.InstanceType}, true
+		case "image-id":
+			return []string{in.ImageID}, true
+		case "instance-lifecycle":
+			return []string{in.Lifecycle}, true
+		case "launch-template-id":
+			return []string{in.LaunchTemplateID}, true
 		case "instance.group-id", "group-id":
 			return in.SecurityGroupIDs, true
 		case "network-interface.network-interface-id":
@@ -46,7 +58,8 @@ func instanceAttrs(in state.Instance, enis []state.ENI) attrs {
 	}
 }
 
-func (s *Service) describeInstances(_ time.Time, f *query.Form) (any, error) {
+func (s *Service) describeInstances(now time.Time, f *query.Form) (any, error) {
+	s.st.Settle(now)
 	fs, err := filters(f)
 	if err != nil {
 		return nil, err
@@ -74,19 +87,8 @@ func (s *Service) describeInstances(_ time.Time, f *query.Form) (any, error) {
 	account := s.st.AccountID()
 	res := &describeInstancesResponse{NextToken: next, ReservationSet: make([]xReservation, 0, end-start)}
 	for _, in := range matched[start:end] {
-		x := xInstance{InstanceID: in.ID, InstanceState: xState{Code: stateCodes[in.State], Name: in.State},
-			PrivateIPAddress: in.PrivateIP, SubnetID: in.SubnetID, VpcID: in.VPCID,
-			Placement: xPlacement{AvailabilityZone: in.AvailabilityZone, Tenancy: "default"},
-			GroupSet:  s.groupSet(in.SecurityGroupIDs), TagSet: wireTags(in.Tags)}
-		for _, e := range enis[in.ID] {
-			x.NetworkInterfaceSet = append(x.NetworkInterfaceSet, xInstanceENI{NetworkInterfaceID: e.ID, SubnetID: e.SubnetID,
-				VpcID: e.VPCID, Description: e.Description, OwnerID: account, Status: e.Status(), MACAddress: e.MACAddress,
-				PrivateIPAddress: e.PrivateIPs[0], SourceDestCheck: true, GroupSet: s.groupSet(e.SecurityGroupIDs),
-				Attachment: xInstanceAttachment{AttachmentID: attachmentID(e.ID), DeviceIndex: e.DeviceIndex, Status: "attached",
-					DeleteOnTermination: e.DeviceIndex == 0},
-				PrivateIPs: privateIPs(e.PrivateIPs), InterfaceType: e.InterfaceType})
-		}
-		res.ReservationSet = append(res.ReservationSet, xReservation{ReservationID: "r-" + strings.TrimPrefix(in.ID, "i-"), OwnerID: account, InstancesSet: []xInstance{x}})
+		res.ReservationSet = append(res.ReservationSet, xReservation{ReservationID: reservationID(in.ID), OwnerID: account,
+			InstancesSet: []xInstance{s.wireInstance(in, enis[in.ID])}})
 	}
 	return res, nil
 }
@@ -114,4 +116,39 @@ func (s *Service) attachedENIs(ins []state.Instance) map[string][]state.ENI {
 		ids = append(ids, in.ID)
 	}
 	return s.st.AttachedENIs(ids)
+}
+
+func reservationID(instanceID string) string { return "r-" + strings.TrimPrefix(instanceID, "i-") }
+
+// wireInstance is an instance as DescribeInstances and RunInstances answer it, with its attached ENIs.
+func (s *Service) wireInstance(in state.Instance, enis []state.ENI) xInstance {
+	account := s.st.AccountID()
+	x := xInstance{InstanceID: in.ID, InstanceState: xState{Code: stateCodes[in.State], Name: in.State},
+		PrivateIPAddress: in.PrivateIP, SubnetID: in.SubnetID, VpcID: in.VPCID, ImageID: in.ImageID,
+		InstanceType: in.InstanceType, Lifecycle: in.Lifecycle,
+		Placement: xPlacement{AvailabilityZone: in.AvailabilityZone, Tenancy: "default"},
+		GroupSet:  s.groupSet(in.SecurityGroupIDs), TagSet: wireTags(in.Tags)}
+	if !in.LaunchTime.IsZero() {
+		x.LaunchTime = in.LaunchTime.UTC().Format("2006-01-02T15:04:05.000Z")
+		x.PrivateDNSName = "ip-" + strings.ReplaceAll(in.PrivateIP, ".", "-") + "." + s.st.Region() + ".compute.internal"
+	}
+	if t, ok := catalog.Lookup(in.InstanceType); ok {
+		x.Architecture, x.Hypervisor = t.Architecture, "xen" // EC2 reports "xen" for Nitro instances too
+	}
+	if in.IAMInstanceProfileARN != "" {
+		x.IAMInstanceProfile = &xProfile{ARN: in.IAMInstanceProfileARN}
+	}
+	if in.StateReason != "" {
+		x.StateReason = &xStateReason{Code: in.StateReason, Message: in.StateReason + ": User initiated shutdown"}
+		x.StateTransitionReason = "User initiated (" + in.TerminatedAt.Add(-state.ShutdownDelay).UTC().Format("2006-01-02 15:04:05 MST") + ")"
+	}
+	for _, e := range enis {
+		x.NetworkInterfaceSet = append(x.NetworkInterfaceSet, xInstanceENI{NetworkInterfaceID: e.ID, SubnetID: e.SubnetID,
+			VpcID: e.VPCID, Description: e.Description, OwnerID: account, Status: e.Status(), MACAddress: e.MACAddress,
+			PrivateIPAddress: e.PrivateIPs[0], SourceDestCheck: true, GroupSet: s.groupSet(e.SecurityGroupIDs),
+			Attachment: xInstanceAttachment{AttachmentID: attachmentID(e.ID), DeviceIndex: e.DeviceIndex, Status: "attached",
+				DeleteOnTermination: e.DeviceIndex == 0},
+			PrivateIPs: privateIPs(e.PrivateIPs), InterfaceType: e.InterfaceType})
+	}
+	return x
 }

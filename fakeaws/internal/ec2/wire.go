@@ -166,15 +166,34 @@ type xPlacement struct {
 }
 
 type xInstance struct {
-	InstanceID          string         `xml:"instanceId"`
-	InstanceState       xState         `xml:"instanceState"`
-	PrivateIPAddress    string         `xml:"privateIpAddress"`
-	SubnetID            string         `xml:"subnetId,omitempty"`
-	VpcID               string         `xml:"vpcId"`
-	Placement           xPlacement     `xml:"placement"`
-	GroupSet            []xGroup       `xml:"groupSet>item"`
-	NetworkInterfaceSet []xInstanceENI `xml:"networkInterfaceSet>item"`
-	TagSet              []xTag         `xml:"tagSet>item"`
+	InstanceID            string         `xml:"instanceId"`
+	ImageID               string         `xml:"imageId,omitempty"`
+	InstanceState         xState         `xml:"instanceState"`
+	StateTransitionReason string         `xml:"reason,omitempty"`
+	InstanceType          string         `xml:"instanceType,omitempty"`
+	LaunchTime            string         `xml:"launchTime,omitempty"`
+	Lifecycle             string         `xml:"instanceLifecycle,omitempty"`
+	Architecture          string         `xml:"architecture,omitempty"`
+	Hypervisor            string         `xml:"hypervisor,omitempty"`
+	IAMInstanceProfile    *xProfile      `xml:"iamInstanceProfile,omitempty"`
+	StateReason           *xStateReason  `xml:"stateReason,omitempty"`
+	PrivateDNSName        string         `xml:"privateDnsName,omitempty"`
+	PrivateIPAddress      string         `xml:"privateIpAddress"`
+	SubnetID              string         `xml:"subnetId,omitempty"`
+	VpcID                 string         `xml:"vpcId"`
+	Placement             xPlacement     `xml:"placement"`
+	GroupSet              []xGroup       `xml:"groupSet>item"`
+	NetworkInterfaceSet   []xInstanceENI `xml:"networkInterfaceSet>item"`
+	TagSet                []xTag         `xml:"tagSet>item"`
+}
+
+type xProfile struct {
+	ARN string `xml:"arn"`
+}
+
+type xStateReason struct {
+	Code    string `xml:"code"`
+	Message string `xml:"message"`
 }
 
 type xReservation struct {

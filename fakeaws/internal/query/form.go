@@ -77,3 +77,15 @@ func (f *Form) Bool(key string, def bool) (bool, error) {
 	}
 	return strconv.ParseBool(f.Get(key))
 }
+
+// Below returns every key under prefix (prefix.x...) with its first value, the prefix cut off: the
+// members of a nested structure a service keeps as the request sent them.
+func (f *Form) Below(prefix string) map[string]string {
+	out := map[string]string{}
+	for k, vs := range f.values {
+		if rest, ok := strings.CutPrefix(k, prefix+"."); ok && len(vs) > 0 {
+			out[rest] = vs[0]
+		}
+	}
+	return out
+}

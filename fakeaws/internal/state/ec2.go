@@ -129,7 +129,7 @@ func (s *Store) VPCs() []VPC {
 func (s *Store) Instances() []Instance {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return inOrder(s.instances, s.instOrder.keys(nil), cloneInstance) // instances are never removed
+	return inOrder(s.instances, s.instOrder.keys(func(id string) bool { _, ok := s.instances[id]; return ok }), cloneInstance)
 }
 
 // InstancesByID returns the instances of ids in order, and the IDs that do not exist.
@@ -146,48 +146,13 @@ func (s *Store) InstancesByID(ids []string) (found []Instance, missing []string)
 	return found, missing
 }
 
-// CreateTags tags EC2 resources (vpc-, i-, eni-, subnet-, sg-). All IDs must exist; nothing changes otherwise.
+// CreateTags tags EC2 resources (vpc-, i-, eni-, subnet-, sg-, lt-). All IDs must exist; nothing changes otherwise.
 func (s *Store) CreateTags(ids []string, tags []Tag) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	targets := make([]*[]Tag, 0, len(ids))
-	for _, id := range ids {
-		var p *[]Tag
-		switch {
-		case strings.HasPrefix(id, "vpc-"):
-			if v, ok := s.vpcs[id]; ok {
-				p = &v.Tags
-			} else {
-				return notFound("InvalidVpcID.NotFound", "vpc ID", id)
-			}
-		case strings.HasPrefix(id, "i-"):
-			if v, ok := s.instances[id]; ok {
-				p = &v.Tags
-			} else {
-				return query.Errorf("InvalidInstanceID.NotFound", "The instance ID '%s' does not exist", id)
-			}
-		case strings.HasPrefix(id, "eni-"):
-			if v, ok := s.enis[id]; ok {
-				p = &v.Tags
-			} else {
-				return notFound("InvalidNetworkInterfaceID.NotFound", "networkInterface ID", id)
-			}
-		case strings.HasPrefix(id, "subnet-"):
-			if v, ok := s.subnets[id]; ok {
-				p = &v.Tags
-			} else {
-				return notFound("InvalidSubnetID.NotFound", "subnet ID", id)
-			}
-		case strings.HasPrefix(id, "sg-"):
-			if v, ok := s.sgs[id]; ok {
-				p = &v.Tags
-			} else {
-				return notFound("InvalidGroup.NotFound", "security group", id)
-			}
-		default:
-			return query.Errorf("InvalidID", "The ID '%s' is not valid", id)
-		}
-		targets = append(targets, p)
+	targets, err := s.ec2TagTargets(ids)
+	if err != nil {
+		return err
 	}
 	for _, p := range targets {
 		merged := mergeTags(cloneTags(*p), tags)
@@ -199,4 +164,75 @@ func (s *Store) CreateTags(ids []string, tags []Tag) error {
 		*p = mergeTags(*p, tags)
 	}
 	return nil
+}
+
+// DeleteTags removes tags from EC2 resources: a tag with an empty value goes whatever its value, one with
+// a value only if it matches. All IDs must exist.
+func (s *Store) DeleteTags(ids []string, tags []Tag, values []bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	targets, err := s.ec2TagTargets(ids)
+	if err != nil {
+		return err
+	}
+	for _, p := range targets {
+		*p = slices.DeleteFunc(*p, func(t Tag) bool {
+			for i, d := range tags {
+				if d.Key == t.Key && (!values[i] || d.Value == t.Value) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	return nil
+}
+
+// ec2TagTargets resolves resource IDs to their tag lists, or AWS's error for the first that does not exist.
+func (s *Store) ec2TagTargets(ids []string) ([]*[]Tag, error) {
+	targets := make([]*[]Tag, 0, len(ids))
+	for _, id := range ids {
+		p, err := s.ec2Tags(id)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, p)
+	}
+	return targets, nil
+}
+
+func (s *Store) ec2Tags(id string) (*[]Tag, error) {
+	switch {
+	case strings.HasPrefix(id, "vpc-"):
+		if v, ok := s.vpcs[id]; ok {
+			return &v.Tags, nil
+		}
+		return nil, notFound("InvalidVpcID.NotFound", "vpc ID", id)
+	case strings.HasPrefix(id, "i-"):
+		if v, ok := s.instances[id]; ok {
+			return &v.Tags, nil
+		}
+		return nil, query.Errorf("InvalidInstanceID.NotFound", "The instance ID '%s' does not exist", id)
+	case strings.HasPrefix(id, "eni-"):
+		if v, ok := s.enis[id]; ok {
+			return &v.Tags, nil
+		}
+		return nil, notFound("InvalidNetworkInterfaceID.NotFound", "networkInterface ID", id)
+	case strings.HasPrefix(id, "subnet-"):
+		if v, ok := s.subnets[id]; ok {
+			return &v.Tags, nil
+		}
+		return nil, notFound("InvalidSubnetID.NotFound", "subnet ID", id)
+	case strings.HasPrefix(id, "sg-"):
+		if v, ok := s.sgs[id]; ok {
+			return &v.Tags, nil
+		}
+		return nil, notFound("InvalidGroup.NotFound", "security group", id)
+	case strings.HasPrefix(id, "lt-"):
+		if v, ok := s.lts[id]; ok {
+			return &v.Tags, nil
+		}
+		return nil, query.Errorf("InvalidLaunchTemplateId.NotFound", "The specified launch template, with template ID %s, does not exist.", id)
+	}
+	return nil, query.Errorf("InvalidID", "The ID '%s' is not valid", id)
 }

@@ -31,6 +31,8 @@ type Config struct {
 	Route53PropagationDelay time.Duration
 	MaxHostedZones          int
 	MaxRecordSetsPerZone    int
+	// InstanceBootDelay is how long a launched instance stays "pending" (scenario time).
+	InstanceBootDelay time.Duration
 }
 
 // Store is the account state.
@@ -51,6 +53,8 @@ type Store struct {
 	listeners  map[string]*Listener
 	rules      map[string]*ListenerRule
 	r53        r53State // Route53 (r53zones.go)
+	lts        map[string]*LaunchTemplate
+	capErrs    map[capKey]string // injected launch failures (capacity.go)
 
 	// Indexes (index.go), so that a call naming resources costs O(result), not O(account). Every write keeps
 	// them in step; New and Clone build them with reindex.
@@ -101,6 +105,8 @@ func New(cfg Config) *Store {
 		listeners: map[string]*Listener{},
 		rules:     map[string]*ListenerRule{},
 		r53:       newR53State(),
+		lts:       map[string]*LaunchTemplate{},
+		capErrs:   map[capKey]string{},
 	}
 	id := s.newID("vpc-", 17)
 	s.vpcs[id] = &VPC{ID: id, CIDRs: []string{"10.0.0.0/16"}, IsDefault: true}
@@ -208,3 +214,10 @@ func (s *Store) tagLimit(n int) error {
 }
 
 func fmtInt(n int64) string { return fmt.Sprint(n) }
+
+// NewID mints a resource ID: prefix and hexDigits hex digits from the store's generator.
+func (s *Store) NewID(prefix string, hexDigits int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.newID(prefix, hexDigits)
+}

@@ -40,6 +40,14 @@ type Instance struct {
 	// UserData is the base64 user data the instance booted with (its own or its launch template's): what a
 	// node's kubelet reads its labels, taints and cluster from.
 	UserData string `json:"userData,omitempty"`
+	// IAMInstanceProfileARN is the instance profile the instance was launched with, if any.
+	IAMInstanceProfileARN string `json:"iamInstanceProfileArn,omitempty"`
+	// RunningAt is when a pending instance turns running; TerminatedAt when a shutting-down one turns
+	// terminated (scenario time). Zero for a seeded instance, whose state stays as seeded.
+	RunningAt    time.Time `json:"runningAt,omitzero"`
+	TerminatedAt time.Time `json:"terminatedAt,omitzero"`
+	// StateReason is EC2's StateReason code of a stopped or terminated instance ("Client.UserInitiatedShutdown").
+	StateReason string `json:"stateReason,omitempty"`
 }
 
 // ENI is a seeded network interface.

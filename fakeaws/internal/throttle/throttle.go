@@ -44,6 +44,17 @@ const (
 	EC2Unfiltered        = "ec2/unfiltered-describe"
 	EC2Mutating          = "ec2/mutating"
 	EC2SecurityGroup     = "ec2/security-group-ingress"
+	// EC2ResourceIntensive is the request bucket AWS gives the launch actions (RunInstances, CreateFleet),
+	// the same size and refill as the mutating bucket.
+	EC2ResourceIntensive = "ec2/resource-intensive"
+	// The resource token buckets of AWS's "Request throttling for the Amazon EC2 API" (Resource token
+	// bucket sizes and refill rates): one token per instance launched or terminated, taken besides the
+	// request token. RunInstances: 1,000 tokens, 2 per second; TerminateInstances: 1,000, 20 per second.
+	// An instant fleet's instances are launched as RunInstances launches them, so CreateFleet's bucket has
+	// RunInstances' figures.
+	EC2RunInstancesResource       = "ec2/resource/RunInstances"
+	EC2CreateFleetResource        = "ec2/resource/CreateFleet"
+	EC2TerminateInstancesResource = "ec2/resource/TerminateInstances"
 	// STSRequest is the one quota AWS documents for STS: 600 requests per second per account and region,
 	// shared by GetCallerIdentity, AssumeRole and the rest (no burst is documented: one second's worth).
 	STSRequest = "sts/request"
@@ -63,12 +74,16 @@ var profiles = map[string]map[string]Limit{
 	ProfileDocumented: {
 		ELBRegistration: {4, 20}, ELBDescribe: {10, 40}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
-		STSRequest: {600, 600}, Route53Request: {5, 5},
+		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000}, EC2CreateFleetResource: {2, 1000},
+		EC2TerminateInstancesResource: {20, 1000},
+		STSRequest:                    {600, 600}, Route53Request: {5, 5},
 	},
 	Profile2026: {
 		ELBRegistration: {4, 20}, ELBDescribe: {50, 200}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
-		STSRequest: {600, 600}, Route53Request: {5, 5},
+		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000}, EC2CreateFleetResource: {2, 1000},
+		EC2TerminateInstancesResource: {20, 1000},
+		STSRequest:                    {600, 600}, Route53Request: {5, 5},
 	},
 	ProfileUnlimited: {},
 }
@@ -117,6 +132,8 @@ func Category(service, op string, unfiltered bool) string {
 		switch {
 		case strings.HasPrefix(op, "AuthorizeSecurityGroup") || strings.HasPrefix(op, "RevokeSecurityGroup"):
 			return EC2SecurityGroup
+		case op == "RunInstances" || op == "CreateFleet":
+			return EC2ResourceIntensive
 		case strings.HasPrefix(op, "Describe"):
 			if unfiltered && unfilteredEC2[op] {
 				return EC2Unfiltered
@@ -224,6 +241,35 @@ func (t *Throttler) Allow(service, op string, unfiltered bool, now time.Time) (s
 	}
 	t.mu.Unlock()
 	return key, b.lim.AllowN(now, 1)
+}
+
+// resourceBuckets are the EC2 actions that also take one resource token per instance.
+var resourceBuckets = map[string]string{
+	"RunInstances": EC2RunInstancesResource, "CreateFleet": EC2CreateFleetResource,
+	"TerminateInstances": EC2TerminateInstancesResource,
+}
+
+// AllowResources takes n resource tokens for an EC2 action that launches or terminates n instances. An
+// action without a resource bucket is always allowed (key ""). A bucket is overridden by its key.
+func (t *Throttler) AllowResources(op string, n int, now time.Time) (string, bool) {
+	key, ok := resourceBuckets[op]
+	if !ok || n <= 0 {
+		return "", true
+	}
+	t.mu.Lock()
+	l, ok := t.overrides[key]
+	if !ok {
+		if l, ok = profiles[t.profile][key]; !ok {
+			l = Unlimited
+		}
+	}
+	b, ok := t.buckets[key]
+	if !ok {
+		b = &bucket{lim: l.limiter(now), limit: l}
+		t.buckets[key] = b
+	}
+	t.mu.Unlock()
+	return key, b.lim.AllowN(now, n)
 }
 
 // BucketState is a bucket's fill at a point in time. Tokens is +Inf for an unlimited bucket.
