@@ -113,10 +113,36 @@ func elbListenerCases() []elbCase {
 		},
 		wantCode: "ListenerNotFound",
 	}, {
+		name: "an HTTPS listener with a certificate of the account's region", source: refCreateListener,
+		setup: albWithTG,
+		input: func(f *elbFixture) any {
+			return httpsListener(f, "arn:aws:acm:"+testRegion+":"+testAccount+":certificate/0c1d2e3f-aaaa-bbbb-cccc-0123456789ab")
+		},
+	}, {
+		name: "an HTTPS listener with another region's certificate is CertificateNotFound", source: refCreateListener,
+		setup: albWithTG,
+		input: func(f *elbFixture) any {
+			return httpsListener(f, "arn:aws:acm:eu-west-1:"+testAccount+":certificate/0c1d2e3f-aaaa-bbbb-cccc-0123456789ab")
+		},
+		wantCode: "CertificateNotFound",
+	}, {
+		name: "an HTTPS listener with a certificate ARN that is no certificate is CertificateNotFound", source: refCreateListener,
+		setup: albWithTG,
+		input: func(f *elbFixture) any {
+			return httpsListener(f, "arn:aws:s3:::not-a-certificate")
+		},
+		wantCode: "CertificateNotFound",
+	}, {
 		name: "DescribeLoadBalancers of an unknown name is LoadBalancerNotFound", source: refDescribeLBs,
 		input:    func(*elbFixture) any { return &elb.DescribeLoadBalancersInput{Names: []string{"none"}} },
 		wantCode: "LoadBalancerNotFound",
 	}}
+}
+
+func httpsListener(f *elbFixture, cert string) *elb.CreateListenerInput {
+	in := forwardListener(f.arns["web-lb"], elbtypes.ProtocolEnumHttps, 443, f.arns["web"])
+	in.Certificates = []elbtypes.Certificate{{CertificateArn: aws.String(cert)}}
+	return in
 }
 
 func pathRule(f *elbFixture, priority int32, path string) *elb.CreateRuleInput {
