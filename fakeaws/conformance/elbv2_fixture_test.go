@@ -135,6 +135,14 @@ func opName(in any) string {
 	return strings.TrimSuffix(reflect.TypeOf(in).Elem().Name(), "Input")
 }
 
+// wantAnswer fails t unless the call of in ended with the documented error code ("" for success).
+func wantAnswer(t *testing.T, in any, err error, wantCode, source string) {
+	t.Helper()
+	if got := errorCode(err); got != wantCode || (wantCode == "" && err != nil) {
+		t.Fatalf("%s: error %v (code %q), want code %q (documented at %s)", opName(in), err, got, wantCode, source)
+	}
+}
+
 func errorCode(err error) string {
 	var ae smithy.APIError
 	if errors.As(err, &ae) {
