@@ -14,6 +14,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	elbv2 "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"github.com/go-logr/logr"
@@ -34,6 +35,7 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/ctrltest"
 	"github.com/restartsim/restartsim/internal/testwait"
+	"github.com/restartsim/restartsim/internal/tgattach"
 )
 
 // One envtest API server and one fakeaws endpoint for the package; each test uses its own
@@ -47,6 +49,7 @@ var (
 	aws_   *fakeaws.Server
 	awsURL string
 	elbc   *elbv2.Client
+	attach *tgattach.Attacher // puts test groups behind a load balancer, so that ELBv2 health checks their targets
 	nsSeq  atomic.Int32
 	tgSeq  atomic.Int32
 	logger logr.Logger
@@ -68,6 +71,8 @@ func runSuite(m *testing.M) int {
 	aws_, awsURL, logger = suite.AWS, suite.AWSURL, suite.Logger
 	elbc = elbv2.New(elbv2.Options{Region: testRegion, BaseEndpoint: aws.String(awsURL),
 		Credentials: credentials.NewStaticCredentialsProvider(testKey, testKey, "")})
+	attach = tgattach.New(elbc, ec2.New(ec2.Options{Region: testRegion, BaseEndpoint: aws.String(awsURL),
+		Credentials: credentials.NewStaticCredentialsProvider(testKey, testKey, "")}))
 	return m.Run()
 }
 
@@ -255,6 +260,9 @@ func createTargetGroup(t testing.TB, name string, tt elbtypes.TargetTypeEnum) st
 		VpcId: aws.String(aws_.DefaultVPCID()), TargetType: tt,
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := attach.Attach(context.Background(), out.TargetGroups[0]); err != nil {
 		t.Fatal(err)
 	}
 	return aws.ToString(out.TargetGroups[0].TargetGroupArn)

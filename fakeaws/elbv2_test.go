@@ -91,6 +91,14 @@ func TestTargetHealthStateMachine(t *testing.T) {
 	arn := e.createTG(t, "tg-ip", "ip", 8080)
 	targets := []elbtypes.TargetDescription{{Id: aws.String("10.0.1.1")}, {Id: aws.String("10.0.1.2"), Port: aws.Int32(9090)}}
 	must[*elb.RegisterTargetsOutput](t)(e.elb.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: aws.String(arn), Targets: targets}))
+	// No load balancer uses the group yet: its targets are not health checked.
+	unused := must[*elb.DescribeTargetHealthOutput](t)(e.elb.DescribeTargetHealth(ctx, &elb.DescribeTargetHealthInput{TargetGroupArn: aws.String(arn)}))
+	for _, d := range unused.TargetHealthDescriptions {
+		if d.TargetHealth.State != elbtypes.TargetHealthStateEnumUnused || d.TargetHealth.Reason != elbtypes.TargetHealthReasonEnumNotInUse {
+			t.Fatalf("target of an unused group: %s/%s, want unused/Target.NotInUse", d.TargetHealth.State, d.TargetHealth.Reason)
+		}
+	}
+	e.useTG(t, "lb-ip", arn)
 
 	health := func() map[string]elbtypes.TargetHealthStateEnum {
 		t.Helper()

@@ -47,6 +47,14 @@ func (e *env) createListener(t testing.TB, lb string, port int32, actions []elbt
 	return out.Listeners[0]
 }
 
+// useTG puts tg behind a new Application Load Balancer's listener: ELBv2 health checks only the targets of a
+// group a load balancer forwards to.
+func (e *env) useTG(t testing.TB, name, tg string) {
+	t.Helper()
+	lb := e.createLB(t, name, elbtypes.LoadBalancerTypeEnumApplication)
+	e.createListener(t, aws.ToString(lb.LoadBalancerArn), 80, forwardTo(tg))
+}
+
 func hostRule(host string) []elbtypes.RuleCondition {
 	return []elbtypes.RuleCondition{{Field: aws.String("host-header"), HostHeaderConfig: &elbtypes.HostHeaderConditionConfig{Values: []string{host}}}}
 }

@@ -127,6 +127,7 @@ func targetIDs(t *testing.T, e *env, arn string) []string {
 func TestSnapshotClockContinues(t *testing.T) {
 	a := newEnv(t, fakeaws.Options{HealthyAfter: 10 * time.Second})
 	arn := a.createTG(t, "clock", "ip", 80)
+	a.useTG(t, "clock", arn)
 	register(t, a, arn, "10.0.1.1")
 	a.clock.Step(time.Minute)
 	snap, err := a.srv.Snapshot()

@@ -11,6 +11,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/zapr"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/tgattach"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/kubesim"
@@ -108,7 +109,7 @@ func startAWS(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int6
 	in := sc.Fleet.WorkloadIngresses()
 	cloud, err := backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
 		Seed: seed, TargetGroups: sc.Fleet.TargetGroupBindings + in.Count*in.ServicesPerIngress + in.LoadBalancerServices,
-		LoadBalancers: in.Count + in.LoadBalancerServices, CallLog: filepath.Join(dir, "aws-calls.jsonl"),
+		LoadBalancers: in.Count + in.LoadBalancerServices + tgattach.LoadBalancersFor(sc.Fleet.TargetGroupBindings), CallLog: filepath.Join(dir, "aws-calls.jsonl"),
 		From: from, Logger: o.Logger.WithName("fakeaws")})
 	if err != nil || from != nil || sc.AWS.HostedZones == nil {
 		return cloud, err

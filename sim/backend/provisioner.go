@@ -15,6 +15,7 @@ import (
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/tgattach"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -23,6 +24,7 @@ import (
 type Provisioner struct {
 	elb     *elbv2.Client
 	ec2     *ec2.Client
+	attach  *tgattach.Attacher
 	backend Backend
 	vpcOnce sync.Once
 	vpc     string
@@ -32,7 +34,8 @@ type Provisioner struct {
 // NewProvisioner provisions through b with the run's credentials c.
 func NewProvisioner(b Backend, c Creds) *Provisioner {
 	cfg := SDKConfig(b.URL(), c, 30)
-	return &Provisioner{elb: elbv2.NewFromConfig(cfg), ec2: ec2.NewFromConfig(cfg), backend: b}
+	elb, ec := elbv2.NewFromConfig(cfg), ec2.NewFromConfig(cfg)
+	return &Provisioner{elb: elb, ec2: ec, attach: tgattach.New(elb, ec), backend: b}
 }
 
 func (p *Provisioner) vpcID(id string) (string, error) {
@@ -43,6 +46,8 @@ func (p *Provisioner) vpcID(id string) (string, error) {
 	return p.vpc, p.vpcErr
 }
 
+// CreateTargetGroup creates the group and puts it behind a fleet load balancer, as LBC's groups are: ELBv2
+// reports the targets of a group no load balancer uses "unused", and never healthy.
 func (p *Provisioner) CreateTargetGroup(ctx context.Context, name string, tt v1beta1.TargetType, port int32, vpcID string) (string, error) {
 	vpc, err := p.vpcID(vpcID)
 	if err != nil {
@@ -57,6 +62,9 @@ func (p *Provisioner) CreateTargetGroup(ctx context.Context, name string, tt v1b
 	}
 	if len(out.TargetGroups) == 0 {
 		return "", fmt.Errorf("CreateTargetGroup %s: empty response", name)
+	}
+	if err := p.attach.Attach(ctx, out.TargetGroups[0]); err != nil {
+		return "", err
 	}
 	return aws.ToString(out.TargetGroups[0].TargetGroupArn), nil
 }

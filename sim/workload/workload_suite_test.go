@@ -19,6 +19,7 @@ import (
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/internal/tgattach"
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
@@ -57,9 +58,10 @@ func TestMain(m *testing.M) {
 // awsEnv is an in-process fakeaws with SDK clients, and a Provisioner over them: target and security
 // groups through the real ELBv2/EC2 APIs, instances and ENIs through the admin API.
 type awsEnv struct {
-	srv *fakeaws.Server
-	elb *elb.Client
-	ec2 *ec2.Client
+	srv    *fakeaws.Server
+	elb    *elb.Client
+	ec2    *ec2.Client
+	attach *tgattach.Attacher // puts each group behind a load balancer, so that its targets are health checked
 }
 
 func newAWS(t testing.TB) *awsEnv {
@@ -76,7 +78,9 @@ func newAWS(t testing.TB) *awsEnv {
 		Credentials:  credentials.NewStaticCredentialsProvider(o.AccessKeyID, o.SecretAccessKey, ""),
 		BaseEndpoint: aws.String(hs.URL),
 	}
-	return &awsEnv{srv: srv, elb: elb.NewFromConfig(ac), ec2: ec2.NewFromConfig(ac)}
+	e := &awsEnv{srv: srv, elb: elb.NewFromConfig(ac), ec2: ec2.NewFromConfig(ac)}
+	e.attach = tgattach.New(e.elb, e.ec2)
+	return e
 }
 
 func (a *awsEnv) CreateTargetGroup(ctx context.Context, name string, tt v1beta1.TargetType, port int32, vpcID string) (string, error) {
@@ -92,7 +96,7 @@ func (a *awsEnv) CreateTargetGroup(ctx context.Context, name string, tt v1beta1.
 	if err != nil {
 		return "", err
 	}
-	return aws.ToString(out.TargetGroups[0].TargetGroupArn), nil
+	return aws.ToString(out.TargetGroups[0].TargetGroupArn), a.attach.Attach(ctx, out.TargetGroups[0])
 }
 
 func (a *awsEnv) CreateSecurityGroup(ctx context.Context, name, vpcID string) (string, error) {

@@ -11,8 +11,11 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 )
 
-func (s *Service) sgArn(id string) string {
-	return "arn:aws:ec2::" + s.st.AccountID() + ":security-group/" + id
+func (s *Service) sgArn(id string) string { return s.arn("security-group", id) }
+
+// arn is the ARN of an EC2 resource: EC2 resources are regional, so the region is always present.
+func (s *Service) arn(kind, id string) string {
+	return "arn:aws:ec2:" + s.st.Region() + ":" + s.st.AccountID() + ":" + kind + "/" + id
 }
 
 func (s *Service) createSecurityGroup(_ time.Time, f *query.Form) (any, error) {
@@ -300,7 +303,7 @@ func (s *Service) authorizeIngress(_ time.Time, f *query.Form) (any, error) {
 	}
 	res := &authorizeResponse{Return: true}
 	for _, r := range created {
-		x := xSecurityGroupRule{SecurityGroupRuleID: r.ID, GroupID: sg.ID, GroupOwnerID: sg.OwnerID, IPProtocol: r.Protocol,
+		x := xSecurityGroupRule{SecurityGroupRuleID: r.ID, SecurityGroupRuleArn: s.arn("security-group-rule", r.ID), GroupID: sg.ID, GroupOwnerID: sg.OwnerID, IPProtocol: r.Protocol,
 			FromPort: r.FromPort, ToPort: r.ToPort, CidrIPv4: r.CIDR, CidrIPv6: r.CIDRv6, PrefixListID: r.PrefixListID, Description: r.Description}
 		if r.Protocol == "-1" {
 			x.FromPort, x.ToPort = -1, -1

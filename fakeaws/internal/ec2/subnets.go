@@ -64,7 +64,7 @@ func (s *Service) describeSubnets(_ time.Time, f *query.Form) (any, error) {
 	res := &describeSubnetsResponse{NextToken: next, SubnetSet: make([]xSubnet, 0, end-start)}
 	for _, sn := range matched[start:end] {
 		res.SubnetSet = append(res.SubnetSet, xSubnet{
-			SubnetID: sn.ID, SubnetArn: "arn:aws:ec2:" + s.st.Region() + ":" + s.st.AccountID() + ":subnet/" + sn.ID,
+			SubnetID: sn.ID, SubnetArn: s.arn("subnet", sn.ID),
 			State: "available", VpcID: sn.VPCID, CidrBlock: sn.CIDR, AvailableIPAddressCount: sn.AvailableIPs(),
 			AvailabilityZone: sn.AvailabilityZone, AvailabilityZoneID: sn.AvailabilityZoneID, DefaultForAz: sn.DefaultForAZ,
 			MapPublicIPOnLaunch: sn.MapPublicIPOnLaunch, OwnerID: s.st.AccountID(), TagSet: wireTags(sn.Tags),

@@ -67,17 +67,18 @@ type xSecurityGroup struct {
 }
 
 type xSecurityGroupRule struct {
-	SecurityGroupRuleID string `xml:"securityGroupRuleId"`
-	GroupID             string `xml:"groupId"`
-	GroupOwnerID        string `xml:"groupOwnerId"`
-	IsEgress            bool   `xml:"isEgress"`
-	IPProtocol          string `xml:"ipProtocol"`
-	FromPort            int32  `xml:"fromPort"`
-	ToPort              int32  `xml:"toPort"`
-	CidrIPv4            string `xml:"cidrIpv4,omitempty"`
-	CidrIPv6            string `xml:"cidrIpv6,omitempty"`
-	PrefixListID        string `xml:"prefixListId,omitempty"`
-	Referenced          *struct {
+	SecurityGroupRuleID  string `xml:"securityGroupRuleId"`
+	SecurityGroupRuleArn string `xml:"securityGroupRuleArn"`
+	GroupID              string `xml:"groupId"`
+	GroupOwnerID         string `xml:"groupOwnerId"`
+	IsEgress             bool   `xml:"isEgress"`
+	IPProtocol           string `xml:"ipProtocol"`
+	FromPort             int32  `xml:"fromPort"`
+	ToPort               int32  `xml:"toPort"`
+	CidrIPv4             string `xml:"cidrIpv4,omitempty"`
+	CidrIPv6             string `xml:"cidrIpv6,omitempty"`
+	PrefixListID         string `xml:"prefixListId,omitempty"`
+	Referenced           *struct {
 		GroupID string `xml:"groupId"`
 	} `xml:"referencedGroupInfo,omitempty"`
 	Description string `xml:"description,omitempty"`

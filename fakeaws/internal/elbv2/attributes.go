@@ -1,6 +1,7 @@
 package elbv2
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -19,6 +20,7 @@ var (
 		"routing.http.preserve_host_header.enabled": "false", "routing.http.x_amzn_tls_version_and_cipher_suite.enabled": "false",
 		"routing.http.xff_client_port.enabled": "false", "routing.http.xff_header_processing.mode": "append",
 		"routing.http2.enabled": "true", "waf.fail_open.enabled": "false", "zonal_shift.config.enabled": "false",
+		attrCrossZone: "true",
 	}
 	nlbAttributes = map[string]string{
 		"access_logs.s3.enabled": "false", "access_logs.s3.bucket": "", "access_logs.s3.prefix": "",
@@ -31,12 +33,14 @@ var (
 		"stickiness.app_cookie.duration_seconds": "86400", "slow_start.duration_seconds": "0",
 		"load_balancing.algorithm.type": "round_robin", "load_balancing.algorithm.anomaly_mitigation": "off",
 		"load_balancing.cross_zone.enabled": "use_load_balancer_configuration",
+		attrDNSCount:                        "1", attrDNSPercent: "off", attrRoutingCount: "1", attrRoutingPercent: "off",
 	}
 	nlbTGAttributes = map[string]string{
 		"deregistration_delay.timeout_seconds": "300", "deregistration_delay.connection_termination.enabled": "false",
 		"proxy_protocol_v2.enabled": "false", "preserve_client_ip.enabled": "false", "stickiness.enabled": "false",
 		"stickiness.type": "source_ip", "load_balancing.cross_zone.enabled": "use_load_balancer_configuration",
 		"target_health_state.unhealthy.connection_termination.enabled": "true",
+		attrDNSCount: "1", attrDNSPercent: "off", attrRoutingCount: "1", attrRoutingPercent: "off",
 	}
 	lambdaTGAttributes  = map[string]string{"lambda.multi_value_headers.enabled": "false"}
 	httpListenerAttrs   = map[string]string{"routing.http.response.server.enabled": "true"}
@@ -78,6 +82,9 @@ func attributeChanges(f *query.Form, known map[string]string) (map[string]string
 			if v != "true" && v != "false" {
 				return nil, query.Errorf("InvalidConfigurationRequest", "Attribute '%s' must be 'true' or 'false', not '%s'", k, v)
 			}
+		}
+		if err := targetGroupHealthValue(k, v); err != nil {
+			return nil, err
 		}
 		if hi, ok := numericAttributeMax[k]; ok {
 			if n, err := strconv.Atoi(v); err != nil || n < 0 || n > hi {
@@ -127,6 +134,8 @@ type attributeOwner struct {
 	param string
 	get   func(arn string) (defaults, set map[string]string, err error)
 	put   func(arn string, changes map[string]string) (map[string]string, error)
+	// check, when set, vets the changes against the resource's values (defaults merged with those set).
+	check func(arn string, changes, current map[string]string) error
 }
 
 func (s *Service) attributeOwners() (lb, tg, listener attributeOwner) {
@@ -138,6 +147,12 @@ func (s *Service) attributeOwners() (lb, tg, listener attributeOwner) {
 		put: func(arn string, c map[string]string) (map[string]string, error) {
 			x, err := s.st.SetLoadBalancerAttributes(arn, c)
 			return x.Attributes, err
+		},
+		check: func(arn string, c, _ map[string]string) error {
+			if v, ok := c[attrCrossZone]; ok && v != "true" && s.isApplication(arn) {
+				return query.Errorf("InvalidConfigurationRequest", "Cross-zone load balancing is always on for Application Load Balancers: '%s' cannot be '%s'", attrCrossZone, v)
+			}
+			return nil
 		}}
 	tg = attributeOwner{param: "TargetGroupArn",
 		get: func(arn string) (map[string]string, map[string]string, error) {
@@ -147,7 +162,8 @@ func (s *Service) attributeOwners() (lb, tg, listener attributeOwner) {
 		put: func(arn string, c map[string]string) (map[string]string, error) {
 			x, err := s.st.SetTargetGroupAttributes(arn, c)
 			return x.Attributes, err
-		}}
+		},
+		check: func(_ string, c, current map[string]string) error { return failoverOrder(c, current) }}
 	listener = attributeOwner{param: "ListenerArn",
 		get: func(arn string) (map[string]string, map[string]string, error) {
 			ls, missing := s.st.ListenersByARN([]string{arn})
@@ -185,7 +201,7 @@ func modifyAttributes(o attributeOwner) Handler {
 		if err != nil {
 			return nil, err
 		}
-		defaults, _, err := o.get(arn)
+		defaults, set, err := o.get(arn)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +209,14 @@ func modifyAttributes(o attributeOwner) Handler {
 		if err != nil {
 			return nil, err
 		}
-		set, err := o.put(arn, changes)
+		if o.check != nil {
+			current := maps.Clone(defaults)
+			maps.Copy(current, set)
+			if err := o.check(arn, changes, current); err != nil {
+				return nil, err
+			}
+		}
+		set, err = o.put(arn, changes)
 		if err != nil {
 			return nil, err
 		}

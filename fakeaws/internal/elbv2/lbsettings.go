@@ -94,6 +94,11 @@ func (s *Service) addListenerCertificates(_ time.Time, f *query.Form) (any, erro
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range certs {
+		if err := s.knownCertificates([]state.Certificate{{ARN: c}}); err != nil {
+			return nil, err
+		}
+	}
 	all, err := s.st.AddListenerCertificates(arn, certs)
 	if err != nil {
 		return nil, err

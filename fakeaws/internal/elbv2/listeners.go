@@ -99,6 +99,9 @@ func (s *Service) createListener(_ time.Time, f *query.Form) (any, error) {
 	if err := listenerSettings(f, &l, true); err != nil {
 		return nil, err
 	}
+	if err := s.knownCertificates(l.Certificates); err != nil {
+		return nil, err
+	}
 	if l.Tags, err = tags(f, "Tags.member"); err != nil {
 		return nil, err
 	}
@@ -114,7 +117,12 @@ func (s *Service) modifyListener(_ time.Time, f *query.Form) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := s.st.ModifyListener(arn, func(l *state.Listener) error { return listenerSettings(f, l, false) })
+	l, err := s.st.ModifyListener(arn, func(l *state.Listener) error {
+		if err := listenerSettings(f, l, false); err != nil {
+			return err
+		}
+		return s.knownCertificates(l.Certificates)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package elbv2
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -11,76 +10,6 @@ import (
 )
 
 var protocols = []string{"HTTP", "HTTPS", "TCP", "TLS", "UDP", "TCP_UDP", "GENEVE"}
-
-func defaultHealthCheck(protocol string) state.HealthCheck {
-	switch protocol {
-	case "HTTP", "HTTPS":
-		return state.HealthCheck{Enabled: true, Protocol: protocol, Port: "traffic-port", Path: "/", IntervalSeconds: 30,
-			TimeoutSeconds: 5, HealthyThreshold: 5, UnhealthyThreshold: 2, Matcher: "200"}
-	default:
-		return state.HealthCheck{Enabled: true, Protocol: "TCP", Port: "traffic-port", IntervalSeconds: 30,
-			TimeoutSeconds: 10, HealthyThreshold: 5, UnhealthyThreshold: 2}
-	}
-}
-
-// applyHealthCheck copies the HealthCheck* parameters present in f onto hc.
-func applyHealthCheck(f *query.Form, hc *state.HealthCheck) error {
-	if f.Has("HealthCheckEnabled") {
-		b, err := f.Bool("HealthCheckEnabled", true)
-		if err != nil {
-			return query.Errorf("ValidationError", "Invalid value '%s' for healthCheckEnabled", f.Get("HealthCheckEnabled"))
-		}
-		hc.Enabled = b
-	}
-	if v := f.Get("HealthCheckProtocol"); v != "" {
-		if !slices.Contains(protocols, v) {
-			return query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'healthCheckProtocol' failed to satisfy constraint: Member must satisfy enum value set: %v", v, protocols)
-		}
-		hc.Protocol = v
-	}
-	if v := f.Get("HealthCheckPort"); v != "" {
-		if n, err := strconv.Atoi(v); v != "traffic-port" && (err != nil || n < 1 || n > 65535) {
-			return query.Errorf("ValidationError", "Health check port '%s' must be 'traffic-port' or between 1 and 65535", v)
-		}
-		hc.Port = v
-	}
-	if v := f.Get("HealthCheckPath"); v != "" {
-		if !strings.HasPrefix(v, "/") || len(v) > 1024 {
-			return query.Errorf("ValidationError", "Health check path '%s' must begin with '/' and be at most 1024 characters", v)
-		}
-		hc.Path = v
-	}
-	for _, p := range []struct {
-		key    string
-		lo, hi int64
-		dst    *int32
-	}{
-		{"HealthCheckIntervalSeconds", 5, 300, &hc.IntervalSeconds},
-		{"HealthCheckTimeoutSeconds", 2, 120, &hc.TimeoutSeconds},
-		{"HealthyThresholdCount", 2, 10, &hc.HealthyThreshold},
-		{"UnhealthyThresholdCount", 2, 10, &hc.UnhealthyThreshold},
-	} {
-		n, ok, err := intParam(f, p.key, p.lo, p.hi)
-		if err != nil {
-			return err
-		}
-		if ok {
-			*p.dst = int32(n)
-		}
-	}
-	if v := f.Get("Matcher.HttpCode"); v != "" {
-		hc.Matcher = v
-	}
-	// An HTTP(S) check must time out before the next one; a TCP check (a Network Load Balancer's,
-	// whose LBC default is 10 s of each) may take the whole interval.
-	switch {
-	case (hc.Protocol == "HTTP" || hc.Protocol == "HTTPS") && hc.TimeoutSeconds >= hc.IntervalSeconds:
-		return query.Errorf("ValidationError", "Health check timeout '%d' must be smaller than the interval '%d'", hc.TimeoutSeconds, hc.IntervalSeconds)
-	case hc.TimeoutSeconds > hc.IntervalSeconds:
-		return query.Errorf("ValidationError", "Health check timeout '%d' must not be greater than the interval '%d'", hc.TimeoutSeconds, hc.IntervalSeconds)
-	}
-	return nil
-}
 
 // protocolVersion is the ProtocolVersion of a new group of protocol: HTTP1 (the default), HTTP2 or
 // GRPC for HTTP and HTTPS, which AWS describes; none for the others.
@@ -101,6 +30,39 @@ func protocolVersion(f *query.Form, protocol string) (string, error) {
 	return "", query.Errorf("ValidationError", "Protocol version '%s' must be one of HTTP1, HTTP2 or GRPC", v)
 }
 
+// trafficSettings reads the protocol, port, address type and protocol version of a group that receives
+// traffic. A GENEVE group listens on 6081 only; an alb group forwards TCP to its load balancer's listener.
+func trafficSettings(f *query.Form, tg *state.TargetGroup) error {
+	if tg.Protocol == "" {
+		return query.Errorf("ValidationError", "A protocol must be specified")
+	}
+	if !slices.Contains(protocols, tg.Protocol) {
+		return query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'protocol' failed to satisfy constraint: Member must satisfy enum value set: %v", tg.Protocol, protocols)
+	}
+	if tg.TargetType == "alb" && tg.Protocol != "TCP" {
+		return query.Errorf("ValidationError", "Target groups with target type 'alb' support only the 'TCP' protocol")
+	}
+	port, ok, err := intParam(f, "Port", 1, 65535)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return query.Errorf("ValidationError", "A port must be specified")
+	}
+	if tg.Protocol == "GENEVE" && port != 6081 {
+		return query.Errorf("ValidationError", "Port '%d' is not supported for the GENEVE protocol; use 6081", port)
+	}
+	tg.Port = int32(port)
+	if tg.IPAddressType == "" {
+		tg.IPAddressType = "ipv4"
+	}
+	if tg.IPAddressType != "ipv4" && tg.IPAddressType != "ipv6" {
+		return query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'ipAddressType' failed to satisfy constraint: Member must satisfy enum value set: [ipv4, ipv6]", tg.IPAddressType)
+	}
+	tg.ProtocolVersion, err = protocolVersion(f, tg.Protocol)
+	return err
+}
+
 func (s *Service) createTargetGroup(now time.Time, f *query.Form) (any, error) {
 	name, err := required(f, "Name")
 	if err != nil {
@@ -111,37 +73,17 @@ func (s *Service) createTargetGroup(now time.Time, f *query.Form) (any, error) {
 		tg.TargetType = "instance"
 	}
 	switch tg.TargetType {
-	case "instance", "ip":
-		if tg.Protocol == "" {
-			return nil, query.Errorf("ValidationError", "A protocol must be specified")
-		}
-		if !slices.Contains(protocols, tg.Protocol) {
-			return nil, query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'protocol' failed to satisfy constraint: Member must satisfy enum value set: %v", tg.Protocol, protocols)
-		}
-		port, ok, err := intParam(f, "Port", 1, 65535)
-		if err != nil {
+	case "instance", "ip", "alb":
+		if err := trafficSettings(f, &tg); err != nil {
 			return nil, err
 		}
-		if !ok {
-			return nil, query.Errorf("ValidationError", "A port must be specified")
-		}
-		tg.Port = int32(port)
-		if tg.IPAddressType == "" {
-			tg.IPAddressType = "ipv4"
-		}
-		if tg.IPAddressType != "ipv4" && tg.IPAddressType != "ipv6" {
-			return nil, query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'ipAddressType' failed to satisfy constraint: Member must satisfy enum value set: [ipv4, ipv6]", tg.IPAddressType)
-		}
-		if tg.ProtocolVersion, err = protocolVersion(f, tg.Protocol); err != nil {
-			return nil, err
-		}
-		tg.HealthCheck = defaultHealthCheck(tg.Protocol)
+		tg.HealthCheck = defaultHealthCheck(tg.TargetType, tg.Protocol)
 	case "lambda":
-		tg.HealthCheck = state.HealthCheck{Enabled: false, Path: "/", IntervalSeconds: 35, TimeoutSeconds: 30, HealthyThreshold: 5, UnhealthyThreshold: 2, Matcher: "200"}
+		tg.HealthCheck = lambdaHealthCheck
 	default:
-		return nil, query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'targetType' failed to satisfy constraint: Member must satisfy enum value set: [instance, ip, lambda]", tg.TargetType)
+		return nil, query.Errorf("ValidationError", "1 validation error detected: Value '%s' at 'targetType' failed to satisfy constraint: Member must satisfy enum value set: [instance, ip, lambda, alb]", tg.TargetType)
 	}
-	if err := applyHealthCheck(f, &tg.HealthCheck); err != nil {
+	if err := applyHealthCheck(f, &tg); err != nil {
 		return nil, err
 	}
 	if tg.Tags, err = tags(f, "Tags.member"); err != nil {
@@ -251,7 +193,7 @@ func (s *Service) modifyTargetGroup(_ time.Time, f *query.Form) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tg, err := s.st.ModifyTargetGroup(arn, func(tg *state.TargetGroup) error { return applyHealthCheck(f, &tg.HealthCheck) })
+	tg, err := s.st.ModifyTargetGroup(arn, func(tg *state.TargetGroup) error { return applyHealthCheck(f, tg) })
 	if err != nil {
 		return nil, err
 	}

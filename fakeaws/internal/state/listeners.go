@@ -1,6 +1,7 @@
 package state
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -20,6 +21,9 @@ func (s *Store) CreateListener(l Listener) (Listener, error) {
 	lb, err := s.lb(l.LoadBalancerARN)
 	if err != nil {
 		return Listener{}, err
+	}
+	if same := s.sameListener(&l); same != nil {
+		return cloneListener(same), nil
 	}
 	if err := s.checkListener(lb, &l, ""); err != nil {
 		return Listener{}, err
@@ -46,6 +50,24 @@ func (s *Store) CreateListener(l Listener) (Listener, error) {
 	s.rulesByListener[l.ARN] = []string{l.DefaultRuleARN}
 	s.indexActions(lb.ARN, c.DefaultActions, 1)
 	return cloneListener(&c), nil
+}
+
+// sameListener is the load balancer's listener on l's port if its settings are l's: creating a listener
+// again with identical settings succeeds and returns the existing one, as AWS does.
+func (s *Store) sameListener(l *Listener) *Listener {
+	for _, arn := range s.listenersByLB[l.LoadBalancerARN] {
+		o := s.listeners[arn]
+		if o.Port != l.Port {
+			continue
+		}
+		if o.Protocol == l.Protocol && o.SSLPolicy == l.SSLPolicy && o.MutualAuthMode == l.MutualAuthMode &&
+			slices.Equal(o.Certificates, l.Certificates) && slices.Equal(o.AlpnPolicy, l.AlpnPolicy) &&
+			reflect.DeepEqual(o.DefaultActions, l.DefaultActions) {
+			return o
+		}
+		return nil
+	}
+	return nil
 }
 
 // checkListener checks protocol, port and default actions against the load balancer; self is the listener's

@@ -43,6 +43,19 @@ func (s *Store) validateTarget(e *tgEntry, t Target) error {
 		if !in {
 			return query.Errorf("InvalidTarget", "The IP address '%s' is not within the VPC '%s'", t.ID, e.VPCID)
 		}
+	case "alb":
+		lb, ok := s.lbs[t.ID]
+		if !ok || lb.Type != LBTypeApplication {
+			return query.Errorf("InvalidTarget", "The following targets are not Application Load Balancers: '%s'", t.ID)
+		}
+		if lb.VPCID != e.VPCID {
+			return query.Errorf("InvalidTarget", "The following targets are not in the target group VPC '%s': '%s'", e.VPCID, t.ID)
+		}
+		for k := range e.targets {
+			if k.id != t.ID {
+				return query.Errorf("InvalidTarget", "A target group of type 'alb' holds one Application Load Balancer; it already has '%s'", k.id)
+			}
+		}
 	default:
 		return query.Errorf("InvalidTarget", "Targets of type '%s' cannot be registered by fakeaws", e.TargetType)
 	}
@@ -155,7 +168,9 @@ func (s *Store) deregister(e *tgEntry, arn string, targets []Target, now time.Ti
 	return nil
 }
 
-func (s *Store) health(te *targetEntry, now time.Time) TargetHealth {
+// health is a target's state at now. A group no listener or rule forwards to is not health checked, so
+// its registered targets are unused until a load balancer uses it.
+func (s *Store) health(te *targetEntry, inUse bool, now time.Time) TargetHealth {
 	h := TargetHealth{Target: te.t, RegisteredAt: te.registeredAt, HealthyAt: te.registeredAt.Add(s.cfg.HealthyAfter)}
 	switch {
 	case te.deregisteredAt != nil:
@@ -163,6 +178,9 @@ func (s *Store) health(te *targetEntry, now time.Time) TargetHealth {
 		h.DeregisteredAt = &at
 		h.State, h.Reason = HealthDraining, ReasonDeregistrationInProgress
 		h.Description = "Target deregistration is in progress"
+	case !inUse:
+		h.State, h.Reason = HealthUnused, ReasonNotInUse
+		h.Description = "Target group is not configured to receive traffic from the load balancer"
 	case now.Before(h.HealthyAt):
 		h.State, h.Reason = HealthInitial, ReasonRegistrationInProgress
 		h.Description = "Target registration is in progress"
@@ -182,6 +200,7 @@ func (s *Store) TargetHealth(arn string, filter []Target, now time.Time) ([]Targ
 		return nil, err
 	}
 	s.gc(e, now)
+	inUse := len(s.tgLBs[arn]) > 0
 	if len(filter) > 0 {
 		out := make([]TargetHealth, 0, len(filter))
 		for _, f := range filter {
@@ -189,7 +208,7 @@ func (s *Store) TargetHealth(arn string, filter []Target, now time.Time) ([]Targ
 				f.Port = e.Port
 			}
 			if te, ok := e.targets[targetKey{f.ID, f.Port}]; ok {
-				out = append(out, s.health(te, now))
+				out = append(out, s.health(te, inUse, now))
 				continue
 			}
 			out = append(out, TargetHealth{Target: f, State: HealthUnused, Reason: ReasonNotRegistered, Description: "Target is not registered to the target group"})
@@ -198,7 +217,7 @@ func (s *Store) TargetHealth(arn string, filter []Target, now time.Time) ([]Targ
 	}
 	out := make([]TargetHealth, 0, len(e.targets))
 	for _, te := range e.targets {
-		out = append(out, s.health(te, now))
+		out = append(out, s.health(te, inUse, now))
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Target.ID != out[j].Target.ID {

@@ -182,6 +182,7 @@ const (
 	ReasonRegistrationInProgress   = "Elb.RegistrationInProgress"
 	ReasonDeregistrationInProgress = "Target.DeregistrationInProgress"
 	ReasonNotRegistered            = "Target.NotRegistered"
+	ReasonNotInUse                 = "Target.NotInUse"
 )
 
 // TargetHealth is a target with its health at a point in scenario time.
