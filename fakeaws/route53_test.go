@@ -285,7 +285,8 @@ func TestRoute53SigningRegion(t *testing.T) {
 		t.Fatalf("error %v does not name the region it was signed for", err)
 	}
 	calls := e.srv.Recorder().Since(0)
-	if last := calls[len(calls)-1]; last.Service != fakeaws.ServiceRoute53 || last.ErrorCode != "SignatureDoesNotMatch" {
+	if last := calls[len(calls)-1]; last.Service != fakeaws.ServiceRoute53 || last.ErrorCode != "SignatureDoesNotMatch" ||
+		!strings.Contains(last.ErrorMessage, "not 'eu-west-1'") {
 		t.Fatalf("last recorded call %+v, want Route53's refusal", last)
 	}
 }

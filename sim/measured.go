@@ -102,6 +102,9 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	r.recorders.Stop()
 	m.ex.Wait()
 	if err != nil {
+		if re := refusedCause(r.runCtx); re != nil {
+			return fmt.Errorf("measured phase: %w", re)
+		}
 		return sut.MeasuredFailure(r.runCtx, err)
 	}
 	return nil

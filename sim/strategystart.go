@@ -177,8 +177,10 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	// From here an external controller that exits on its own ends the run at once (runCtx's
 	// cause), instead of being noticed as a warm-up or steady-state timeout.
 	runCtx, exited := sut.WatchExit(ctx, ctrls)
-	r.runCtx = runCtx
 	r.stops.add(exited)
+	runCtx, stopRefusals := watchRefusals(runCtx, r.cloud, r.sc.AWS.Region)
+	r.stops.add(stopRefusals)
+	r.runCtx = runCtx
 	r.stopControllers = sync.OnceFunc(ctrls.Stop)
 	r.stops.add(r.stopControllers)
 	if err := <-watched; err != nil {
