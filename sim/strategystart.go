@@ -177,10 +177,8 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	// From here an external controller that exits on its own ends the run at once (runCtx's
 	// cause), instead of being noticed as a warm-up or steady-state timeout.
 	runCtx, exited := sut.WatchExit(ctx, ctrls)
-	r.stops.add(exited)
-	runCtx, stopRefusals := watchRefusals(runCtx, r.cloud, r.sc.AWS.Region)
-	r.stops.add(stopRefusals)
 	r.runCtx = runCtx
+	r.stops.add(exited)
 	r.stopControllers = sync.OnceFunc(ctrls.Stop)
 	r.stops.add(r.stopControllers)
 	if err := <-watched; err != nil {
@@ -191,7 +189,11 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	if r.hasLoadBalancers() {
 		r.checker.CheckLoadBalancers(r.spec.ClusterName, workload.IngressClassName)
 	}
-	return r.watchObjects(watchCtx)
+	if err := r.watchObjects(watchCtx); err != nil {
+		return err
+	}
+	r.watchProgress()
+	return nil
 }
 
 // createObjects creates the groups that come after no other; the others wait for the controller to

@@ -32,6 +32,10 @@ type Refusals struct {
 	// Region is fakeaws's region, for the fix of a refusal of the signing region.
 	Region string
 
+	// active is when the last call that succeeded, was throttled or failed on the server's side was made
+	// (Start before any).
+	Start  time.Time
+	active time.Time
 	since  time.Time // the first refusal since the last call that was not one
 	count  int
 	codes  []refusedCode
@@ -51,7 +55,7 @@ func (d *Refusals) Add(calls []fakeaws.Call) {
 		}
 		d.lastAt = c.Time
 		if c.Outcome != fakeaws.OutcomeError || c.HTTPStatus >= 500 {
-			d.since, d.count, d.codes = time.Time{}, 0, nil
+			d.since, d.count, d.codes, d.active = time.Time{}, 0, nil, c.Time
 			continue
 		}
 		if _, ok := refusalCodes[c.ErrorCode]; !ok {
@@ -79,6 +83,23 @@ func (d *Refusals) note(c fakeaws.Call) {
 // otherwise.
 func (d *Refusals) Stalled(now time.Time) error {
 	if d.count == 0 || d.count < max(d.MinCalls, 1) || now.Sub(d.since) < d.Window {
+		return nil
+	}
+	return d.Refused()
+}
+
+// Quiet reports whether, at now, no call for Window succeeded, was throttled or failed on the server's side.
+func (d *Refusals) Quiet(now time.Time) bool {
+	last := d.active
+	if d.Start.After(last) {
+		last = d.Start
+	}
+	return now.Sub(last) >= d.Window
+}
+
+// Refused is what the refusals since the last other call amount to (nil without any), whatever their age.
+func (d *Refusals) Refused() *RefusedError {
+	if d.count == 0 {
 		return nil
 	}
 	return &RefusedError{Since: d.since, Calls: d.count, Window: d.Window, Codes: d.summary(), Fix: d.fix()}
