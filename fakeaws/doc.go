@@ -92,7 +92,8 @@
 // UTF-8. Error messages repeat at most 256 bytes of any value a client sent. S3 objects are bounded by
 // Options.MaxObjectBytes (EntityTooLarge, from the declared length before the body is read) and everything
 // S3 holds by Options.MaxStoredBytes (InsufficientCapacity, 507); versioning is off. The recorder holds the
-// newest Options.MaxRecordedCalls calls and counts the ones it drops; connections have read, write and idle
+// newest Options.MaxRecordedCalls calls (a refused call with its error code and, for Route53 and the Query
+// services, the first MaxErrorMessage bytes of its message) and counts the ones it drops; connections have read, write and idle
 // timeouts and a limit (Options.MaxConnections, at which the connection waiting longest without a request
 // in a handler makes room for a new one); Start refuses an address beyond loopback before binding it,
 // and Start and Serve refuse such a listener, unless Options.AllowNonLoopback.
