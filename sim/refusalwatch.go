@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/restartsim/restartsim/sim/backend"
@@ -21,6 +22,8 @@ const (
 	refusalWindow   = 20 * time.Second
 	refusalMinCalls = 5
 	refusalPoll     = time.Second
+	// conditionPolls is how many polls apart the objects are read: listing them copies every one.
+	conditionPolls = 5
 )
 
 // watchProgress makes runCtx end, with a *observe.RefusedError or *observe.StuckError as its cause,
@@ -39,6 +42,7 @@ func (r *strategyRun) watchProgress() {
 	if recent, err := r.cloud.CallsSince(0); err == nil && len(recent) > 0 {
 		p.seq = int(recent[len(recent)-1].Seq)
 	}
+	r.progress = p
 	done := make(chan struct{})
 	go p.run(rctx, done)
 	r.stops.add(func() { close(done); cancel(nil) })
@@ -53,6 +57,17 @@ type progressWatch struct {
 	calls  *observe.Refusals
 	conds  *observe.Conditions
 	seq    int
+	// timeline is set once the measured phase runs: a crash's downtime and a replacement's wait for the
+	// Lease make no progress by design, so the conditions are judged during the warm-up only.
+	timeline atomic.Bool
+	polls    int
+}
+
+// measuring says the measured phase started.
+func (p *progressWatch) measuring() {
+	if p != nil {
+		p.timeline.Store(true)
+	}
 }
 
 func (p *progressWatch) run(ctx context.Context, done <-chan struct{}) {
@@ -91,7 +106,8 @@ func (p *progressWatch) check(ctx context.Context) error {
 	if err := p.calls.Stalled(now); err != nil {
 		return err
 	}
-	if p.objs == nil {
+	p.polls++
+	if p.objs == nil || p.timeline.Load() || p.polls%conditionPolls != 0 || !p.calls.Quiet(now) {
 		return nil
 	}
 	objs, err := p.objs.List(ctx)
@@ -99,7 +115,7 @@ func (p *progressWatch) check(ctx context.Context) error {
 		return nil
 	}
 	msg, n := p.conds.Observe(now, objs)
-	if n == 0 || !p.calls.Quiet(now) {
+	if n == 0 {
 		return nil
 	}
 	st, err := p.objs.Status(ctx)
