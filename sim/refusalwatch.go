@@ -22,7 +22,8 @@ const (
 	refusalWindow   = 20 * time.Second
 	refusalMinCalls = 5
 	refusalPoll     = time.Second
-	// conditionPolls is how many polls apart the objects are read: listing them copies every one.
+	// conditionPolls is how many polls apart the objects are read during the warm-up: listing them copies
+	// every one.
 	conditionPolls = 5
 )
 
@@ -107,7 +108,7 @@ func (p *progressWatch) check(ctx context.Context) error {
 		return err
 	}
 	p.polls++
-	if p.objs == nil || p.timeline.Load() || p.polls%conditionPolls != 0 || !p.calls.Quiet(now) {
+	if p.objs == nil || p.timeline.Load() || p.polls%conditionPolls != 0 {
 		return nil
 	}
 	objs, err := p.objs.List(ctx)
@@ -115,7 +116,7 @@ func (p *progressWatch) check(ctx context.Context) error {
 		return nil
 	}
 	msg, n := p.conds.Observe(now, objs)
-	if n == 0 {
+	if n == 0 || !p.calls.Quiet(now) {
 		return nil
 	}
 	st, err := p.objs.Status(ctx)

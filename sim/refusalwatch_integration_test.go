@@ -2,7 +2,9 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -51,6 +53,39 @@ timeline:
 	}
 	if took > time.Minute {
 		t.Errorf("the run took %s to fail, want under a minute", took.Round(time.Second))
+	}
+	t.Logf("failed after %s: %v", took.Round(time.Second), err)
+}
+
+// A controller that gives every object the same terminal error, and calls AWS no more, ends the warm-up
+// naming the condition's message.
+func TestProgressWatchEndsWarmUpOnOneError(t *testing.T) {
+	testenv.RequireAssets(t)
+	crds, err := filepath.Abs("objects/testdata/crds/widgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf(widgetScenario, crds, os.Args[0], widgetControllerEnv)
+	text = strings.Replace(text, `WIDGET_METRICS:`, `WIDGET_TERMINAL: "the health check path is not allowed", WIDGET_METRICS:`, 1)
+	sc, err := scenario.Parse("stuck-it.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	start := time.Now()
+	_, err = Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	took := time.Since(start)
+	if err == nil || !runerr.IsBadInput(err) {
+		t.Fatalf("run ended with %v, want bad input", err)
+	}
+	for _, want := range []string{"all 60 objects it has not made ready carry the condition", "Terminal: the health check path is not allowed"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if took > 2*time.Minute { // envtest's start and the fleet included
+		t.Errorf("the run took %s to fail, want well within the warm-up's allowance", took.Round(time.Second))
 	}
 	t.Logf("failed after %s: %v", took.Round(time.Second), err)
 }
