@@ -82,8 +82,11 @@
 // and Route53's messages (CREATE of an existing set, DELETE not matching exactly, a CNAME beside other types,
 // a name outside the zone, a bad value; more than 1,000 ResourceRecord elements or 32,000 value characters,
 // an UPSERT's counting twice). A change is PENDING for Options.Route53PropagationDelay of scenario time, then
-// INSYNC. Requests are signed for service route53 in us-east-1, Route53's signing region whatever the
-// server's region; errors are Route53's ErrorResponse (InvalidChangeBatch with its Messages list). All
+// INSYNC. Route53 is fakeaws's one global service (IAM and CloudFront are not served): its requests are
+// signed for service route53 in us-east-1, where an SDK signs for the global endpoint, or in the server's
+// region, where an SDK whose endpoint is overridden signs (it keeps the client's region), so Options.Region
+// names only the regional services' region; a scope naming any other region is refused with
+// SignatureDoesNotMatch. Errors are Route53's ErrorResponse (InvalidChangeBatch with its Messages list). All
 // operations share one bucket (route53/request, AWS's 5 requests per second) answered with 400 Throttling
 // "Rate exceeded". Route53 is part of a Snapshot.
 //
@@ -150,7 +153,8 @@
 // UTF-8. Error messages repeat at most 256 bytes of any value a client sent. S3 objects are bounded by
 // Options.MaxObjectBytes (EntityTooLarge, from the declared length before the body is read) and everything
 // S3 holds by Options.MaxStoredBytes (InsufficientCapacity, 507); versioning is off. The recorder holds the
-// newest Options.MaxRecordedCalls calls and counts the ones it drops; connections have read, write and idle
+// newest Options.MaxRecordedCalls calls (a refused call with its error code and, for Route53 and the Query
+// services, the first MaxErrorMessage bytes of its message) and counts the ones it drops; connections have read, write and idle
 // timeouts and a limit (Options.MaxConnections, at which the connection waiting longest without a request
 // in a handler makes room for a new one); Start refuses an address beyond loopback before binding it,
 // and Start and Serve refuse such a listener, unless Options.AllowNonLoopback.

@@ -48,7 +48,9 @@ type Call struct {
 	ResourceIDs int      `json:"resourceIds,omitempty"`
 	Outcome     string   `json:"outcome"`
 	ErrorCode   string   `json:"errorCode,omitempty"`
-	HTTPStatus  int      `json:"httpStatus"`
+	// ErrorMessage is the error's message (Route53 and the Query services; at most MaxErrorMessage bytes).
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	HTTPStatus   int    `json:"httpStatus"`
 	// Bucket is the throttle bucket that admitted or refused the call.
 	Bucket string `json:"bucket,omitempty"`
 	// S3Bucket is the bucket an S3 request's path names, if any.
@@ -60,6 +62,9 @@ type Call struct {
 	Latency           time.Duration     `json:"latency"`
 	RequestID         string            `json:"requestId"`
 }
+
+// MaxErrorMessage bounds a recorded call's error message.
+const MaxErrorMessage = 256
 
 // Recorder keeps the most recent calls in memory (a ring of Options.MaxRecordedCalls, counting the calls it
 // drops) and fans every call out to subscribers in record order. Seq numbers every call from 1 whether or not
@@ -104,6 +109,7 @@ func (r *Recorder) record(c Call) {
 func (r *Recorder) compact(c *Call) {
 	c.Service, c.Operation, c.Outcome = r.names.get(c.Service), r.names.get(c.Operation), r.names.get(c.Outcome)
 	c.ErrorCode, c.Bucket = r.names.get(c.ErrorCode), r.names.get(c.Bucket)
+	c.ErrorMessage = strings.Clone(strings.ToValidUTF8(c.ErrorMessage[:min(len(c.ErrorMessage), MaxErrorMessage)], ""))
 	c.TargetGroupARN, c.SecurityGroupID = strings.Clone(c.TargetGroupARN), strings.Clone(c.SecurityGroupID)
 	c.LoadBalancerARN, c.ListenerARN = strings.Clone(c.LoadBalancerARN), strings.Clone(c.ListenerARN)
 	c.RuleARN, c.HostedZoneID, c.S3Bucket = strings.Clone(c.RuleARN), strings.Clone(c.HostedZoneID), strings.Clone(c.S3Bucket)

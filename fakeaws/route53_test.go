@@ -266,10 +266,29 @@ func TestRoute53FaultsAndRecorder(t *testing.T) {
 	}
 }
 
-func TestRoute53WrongSigningRegion(t *testing.T) {
-	e := newEnv(t, fakeaws.Options{})
-	_, err := route53.NewFromConfig(e.cfg).ListHostedZones(ctx, &route53.ListHostedZonesInput{})
+// Route53 is global: an SDK signs it for us-east-1 at the global endpoint, and in the client's region when
+// its endpoint is overridden; a scope naming any other region is refused.
+func TestRoute53SigningRegion(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{Region: "us-west-2"})
+	for _, region := range []string{"us-west-2", "us-east-1"} {
+		cfg := e.cfg.Copy()
+		cfg.Region = region
+		c := route53.NewFromConfig(cfg)
+		zone := createZone(t, c, region+".example.com")
+		must[*route53.ChangeResourceRecordSetsOutput](t)(changeSets(c, zone, change(r53types.ChangeActionCreate, aSet("a."+region+".example.com", "10.1.1.1"))))
+	}
+	cfg := e.cfg.Copy()
+	cfg.Region = "eu-west-1"
+	_, err := route53.NewFromConfig(cfg).ListHostedZones(ctx, &route53.ListHostedZonesInput{})
 	wantCode(t, err, "SignatureDoesNotMatch")
+	if !strings.Contains(err.Error(), "not 'eu-west-1'") {
+		t.Fatalf("error %v does not name the region it was signed for", err)
+	}
+	calls := e.srv.Recorder().Since(0)
+	if last := calls[len(calls)-1]; last.Service != fakeaws.ServiceRoute53 || last.ErrorCode != "SignatureDoesNotMatch" ||
+		!strings.Contains(last.ErrorMessage, "not 'eu-west-1'") {
+		t.Fatalf("last recorded call %+v, want Route53's refusal", last)
+	}
 }
 
 func TestRoute53SnapshotRoundTrip(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/restartsim/restartsim/fakeaws/internal/clip"
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/route53"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
@@ -17,9 +16,15 @@ import (
 // ServiceRoute53 is Route53's service name as recorded.
 const ServiceRoute53 = "route53"
 
-// route53Region is the region Route53 requests are signed for: Route53 is global, and AWS signs it in
-// us-east-1 whatever region the client is in.
-const route53Region = "us-east-1"
+// globalRegion is where AWS signs its global services (Route53): an SDK sending them to their global
+// endpoint signs for us-east-1 whatever region the client is in.
+const globalRegion = "us-east-1"
+
+// globalScope reports whether a global service's request may be signed for region: us-east-1, or the
+// server's region, which an SDK whose endpoint is overridden signs in (it keeps the client's region).
+func (s *Server) globalScope(region string) bool {
+	return region == globalRegion || region == s.opts.Region
+}
 
 // isRoute53 reports whether r goes to Route53: its path is under /2013-04-01/ and it is not signed for S3
 // (a bucket may be named 2013-04-01).
@@ -41,6 +46,7 @@ type route53Call struct {
 
 func (c *route53Call) fail(err error, outcome string) {
 	f := route53.EncodeError(err, c.call.RequestID)
+	c.call.ErrorMessage = f.Message
 	c.write(f.Status, f.Body, outcome, f.Code)
 }
 
@@ -131,15 +137,19 @@ func bodyFailure(err error, limit int64) *query.Error {
 
 func (s *Server) precheckRoute53(r *http.Request) *sigv4.Failure {
 	scope, f := s.verifier.Precheck(r)
-	if f == nil && scope.Region != route53Region {
-		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to a valid region, not '" + clip.String(scope.Region) + "'."}
+	if f == nil && !s.globalScope(scope.Region) {
+		f = wrongRegion(scope.Region)
 	}
 	return f
 }
 
 func (s *Server) authenticateRoute53(r *http.Request, body []byte) *query.Error {
 	scope, f := s.verifier.Verify(r, sigv4.PayloadHash(body), false)
-	if f == nil && scope.Service != "route53" {
+	switch {
+	case f != nil:
+	case !s.globalScope(scope.Region):
+		f = wrongRegion(scope.Region)
+	case scope.Service != "route53":
 		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to correct service: 'route53'."}
 	}
 	if f == nil {

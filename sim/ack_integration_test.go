@@ -23,21 +23,24 @@ func ackPaths(t *testing.T) {
 	if crds == "" {
 		crds = filepath.Join(filepath.Dir(bin), "crds")
 	}
-	for _, p := range []*string{&bin, &crds} {
-		if !filepath.IsAbs(*p) {
-			*p = filepath.Join("..", *p) // the package directory is sim/
-		}
-		a, err := filepath.Abs(*p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := os.Stat(a); err != nil {
-			t.Fatalf("ACK_BINARY/ACK_CRDS: %v", err)
-		}
-		*p = a
+	t.Setenv("ACK_BINARY", fromRepo(t, bin))
+	t.Setenv("ACK_CRDS", fromRepo(t, crds))
+}
+
+// fromRepo is p, relative to the repository root unless absolute, as an absolute path that exists.
+func fromRepo(t *testing.T, p string) string {
+	t.Helper()
+	if !filepath.IsAbs(p) {
+		p = filepath.Join("..", p) // the package directory is sim/
 	}
-	t.Setenv("ACK_BINARY", bin)
-	t.Setenv("ACK_CRDS", crds)
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(a); err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // TestACKRestart runs the shipped scenarios/ack/restart.yaml, scaled down to 40 TargetGroups and

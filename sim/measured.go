@@ -88,6 +88,7 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: m.ex, Logger: r.log}
 	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(r.seed), 2)))
 	r.log.Info("running the timeline", "steps", len(plan))
+	r.progress.measuring()
 	// Ends the waits for new leaders (restarts with await none) should the run fail.
 	tlCtx, stopTL := context.WithCancel(r.runCtx)
 	defer stopTL()
@@ -102,6 +103,9 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	r.recorders.Stop()
 	m.ex.Wait()
 	if err != nil {
+		if re := refusedCause(r.runCtx); re != nil {
+			return fmt.Errorf("measured phase: %w", re)
+		}
 		return sut.MeasuredFailure(r.runCtx, err)
 	}
 	return nil

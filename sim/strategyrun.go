@@ -76,6 +76,8 @@ type strategyRun struct {
 	warmup time.Duration
 	// objects are the scenario's object groups (nil: none).
 	objects *objectGroups
+	// progress ends runCtx when the controller cannot progress (refusalwatch.go).
+	progress *progressWatch
 }
 
 // lifecycle stops what a run started, last started first.

@@ -189,7 +189,11 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	if r.hasLoadBalancers() {
 		r.checker.CheckLoadBalancers(r.spec.ClusterName, workload.IngressClassName)
 	}
-	return r.watchObjects(watchCtx)
+	if err := r.watchObjects(watchCtx); err != nil {
+		return err
+	}
+	r.watchProgress()
+	return nil
 }
 
 // createObjects creates the groups that come after no other; the others wait for the controller to

@@ -33,20 +33,20 @@ func (r *strategyRun) warmUp(ctx context.Context) error {
 	warming := startConvergence(r.o.Progress, "warming up: the controller converges the fleet", r.checker)
 	defer warming.End()
 	if err := r.createLaterObjects(r.runCtx); err != nil {
-		return sut.StartFailure(r.runCtx, err)
+		return r.startFailure(err)
 	}
 	if err := observe.WarmUp(r.runCtx, r.checker, r.warmup, unsettled); err != nil {
-		return sut.StartFailure(r.runCtx, err)
+		return r.startFailure(err)
 	}
 	if err := r.ctrls.AwaitSettled(r.runCtx, r.warmup); err != nil {
-		return sut.StartFailure(r.runCtx, err)
+		return r.startFailure(err)
 	}
 	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
 	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
 	observe.WaitQuiet(r.runCtx, r.simulator, r.warmup, r.log)
 	warming.End()
 	if err := context.Cause(r.runCtx); err != nil && ctx.Err() == nil {
-		return sut.StartFailure(r.runCtx, err)
+		return r.startFailure(err)
 	}
 	if !resumes(warm) {
 		return nil

@@ -89,6 +89,9 @@ func (r *widgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if w.GetDeletionTimestamp() != nil {
 		return ctrl.Result{}, r.finalize(ctx, w, name)
 	}
+	if msg := os.Getenv("WIDGET_TERMINAL"); msg != "" {
+		return ctrl.Result{}, r.giveUp(ctx, w, msg)
+	}
 	if !controllerutil.ContainsFinalizer(w, widgetFinalizer) {
 		patch := client.MergeFrom(w.DeepCopy())
 		controllerutil.AddFinalizer(w, widgetFinalizer)
@@ -128,6 +131,13 @@ func (r *widgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, nil
+}
+
+// giveUp marks a Widget with a terminal error without calling AWS, as ACK does for input AWS refuses.
+func (r *widgetReconciler) giveUp(ctx context.Context, w *unstructured.Unstructured, msg string) error {
+	patch := client.MergeFrom(w.DeepCopy())
+	_ = unstructured.SetNestedSlice(w.Object, []any{map[string]any{"type": "Terminal", "status": "True", "message": msg}}, "status", "conditions")
+	return client.IgnoreNotFound(r.c.Status().Patch(ctx, w, patch))
 }
 
 // widgetFinalizer holds a Widget until its target group is deleted, as ACK's finalizer does.

@@ -10,9 +10,6 @@ import (
 	"github.com/restartsim/restartsim/fakeaws"
 )
 
-// route53Region is where Route53, a global service, is signed whatever the client's region.
-const route53Region = "us-east-1"
-
 // SeedHostedZones creates, through the Route53 API as a user would, the public hosted zones of names that
 // the account does not hold yet (a standalone fakeaws keeps its zones between runs; Route53 would make a
 // second zone of the same name, which a DNS controller would write to as well).
@@ -20,8 +17,8 @@ func SeedHostedZones(ctx context.Context, b Backend, c Creds, names []string) er
 	if len(names) == 0 {
 		return nil
 	}
+	// Signed in the scenario's region, as an SDK with an overridden endpoint signs a global service.
 	cfg := SDKConfig(b.URL(), c, 30)
-	cfg.Region = route53Region
 	r53 := route53.NewFromConfig(cfg)
 	have := map[string]bool{}
 	p := route53.NewListHostedZonesPaginator(r53, &route53.ListHostedZonesInput{})

@@ -10,9 +10,16 @@ type knownKind struct {
 	prefix string
 	// fields are spec values AWS needs to create the resource, by path (a list item is "[]").
 	fields map[string]any
-	// awsKind, awsARN and awsName are the group's aws mapping (one of awsARN and awsName).
+	// awsKind, awsARN and awsName are the group's aws mapping (one of awsARN and awsName), or awsFields its
+	// key and CEL pairs, where {ref} stands for the group of the kind ref names (lowercased).
 	awsKind, awsARN, awsName string
-	invariant                string
+	awsFields                []string
+	ref                      string
+	// alone are the spec fields (and aws.KEY mapping fields) left to fill, by what they need, when the
+	// kind ref names is not chosen; aloneFields are then the mapping's pairs ("" a placeholder).
+	alone       map[string]string
+	aloneFields []string
+	invariant   string
 	// patch is a merge patch of a field the mapping observes, applied its CEL condition, and
 	// mutations the AWS operations that apply it.
 	patch     map[string]any

@@ -34,6 +34,17 @@ var cases = []struct {
 			"timeline[1].applied":                     "object.spec.color != ''",
 		}},
 	{name: "widgets-no-binary", opts: Options{CRDs: []string{"testdata/crds/widgets"}, Kinds: []string{"widgets.example.com"}, Count: 3}},
+	{name: "ack-route53", opts: Options{CRDs: []string{"testdata/crds/route53"}, Kinds: []string{"RecordSet", "HostedZone"}, Binary: "bin/ack-route53-controller"}, help: "ack"},
+	{name: "ack-recordset-alone", opts: Options{CRDs: []string{"testdata/crds/route53"}, Kinds: []string{"RecordSet"}, Binary: "bin/ack-route53-controller"}, help: "ack",
+		fills: map[string]string{
+			"fleet.objects[0].template.spec.hostedZoneID": "Z0123456789ABC",
+			"fleet.objects[0].aws.name":                   `"object.spec.name + '.example.com.'"`,
+		}},
+	{name: "ack-ec2-s3", opts: Options{CRDs: []string{"testdata/crds/ec2s3"}, Binary: "bin/ack-controller"}, help: "ack",
+		fills: map[string]string{
+			"timeline[1].patch":   "{spec: {tagging: {tagSet: [{key: k, value: 'v{{.Seq}}'}]}}}",
+			"timeline[1].applied": "aws != null",
+		}},
 	{name: "tgb", opts: Options{CRDs: []string{"../../controller/config/crd"}, Kinds: []string{"TargetGroupBinding"}, Binary: "bin/ctrl", BinaryArgs: []string{"controller"}}, help: "controller"},
 }
 

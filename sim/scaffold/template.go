@@ -123,6 +123,9 @@ func (s *synth) wanted(name string, p *apiextensionsv1.JSONSchemaProps, at strin
 				return true
 			}
 		}
+		if _, ok := s.alone()[at]; ok {
+			return true
+		}
 	}
 	if _, ok := s.refTarget(name, p); ok {
 		return true
@@ -139,6 +142,9 @@ func (s *synth) value(name string, p *apiextensionsv1.JSONSchemaProps, at, path 
 	if s.known != nil {
 		if v, ok := s.known.fields[at]; ok {
 			return value(v)
+		}
+		if need, ok := s.alone()[at]; ok {
+			return s.todo.placeholder(path, "%s", need)
 		}
 	}
 	if group, ok := s.refTarget(name, p); ok {
@@ -255,4 +261,12 @@ func (s *synth) awsName(name string, p *apiextensionsv1.JSONSchemaProps) *yaml.N
 		return str(fmt.Sprintf("{{awsName %q}}", s.prefix()))
 	}
 	return nil
+}
+
+// alone are the fields left to fill because the kind the known mapping references is not chosen.
+func (s *synth) alone() map[string]string {
+	if s.known == nil || s.known.ref == "" || s.groups[s.known.ref] != "" {
+		return nil
+	}
+	return s.known.alone
 }

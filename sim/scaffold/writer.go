@@ -164,23 +164,45 @@ func (w *writer) objectGroup(g *group, path string) *yaml.Node {
 	} else {
 		m.Content[len(m.Content)-2].FootComment = why
 	}
-	w.awsMapping(m, g)
+	w.awsMapping(m, g, path)
 	return m
 }
 
 // awsMapping adds the group's aws mapping and invariant, when the kind is known.
-func (w *writer) awsMapping(m *yaml.Node, g *group) {
+func (w *writer) awsMapping(m *yaml.Node, g *group, path string) {
 	if g.known == nil {
-		m.Content[len(m.Content)-2].FootComment = "No aws mapping: the kind is not one whose AWS resource the harness knows (ELBv2 kinds), so\n" +
+		m.Content[len(m.Content)-2].FootComment = "No aws mapping: the kind is not one whose AWS resource the harness knows\n" +
+			"(ACK's ELBv2 and Route53 kinds, EC2 SecurityGroup, S3 Bucket), so\n" +
 			"changes are timed by the object's conditions only."
 		return
 	}
-	ref := ordered("kind", g.known.awsKind, "name", g.known.awsName)
-	if g.known.awsName == "" {
-		ref = ordered("kind", g.known.awsKind, "arn", g.known.awsARN)
-	}
-	k := set(m, "aws", ref)
+	k := set(m, "aws", w.awsRef(g, path))
 	k.HeadComment = "The " + g.known.awsKind + " behind each object, bound to `aws` in the conditions."
 	k = set(m, "invariant", str(g.known.invariant))
 	k.HeadComment = "Must hold for every object in a steady state and at the end."
+}
+
+// awsRef is the group's aws mapping: by name or ARN, or the known pairs with {ref} naming the referenced
+// group (placeholders where that kind is not chosen).
+func (w *writer) awsRef(g *group, path string) *yaml.Node {
+	kn := g.known
+	switch {
+	case kn.awsFields == nil && kn.awsName != "":
+		return ordered("kind", kn.awsKind, "name", kn.awsName)
+	case kn.awsFields == nil:
+		return ordered("kind", kn.awsKind, "arn", kn.awsARN)
+	}
+	pairs, refGroup := kn.awsFields, g.synth.groups[kn.ref]
+	if refGroup == "" {
+		pairs = kn.aloneFields
+	}
+	kvs := []any{"kind", kn.awsKind}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		var v any = strings.ReplaceAll(pairs[i+1], "{ref}", refGroup)
+		if pairs[i+1] == "" {
+			v = w.todo.placeholder(path+".aws."+pairs[i], "%s", kn.alone["aws."+pairs[i]])
+		}
+		kvs = append(kvs, pairs[i], v)
+	}
+	return ordered(kvs...)
 }

@@ -122,11 +122,14 @@ func (w *writer) patchStep(g *group, first bool, path string) *yaml.Node {
 	set(m, "kind", str("patch"))
 	set(m, "group", str(g.name))
 	set(m, "count", integer(min(5, w.o.Count)))
-	if g.known == nil {
+	if g.known == nil || g.known.patch == nil {
 		set(m, "patch", w.todo.placeholder(path+".patch", "a JSON merge patch of a spec field, e.g. {spec: {field: v{{.Seq}}}}"))
 		set(m, "applied", w.todo.placeholder(path+".applied", "a CEL condition over object (as patched) and aws that holds once the change took effect"))
 		m.HeadComment = fmt.Sprintf("A change to %d %s while the controller is down. No field of this kind is known to show in AWS:\n"+
 			"choose one, and say when the change is applied.", min(5, w.o.Count), g.name)
+		if g.known != nil {
+			m.HeadComment += " (" + g.known.why + ".)"
+		}
 		return m
 	}
 	set(m, "patch", value(g.known.patch))

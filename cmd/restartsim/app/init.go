@@ -7,6 +7,9 @@ import (
 	"github.com/restartsim/restartsim/sim/objects"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -85,7 +88,34 @@ func (o *initOptions) Validate() error {
 	return nil
 }
 
+// absPaths resolves relative --crds and --binary paths against the working directory: the binary's --help
+// runs in a scratch directory, and the scenario may be simulated from elsewhere. A bare binary name is
+// looked up in PATH unless the working directory holds it.
+func (o *initOptions) absPaths() error {
+	for i, p := range o.CRDs {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return err
+		}
+		o.CRDs[i] = abs
+	}
+	if o.Binary == "" || filepath.IsAbs(o.Binary) {
+		return nil
+	}
+	if !strings.ContainsRune(o.Binary, filepath.Separator) {
+		if _, err := exec.LookPath(o.Binary); err == nil {
+			return nil
+		}
+	}
+	abs, err := filepath.Abs(o.Binary)
+	o.Binary = abs
+	return err
+}
+
 func (o *initOptions) run(cmd *cobra.Command) error {
+	if err := o.absPaths(); err != nil {
+		return badInput(err)
+	}
 	res, err := scaffold.Generate(cmd.Context(), scaffold.Options{CRDs: o.CRDs, Kinds: o.Kinds, Binary: o.Binary, BinaryArgs: o.binArgs, Count: o.Count})
 	if err != nil {
 		return badInput(err)
