@@ -44,7 +44,6 @@ func TestExternalDNSScenarioNamesAreValid(t *testing.T) {
 		zones[z.Name] = z.ID
 	}
 	cfg := SDKConfig(srv.URL(), cr, 30)
-	cfg.Region = route53Region
 	r53 := route53.NewFromConfig(cfg)
 	for _, i := range []int{0, 1, 1999} {
 		zone := fmt.Sprintf("zone-%d.example.com", i%len(names))
