@@ -51,6 +51,10 @@ envtest-assets: ## Build kube-apiserver and etcd from source into bin/k8s/<versi
 cluster-assets: ## Also build kube-controller-manager, for the local cluster (make cluster-up).
 	@$(ENVTEST_ASSETS_TOOL) --with kube-controller-manager
 
+.PHONY: scheduler-assets
+scheduler-assets: ## Also build kube-scheduler, for scenarios with cluster.scheduler (Karpenter).
+	@$(ENVTEST_ASSETS_TOOL) --with kube-scheduler
+
 $(CONTROLLER_GEN): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(@D)
 	@echo "building controller-gen (about 2 min on 2 cores; once)"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,7 +42,10 @@ Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
   export KUBEBUILDER_ASSETS=$(restartsim assets --print)
 
   # Also kube-controller-manager, for restartsim cluster up, into a directory of your choice
-  restartsim assets --with kube-controller-manager --dir ./k8s`,
+  restartsim assets --with kube-controller-manager --dir ./k8s
+
+  # Also kube-scheduler, for scenarios that set cluster.scheduler (pods bound to simulated nodes)
+  restartsim assets --with kube-scheduler`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
@@ -58,14 +62,14 @@ Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
 func (o *assetsOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Dir, "dir", "", "build into this directory (default: found where restartsim looks, else built into $KUBEBUILDER_ASSETS when set, else the user cache)")
 	fs.BoolVar(&o.Print, "print", false, "print only the directory on stdout (progress stays on stderr), for KUBEBUILDER_ASSETS=$(restartsim assets --print)")
-	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up)")
+	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up), "+envtestassets.KubeScheduler+" (for scenarios with cluster.scheduler)")
 }
 
 // Validate checks the flags.
 func (o *assetsOptions) Validate() error {
 	for _, w := range o.With {
-		if w != envtestassets.KubeControllerManager {
-			return fmt.Errorf("--with %q: the only optional binary is %s", w, envtestassets.KubeControllerManager)
+		if !slices.Contains(envtestassets.Optional, w) {
+			return fmt.Errorf("--with %q: the optional binaries are %s", w, strings.Join(envtestassets.Optional, ", "))
 		}
 	}
 	return nil
