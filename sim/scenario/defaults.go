@@ -188,7 +188,7 @@ func setStepDefaults(st *Step, unset func(string, bool) bool) {
 		if st.Kind == "" {
 			st.Kind = ChurnMixed
 		}
-		if st.Kind == ChurnReplaceNode || IsObjectChurn(st.Kind) {
+		if st.Kind == ChurnReplaceNode || st.Kind == ChurnDeleteNodes || IsObjectChurn(st.Kind) {
 			if unset("count", st.Count == 0) {
 				st.Count = 1
 			}

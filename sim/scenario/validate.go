@@ -16,7 +16,7 @@ var (
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
 	Awaits       = []string{AwaitLeader, AwaitNone}
 	ChurnKinds   = []string{ChurnAddTGB, ChurnBackendPort, ChurnBackendTargetPort, ChurnIngressAnnotation, ChurnIngressRule, ChurnMixed,
-		ChurnCreate, ChurnDelete, ChurnPatch, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
+		ChurnCreate, ChurnDelete, ChurnDeleteNodes, ChurnPatch, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
 	DriftKinds = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced bugs and slowdowns; a test in package
