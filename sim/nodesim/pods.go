@@ -66,33 +66,15 @@ func nodeIP(n *corev1.Node) string {
 	return ""
 }
 
-// runningStatus is what a kubelet reports once a pod's containers run: the kubelet's readiness
-// rule (kubesim.ReadyCondition) decides Ready, so a pod with unmet readiness gates is not.
+// runningStatus is what a kubelet reports once a pod's containers run, each started and ready.
 func runningStatus(p *corev1.Pod, hostIP, podIP string, now metav1.Time) corev1.PodStatus {
-	st := corev1.PodStatus{
-		Phase:  corev1.PodRunning,
-		HostIP: hostIP, HostIPs: []corev1.HostIP{{IP: hostIP}},
-		PodIP: podIP, PodIPs: []corev1.PodIP{{IP: podIP}},
-		StartTime: &now,
-		QOSClass:  p.Status.QOSClass, // set by the API server on create
-		Conditions: []corev1.PodCondition{
-			{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
-		},
-	}
+	var containers []corev1.ContainerStatus
 	for _, c := range p.Spec.Containers {
-		st.ContainerStatuses = append(st.ContainerStatuses, corev1.ContainerStatus{
+		containers = append(containers, corev1.ContainerStatus{
 			Name: c.Name, Image: c.Image, ImageID: c.Image, Ready: true, Started: ptr.To(true),
 			ContainerID: "containerd://" + strings.ReplaceAll(string(p.UID), "-", "") + "-" + c.Name,
 			State:       corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}},
 		})
 	}
-	cp := *p
-	cp.Status = st
-	ready := kubesim.ReadyCondition(&cp)
-	ready.LastTransitionTime = now
-	st.Conditions = append(st.Conditions, ready)
-	return st
+	return kubesim.RunningStatus(p, hostIP, podIP, p.Status.QOSClass, containers, now)
 }
