@@ -90,6 +90,9 @@ type nodeConfig struct {
 		Kubelet struct {
 			Config struct {
 				MaxPods *int32 `json:"maxPods"`
+				// RegisterWithTaints is where Karpenter puts a node's taints for nodeadm (its flags
+				// carry only --node-labels).
+				RegisterWithTaints []corev1.Taint `json:"registerWithTaints"`
 			} `json:"config"`
 			Flags []string `json:"flags"`
 		} `json:"kubelet"`
@@ -106,6 +109,11 @@ func (k *Kubelet) parseNodeConfig(body []byte) error {
 	}
 	if p := nc.Spec.Kubelet.Config.MaxPods; p != nil {
 		k.MaxPods = *p
+	}
+	for _, t := range nc.Spec.Kubelet.Config.RegisterWithTaints {
+		if err := k.addTaint(t); err != nil {
+			return err
+		}
 	}
 	for _, f := range nc.Spec.Kubelet.Flags {
 		words, err := shellWords(f)
@@ -206,12 +214,21 @@ func (k *Kubelet) addTaints(v string) error {
 		}
 		kv, effect, ok := strings.Cut(item, ":")
 		key, val, _ := strings.Cut(kv, "=")
-		e := corev1.TaintEffect(effect)
-		if !ok || key == "" || (e != corev1.TaintEffectNoSchedule && e != corev1.TaintEffectPreferNoSchedule && e != corev1.TaintEffectNoExecute) {
-			return fmt.Errorf("user data's --register-with-taints: %q is not key[=value]:NoSchedule|PreferNoSchedule|NoExecute", item)
+		if !ok {
+			return fmt.Errorf("user data's --register-with-taints: %q is not key[=value]:effect", item)
 		}
-		k.Taints = append(k.Taints, corev1.Taint{Key: key, Value: val, Effect: e})
+		if err := k.addTaint(corev1.Taint{Key: key, Value: val, Effect: corev1.TaintEffect(effect)}); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+func (k *Kubelet) addTaint(t corev1.Taint) error {
+	if e := t.Effect; t.Key == "" || (e != corev1.TaintEffectNoSchedule && e != corev1.TaintEffectPreferNoSchedule && e != corev1.TaintEffectNoExecute) {
+		return fmt.Errorf("user data's taint %q: needs a key and an effect NoSchedule, PreferNoSchedule or NoExecute", t.ToString())
+	}
+	k.Taints = append(k.Taints, corev1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
 	return nil
 }
 
