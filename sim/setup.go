@@ -69,7 +69,8 @@ func startEnv(ctx context.Context, o runConfig, sc *scenario.Scenario, workDir, 
 	}
 	starting := startPhase(o.Progress, "starting the API server")
 	defer starting.End()
-	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, CRDPaths: sc.Cluster.CRDs, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit, Logger: log})
+	return env.Start(ctx, env.Options{Kubeconfig: kc, Context: kctx, AssetsDir: assets, CRDPaths: sc.Cluster.CRDs, WorkDir: workDir, EtcdDataDir: etcdDir, GoMemLimit: goMemLimit,
+		Scheduler: sc.Cluster.Scheduler, Logger: log})
 }
 
 func stopEnv(e *env.Env, log logr.Logger) {

@@ -84,6 +84,7 @@ func (r *strategyRun) startFleet(ctx context.Context) error {
 	}
 	r.simulator = simulator
 	r.stops.add(stopSim)
+	r.startInstanceNodes(ctx)
 	if r.cluster != nil {
 		// Registered before the fleet exists, so an interrupted creation (SIGINT) is cleaned up too;
 		// it runs after the controllers are stopped, and stops the simulated kubelet first, whose

@@ -1,9 +1,9 @@
 // Command envtest-assets makes kube-apiserver and etcd ready in a directory: linked from
 // setup-envtest's store after a download from its release index, or, when that fails or with
-// --source, built from the modules embedded in internal/envtestassets (kube-controller-manager,
-// with --with, always is). It is the
-// Makefile's envtest-assets and cluster-assets targets: `restartsim assets --dir` without
-// compiling all of restartsim first, through the same code.
+// --source, built from the modules embedded in internal/envtestassets (kube-controller-manager and
+// kube-scheduler, with --with, always are). It is the Makefile's envtest-assets, cluster-assets and
+// scheduler-assets targets: `restartsim assets --dir` without compiling all of restartsim first,
+// through the same code.
 package main
 
 import (
@@ -20,7 +20,7 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "directory to fill (default: the user cache, "+"restartsim/k8s/"+envtestassets.Version+")")
-	with := flag.String("with", "", "optional binaries to build too, comma-separated: "+envtestassets.KubeControllerManager)
+	with := flag.String("with", "", "optional binaries to build too, comma-separated: "+strings.Join(envtestassets.Optional, ", "))
 	source := flag.Bool("source", false, "build from source, without trying the envtest release index")
 	index := flag.String("index", "", "envtest release index (default: $"+envtestassets.IndexEnvVar+", else setup-envtest's)")
 	flag.Parse()

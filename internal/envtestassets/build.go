@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -18,7 +20,7 @@ var ErrNoGo = errors.New("the go command is needed to build the envtest assets f
 type BuildOptions struct {
 	// Dir receives the binaries. Default: CacheDir().
 	Dir string
-	// With names optional binaries to build as well; only KubeControllerManager exists. Default: none.
+	// With names optional binaries to build as well; KubeControllerManager and KubeScheduler exist. Default: none.
 	With []string
 	// Progress receives one line per step: what is built, how long it takes cold, how long it
 	// has taken so far and in the end, and go's own messages but its "go: downloading" lines.
@@ -68,8 +70,8 @@ func (o *BuildOptions) setDefaults() error {
 func (o *BuildOptions) wanted() ([]target, error) {
 	names := map[string]bool{"kube-apiserver": !o.withOnly, "etcd": !o.withOnly}
 	for _, w := range o.With {
-		if w != KubeControllerManager {
-			return nil, fmt.Errorf("cannot build %q: the optional binary is %s", w, KubeControllerManager)
+		if !slices.Contains(Optional, w) {
+			return nil, fmt.Errorf("cannot build %q: the optional binaries are %s", w, strings.Join(Optional, ", "))
 		}
 		names[w] = true
 	}

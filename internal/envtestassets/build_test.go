@@ -142,6 +142,13 @@ func TestEnsureWith(t *testing.T) {
 	if want := []string{"kube-apiserver", KubeControllerManager, "etcd"}; !slices.Equal(f.called(), want) {
 		t.Fatalf("built %v, want %v", f.called(), want)
 	}
+	o.With = []string{KubeScheduler}
+	if _, err := Ensure(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"kube-apiserver", KubeControllerManager, "etcd", KubeScheduler}; !slices.Equal(f.called(), want) {
+		t.Fatalf("built %v, want %v (kube-scheduler added to the built ones)", f.called(), want)
+	}
 	o.With = []string{"kubelet"}
 	if _, err := Ensure(context.Background(), o); err == nil || !strings.Contains(err.Error(), "kubelet") {
 		t.Fatalf("With kubelet: err = %v; want one naming it", err)

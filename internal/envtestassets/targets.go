@@ -28,6 +28,13 @@ type target struct {
 // KubeControllerManager is the optional binary the local cluster needs (restartsim cluster up).
 const KubeControllerManager = "kube-controller-manager"
 
+// KubeScheduler is the optional binary a scenario with cluster.scheduler needs: it binds pending pods
+// to nodes, as a controller that provisions nodes for them (Karpenter) expects.
+const KubeScheduler = "kube-scheduler"
+
+// Optional lists the binaries BuildOptions.With may name.
+var Optional = []string{KubeControllerManager, KubeScheduler}
+
 // kubeLDFlags stamp the version kube-apiserver reports (/version), as Kubernetes' own build does.
 func kubeLDFlags() string {
 	parts := strings.SplitN(Version, ".", 3)
@@ -40,7 +47,7 @@ func kubeLDFlags() string {
 	}, " ")
 }
 
-// targets in build order: kube-controller-manager after kube-apiserver, whose compile cache it
+// targets in build order: kube-controller-manager and kube-scheduler after kube-apiserver, whose compile cache it
 // mostly shares.
 var targets = []target{
 	{name: "kube-apiserver", module: "kubernetes", modulePath: "github.com/restartsim/restartsim/hack/kubernetes",
@@ -49,6 +56,9 @@ var targets = []target{
 	{name: KubeControllerManager, module: "kubernetes", modulePath: "github.com/restartsim/restartsim/hack/kubernetes",
 		pkg: "k8s.io/kubernetes/cmd/kube-controller-manager", pin: "k8s.io/kubernetes", version: "v" + Version,
 		ldflags: kubeLDFlags(), cold: "about 2.5 min after kube-apiserver"},
+	{name: KubeScheduler, module: "kubernetes", modulePath: "github.com/restartsim/restartsim/hack/kubernetes",
+		pkg: "k8s.io/kubernetes/cmd/kube-scheduler", pin: "k8s.io/kubernetes", version: "v" + Version,
+		ldflags: kubeLDFlags(), cold: "about 2 min after kube-apiserver"},
 	{name: "etcd", module: "etcd", modulePath: "github.com/restartsim/restartsim/hack/etcd",
 		pkg: ".", pin: "go.etcd.io/etcd/server/v3", version: "v" + EtcdVersion, cold: "about 30 s"},
 }

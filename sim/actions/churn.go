@@ -42,6 +42,8 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	switch kind {
 	case scenario.ChurnReplaceNode:
 		return e.replaceNodes(ctx, st)
+	case scenario.ChurnDeleteNodes:
+		return e.deleteNodes(ctx, st)
 	case scenario.ChurnPatch, scenario.ChurnCreate, scenario.ChurnDelete:
 		return e.objectChurn(ctx, st)
 	}

@@ -30,6 +30,8 @@ type Backend interface {
 	SeedInstance(in fakeaws.Instance) error
 	SeedENI(e fakeaws.ENI) error
 	DefaultVPCID() (string, error)
+	// Instances lists every EC2 instance through the admin side (never throttled, never in the call log).
+	Instances() ([]fakeaws.Instance, error)
 	Close() error
 }
 
@@ -77,3 +79,6 @@ func (l Local) SeedInstance(in fakeaws.Instance) error {
 }
 func (l Local) SeedENI(e fakeaws.ENI) error   { _, err := l.Server.SeedENI(e); return err }
 func (l Local) DefaultVPCID() (string, error) { return l.Server.DefaultVPCID(), nil }
+func (l Local) Instances() ([]fakeaws.Instance, error) {
+	return l.Server.Instances(), nil
+}

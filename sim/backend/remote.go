@@ -82,6 +82,7 @@ type remoteState struct {
 	Now            time.Time               `json:"now"`
 	SecurityGroups []fakeaws.SecurityGroup `json:"securityGroups"`
 	VPCs           []fakeaws.VPC           `json:"vpcs"`
+	Instances      []fakeaws.Instance      `json:"instances"`
 }
 
 func (r *Remote) state() (remoteState, error) {
@@ -157,6 +158,12 @@ func (r *Remote) SecurityGroup(id string) (fakeaws.SecurityGroup, error) {
 func (r *Remote) SeedInstance(in fakeaws.Instance) error { return r.post("seed/instance", in) }
 func (r *Remote) SeedENI(e fakeaws.ENI) error            { return r.post("seed/eni", e) }
 func (r *Remote) DefaultVPCID() (string, error)          { return r.vpc, nil }
+
+// Instances reads the admin state, not the throttled EC2 API the controller under test shares.
+func (r *Remote) Instances() ([]fakeaws.Instance, error) {
+	s, err := r.state()
+	return s.Instances, err
+}
 
 func (r *Remote) defaultVPC() (string, error) {
 	s, err := r.state()

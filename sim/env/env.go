@@ -52,6 +52,10 @@ type Options struct {
 	// this many bytes: a soft limit that makes their garbage collectors run before the heap doubles
 	// (their resident memory is otherwise 2-2.5 times their live heap). Ignored on a kubeconfig cluster.
 	GoMemLimit int64
+	// Scheduler starts kube-scheduler beside envtest's kube-apiserver (from AssetsDir; its log is
+	// WorkDir/kube-scheduler.log), so pods without a nodeName are bound to nodes. Refused on a
+	// kubeconfig cluster, which has its own.
+	Scheduler bool
 	// Logger. Default logr.Discard().
 	Logger logr.Logger
 }
@@ -72,8 +76,9 @@ type Env struct {
 	// KubernetesVersion is the server's version.
 	KubernetesVersion string
 
-	testEnv *envtest.Environment
-	reaper  *reaper // kills the control plane and removes its keys if this process dies first
+	testEnv   *envtest.Environment
+	scheduler *scheduler
+	reaper    *reaper // kills the control plane and removes its keys if this process dies first
 }
 
 // PrivateDir is a directory of this run's secrets (client and webhook keys), readable by this user
@@ -120,6 +125,9 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 		return nil, err
 	}
 	if o.Kubeconfig != "" {
+		if o.Scheduler {
+			return nil, fmt.Errorf("%w: kube-scheduler is started on envtest only; a kubeconfig cluster runs its own", ErrEnvironment)
+		}
 		return startKubeconfig(o)
 	}
 	return startEnvtest(ctx, o)
@@ -172,14 +180,7 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	if o.EtcdDataDir != "" {
 		te.ControlPlane.Etcd = &envtest.Etcd{DataDir: o.EtcdDataDir}
 	}
-	args := te.ControlPlane.GetAPIServer().Configure()
-	args.Set("audit-policy-file", policy)
-	args.Set("audit-log-path", auditLog)
-	args.Set("audit-log-format", "json")
-	args.Set("audit-log-maxsize", "0")
-	args.Set("service-cluster-ip-range", "10.96.0.0/12")
-	args.Set("max-requests-inflight", "2000")
-	args.Set("max-mutating-requests-inflight", "1000")
+	configureAPIServer(te, policy, auditLog)
 	rp, err := startReaper()
 	if err != nil {
 		return nil, err
@@ -216,8 +217,26 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 		_ = e.Stop() // the start failure is the error to report
 		return nil, err
 	}
+	if o.Scheduler {
+		if e.scheduler, err = startScheduler(ctx, te, assets, rp.dir, o.WorkDir); err != nil {
+			_ = e.Stop() // the start failure is the error to report
+			return nil, err
+		}
+	}
 	e.KubernetesVersion = serverVersion(cfg)
 	return e, nil
+}
+
+// configureAPIServer sets kube-apiserver's audit log and its request limits.
+func configureAPIServer(te *envtest.Environment, policy, auditLog string) {
+	args := te.ControlPlane.GetAPIServer().Configure()
+	args.Set("audit-policy-file", policy)
+	args.Set("audit-log-path", auditLog)
+	args.Set("audit-log-format", "json")
+	args.Set("audit-log-maxsize", "0")
+	args.Set("service-cluster-ip-range", "10.96.0.0/12")
+	args.Set("max-requests-inflight", "2000")
+	args.Set("max-mutating-requests-inflight", "1000")
 }
 
 // envStarts keeps a start that sets GOMEMLIMIT apart from every other start: envtest starts its
@@ -256,6 +275,7 @@ func (e *Env) Stop() error {
 		e.reaper.release(true)
 		return nil
 	}
+	e.scheduler.stop()
 	err := e.testEnv.Stop()
 	e.reaper.release(err == nil)
 	return err

@@ -48,24 +48,31 @@ func (s *Simulator) renewLeasesOnce(ctx context.Context) {
 		if !NodeReady(n) || InstanceID(n.Spec.ProviderID) == "" {
 			continue
 		}
-		lease := &coordinationv1.Lease{}
-		err := s.c.Get(ctx, client.ObjectKey{Namespace: NodeLeaseNamespace, Name: n.Name}, lease)
-		switch {
-		case apierrors.IsNotFound(err):
-			lease = &coordinationv1.Lease{
-				ObjectMeta: metav1.ObjectMeta{Namespace: NodeLeaseNamespace, Name: n.Name, Labels: s.opts.Labels,
-					OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.Name, UID: n.UID}}},
-				Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(n.Name), LeaseDurationSeconds: &duration, RenewTime: &now},
-			}
-			err = s.c.Create(ctx, lease)
-		case err == nil:
-			lease.Spec.RenewTime, lease.Spec.LeaseDurationSeconds = &now, &duration
-			err = s.c.Update(ctx, lease)
-		}
+		err := RenewLease(ctx, s.c, n, duration, now, s.opts.Labels)
 		if err != nil && ctx.Err() == nil {
 			s.opts.Logger.V(1).Info("renewing node lease", "node", n.Name, "error", err.Error())
 		}
 	}
+}
+
+// RenewLease creates or renews node n's heartbeat Lease in kube-node-lease, as its kubelet does,
+// owned by the node so it goes with it.
+func RenewLease(ctx context.Context, c client.Client, n *corev1.Node, duration int32, now metav1.MicroTime, labels map[string]string) error {
+	lease := &coordinationv1.Lease{}
+	err := c.Get(ctx, client.ObjectKey{Namespace: NodeLeaseNamespace, Name: n.Name}, lease)
+	switch {
+	case apierrors.IsNotFound(err):
+		lease = &coordinationv1.Lease{
+			ObjectMeta: metav1.ObjectMeta{Namespace: NodeLeaseNamespace, Name: n.Name, Labels: labels,
+				OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: n.Name, UID: n.UID}}},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(n.Name), LeaseDurationSeconds: &duration, RenewTime: &now},
+		}
+		return c.Create(ctx, lease)
+	case err == nil:
+		lease.Spec.RenewTime, lease.Spec.LeaseDurationSeconds = &now, &duration
+		return c.Update(ctx, lease)
+	}
+	return err
 }
 
 // NodeReady tells whether the node's Ready condition is True.

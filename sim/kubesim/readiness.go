@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 )
 
@@ -113,4 +114,32 @@ func endpointsEqual(a, b []discoveryv1.Endpoint) bool {
 		return true
 	}
 	return equality.Semantic.DeepEqual(a, b)
+}
+
+// RunningStatus is the status a kubelet reports once the pod's containers (their statuses given) have
+// started: Running on hostIP at podIP, every start condition True, and Ready by the kubelet's rule
+// (ReadyCondition), so a pod whose readiness gates are unmet is not Ready.
+func RunningStatus(pod *corev1.Pod, hostIP, podIP string, qos corev1.PodQOSClass, containers []corev1.ContainerStatus, now metav1.Time) corev1.PodStatus {
+	st := corev1.PodStatus{
+		Phase:     corev1.PodRunning,
+		HostIP:    hostIP,
+		HostIPs:   []corev1.HostIP{{IP: hostIP}},
+		PodIP:     podIP,
+		PodIPs:    []corev1.PodIP{{IP: podIP}},
+		StartTime: &now,
+		QOSClass:  qos,
+		Conditions: []corev1.PodCondition{
+			{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
+		},
+		ContainerStatuses: containers,
+	}
+	cp := *pod
+	cp.Status = st
+	ready := ReadyCondition(&cp)
+	ready.LastTransitionTime = now
+	st.Conditions = append(st.Conditions, ready)
+	return st
 }

@@ -120,7 +120,7 @@ type Strategy struct {
 type External struct {
 	// Name labels the results. Default "external".
 	Name string `json:"name,omitempty"`
-	// Command is the argv; each element is a Go template over {{.Kubeconfig}} {{.AWSEndpoint}} {{.Region}}
+	// Command is the argv; each element is a Go template over {{.Kubeconfig}} {{.APIServer}} {{.AWSEndpoint}} {{.Region}}
 	// {{.AccessKeyID}} {{.SecretAccessKey}} {{.Port}} {{.MetricsPort}} {{.HealthPort}} {{.CertDir}}
 	// {{.Replica}} {{.ClusterName}} {{.VpcID}} {{.Namespace}}.
 	Command []string `json:"command"`
@@ -184,7 +184,9 @@ const (
 
 // TemplateData is what an external controller's command and env templates can use.
 type TemplateData struct {
-	Kubeconfig      string
+	Kubeconfig string
+	// APIServer is the cluster's API server URL (Karpenter's CLUSTER_ENDPOINT).
+	APIServer       string
 	AWSEndpoint     string
 	Region          string
 	AccessKeyID     string

@@ -54,6 +54,14 @@ func SetDefaults(s *Scenario, given func(path string) bool) {
 	if s.Cluster.Envtest == nil && s.Cluster.Kubeconfig == nil {
 		s.Cluster.Envtest = &Envtest{}
 	}
+	if n := s.Cluster.InstanceNodes; n != nil {
+		if n.JoinDelay == nil {
+			n.JoinDelay = D(15 * time.Second)
+		}
+		if n.RemoveAfter == nil {
+			n.RemoveAfter = D(5 * time.Second)
+		}
+	}
 	setAWSDefaults(&s.AWS)
 	setFleetDefaults(&s.Fleet, unset)
 	c := &s.Controller
@@ -180,7 +188,7 @@ func setStepDefaults(st *Step, unset func(string, bool) bool) {
 		if st.Kind == "" {
 			st.Kind = ChurnMixed
 		}
-		if st.Kind == ChurnReplaceNode || IsObjectChurn(st.Kind) {
+		if st.Kind == ChurnReplaceNode || st.Kind == ChurnDeleteNodes || IsObjectChurn(st.Kind) {
 			if unset("count", st.Count == 0) {
 				st.Count = 1
 			}

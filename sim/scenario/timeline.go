@@ -124,6 +124,10 @@ const (
 	// NotReady. Every instance TGB must register the new instance and deregister the old one on its
 	// NodePort. Needs instance TGBs (fleet.instanceShare above 0).
 	ChurnReplaceNode = "replaceNode"
+	// ChurnDeleteNodes deletes Count Nodes of EC2 instances (cluster.instanceNodes), drawn with the
+	// seed, as `kubectl delete node` does; their kubelets do not register them again. A disruption,
+	// not a timed change.
+	ChurnDeleteNodes = "deleteNodes"
 	// ChurnPatch applies a JSON merge patch to objects of a group of fleet.objects.
 	ChurnPatch = "patch"
 	// ChurnCreate makes new objects of a group of fleet.objects from its template.

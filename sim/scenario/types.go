@@ -74,6 +74,26 @@ type Cluster struct {
 	// through a real slice update). Default: simulated on envtest; on a kubeconfig cluster, cluster
 	// when a kube-controller-manager holds its Lease, else simulated.
 	EndpointSlices string `json:"endpointSlices,omitempty"`
+	// Scheduler starts kube-scheduler (built by `restartsim assets --with kube-scheduler`) beside
+	// envtest's kube-apiserver, so pods created without a nodeName are bound to nodes by the real
+	// scheduler, as a node provisioner such as Karpenter expects. Envtest only. Default false.
+	Scheduler bool `json:"scheduler,omitempty"`
+	// InstanceNodes plays the kubelet of fakeaws's EC2 instances: each running instance registers a
+	// Node (named and labelled as on EKS, with the labels and taints of its user data and the
+	// capacity of its instance type), Ready after joinDelay, running the pods bound to it; a shut-down
+	// or vanished instance's Node goes NotReady and, removeAfter later, away with its pods. Unset: no
+	// instance becomes a node.
+	InstanceNodes *InstanceNodes `json:"instanceNodes,omitempty"`
+}
+
+// InstanceNodes times the simulated kubelets of EC2 instances (scenario time).
+type InstanceNodes struct {
+	// JoinDelay is how long a registered Node stays NotReady (kubelet, runtime and CNI starting).
+	// Default 15s.
+	JoinDelay *Duration `json:"joinDelay,omitempty"`
+	// RemoveAfter is how long a shut-down instance's Node stays NotReady before it and its pods are
+	// deleted. Default 5s.
+	RemoveAfter *Duration `json:"removeAfter,omitempty"`
 }
 
 // Values of Cluster.EndpointSlices.

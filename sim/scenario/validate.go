@@ -16,7 +16,7 @@ var (
 	RestartModes = []string{RestartCrash, RestartGraceful, RestartLeaderHandover}
 	Awaits       = []string{AwaitLeader, AwaitNone}
 	ChurnKinds   = []string{ChurnAddTGB, ChurnBackendPort, ChurnBackendTargetPort, ChurnIngressAnnotation, ChurnIngressRule, ChurnMixed,
-		ChurnCreate, ChurnDelete, ChurnPatch, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
+		ChurnCreate, ChurnDelete, ChurnDeleteNodes, ChurnPatch, ChurnRecreateService, ChurnRemoveTGB, ChurnReplaceNode, ChurnRotate, ChurnScale, ChurnSecretContent, ChurnStaleGate}
 	DriftKinds = []string{DriftRemoveTarget, DriftRevokeIngress}
 	FaultKinds = []string{FaultErrors, FaultLatency, FaultLimit, FaultOutage, FaultProfile}
 	// Mutants are the reference controller's test-only reintroduced bugs and slowdowns; a test in package
@@ -107,6 +107,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	default:
 		v.addf("cluster.endpointSlices", "must be %q or %q, got %q", EndpointSlicesSimulated, EndpointSlicesCluster, s.Cluster.EndpointSlices)
 	}
+	v.validateNodes(&s.Cluster)
 	v.validateAWS(&s.AWS)
 	v.validateFleet(&s.Fleet)
 	if s.Cluster.EndpointSlices == EndpointSlicesCluster && s.Fleet.DuplicateEndpointShare > 0 {
@@ -245,6 +246,16 @@ func leafErrors(err error) []error {
 }
 
 // validateCRDs checks that every extra CRD path exists.
+func (v *validator) validateNodes(c *Cluster) {
+	if c.Scheduler && c.Kubeconfig != nil {
+		v.addf("cluster.scheduler", "starts kube-scheduler beside envtest; a kubeconfig cluster runs its own")
+	}
+	if n := c.InstanceNodes; n != nil {
+		v.duration("cluster.instanceNodes.joinDelay", n.JoinDelay)
+		v.duration("cluster.instanceNodes.removeAfter", n.RemoveAfter)
+	}
+}
+
 func (v *validator) validateCRDs(c *Cluster) {
 	for i, path := range c.CRDs {
 		p := fmt.Sprintf("cluster.crds[%d]", i)

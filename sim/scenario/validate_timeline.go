@@ -106,6 +106,8 @@ func (v *validator) validateAction(s *Scenario, st *Step, p string) {
 			v.validateObjectChurn(s, st, p)
 		case isIngressChurn(st.Kind):
 			v.validateIngressChurn(s, st, p)
+		case st.Kind == ChurnDeleteNodes:
+			v.validateDeleteNodes(s, st, p)
 		default:
 			v.count(p+".services", st.Services, 1, s.Fleet.TargetGroupBindings)
 		}
@@ -141,6 +143,9 @@ func (v *validator) validateReplaceNode(s *Scenario, st *Step, p string) {
 	if IsObjectChurn(st.Kind) {
 		return
 	}
+	if st.Kind == ChurnDeleteNodes {
+		return
+	}
 	if st.Kind != ChurnReplaceNode {
 		if v.given(p + ".count") {
 			v.addf(p+".count", "applies to churn kind %s only (the other kinds take services)", ChurnReplaceNode)
@@ -156,6 +161,20 @@ func (v *validator) validateReplaceNode(s *Scenario, st *Step, p string) {
 		v.addf(p+".kind", "replaceNode needs TGBs with instance targets: set fleet.instanceShare above 0")
 	case planned(tgbs, s.Fleet.InstanceShare) == 0:
 		v.addf(p+".kind", "replaceNode needs TGBs with instance targets: fleet.instanceShare %g of %d TGBs plans none", s.Fleet.InstanceShare, tgbs)
+	}
+}
+
+// validateDeleteNodes checks churn kind deleteNodes: count nodes of EC2 instances, which only
+// cluster.instanceNodes makes.
+func (v *validator) validateDeleteNodes(s *Scenario, st *Step, p string) {
+	if v.given(p + ".services") {
+		v.addf(p+".services", "does not apply to churn kind %s (it takes count: how many nodes)", ChurnDeleteNodes)
+	}
+	if st.Count < 1 {
+		v.addf(p+".count", "must be at least 1, got %d", st.Count)
+	}
+	if s.Cluster.InstanceNodes == nil {
+		v.addf(p+".kind", "deleteNodes deletes the Nodes of EC2 instances: set cluster.instanceNodes")
 	}
 }
 

@@ -32,7 +32,7 @@ import (
 // environment.
 func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend.Creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (Controllers, error) {
 	vpc, _ := b.DefaultVPCID()
-	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, AWSEndpoint: b.URL(), Region: cr.Region,
+	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, APIServer: e.ControllerConfig.Host, AWSEndpoint: b.URL(), Region: cr.Region,
 		AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
 	awsEnv, err := fakeAWSEnv(b.URL(), cr, dir)
 	if err != nil {

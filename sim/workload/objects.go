@@ -139,32 +139,10 @@ func (f *FleetPlan) servicePodObject(namespace, service string, p PodPlan, sgID 
 // runningStatus is the status a kubelet reports for a started pod: Running, containers ready, Ready
 // according to the readiness gates (none are set yet, so a gated pod is not Ready).
 func (f *FleetPlan) runningStatus(pod *corev1.Pod, p PodPlan, now metav1.Time) corev1.PodStatus {
-	hostIP := f.node(p.Node).PrivateIP
-	st := corev1.PodStatus{
-		Phase:     corev1.PodRunning,
-		HostIP:    hostIP,
-		HostIPs:   []corev1.HostIP{{IP: hostIP}},
-		PodIP:     p.IP,
-		PodIPs:    []corev1.PodIP{{IP: p.IP}},
-		StartTime: &now,
-		QOSClass:  corev1.PodQOSBestEffort,
-		Conditions: []corev1.PodCondition{
-			{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
-		},
-		ContainerStatuses: []corev1.ContainerStatus{{
-			Name: containerName, Image: image, ImageID: image, Ready: true, Started: ptr.To(true),
-			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}},
-		}},
-	}
-	cp := *pod
-	cp.Status = st
-	ready := kubesim.ReadyCondition(&cp)
-	ready.LastTransitionTime = now
-	st.Conditions = append(st.Conditions, ready)
-	return st
+	return kubesim.RunningStatus(pod, f.node(p.Node).PrivateIP, p.IP, corev1.PodQOSBestEffort, []corev1.ContainerStatus{{
+		Name: containerName, Image: image, ImageID: image, Ready: true, Started: ptr.To(true),
+		State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}},
+	}}, now)
 }
 
 // duplicateSliceName names the second EndpointSlice of a Service with DuplicateEndpoint.

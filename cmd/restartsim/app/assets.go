@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,7 +55,10 @@ Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
   export KUBEBUILDER_ASSETS=$(restartsim assets --print)
 
   # Also kube-controller-manager, for restartsim cluster up, into a directory of your choice
-  restartsim assets --with kube-controller-manager --dir ./k8s`,
+  restartsim assets --with kube-controller-manager --dir ./k8s
+
+  # Also kube-scheduler, for scenarios that set cluster.scheduler (pods bound to simulated nodes)
+  restartsim assets --with kube-scheduler`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
@@ -71,7 +75,7 @@ Exit codes: 0 ready, 1 a build failed, 2 bad flags or no go command.`,
 func (o *assetsOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Dir, "dir", "", "make the binaries ready in this directory, a download linked from the store (default: found where restartsim looks, else into $KUBEBUILDER_ASSETS when set, else setup-envtest's store or, built, the user cache)")
 	fs.BoolVar(&o.Print, "print", false, "print only the directory on stdout (progress stays on stderr), for KUBEBUILDER_ASSETS=$(restartsim assets --print)")
-	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well: "+envtestassets.KubeControllerManager+" (for restartsim cluster up; built from source, as the envtest archives hold none)")
+	fs.StringSliceVar(&o.With, "with", nil, "optional binaries to build as well, from source, as the envtest archives hold neither: "+envtestassets.KubeControllerManager+" (for restartsim cluster up), "+envtestassets.KubeScheduler+" (for scenarios with cluster.scheduler)")
 	fs.BoolVar(&o.Source, "source", false, "when nothing is found, build from source without trying the envtest release index")
 	fs.StringVar(&o.Index, "index", "", "envtest release index URL, a mirror of setup-envtest's (default: $"+envtestassets.IndexEnvVar+", else setup-envtest's)")
 }
@@ -79,8 +83,8 @@ func (o *assetsOptions) AddFlags(fs *pflag.FlagSet) {
 // Validate checks the flags.
 func (o *assetsOptions) Validate() error {
 	for _, w := range o.With {
-		if w != envtestassets.KubeControllerManager {
-			return fmt.Errorf("--with %q: the only optional binary is %s", w, envtestassets.KubeControllerManager)
+		if !slices.Contains(envtestassets.Optional, w) {
+			return fmt.Errorf("--with %q: the optional binaries are %s", w, strings.Join(envtestassets.Optional, ", "))
 		}
 	}
 	if o.Index != "" {
