@@ -186,7 +186,7 @@ func adminPost(fn func(body []byte) (any, error)) http.HandlerFunc {
 }
 
 // jsonCall adapts a seeding method to a JSON endpoint.
-func jsonCall[T any](fn func(T) (T, error)) func([]byte) (any, error) {
+func jsonCall[T, R any](fn func(T) (R, error)) func([]byte) (any, error) {
 	return func(b []byte) (any, error) {
 		var v T
 		if err := json.Unmarshal(b, &v); err != nil {
