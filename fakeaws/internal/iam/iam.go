@@ -40,19 +40,19 @@ type Role struct {
 
 // Tag is a key and value on an IAM resource.
 type Tag struct {
-	Key   string `xml:"Key"`
-	Value string `xml:"Value"`
+	Key   string `xml:"Key" json:"key"`
+	Value string `xml:"Value" json:"value"`
 }
 
 // InstanceProfile is an instance profile as IAM describes it.
 type InstanceProfile struct {
-	Path                string    `xml:"Path"`
-	InstanceProfileName string    `xml:"InstanceProfileName"`
-	InstanceProfileId   string    `xml:"InstanceProfileId"`
-	Arn                 string    `xml:"Arn"`
-	CreateDate          time.Time `xml:"CreateDate"`
-	Roles               []Role    `xml:"Roles>member"`
-	Tags                []Tag     `xml:"Tags>member,omitempty"`
+	Path                string    `xml:"Path" json:"path"`
+	InstanceProfileName string    `xml:"InstanceProfileName" json:"instanceProfileName"`
+	InstanceProfileId   string    `xml:"InstanceProfileId" json:"instanceProfileId"`
+	Arn                 string    `xml:"Arn" json:"arn"`
+	CreateDate          time.Time `xml:"CreateDate" json:"createDate"`
+	Roles               []Role    `xml:"Roles>member" json:"roles"`
+	Tags                []Tag     `xml:"Tags>member,omitempty" json:"tags,omitempty"`
 }
 
 // Service holds the account's roles and instance profiles.
