@@ -10,6 +10,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -96,5 +97,34 @@ func TestEKSDescribeCluster(t *testing.T) {
 		"eks/DescribeCluster/ServiceUnavailableException"
 	if strings.Join(got, ",") != want {
 		t.Errorf("recorded %s\nwant     %s", strings.Join(got, ","), want)
+	}
+}
+
+// The admin HTTP API configures the cluster and seeds a role; both show in the state and answer the real
+// clients.
+func TestAdminEKSClusterAndRole(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	for path, body := range map[string]string{
+		"/_restartsim/eks/cluster": `{"name":"admin","endpoint":"https://10.0.0.1","serviceIpv4Cidr":"10.100.0.0/16"}`,
+		"/_restartsim/seed/role":   `{"name":"NodeRole","path":"/nodes/"}`,
+	} {
+		if code, out := adminDo(t, e, "POST", path, body, true); code != 200 {
+			t.Fatalf("%s: %d %s", path, code, out)
+		}
+	}
+	if code, out := adminDo(t, e, "POST", "/_restartsim/seed/role", `{"name":"NodeRole"}`, true); code != 409 || !strings.Contains(out, "EntityAlreadyExists") {
+		t.Errorf("a second role of the name: %d %s", code, out)
+	}
+	cl := must[*eks.DescribeClusterOutput](t)(eks.NewFromConfig(e.cfg).DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String("admin")})).Cluster
+	if aws.ToString(cl.KubernetesNetworkConfig.ServiceIpv4Cidr) != "10.100.0.0/16" || aws.ToString(cl.Version) != "1.34" {
+		t.Errorf("cluster %+v", cl)
+	}
+	r := must[*iam.GetRoleOutput](t)(e.iamClient("us-east-1").GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String("NodeRole")})).Role
+	if aws.ToString(r.Arn) != "arn:aws:iam::123456789012:role/nodes/NodeRole" {
+		t.Errorf("role %+v", r)
+	}
+	if _, state := adminDo(t, e, "GET", "/_restartsim/state", "", true); !strings.Contains(state, `"eksCluster":{"name":"admin"`) ||
+		!strings.Contains(state, `"roleName":"NodeRole"`) {
+		t.Errorf("state: %s", state)
 	}
 }

@@ -85,6 +85,16 @@ func (s *Service) Lookup(op string) (Handler, bool) {
 	return h, ok
 }
 
+// Operations lists the supported operations, sorted.
+func (s *Service) Operations() []string {
+	out := make([]string, 0, len(s.ops))
+	for op := range s.ops {
+		out = append(out, op)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Names lists the seeded parameters, sorted.
 func (s *Service) Names() []string {
 	out := make([]string, 0, len(s.params))
