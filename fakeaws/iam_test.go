@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 
@@ -129,3 +131,22 @@ func tagString(tags []iamtypes.Tag) string {
 }
 
 func ptr[T any](v T, err error) (*T, error) { return &v, err }
+
+// An instance launched with an instance profile's name carries the profile's ARN, path included; a name IAM
+// does not hold gets the ARN it would have at path "/".
+func TestIAMProfileOfLaunchedInstance(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	must[*iam.CreateInstanceProfileOutput](t)(e.iamClient("us-east-1").CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{
+		InstanceProfileName: aws.String("nodes"), Path: aws.String("/karpenter/")}))
+	for name, want := range map[string]string{
+		"nodes":   "arn:aws:iam::123456789012:instance-profile/karpenter/nodes",
+		"unknown": "arn:aws:iam::123456789012:instance-profile/unknown",
+	} {
+		out := must[*ec2.RunInstancesOutput](t)(e.ec2.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String("ami-0a1b2c3d4e5f60721"),
+			InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+			IamInstanceProfile: &ec2types.IamInstanceProfileSpecification{Name: aws.String(name)}}))
+		if got := aws.ToString(out.Instances[0].IamInstanceProfile.Arn); got != want {
+			t.Errorf("%s: instance profile %s, want %s", name, got, want)
+		}
+	}
+}

@@ -103,6 +103,7 @@ func New(opts Options) (*Server, error) {
 	s.route53 = route53.New(s.st)
 	s.sts = sts.New(opts.AccountID, opts.AccessKeyID)
 	s.iam = iam.New(opts.AccountID)
+	s.ec2.ProfileARN = s.iam.ProfileARN
 	s.ssm = ssm.New(opts.Region)
 	s.eks = eks.New(opts.AccountID, opts.Region)
 	if err := s.configureAccount(opts); err != nil {

@@ -122,6 +122,16 @@ func (s *Service) Roles() []Role {
 	return out
 }
 
+// ProfileARN returns the ARN of the instance profile name, or "".
+func (s *Service) ProfileARN(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.profiles[name]; ok {
+		return p.Arn
+	}
+	return ""
+}
+
 // InstanceProfiles lists the instance profiles by name.
 func (s *Service) InstanceProfiles() []InstanceProfile {
 	s.mu.Lock()

@@ -6,7 +6,8 @@ package ssm
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
@@ -86,24 +87,10 @@ func (s *Service) Lookup(op string) (Handler, bool) {
 }
 
 // Operations lists the supported operations, sorted.
-func (s *Service) Operations() []string {
-	out := make([]string, 0, len(s.ops))
-	for op := range s.ops {
-		out = append(out, op)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s *Service) Operations() []string { return slices.Sorted(maps.Keys(s.ops)) }
 
 // Names lists the seeded parameters, sorted.
-func (s *Service) Names() []string {
-	out := make([]string, 0, len(s.params))
-	for n := range s.params {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s *Service) Names() []string { return slices.Sorted(maps.Keys(s.params)) }
 
 // decode reads a JSON request body; a body that is not a JSON object is SerializationException.
 func decode(body []byte, v any) error {
