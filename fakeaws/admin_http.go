@@ -21,12 +21,15 @@ import (
 //	GET  /_restartsim/calls/stream           JSON lines of new calls until the client disconnects
 //	GET  /_restartsim/metrics                Prometheus text format
 //	GET  /_restartsim/state                  {now, profile, buckets, vpcs, instances, enis, securityGroups,
-//	                                         targetGroups, subnets, loadBalancers, hostedZones}
+//	                                         targetGroups, subnets, loadBalancers, hostedZones, eksCluster,
+//	                                         iamRoles, instanceProfiles}
 //	GET  /_restartsim/targets?arn=ARN        targets with health
 //	GET  /_restartsim/now                    {"now"}: the scenario clock's time
 //	POST /_restartsim/seed/vpc               VPC
 //	POST /_restartsim/seed/instance          Instance
 //	POST /_restartsim/seed/eni               ENI
+//	POST /_restartsim/seed/role              {"name","path","assumeRolePolicyDocument"}: an IAM role
+//	POST /_restartsim/eks/cluster            EKSCluster: what EKS DescribeCluster answers
 //	POST /_restartsim/profile                {"name"}
 //	POST /_restartsim/limit                  {"operation","rate","burst"} (clear: {"operation","clear":true})
 //	POST /_restartsim/latency                {"operation","base","jitter"}
@@ -186,7 +189,7 @@ func adminPost(fn func(body []byte) (any, error)) http.HandlerFunc {
 }
 
 // jsonCall adapts a seeding method to a JSON endpoint.
-func jsonCall[T any](fn func(T) (T, error)) func([]byte) (any, error) {
+func jsonCall[T, R any](fn func(T) (R, error)) func([]byte) (any, error) {
 	return func(b []byte) (any, error) {
 		var v T
 		if err := json.Unmarshal(b, &v); err != nil {

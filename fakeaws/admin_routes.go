@@ -28,6 +28,8 @@ func (s *Server) adminRoutes() []adminRoute {
 		{http.MethodPost, "errors", adminPost(s.postErrors)},
 		{http.MethodPost, "outage", adminPost(s.postOutage)},
 		{http.MethodPost, "capacity-error", adminPost(jsonCall(s.SetCapacityError))},
+		{http.MethodPost, "eks/cluster", adminPost(jsonCall(s.SetEKSCluster))},
+		{http.MethodPost, "seed/role", adminPost(jsonCall(s.SeedRole))},
 		{http.MethodPost, "health-timing", adminPost(s.postHealthTiming)},
 		{http.MethodPost, "drift/remove-target", adminPost(s.postRemoveTarget)},
 		{http.MethodPost, "drift/revoke-ingress", adminPost(s.postRevokeIngress)},
@@ -47,6 +49,7 @@ func (s *Server) serveState(w http.ResponseWriter, _ *http.Request) {
 		"now": s.Now(), "profile": s.Profile(), "buckets": s.Buckets(), "vpcs": s.VPCs(), "instances": s.Instances(),
 		"enis": s.ENIs(), "securityGroups": s.SecurityGroups(), "targetGroups": s.TargetGroups(), "subnets": s.Subnets(),
 		"loadBalancers": s.loadBalancerTree(), "hostedZones": s.hostedZoneTree(),
+		"eksCluster": s.EKSClusterConfig(), "iamRoles": s.IAMRoles(), "instanceProfiles": s.InstanceProfiles(),
 	})
 }
 

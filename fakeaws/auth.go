@@ -8,17 +8,24 @@ import (
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
 )
 
-// signingName is the SigV4 service name of a Query service.
-var signingName = map[string]string{ServiceELBv2: "elasticloadbalancing", ServiceEC2: "ec2", ServiceSTS: "sts"}
+// signingName is the SigV4 service name of a service.
+var signingName = map[string]string{ServiceELBv2: "elasticloadbalancing", ServiceEC2: "ec2", ServiceSTS: "sts", ServiceIAM: "iam",
+	ServiceSSM: "ssm", ServiceEKS: "eks"}
 
 // precheck checks what a Query (or admin) request's headers alone decide: the signature's format, key,
 // date and region. It returns nil when the body is worth reading.
 func (s *Server) precheck(r *http.Request) *sigv4.Failure {
 	scope, f := s.verifier.Precheck(r)
-	if f == nil && scope.Region != s.opts.Region {
+	if f == nil && !s.regionOK(scope) {
 		f = wrongRegion(scope.Region)
 	}
 	return f
+}
+
+// regionOK reports whether a request may be signed for its scope's region: the server's, or for IAM, a
+// global service, also us-east-1, where AWS signs it whatever the client's region.
+func (s *Server) regionOK(scope sigv4.Scope) bool {
+	return scope.Region == s.opts.Region || (scope.Service == signingName[ServiceIAM] && scope.Region == route53Region)
 }
 
 func wrongRegion(region string) *sigv4.Failure {
@@ -30,7 +37,7 @@ func (s *Server) authenticate(r *http.Request, body []byte, service string) *que
 	scope, f := s.verifier.Verify(r, sigv4.PayloadHash(body), false)
 	switch {
 	case f != nil:
-	case scope.Region != s.opts.Region:
+	case !s.regionOK(scope):
 		f = wrongRegion(scope.Region)
 	case service != "" && scope.Service != signingName[service]:
 		f = &sigv4.Failure{Kind: sigv4.BadSignature, Message: "Credential should be scoped to correct service: '" + signingName[service] + "'."}

@@ -1,12 +1,14 @@
 // Package fakeaws is a loopback AWS endpoint for simulations. It serves, on one listener: ELBv2 (2015-12-01),
 // EC2 (2016-11-15: VPCs, subnets, zones, security groups, ENIs, instances and the capacity API that
-// provisions them) and STS (2011-06-15, GetCallerIdentity) over the AWS Query wire protocol; Route53
-// (REST-XML 2013-04-01, paths under /2013-04-01/); and S3 (path-style, via gofakes3). Unmodified
+// provisions them), STS (2011-06-15, GetCallerIdentity) and IAM (2010-05-08: roles and instance profiles)
+// over the AWS Query wire protocol; Route53 (REST-XML 2013-04-01, paths under /2013-04-01/); SSM Parameter
+// Store reads (AWS JSON 1.1) and EKS DescribeCluster (REST-JSON); and S3 (path-style, via gofakes3). Unmodified
 // aws-sdk-go-v2 clients, the AWS CLI and controllers built on them work against it with only the endpoint
 // changed.
 //
 // Layers: internal/query (form decoding, XML envelopes, the one error-code → HTTP-status table), internal/sigv4
-// (signature verification), internal/elbv2, internal/ec2 and internal/sts (handlers per resource),
+// (signature verification), internal/elbv2, internal/ec2, internal/sts, internal/iam, internal/ssm and
+// internal/eks (handlers per resource),
 // internal/route53 (Route53's paths, XML documents and ErrorResponse),
 // internal/state (the account), internal/throttle (token buckets per AWS category), internal/faults (latency,
 // errors, outages).
@@ -48,11 +50,32 @@
 // (TerminateInstances: 1,000, 20 per second), RequestLimitExceeded when empty. DescribeInstanceStatus
 // reports every running instance's checks passed and no scheduled events.
 //
-// Karpenter v1.15 runs against it with CLUSTER_NAME, CLUSTER_ENDPOINT (no EKS DescribeCluster for the
-// endpoint), ISOLATED_VPC=true (no Pricing API), no INTERRUPTION_QUEUE (no SQS), and an EC2NodeClass of
-// amiFamily AL2 (AL2023 asks EKS for the service CIDR) that names its AMI by ID (no SSM GetParameter) and
-// an instanceProfile rather than a role (no IAM): it launches NodeClaims with CreateLaunchTemplate and
-// CreateFleet. docs/external-controllers.md lists the objects and the calls it makes.
+// Karpenter v1.15 runs against it with CLUSTER_NAME, ISOLATED_VPC=true (no Pricing API), no
+// INTERRUPTION_QUEUE (no SQS), Options.EKSCluster describing the cluster, and an EC2NodeClass as its guide
+// writes one (amiSelectorTerms alias al2023@latest, a role seeded by Options.IAMRoles): it launches
+// NodeClaims with CreateLaunchTemplate and CreateFleet. docs/external-controllers.md lists the objects and
+// the calls it makes.
+//
+// # IAM, SSM and EKS
+//
+// What a node provisioner needs of them. IAM: GetRole on roles the harness seeds (Options.IAMRoles,
+// SeedRole, POST /_restartsim/seed/role); instance profiles created, got, listed by path prefix (paged by
+// MaxItems and Marker), tagged and deleted, holding at most one role (LimitExceeded for a second), with
+// NoSuchEntity, EntityAlreadyExists, DeleteConflict (a profile that still holds its role), ValidationError
+// for a name outside [\w+=,.@-]{1,128} or a path not /.../, and LimitExceeded past 1,000 profiles or 50 tags.
+// IAM is global: requests are signed for service iam in us-east-1, or in the server's region (a client with
+// only an endpoint signs in its own). IAM is not part of a Snapshot. SSM: GetParameter and GetParameters
+// over the EKS AMI parameters of every Kubernetes version 1.20 to 1.45
+// (/aws/service/eks/optimized-ami/<k8s>/amazon-linux-2023/<arch>/standard/recommended/image_id, the newest
+// seeded image of the architecture, and .../standard/amazon-eks-node-al2023-<arch>-standard-<k8s>-v<date>/
+// image_id for each release), ParameterNotFound for the rest (GPU variants, AL2, Bottlerocket: there are no
+// such images), InvalidParameters for GetParameters' unknown names. EKS: DescribeCluster (GET
+// /clusters/{name}) for the cluster of Options.EKSCluster (SetEKSCluster, POST /_restartsim/eks/cluster):
+// ACTIVE, its endpoint, certificate authority, version, service CIDR and ip family; ResourceNotFoundException
+// (404) for another name. Their errors are the JSON protocols' (X-Amzn-ErrorType and __type). Buckets:
+// Parameter Store's documented 40 per second, shared by GetParameter and GetParameters (ssm/parameter-store,
+// ThrottlingException); AWS documents no request rate for IAM or EKS, so iam/request and eks/request are
+// unlimited in every profile unless overridden.
 //
 // # Load balancers
 //
@@ -125,8 +148,8 @@
 // # Authentication
 //
 // AWS requests must carry a SigV4 Authorization header signed with Options.AccessKeyID/SecretAccessKey; the
-// request is routed by the credential scope's service (elasticloadbalancing, ec2, sts, s3), and to Route53 by
-// its path. GetCallerIdentity
+// request is routed by the credential scope's service (elasticloadbalancing, ec2, sts, iam, ssm, eks, s3),
+// and to Route53 by its path. GetCallerIdentity
 // names the IAM user "restartsim" of Options.AccountID, the account in every ARN fakeaws makes. Presigned requests
 // (X-Amz-Signature in the query string) are accepted too. X-Amz-Date must be within Options.MaxClockSkew of
 // Options.WallClock — real time, not scenario time, which may run faster than the clients' clocks — and a

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// Operations lists the operations fakeaws serves, by service (elbv2, ec2, sts, route53), each sorted. They
+// Operations lists the operations fakeaws serves, by service (elbv2, ec2, sts, route53, iam, ssm, eks), each sorted. They
 // are read from the handler tables a Server routes requests to, so a caller (a scenario naming the
 // operations that apply a change) can refuse a name no call will ever carry.
 func Operations() map[string][]string {
@@ -37,6 +37,9 @@ func (s *Server) Operations() map[string][]string {
 		ServiceSTS:   s.sts.Operations(),
 		// Route53 is REST-XML, not Query, but a change's mutations name its operations the same way.
 		ServiceRoute53: s.route53.Operations(),
+		ServiceIAM:     s.iam.Operations(),
+		ServiceSSM:     s.ssm.Operations(),
+		ServiceEKS:     {"DescribeCluster"},
 	}
 }
 

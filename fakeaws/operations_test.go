@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/fakeaws/internal/eks"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
+	"github.com/restartsim/restartsim/fakeaws/internal/iam"
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/route53"
 	"github.com/restartsim/restartsim/fakeaws/internal/sts"
@@ -21,7 +23,7 @@ func TestOperationsAreServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	ops := Operations()
-	versions := map[string]string{ServiceELBv2: elbv2.Version, ServiceSTS: sts.Version, ServiceEC2: "2016-11-15"}
+	versions := map[string]string{ServiceELBv2: elbv2.Version, ServiceSTS: sts.Version, ServiceEC2: "2016-11-15", ServiceIAM: iam.Version}
 	for svc, names := range ops {
 		if len(names) == 0 {
 			t.Errorf("%s: no operations", svc)
@@ -31,6 +33,17 @@ func TestOperationsAreServed(t *testing.T) {
 				if _, err := s.route53.Serve(time.Now(), route53.Route{Operation: op}, nil, nil); err != nil &&
 					strings.Contains(err.Error(), "is not supported") {
 					t.Errorf("%s %s: listed but not served: %v", svc, op, err)
+				}
+				continue
+			}
+			if svc == ServiceSSM || svc == ServiceEKS { // JSON: routed by X-Amz-Target (SSM) or path (EKS)
+				_, ok := s.ssm.Lookup(op)
+				if svc == ServiceEKS {
+					route, _ := eks.Resolve("GET", "/clusters/demo")
+					ok = route.Operation == op
+				}
+				if !ok {
+					t.Errorf("%s %s: listed but not served", svc, op)
 				}
 				continue
 			}
@@ -44,7 +57,8 @@ func TestOperationsAreServed(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range []string{"ModifyTargetGroup", "RegisterTargets", "AuthorizeSecurityGroupIngress", "ModifyRule", "GetCallerIdentity", "ChangeResourceRecordSets"} {
+	for _, op := range []string{"ModifyTargetGroup", "RegisterTargets", "AuthorizeSecurityGroupIngress", "ModifyRule", "GetCallerIdentity", "ChangeResourceRecordSets",
+		"CreateInstanceProfile", "GetParameter", "DescribeCluster"} {
 		if !IsOperation(op) {
 			t.Errorf("%s is not listed", op)
 		}

@@ -66,6 +66,9 @@ const (
 	BucketEC2TerminateInstancesResource = throttle.EC2TerminateInstancesResource
 	CategorySTS                         = throttle.STSRequest
 	CategoryRoute53                     = throttle.Route53Request
+	CategorySSM                         = throttle.SSMParameterStore
+	CategoryIAM                         = throttle.IAMRequest // AWS documents no rate: unlimited unless overridden
+	CategoryEKS                         = throttle.EKSRequest // likewise
 )
 
 // Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).
@@ -166,6 +169,12 @@ type Options struct {
 	// "pending" before it is "running". Default 15s: EC2 reports a Nitro instance running some ten to twenty
 	// seconds after the launch call (its operating system boots after that). Negative: running at once.
 	InstanceBootDelay time.Duration
+	// EKSCluster is the cluster EKS DescribeCluster answers for (nil: none, every name is
+	// ResourceNotFoundException); SetEKSCluster changes it.
+	EKSCluster *EKSCluster
+	// IAMRoles are IAM roles (by name, path "/") that exist from the start, for instance profiles to hold;
+	// SeedRole adds more.
+	IAMRoles []string
 	// MaxHostedZones is the TooManyHostedZones quota. Default 500.
 	MaxHostedZones int
 	// MaxRecordSetsPerZone bounds the record sets of a hosted zone (AWS's default quota). Default 10,000.

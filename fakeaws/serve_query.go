@@ -9,6 +9,7 @@ import (
 
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
+	"github.com/restartsim/restartsim/fakeaws/internal/iam"
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
 	"github.com/restartsim/restartsim/fakeaws/internal/sts"
@@ -20,6 +21,7 @@ const (
 	ServiceEC2   = "ec2"
 	ServiceS3    = "s3"
 	ServiceSTS   = "sts"
+	ServiceIAM   = "iam"
 )
 
 // queryCall is the state of one Query request while it is served.
@@ -51,6 +53,8 @@ func serviceOfScope(name string) string {
 		return ServiceEC2
 	case "sts":
 		return ServiceSTS
+	case "iam":
+		return ServiceIAM
 	}
 	return ""
 }
@@ -62,11 +66,13 @@ func dialectOf(service string) query.Dialect {
 		return query.EC2Query
 	case ServiceSTS:
 		return query.STSQuery
+	case ServiceIAM:
+		return query.IAMQuery
 	}
 	return query.AWSQuery
 }
 
-// serveQuery answers one ELBv2, EC2 or STS Query request. Every answer, error or not, is recorded once.
+// serveQuery answers one ELBv2, EC2, STS or IAM Query request. Every answer, error or not, is recorded once.
 func (s *Server) serveQuery(w http.ResponseWriter, r *http.Request) {
 	q, signedFor := s.startQuery(w, r)
 	// What the headers alone decide is checked before the body is read, so that a client without the
@@ -150,6 +156,8 @@ func (q *queryCall) serviceFromVersion(version string) {
 		q.call.Service = ServiceELBv2
 	case sts.Version:
 		q.call.Service = ServiceSTS
+	case iam.Version:
+		q.call.Service = ServiceIAM
 	case "":
 		return
 	default:
@@ -279,6 +287,11 @@ func (s *Server) lookup(service, action string, form *query.Form) (query.Handler
 		return nil, query.Errorf("InvalidAction", "Could not find operation %s for version %s", action, version)
 	case ServiceSTS:
 		if h, ok := s.sts.Lookup(action); ok && version == sts.Version {
+			return h, nil
+		}
+		return nil, query.Errorf("InvalidAction", "Could not find operation %s for version %s", action, version)
+	case ServiceIAM:
+		if h, ok := s.iam.Lookup(action); ok && version == iam.Version {
 			return h, nil
 		}
 		return nil, query.Errorf("InvalidAction", "Could not find operation %s for version %s", action, version)

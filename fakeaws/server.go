@@ -17,11 +17,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
+	"github.com/restartsim/restartsim/fakeaws/internal/eks"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
 	"github.com/restartsim/restartsim/fakeaws/internal/faults"
+	"github.com/restartsim/restartsim/fakeaws/internal/iam"
 	"github.com/restartsim/restartsim/fakeaws/internal/route53"
 	"github.com/restartsim/restartsim/fakeaws/internal/s3quota"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
+	"github.com/restartsim/restartsim/fakeaws/internal/ssm"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 	"github.com/restartsim/restartsim/fakeaws/internal/sts"
 	"github.com/restartsim/restartsim/fakeaws/internal/throttle"
@@ -38,6 +41,9 @@ type Server struct {
 	ec2      *ec2.Service
 	route53  *route53.Service
 	sts      *sts.Service
+	iam      *iam.Service
+	ssm      *ssm.Service
+	eks      *eks.Service
 	throttle *throttle.Throttler
 	faults   *faults.Injector
 	rec      *Recorder
@@ -96,6 +102,13 @@ func New(opts Options) (*Server, error) {
 	s.ec2 = ec2.New(s.st)
 	s.route53 = route53.New(s.st)
 	s.sts = sts.New(opts.AccountID, opts.AccessKeyID)
+	s.iam = iam.New(opts.AccountID)
+	s.ec2.ProfileARN = s.iam.ProfileARN
+	s.ssm = ssm.New(opts.Region)
+	s.eks = eks.New(opts.AccountID, opts.Region)
+	if err := s.configureAccount(opts); err != nil {
+		return nil, err
+	}
 	reg := opts.Registry
 	if reg == nil {
 		r := prometheus.NewRegistry()
@@ -114,7 +127,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, SigV4 scope "s3" to
-// S3, everything else to the Query services.
+// S3, scopes "ssm" and "eks" to those JSON services, everything else to the Query services.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer handling(r)()
 	defer func() {
@@ -140,6 +153,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.isS3(r) {
 		s.serveS3(w, r)
+		return
+	}
+	if svc := jsonServiceOf(r); svc != "" {
+		s.serveJSON(w, r, svc)
 		return
 	}
 	s.serveQuery(w, r)

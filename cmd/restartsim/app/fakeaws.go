@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -43,6 +44,9 @@ type fakeAWSOptions struct {
 	maxStored           byteSize
 	allowNonLoopback    bool
 	verbosity           int
+	eks                 fakeaws.EKSCluster
+	eksCAFile           string
+	iamRoles            []string
 }
 
 func newFakeAWSOptions() *fakeAWSOptions {
@@ -75,6 +79,12 @@ func (o *fakeAWSOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(&o.maxInFlightBody, "max-inflight-body-bytes", "memory all request bodies being read may hold at once (a quantity such as 16Mi); a body that cannot get room within a second is refused with 503")
 	fs.Var(&o.maxObject, "max-s3-object-bytes", "largest S3 object or part accepted (larger: EntityTooLarge)")
 	fs.Var(&o.maxStored, "max-s3-stored-bytes", "most S3 holds: objects with their keys and metadata, unfinished multipart uploads (beyond: InsufficientCapacity, 507)")
+	fs.StringVar(&o.eks.Name, "eks-cluster-name", "", "the EKS cluster DescribeCluster describes (none: every name is ResourceNotFoundException)")
+	fs.StringVar(&o.eks.Endpoint, "eks-cluster-endpoint", "", "its API server endpoint")
+	fs.StringVar(&o.eksCAFile, "eks-cluster-ca-file", "", "PEM file of its certificate authority (sent base64-encoded, as EKS does)")
+	fs.StringVar(&o.eks.Version, "eks-kubernetes-version", "", "its Kubernetes version (default 1.34)")
+	fs.StringVar(&o.eks.ServiceIPv4CIDR, "eks-service-cidr", "", "its service IPv4 CIDR (default 172.20.0.0/16)")
+	fs.StringSliceVar(&o.iamRoles, "iam-role", nil, "an IAM role that exists (repeatable), for instance profiles to hold")
 	fs.BoolVar(&o.allowNonLoopback, "allow-non-loopback", o.allowNonLoopback, "allow a --listen address beyond loopback (the server has no TLS and one fixed key pair)")
 	addVerbosityFlag(fs, &o.verbosity, "log verbosity: 1 logs every call")
 	addDeprecatedAlias(fs, "verbose", "verbosity")
@@ -100,6 +110,12 @@ func (o *fakeAWSOptions) Validate() error {
 	} else if err := fakeaws.CheckListenAddress(o.listen, o.allowNonLoopback); err != nil {
 		errs = append(errs, fmt.Errorf("--listen %q is beyond loopback: anyone who reaches it can drive the fake AWS; pass --allow-non-loopback to mean it", o.listen))
 	}
+	if o.eks.Name == "" && (o.eks.Endpoint != "" || o.eksCAFile != "" || o.eks.Version != "" || o.eks.ServiceIPv4CIDR != "") {
+		errs = append(errs, errors.New("--eks-cluster-endpoint, --eks-cluster-ca-file, --eks-kubernetes-version and --eks-service-cidr describe the cluster --eks-cluster-name names"))
+	}
+	if _, _, err := net.ParseCIDR(o.eks.ServiceIPv4CIDR); o.eks.ServiceIPv4CIDR != "" && err != nil {
+		errs = append(errs, fmt.Errorf("--eks-service-cidr %q: %w", o.eks.ServiceIPv4CIDR, err))
+	}
 	if o.maxRecordedCalls == 0 || o.maxRecordedCalls < -1 {
 		errs = append(errs, fmt.Errorf("--max-recorded-calls must be > 0 or -1, got %d", o.maxRecordedCalls))
 	}
@@ -111,16 +127,17 @@ func newFakeAWSCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fakeaws",
 		Short: "Serve a throttled fake ELBv2 + EC2 (+ S3) endpoint for aws-sdk-go-v2 clients",
-		Long: `Serve the fake AWS that simulate runs in process, on its own: the ELBv2, EC2 and STS query APIs (and
-S3 for gate baselines) with SigV4 checked against one key pair, AWS's documented token-bucket
-throttles (--limits), target health that turns healthy after --healthy-after, and a seeded default
-VPC (10.0.0.0/16, with its default security group) that clients can use as is.
+		Long: `Serve the fake AWS that simulate runs in process, on its own: the ELBv2, EC2, STS and IAM query
+APIs, Route53, SSM's EKS AMI parameters, EKS DescribeCluster (--eks-cluster-name) and S3, with SigV4
+checked against one key pair, AWS's documented token-bucket throttles (--limits), target health that
+turns healthy after --healthy-after, and a seeded default VPC (10.0.0.0/16, with its default security
+group) that clients can use as is.
 
 Admin API under /_restartsim/, with the same credentials (SigV4, or the headers
 ` + fakeaws.AdminAccessKeyHeader + ` and ` + fakeaws.AdminSecretKeyHeader + `):
   GET  calls, calls/stream, state, targets?arn=, metrics (Prometheus text), now
-  POST seed/vpc, seed/instance, seed/eni, profile, limit, latency, errors, outage, health-timing,
-       capacity-error, drift/remove-target, drift/revoke-ingress
+  POST seed/vpc, seed/instance, seed/eni, seed/role, eks/cluster, profile, limit, latency, errors,
+       outage, health-timing, capacity-error, drift/remove-target, drift/revoke-ingress
 
 Point restartsim simulate at it with --aws-endpoint; its scenario's aws.region must be this
 server's --aws-region (both default to ` + defaultRegion + `).`,
@@ -141,6 +158,22 @@ server's --aws-region (both default to ` + defaultRegion + `).`,
 	o.AddFlags(cmd.Flags())
 	completeValues(cmd, "limits", throttleProfiles...)
 	return cmd
+}
+
+// eksCluster is the cluster the --eks-* flags describe, or nil without --eks-cluster-name.
+func (o *fakeAWSOptions) eksCluster() (*fakeaws.EKSCluster, error) {
+	if o.eks.Name == "" {
+		return nil, nil
+	}
+	c := o.eks
+	if o.eksCAFile != "" {
+		pem, err := os.ReadFile(o.eksCAFile)
+		if err != nil {
+			return nil, fmt.Errorf("--eks-cluster-ca-file: %w", err)
+		}
+		c.CertificateAuthority = base64.StdEncoding.EncodeToString(pem)
+	}
+	return &c, nil
 }
 
 // throttleProfiles are fakeaws' named sets of API rate limits.
@@ -170,13 +203,17 @@ func runFakeAWS(ctx context.Context, o *fakeAWSOptions, ready chan<- string) err
 		return err
 	}
 	defer sync()
+	eksCluster, err := o.eksCluster()
+	if err != nil {
+		return badInput(err)
+	}
 	srv, err := fakeaws.New(fakeaws.Options{
 		Region: o.region, AccessKeyID: o.accessKeyID, SecretAccessKey: o.secretAccessKey, Profile: o.profile,
 		HealthyAfter: o.healthyAfter, DeregistrationDelay: o.deregistrationDelay,
 		InstanceBootDelay: bootDelay(o.instanceBootDelay), TimeScale: o.timeScale, Seed: o.seed,
 		Logger: log.WithName("fakeaws"), MaxRecordedCalls: o.maxRecordedCalls, AllowNonLoopback: o.allowNonLoopback,
 		MaxInFlightBodyBytes: o.maxInFlightBody.bytes, MaxObjectBytes: o.maxObject.bytes, MaxStoredBytes: o.maxStored.bytes,
-		Registry: processRegistry(),
+		Registry: processRegistry(), EKSCluster: eksCluster, IAMRoles: o.iamRoles,
 	})
 	if err != nil {
 		return badInput(err)

@@ -3,8 +3,12 @@ package app
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -112,5 +116,31 @@ func TestFakeAWSMemoryFlags(t *testing.T) {
 	if code := Main([]string{"fakeaws", "--listen", "127.0.0.1:0", "--aws-access-key-id", "a", "--aws-secret-access-key", "b",
 		"--max-inflight-body-bytes", "1Mi", "--max-s3-object-bytes", "8Mi"}); code != ExitBadInput {
 		t.Fatalf("a budget smaller than an object: exit %d, want %d", code, ExitBadInput)
+	}
+}
+
+// TestFakeAWSEKSFlags: the --eks-* flags describe the cluster DescribeCluster answers (the CA file sent
+// base64-encoded), and a cluster flag without --eks-cluster-name or a bad CIDR is bad
+// input.
+func TestFakeAWSEKSFlags(t *testing.T) {
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, []byte("-----BEGIN CERTIFICATE-----\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := newFakeAWSOptions()
+	fs := pflag.NewFlagSet("fakeaws", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse([]string{"--eks-cluster-name", "sim", "--eks-cluster-endpoint", "https://127.0.0.1:6443",
+		"--eks-cluster-ca-file", ca, "--eks-kubernetes-version", "1.37"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := o.eksCluster()
+	if err != nil || c == nil || c.Name != "sim" || c.Version != "1.37" || c.CertificateAuthority != "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==" {
+		t.Fatalf("cluster %+v, %v", c, err)
+	}
+	for _, args := range [][]string{{"--eks-cluster-endpoint", "https://x"}, {"--eks-cluster-name", "sim", "--eks-service-cidr", "nope"}} {
+		if code := Main(append([]string{"fakeaws", "--aws-access-key-id", "a", "--aws-secret-access-key", "b"}, args...)); code != ExitBadInput {
+			t.Errorf("%v: exit code %d", args, code)
+		}
 	}
 }

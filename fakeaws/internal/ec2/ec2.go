@@ -22,6 +22,9 @@ type Handler = query.Handler
 type Service struct {
 	st  *state.Store
 	ops map[string]Handler
+	// ProfileARN, when set, returns the ARN of an IAM instance profile by name ("" for none), so that an
+	// instance launched with a profile's name carries its ARN with the profile's path.
+	ProfileARN func(name string) string
 }
 
 // New returns the service.

@@ -186,6 +186,13 @@ func (s *Service) profileARN(arn, name string) string {
 	if arn != "" || name == "" {
 		return arn
 	}
+	if s.ProfileARN != nil {
+		if a := s.ProfileARN(name); a != "" {
+			return a
+		}
+	}
+	// A profile IAM does not hold (a harness that names one without creating it): the ARN it would have at
+	// path "/".
 	return "arn:aws:iam::" + s.st.AccountID() + ":instance-profile/" + name
 }
 

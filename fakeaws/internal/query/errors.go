@@ -47,6 +47,15 @@ var statusByCode = map[string]int{
 	"InternalError":      http.StatusInternalServerError, // EC2 spelling
 	"ServiceUnavailable": http.StatusServiceUnavailable,
 	"Unavailable":        http.StatusServiceUnavailable, // EC2 spelling
+	// IAM.
+	"NoSuchEntity":        http.StatusNotFound,
+	"EntityAlreadyExists": http.StatusConflict,
+	"LimitExceeded":       http.StatusConflict,
+	"DeleteConflict":      http.StatusConflict,
+	// The JSON services (SSM, EKS); their other codes are 400s.
+	"ResourceNotFoundException":   http.StatusNotFound,
+	"ServiceUnavailableException": http.StatusServiceUnavailable,
+	"InternalServerError":         http.StatusInternalServerError,
 	// Generic request errors.
 	"InvalidAction":               http.StatusBadRequest,
 	"MissingAction":               http.StatusBadRequest,

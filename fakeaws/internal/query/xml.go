@@ -13,6 +13,7 @@ const (
 	ELBv2Namespace = "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/"
 	EC2Namespace   = "http://ec2.amazonaws.com/doc/2016-11-15/"
 	STSNamespace   = "https://sts.amazonaws.com/doc/2011-06-15/"
+	IAMNamespace   = "https://iam.amazonaws.com/doc/2010-05-08/"
 )
 
 // Dialect selects the envelope and error document of a Query service.
@@ -27,12 +28,17 @@ const (
 	EC2Query
 	// STSQuery is the classic Query dialect in STS's namespace.
 	STSQuery
+	// IAMQuery is the classic Query dialect in IAM's namespace.
+	IAMQuery
 )
 
 // namespace is the xmlns of a classic Query dialect's documents.
 func (d Dialect) namespace() string {
-	if d == STSQuery {
+	switch d {
+	case STSQuery:
 		return STSNamespace
+	case IAMQuery:
+		return IAMNamespace
 	}
 	return ELBv2Namespace
 }

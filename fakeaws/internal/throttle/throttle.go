@@ -61,6 +61,14 @@ const (
 	// Route53Request is Route53's one documented quota: five requests per second per account, shared by every
 	// operation of the API (no burst is documented: one second's worth).
 	Route53Request = "route53/request"
+	// SSMParameterStore is Parameter Store's standard throughput: 40 transactions per second per account and
+	// region, shared by GetParameter, GetParameters and GetParametersByPath (no burst is documented: one
+	// second's worth).
+	SSMParameterStore = "ssm/parameter-store"
+	// IAMRequest and EKSRequest are the buckets of IAM and EKS, for which AWS documents no request rate: no
+	// profile limits them, an override can.
+	IAMRequest = "iam/request"
+	EKSRequest = "eks/request"
 )
 
 // Profile names.
@@ -76,14 +84,14 @@ var profiles = map[string]map[string]Limit{
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
 		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000}, EC2CreateFleetResource: {2, 1000},
 		EC2TerminateInstancesResource: {20, 1000},
-		STSRequest:                    {600, 600}, Route53Request: {5, 5},
+		STSRequest:                    {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
 	},
 	Profile2026: {
 		ELBRegistration: {4, 20}, ELBDescribe: {50, 200}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
 		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000}, EC2CreateFleetResource: {2, 1000},
 		EC2TerminateInstancesResource: {20, 1000},
-		STSRequest:                    {600, 600}, Route53Request: {5, 5},
+		STSRequest:                    {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
 	},
 	ProfileUnlimited: {},
 }
@@ -104,7 +112,7 @@ func ValidProfile(name string) bool { _, ok := profiles[name]; return ok }
 // IsCategory reports whether key names a category (rather than an operation).
 func IsCategory(key string) bool {
 	_, ok := profiles[ProfileDocumented][key]
-	return ok
+	return ok || key == IAMRequest || key == EKSRequest
 }
 
 // unfilteredEC2 are the describes AWS charges to the smaller bucket when called without filters or paging.
@@ -146,6 +154,12 @@ func Category(service, op string, unfiltered bool) string {
 		return STSRequest
 	case "route53":
 		return Route53Request
+	case "ssm":
+		return SSMParameterStore
+	case "iam":
+		return IAMRequest
+	case "eks":
+		return EKSRequest
 	}
 	return ""
 }

@@ -1,0 +1,151 @@
+package fakeaws
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/restartsim/restartsim/fakeaws/internal/eks"
+	"github.com/restartsim/restartsim/fakeaws/internal/query"
+	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
+	"github.com/restartsim/restartsim/fakeaws/internal/ssm"
+)
+
+// Service names as recorded (also their SigV4 signing names).
+const (
+	ServiceSSM = "ssm"
+	ServiceEKS = "eks"
+)
+
+// jsonServiceOf is the JSON service a request is signed for, or "".
+func jsonServiceOf(r *http.Request) string {
+	scope, _ := sigv4.ParseScope(r)
+	if scope.Service == ServiceSSM || scope.Service == ServiceEKS {
+		return scope.Service
+	}
+	if strings.HasPrefix(r.Header.Get("X-Amz-Target"), ssm.TargetPrefix) {
+		return ServiceSSM
+	}
+	return ""
+}
+
+// jsonReq is the state of one request to a JSON service (SSM's AWS JSON 1.1, EKS's REST-JSON).
+type jsonReq struct {
+	s     *Server
+	w     http.ResponseWriter
+	start time.Time
+	call  Call
+}
+
+// fail answers an error as the JSON protocols carry it: the code in X-Amzn-ErrorType and in the body's
+// __type, the message in the body.
+func (c *jsonReq) fail(e *query.Error, outcome string) {
+	c.w.Header().Set("X-Amzn-ErrorType", e.Code)
+	body, _ := json.Marshal(map[string]string{"__type": e.Code, "message": e.Message})
+	c.write(e.Status(), body, outcome, e.Code)
+}
+
+func (c *jsonReq) write(status int, body []byte, outcome, code string) {
+	ct := "application/json"
+	if c.call.Service == ServiceSSM {
+		ct = "application/x-amz-json-1.1"
+	}
+	c.w.Header().Set("Content-Type", ct)
+	c.w.Header().Set("X-Amzn-RequestId", c.call.RequestID)
+	c.w.WriteHeader(status)
+	_, _ = c.w.Write(body)
+	c.call.Outcome, c.call.ErrorCode, c.call.HTTPStatus = outcome, code, status
+	c.call.Latency = c.s.clock.Now().Sub(c.start)
+	c.s.observe(c.call)
+}
+
+// serveJSON answers one SSM or EKS request: authenticated (headers first, then the body's hash), admitted by
+// faults and the throttle, then served. Every answer is recorded once.
+func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request, service string) {
+	c := &jsonReq{s: s, w: w, start: s.clock.Now()}
+	c.call = Call{Time: c.start, RequestID: s.newRequestID(), Service: service, Operation: "unknown"}
+	var route eks.Route
+	var rerr *query.Error
+	if service == ServiceEKS {
+		route, rerr = eks.Resolve(r.Method, r.URL.EscapedPath())
+		c.call.Operation = route.Operation
+	} else if op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), ssm.TargetPrefix); ok && op != "" {
+		c.call.Operation = op
+	}
+	if f := s.precheck(r); f != nil {
+		defer s.bodies.refuse(w, r)()
+		c.fail(authError(f, service), OutcomeError)
+		return
+	}
+	held, err := s.bodies.read(w, r, s.opts.MaxBodyBytes)
+	defer held.release()
+	if err != nil {
+		defer s.bodies.refuse(w, r)()
+		c.fail(bodyFailure(err, s.opts.MaxBodyBytes), OutcomeError)
+		return
+	}
+	if e := s.authenticate(r, held.data, service); e != nil {
+		c.fail(e, OutcomeError)
+		return
+	}
+	var serve func() (any, error)
+	switch {
+	case rerr != nil:
+		c.fail(rerr, OutcomeError)
+		return
+	case service == ServiceEKS:
+		serve = func() (any, error) { return s.eks.DescribeCluster(route.Name) }
+	default:
+		h, ok := s.ssm.Lookup(c.call.Operation)
+		if !ok {
+			c.fail(query.Errorf("UnknownOperationException", "Unknown operation %s", r.Header.Get("X-Amz-Target")), OutcomeError)
+			return
+		}
+		serve = func() (any, error) { return h(held.data) }
+	}
+	if c.admit(r.Context()) {
+		c.dispatch(serve)
+	}
+}
+
+func (c *jsonReq) dispatch(serve func() (any, error)) {
+	out, err := serve()
+	if err != nil {
+		var qe *query.Error
+		if !errors.As(err, &qe) {
+			qe = query.Errorf("InternalFailure", "%v", err)
+		}
+		c.fail(qe, OutcomeError)
+		return
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		c.fail(query.Errorf("InternalFailure", "encoding the response: %v", err), OutcomeError)
+		return
+	}
+	c.write(http.StatusOK, body, OutcomeOK, "")
+}
+
+// admit applies the injected faults and the service's bucket, answering an outage, a throttled call or an
+// injected error itself (then it returns false).
+func (c *jsonReq) admit(ctx context.Context) bool {
+	s, svc, op := c.s, c.call.Service, c.call.Operation
+	d := s.faults.Decide(svc, op, c.start)
+	bucket, allowed := s.throttle.Allow(svc, op, false, c.start)
+	c.call.Bucket = bucket
+	s.sleep(ctx, d.Delay)
+	switch {
+	case d.Outage:
+		c.fail(query.Errorf("ServiceUnavailableException", "Service is unavailable (simulated outage)"), OutcomeError)
+	case !allowed:
+		c.fail(query.Errorf("ThrottlingException", "Rate exceeded"), OutcomeThrottled)
+	case d.Code != "":
+		c.fail(query.Errorf(d.Code, "Simulated failure of %s", op), OutcomeError)
+	default:
+		return true
+	}
+	return false
+}
