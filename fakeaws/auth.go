@@ -23,9 +23,12 @@ func (s *Server) precheck(r *http.Request) *sigv4.Failure {
 }
 
 // regionOK reports whether a request may be signed for its scope's region: the server's, or for IAM, a
-// global service, also us-east-1, where AWS signs it whatever the client's region.
+// global service, also us-east-1 (globalScope), where AWS signs it whatever the client's region.
 func (s *Server) regionOK(scope sigv4.Scope) bool {
-	return scope.Region == s.opts.Region || (scope.Service == signingName[ServiceIAM] && scope.Region == route53Region)
+	if scope.Service == signingName[ServiceIAM] {
+		return s.globalScope(scope.Region)
+	}
+	return scope.Region == s.opts.Region
 }
 
 func wrongRegion(region string) *sigv4.Failure {

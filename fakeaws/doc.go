@@ -105,7 +105,7 @@
 // and Route53's messages (CREATE of an existing set, DELETE not matching exactly, a CNAME beside other types,
 // a name outside the zone, a bad value; more than 1,000 ResourceRecord elements or 32,000 value characters,
 // an UPSERT's counting twice). A change is PENDING for Options.Route53PropagationDelay of scenario time, then
-// INSYNC. Route53 is fakeaws's one global service (IAM and CloudFront are not served): its requests are
+// INSYNC. Route53 and IAM are fakeaws's global services (CloudFront is not served): Route53's requests are
 // signed for service route53 in us-east-1, where an SDK signs for the global endpoint, or in the server's
 // region, where an SDK whose endpoint is overridden signs (it keeps the client's region), so Options.Region
 // names only the regional services' region; a scope naming any other region is refused with

@@ -123,7 +123,7 @@ type AWS struct {
 	Profile string `json:"profile,omitempty"`
 	// WarmupProfile is the throttle profile while the fleet converges before the timeline. Default: Profile.
 	WarmupProfile string `json:"warmupProfile,omitempty"`
-	// Region is the regional services' AWS region. Global services (Route53) accept it or us-east-1.
+	// Region is the regional services' AWS region. Global services (Route53, IAM) accept it or us-east-1.
 	// Default us-west-2.
 	Region string `json:"region,omitempty"`
 	// Overrides replaces buckets of operations or categories (e.g. "elbv2/registration") in the measured phase.

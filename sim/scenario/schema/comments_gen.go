@@ -43,7 +43,7 @@ var comments = map[string]string{
 	"github.com/restartsim/restartsim/sim/scenario.AWS.Latency":                        "Latency is injected per operation (\"*\" for all), in scenario time.",
 	"github.com/restartsim/restartsim/sim/scenario.AWS.Overrides":                      "Overrides replaces buckets of operations or categories (e.g. \"elbv2/registration\") in the measured phase.",
 	"github.com/restartsim/restartsim/sim/scenario.AWS.Profile":                        "Profile is the throttle profile of the measured phase: aws-documented (default), aws-2026, unlimited.",
-	"github.com/restartsim/restartsim/sim/scenario.AWS.Region":                         "Region is the AWS region. Default us-west-2.",
+	"github.com/restartsim/restartsim/sim/scenario.AWS.Region":                         "Region is the regional services' AWS region. Global services (Route53, IAM) accept it or us-east-1.\nDefault us-west-2.",
 	"github.com/restartsim/restartsim/sim/scenario.AWS.WarmupProfile":                  "WarmupProfile is the throttle profile while the fleet converges before the timeline. Default: Profile.",
 	"github.com/restartsim/restartsim/sim/scenario.At":                                 "At is when a step runs: an offset from the start of the measured phase, or random.",
 	"github.com/restartsim/restartsim/sim/scenario.Build":                              "Build is one side of an A/B comparison.",
