@@ -1,6 +1,7 @@
 package fakeaws
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -65,6 +66,15 @@ func (s *Server) SeedVPC(v VPC) (VPC, error) { return s.st.SeedVPC(v) }
 
 // SeedInstance adds a running instance (VPCID defaults to the default VPC) and its primary ENI.
 func (s *Server) SeedInstance(in Instance) (Instance, error) { return s.st.SeedInstance(in) }
+
+// SeedCertificate adds an ACM certificate for domain, issued now (no PEMs: listeners only need it to exist),
+// and returns its ARN.
+func (s *Server) SeedCertificate(domain string) (string, error) {
+	if domain == "" {
+		return "", errors.New("fakeaws: a seeded certificate needs a domain")
+	}
+	return s.st.SeedCertificate(s.clock.Now(), domain)
+}
 
 // SeedENI adds a network interface (ID generated when empty).
 func (s *Server) SeedENI(e ENI) (ENI, error) { return s.st.SeedENI(e) }

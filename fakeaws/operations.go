@@ -37,6 +37,8 @@ func (s *Server) Operations() map[string][]string {
 		ServiceSTS:   s.sts.Operations(),
 		// Route53 is REST-XML, not Query, but a change's mutations name its operations the same way.
 		ServiceRoute53: s.route53.Operations(),
+		// ACM is AWS JSON 1.1; its operations are named in X-Amz-Target.
+		ServiceACM: s.acm.Operations(),
 	}
 }
 

@@ -166,6 +166,10 @@ type Options struct {
 	// "pending" before it is "running". Default 15s: EC2 reports a Nitro instance running some ten to twenty
 	// seconds after the launch call (its operating system boots after that). Negative: running at once.
 	InstanceBootDelay time.Duration
+	// CertificateIssueDelay is how long (scenario time) a certificate RequestCertificate asked for stays
+	// PENDING_VALIDATION before it is ISSUED. AWS issues a DNS-validated certificate once it finds the
+	// validation CNAME, usually within minutes; default 1m. Negative: ISSUED at once.
+	CertificateIssueDelay time.Duration
 	// MaxHostedZones is the TooManyHostedZones quota. Default 500.
 	MaxHostedZones int
 	// MaxRecordSetsPerZone bounds the record sets of a hosted zone (AWS's default quota). Default 10,000.
@@ -235,6 +239,7 @@ func (o *Options) setDefaults() {
 	defaultTo(&o.MaxRulesPerListener, 100)
 	o.Route53PropagationDelay = defaultDelay(o.Route53PropagationDelay, 60*time.Second)
 	o.InstanceBootDelay = defaultDelay(o.InstanceBootDelay, 15*time.Second)
+	o.CertificateIssueDelay = defaultDelay(o.CertificateIssueDelay, time.Minute)
 	defaultTo(&o.MaxHostedZones, 500)
 	defaultTo(&o.MaxRecordSetsPerZone, 10000)
 	if o.MaxRulesPerSecurityGroup == 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/restartsim/restartsim/fakeaws/internal/acm"
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
 	"github.com/restartsim/restartsim/fakeaws/internal/faults"
@@ -38,6 +39,7 @@ type Server struct {
 	ec2      *ec2.Service
 	route53  *route53.Service
 	sts      *sts.Service
+	acm      *acm.Service
 	throttle *throttle.Throttler
 	faults   *faults.Injector
 	rec      *Recorder
@@ -86,6 +88,7 @@ func New(opts Options) (*Server, error) {
 		MaxListenersPerLB: opts.MaxListenersPerLoadBalancer, MaxRulesPerListener: opts.MaxRulesPerListener,
 		Route53PropagationDelay: opts.Route53PropagationDelay, MaxHostedZones: opts.MaxHostedZones,
 		MaxRecordSetsPerZone: opts.MaxRecordSetsPerZone, InstanceBootDelay: opts.InstanceBootDelay,
+		CertificateIssueDelay: opts.CertificateIssueDelay,
 	}
 	if opts.From == nil {
 		s.st = state.New(cfg)
@@ -96,6 +99,7 @@ func New(opts Options) (*Server, error) {
 	s.ec2 = ec2.New(s.st)
 	s.route53 = route53.New(s.st)
 	s.sts = sts.New(opts.AccountID, opts.AccessKeyID)
+	s.acm = acm.New(s.st)
 	reg := opts.Registry
 	if reg == nil {
 		r := prometheus.NewRegistry()
@@ -114,7 +118,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, SigV4 scope "s3" to
-// S3, everything else to the Query services.
+// S3, an X-Amz-Target of ACM to ACM, everything else to the Query services.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer handling(r)()
 	defer func() {
@@ -140,6 +144,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.isS3(r) {
 		s.serveS3(w, r)
+		return
+	}
+	if isACM(r) {
+		s.serveACM(w, r)
 		return
 	}
 	s.serveQuery(w, r)
