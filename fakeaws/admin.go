@@ -67,13 +67,22 @@ func (s *Server) SeedVPC(v VPC) (VPC, error) { return s.st.SeedVPC(v) }
 // SeedInstance adds a running instance (VPCID defaults to the default VPC) and its primary ENI.
 func (s *Server) SeedInstance(in Instance) (Instance, error) { return s.st.SeedInstance(in) }
 
-// SeedCertificate adds an ACM certificate for domain, issued now (no PEMs: listeners only need it to exist),
-// and returns its ARN.
-func (s *Server) SeedCertificate(domain string) (string, error) {
-	if domain == "" {
-		return "", errors.New("fakeaws: a seeded certificate needs a domain")
+// CertificateSeed is an ACM certificate to seed: its domain and, optionally, its ARN (an ACM certificate ARN
+// of the server's account and region; generated when empty).
+type CertificateSeed struct {
+	Domain string `json:"domain"`
+	ARN    string `json:"arn,omitempty"`
+}
+
+// SeedCertificate adds an ACM certificate, issued now (no PEMs: listeners only need it to exist), and
+// returns it with its ARN.
+func (s *Server) SeedCertificate(c CertificateSeed) (CertificateSeed, error) {
+	if c.Domain == "" {
+		return c, errors.New("fakeaws: a seeded certificate needs a domain")
 	}
-	return s.st.SeedCertificate(s.clock.Now(), domain)
+	arn, err := s.st.SeedCertificate(s.clock.Now(), c.ARN, c.Domain)
+	c.ARN = arn
+	return c, err
 }
 
 // SeedENI adds a network interface (ID generated when empty).

@@ -27,7 +27,7 @@ import (
 //	POST /_restartsim/seed/vpc               VPC
 //	POST /_restartsim/seed/instance          Instance
 //	POST /_restartsim/seed/eni               ENI
-//	POST /_restartsim/seed/certificate       {"domain"} → {"certificateArn"}: an issued ACM certificate
+//	POST /_restartsim/seed/certificate       CertificateSeed: an issued ACM certificate
 //	POST /_restartsim/profile                {"name"}
 //	POST /_restartsim/limit                  {"operation","rate","burst"} (clear: {"operation","clear":true})
 //	POST /_restartsim/latency                {"operation","base","jitter"}

@@ -22,7 +22,7 @@ func (s *Server) adminRoutes() []adminRoute {
 		{http.MethodPost, "seed/vpc", adminPost(jsonCall(s.SeedVPC))},
 		{http.MethodPost, "seed/instance", adminPost(jsonCall(s.SeedInstance))},
 		{http.MethodPost, "seed/eni", adminPost(jsonCall(s.SeedENI))},
-		{http.MethodPost, "seed/certificate", adminPost(s.postSeedCertificate)},
+		{http.MethodPost, "seed/certificate", adminPost(jsonCall(s.SeedCertificate))},
 		{http.MethodPost, "profile", adminPost(s.postProfile)},
 		{http.MethodPost, "limit", adminPost(s.postLimit)},
 		{http.MethodPost, "latency", adminPost(s.postLatency)},
@@ -162,19 +162,4 @@ func (s *Server) postRevokeIngress(b []byte) (any, error) {
 		return nil, err
 	}
 	return nil, s.RevokeIngress(req.GroupID, req.Rule)
-}
-
-// postSeedCertificate takes {"domain": "..."} and answers {"certificateArn": "..."}.
-func (s *Server) postSeedCertificate(b []byte) (any, error) {
-	var in struct {
-		Domain string `json:"domain"`
-	}
-	if err := json.Unmarshal(b, &in); err != nil {
-		return nil, query.Errorf("InvalidRequest", "want {\"domain\"}: %v", err)
-	}
-	arn, err := s.SeedCertificate(in.Domain)
-	if err != nil {
-		return nil, query.NewError("InvalidRequest", err.Error())
-	}
-	return map[string]string{"certificateArn": arn}, nil
 }

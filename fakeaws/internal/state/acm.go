@@ -113,13 +113,27 @@ func (s *Store) ImportCertificate(now time.Time, arn string, c ACMCertificate) (
 }
 
 // SeedCertificate adds a certificate for domain, issued at now, as an account holding it before the
-// scenario starts would.
-func (s *Store) SeedCertificate(now time.Time, domain string) (string, error) {
+// scenario starts would; arn names it (an ACM certificate ARN of the account and region) or is generated.
+func (s *Store) SeedCertificate(now time.Time, arn, domain string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := ACMCertificate{Type: CertAmazonIssued, DomainName: domain, KeyAlgorithm: "RSA_2048", CreatedAt: now, IssueAt: now,
-		NotBefore: now, NotAfter: now.Add(395 * 24 * time.Hour), Issuer: "Amazon"}
+	c := ACMCertificate{ARN: arn, Type: CertAmazonIssued, DomainName: domain, KeyAlgorithm: "RSA_2048", CreatedAt: now,
+		IssueAt: now, NotBefore: now, NotAfter: now.Add(395 * 24 * time.Hour), Issuer: "Amazon"}
+	if arn == "" {
+		return s.addACM(c)
+	}
+	id, ok := strings.CutPrefix(arn, s.acmPrefix())
+	if !ok || id == "" || strings.Contains(id, "/") {
+		return "", query.Errorf("InvalidArnException", "%s is not a certificate ARN of account %s in %s", arn, s.cfg.AccountID, s.cfg.Region)
+	}
+	if _, dup := s.acmCerts[arn]; dup {
+		return "", query.Errorf("ResourceInUseException", "certificate %s already exists", arn)
+	}
 	return s.addACM(c)
+}
+
+func (s *Store) acmPrefix() string {
+	return "arn:aws:acm:" + s.cfg.Region + ":" + s.cfg.AccountID + ":certificate/"
 }
 
 func (s *Store) addACM(c ACMCertificate) (string, error) {
@@ -129,8 +143,9 @@ func (s *Store) addACM(c ACMCertificate) (string, error) {
 	if c.Serial == "" {
 		c.Serial = strings.TrimSuffix(strings.Repeat(s.newID("", 2)+":", 16), ":")
 	}
-	id := s.newID("", 8) + "-" + s.newID("", 4) + "-" + s.newID("", 4) + "-" + s.newID("", 4) + "-" + s.newID("", 12)
-	c.ARN = "arn:aws:acm:" + s.cfg.Region + ":" + s.cfg.AccountID + ":certificate/" + id
+	if c.ARN == "" {
+		c.ARN = s.acmPrefix() + s.newID("", 8) + "-" + s.newID("", 4) + "-" + s.newID("", 4) + "-" + s.newID("", 4) + "-" + s.newID("", 12)
+	}
 	s.acmCerts[c.ARN] = &c
 	return c.ARN, nil
 }
