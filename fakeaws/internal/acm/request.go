@@ -152,7 +152,7 @@ func (s *Service) requestCertificate(now time.Time, body []byte) (any, error) {
 		return nil, err
 	}
 	sans := slices.Clone(in.SubjectAlternativeNames)
-	if len(sans) > 0 && !slices.Contains(sans, in.DomainName) {
+	if !slices.Contains(sans, in.DomainName) {
 		sans = append([]string{in.DomainName}, sans...) // ACM lists the domain among the alternative names
 	}
 	arn, err := s.st.RequestCertificate(now, state.ACMRequest{DomainName: in.DomainName, KeyAlgorithm: in.KeyAlgorithm,

@@ -113,7 +113,11 @@ func detail(c state.ACMCertificate, now time.Time) certificateDetail {
 		} else {
 			d.IssuedAt = at(c.IssueAt)
 		}
-		for _, name := range append([]string{c.DomainName}, c.SANs...) {
+		names := c.SANs // they include the domain, as ACM lists it
+		if len(names) == 0 {
+			names = []string{c.DomainName}
+		}
+		for _, name := range names {
 			d.DomainValidationOptions = append(d.DomainValidationOptions, domainValidation{DomainName: name, ValidationDomain: name,
 				ValidationStatus: validation, ValidationMethod: "DNS", ResourceRecord: validationRecord(c, name)})
 		}
