@@ -75,7 +75,7 @@ type CertificateSeed struct {
 }
 
 // SeedCertificate adds an ACM certificate, issued now (no PEMs: listeners only need it to exist), and
-// returns it with its ARN.
+// returns it with its ARN. Seeding an ARN that exists for the same domain changes nothing.
 func (s *Server) SeedCertificate(c CertificateSeed) (CertificateSeed, error) {
 	if c.Domain == "" {
 		return c, errors.New("fakeaws: a seeded certificate needs a domain")

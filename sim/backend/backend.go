@@ -29,6 +29,7 @@ type Backend interface {
 	SecurityGroup(id string) (fakeaws.SecurityGroup, error)
 	SeedInstance(in fakeaws.Instance) error
 	SeedENI(e fakeaws.ENI) error
+	SeedCertificate(c fakeaws.CertificateSeed) error
 	DefaultVPCID() (string, error)
 	Close() error
 }
@@ -75,5 +76,9 @@ func (l Local) SeedInstance(in fakeaws.Instance) error {
 	_, err := l.Server.SeedInstance(in)
 	return err
 }
-func (l Local) SeedENI(e fakeaws.ENI) error   { _, err := l.Server.SeedENI(e); return err }
+func (l Local) SeedENI(e fakeaws.ENI) error { _, err := l.Server.SeedENI(e); return err }
+func (l Local) SeedCertificate(c fakeaws.CertificateSeed) error {
+	_, err := l.Server.SeedCertificate(c)
+	return err
+}
 func (l Local) DefaultVPCID() (string, error) { return l.Server.DefaultVPCID(), nil }
