@@ -85,6 +85,23 @@ func (s *Server) SeedCertificate(c CertificateSeed) (CertificateSeed, error) {
 	return c, err
 }
 
+// ACMCertificate is a certificate of the account's ACM as the harness reads it: ARN, domain and status now.
+type ACMCertificate struct {
+	ARN    string `json:"arn"`
+	Domain string `json:"domain"`
+	Status string `json:"status"`
+}
+
+// Certificates lists the account's ACM certificates, ordered by ARN.
+func (s *Server) Certificates() []ACMCertificate {
+	now := s.clock.Now()
+	var out []ACMCertificate
+	for _, c := range s.st.ACMCertificates() {
+		out = append(out, ACMCertificate{ARN: c.ARN, Domain: c.DomainName, Status: c.Status(now)})
+	}
+	return out
+}
+
 // SeedENI adds a network interface (ID generated when empty).
 func (s *Server) SeedENI(e ENI) (ENI, error) { return s.st.SeedENI(e) }
 
