@@ -244,3 +244,22 @@ func TestAdminSeedsCertificate(t *testing.T) {
 		t.Fatalf("a certificate without a domain was seeded: %s", body)
 	}
 }
+
+// A snapshot carries the certificates, pending ones with their issue time: the restored server's listeners
+// accept what the original's did.
+func TestACMCertificatesInSnapshot(t *testing.T) {
+	a := newEnv(t, fakeaws.Options{})
+	pending := must[*acm.RequestCertificateOutput](t)(a.acm().RequestCertificate(ctx, &acm.RequestCertificateInput{DomainName: aws.String("p.example.com")})).CertificateArn
+	snap, err := a.srv.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newEnv(t, fakeaws.Options{From: snap})
+	lb := b.createLB(t, "tls", elbtypes.LoadBalancerTypeEnumApplication).LoadBalancerArn
+	must[*elb.CreateListenerOutput](t)(b.httpsListener(lb, 443, certARN))
+	_, err = b.httpsListener(lb, 8443, aws.ToString(pending))
+	wantCode(t, err, "CertificateNotFound")
+	if got := len(b.srv.Certificates()); got != 6 {
+		t.Fatalf("%d certificates restored, want 6", got)
+	}
+}
