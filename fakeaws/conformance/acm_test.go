@@ -39,7 +39,9 @@ var acmCases = []struct {
 	{"DescribeCertificate of a never-created ARN is ResourceNotFoundException",
 		func(string) any { return &acm.DescribeCertificateInput{CertificateArn: aws.String(acmNever)} }, "ResourceNotFoundException", acmDescribe},
 	{"DescribeCertificate of a malformed ARN is InvalidArnException",
-		func(string) any { return &acm.DescribeCertificateInput{CertificateArn: aws.String("arn:aws:s3:::bucket")} }, "InvalidArnException", acmDescribe},
+		func(string) any {
+			return &acm.DescribeCertificateInput{CertificateArn: aws.String("arn:aws:s3:::bucket")}
+		}, "InvalidArnException", acmDescribe},
 	{"RequestCertificate of an invalid domain is InvalidDomainValidationOptionsException",
 		func(string) any { return &acm.RequestCertificateInput{DomainName: aws.String("-bad-")} }, "InvalidDomainValidationOptionsException", acmRequest},
 	{"RequestCertificate of more than 10 names is LimitExceededException", func(string) any {
