@@ -66,6 +66,14 @@ const (
 	BucketEC2TerminateInstancesResource = throttle.EC2TerminateInstancesResource
 	CategorySTS                         = throttle.STSRequest
 	CategoryRoute53                     = throttle.Route53Request
+	// ACM's buckets, one per operation at its documented rate.
+	CategoryACMAddTags  = throttle.ACMAddTags
+	CategoryACMDelete   = throttle.ACMDelete
+	CategoryACMDescribe = throttle.ACMDescribe
+	CategoryACMImport   = throttle.ACMImport
+	CategoryACMList     = throttle.ACMList
+	CategoryACMListTags = throttle.ACMListTags
+	CategoryACMRequest  = throttle.ACMRequest
 )
 
 // Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).
