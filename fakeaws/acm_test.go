@@ -8,8 +8,11 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
 	"math/big"
+	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -261,5 +264,26 @@ func TestACMCertificatesInSnapshot(t *testing.T) {
 	wantCode(t, err, "CertificateNotFound")
 	if got := len(b.srv.Certificates()); got != 6 {
 		t.Fatalf("%d certificates restored, want 6", got)
+	}
+}
+
+// An unsigned ACM request is refused before it is served, and recorded as an ACM call.
+func TestACMUnsignedRequestRefused(t *testing.T) {
+	e := newEnv(t, fakeaws.Options{})
+	req, _ := http.NewRequest(http.MethodPost, e.http.URL+"/", strings.NewReader(`{}`))
+	req.Header.Set("X-Amz-Target", "CertificateManager.ListCertificates")
+	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), `"__type":"MissingAuthenticationToken"`) {
+		t.Fatalf("unsigned request: %d %s", resp.StatusCode, body)
+	}
+	calls := e.srv.Recorder().Calls()
+	if last := calls[len(calls)-1]; last.Service != fakeaws.ServiceACM || last.Operation != "ListCertificates" || last.ErrorCode != "MissingAuthenticationToken" {
+		t.Fatalf("recorded %+v", last)
 	}
 }

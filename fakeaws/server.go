@@ -118,7 +118,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, SigV4 scope "s3" to
-// S3, an X-Amz-Target of ACM to ACM, everything else to the Query services.
+// S3 (an X-Amz-Target of ACM to ACM first), everything else to the Query services.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer handling(r)()
 	defer func() {
@@ -142,12 +142,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveRoute53(w, r)
 		return
 	}
-	if s.isS3(r) {
-		s.serveS3(w, r)
+	if isACM(r) { // before S3, which takes unsigned requests that are not Query
+		s.serveACM(w, r)
 		return
 	}
-	if isACM(r) {
-		s.serveACM(w, r)
+	if s.isS3(r) {
+		s.serveS3(w, r)
 		return
 	}
 	s.serveQuery(w, r)
