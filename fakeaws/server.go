@@ -117,8 +117,8 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, SigV4 scope "s3" to
-// S3 (an X-Amz-Target of ACM to ACM first), everything else to the Query services.
+// ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, an X-Amz-Target of
+// ACM to ACM, SigV4 scope "s3" to S3, everything else to the Query services.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer handling(r)()
 	defer func() {
