@@ -1,6 +1,7 @@
 package fakeaws
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -65,6 +66,41 @@ func (s *Server) SeedVPC(v VPC) (VPC, error) { return s.st.SeedVPC(v) }
 
 // SeedInstance adds a running instance (VPCID defaults to the default VPC) and its primary ENI.
 func (s *Server) SeedInstance(in Instance) (Instance, error) { return s.st.SeedInstance(in) }
+
+// CertificateSeed is an ACM certificate to seed: its domain and, optionally, its ARN (an ACM certificate ARN
+// of the server's account and region; generated when empty).
+type CertificateSeed struct {
+	Domain string `json:"domain"`
+	ARN    string `json:"arn,omitempty"`
+}
+
+// SeedCertificate adds an ACM certificate, issued now (no PEMs: listeners only need it to exist), and
+// returns it with its ARN. Seeding an ARN that exists for the same domain changes nothing.
+func (s *Server) SeedCertificate(c CertificateSeed) (CertificateSeed, error) {
+	if c.Domain == "" {
+		return c, errors.New("fakeaws: a seeded certificate needs a domain")
+	}
+	arn, err := s.st.SeedCertificate(s.clock.Now(), c.ARN, c.Domain)
+	c.ARN = arn
+	return c, err
+}
+
+// ACMCertificate is a certificate of the account's ACM as the harness reads it: ARN, domain and status now.
+type ACMCertificate struct {
+	ARN    string `json:"arn"`
+	Domain string `json:"domain"`
+	Status string `json:"status"`
+}
+
+// Certificates lists the account's ACM certificates, ordered by ARN.
+func (s *Server) Certificates() []ACMCertificate {
+	now := s.clock.Now()
+	var out []ACMCertificate
+	for _, c := range s.st.ACMCertificates() {
+		out = append(out, ACMCertificate{ARN: c.ARN, Domain: c.DomainName, Status: c.Status(now)})
+	}
+	return out
+}
 
 // SeedENI adds a network interface (ID generated when empty).
 func (s *Server) SeedENI(e ENI) (ENI, error) { return s.st.SeedENI(e) }

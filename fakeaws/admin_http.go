@@ -30,6 +30,7 @@ import (
 //	POST /_restartsim/seed/eni               ENI
 //	POST /_restartsim/seed/role              {"name","path","assumeRolePolicyDocument"}: an IAM role
 //	POST /_restartsim/eks/cluster            EKSCluster: what EKS DescribeCluster answers
+//	POST /_restartsim/seed/certificate       CertificateSeed: an issued ACM certificate
 //	POST /_restartsim/profile                {"name"}
 //	POST /_restartsim/limit                  {"operation","rate","burst"} (clear: {"operation","clear":true})
 //	POST /_restartsim/latency                {"operation","base","jitter"}

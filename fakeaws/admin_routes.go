@@ -22,6 +22,7 @@ func (s *Server) adminRoutes() []adminRoute {
 		{http.MethodPost, "seed/vpc", adminPost(jsonCall(s.SeedVPC))},
 		{http.MethodPost, "seed/instance", adminPost(jsonCall(s.SeedInstance))},
 		{http.MethodPost, "seed/eni", adminPost(jsonCall(s.SeedENI))},
+		{http.MethodPost, "seed/certificate", adminPost(jsonCall(s.SeedCertificate))},
 		{http.MethodPost, "profile", adminPost(s.postProfile)},
 		{http.MethodPost, "limit", adminPost(s.postLimit)},
 		{http.MethodPost, "latency", adminPost(s.postLatency)},

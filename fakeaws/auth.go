@@ -10,7 +10,7 @@ import (
 
 // signingName is the SigV4 service name of a service.
 var signingName = map[string]string{ServiceELBv2: "elasticloadbalancing", ServiceEC2: "ec2", ServiceSTS: "sts", ServiceIAM: "iam",
-	ServiceSSM: "ssm", ServiceEKS: "eks"}
+	ServiceSSM: "ssm", ServiceEKS: "eks", ServiceACM: "acm"}
 
 // precheck checks what a Query (or admin) request's headers alone decide: the signature's format, key,
 // date and region. It returns nil when the body is worth reading.

@@ -1,15 +1,16 @@
 // Package fakeaws is a loopback AWS endpoint for simulations. It serves, on one listener: ELBv2 (2015-12-01),
 // EC2 (2016-11-15: VPCs, subnets, zones, security groups, ENIs, instances and the capacity API that
 // provisions them), STS (2011-06-15, GetCallerIdentity) and IAM (2010-05-08: roles and instance profiles)
-// over the AWS Query wire protocol; Route53 (REST-XML 2013-04-01, paths under /2013-04-01/); SSM Parameter
-// Store reads (AWS JSON 1.1) and EKS DescribeCluster (REST-JSON); and S3 (path-style, via gofakes3). Unmodified
+// over the AWS Query wire protocol; Route53 (REST-XML 2013-04-01, paths under /2013-04-01/); ACM (AWS JSON
+// 1.1, X-Amz-Target CertificateManager.*), SSM Parameter Store reads (AWS JSON 1.1) and EKS DescribeCluster
+// (REST-JSON); and S3 (path-style, via gofakes3). Unmodified
 // aws-sdk-go-v2 clients, the AWS CLI and controllers built on them work against it with only the endpoint
 // changed.
 //
 // Layers: internal/query (form decoding, XML envelopes, the one error-code → HTTP-status table), internal/sigv4
 // (signature verification), internal/elbv2, internal/ec2, internal/sts, internal/iam, internal/ssm and
 // internal/eks (handlers per resource),
-// internal/route53 (Route53's paths, XML documents and ErrorResponse),
+// internal/route53 (Route53's paths, XML documents and ErrorResponse), internal/acm (ACM's JSON operations),
 // internal/state (the account), internal/throttle (token buckets per AWS category), internal/faults (latency,
 // errors, outages).
 // This package wires them into an http.Handler, records every call, exports Prometheus metrics and offers the
@@ -92,6 +93,21 @@
 // compare or late-initialise them: every load balancer's EnablePrefixForIpv6SourceNat ("off" unless a dualstack
 // network load balancer set "on") and every HTTPS listener's MutualAuthentication (Mode "off" unless
 // "passthrough").
+//
+// # Certificates
+//
+// ACM holds the account's certificates: ImportCertificate (a PEM X.509 certificate whose private key must
+// match, and an optional PEM chain; re-import into an existing ARN keeps its tags), RequestCertificate (DNS or
+// email validation; PENDING_VALIDATION for Options.CertificateIssueDelay of scenario time, default 1 m, then
+// ISSUED, as AWS issues once it finds the validation CNAME; an IdempotencyToken names the same certificate for
+// an hour), DescribeCertificate, ListCertificates (status and key type filters, RSA_2048 only by default as
+// ACM lists; MaxItems and NextToken paging), DeleteCertificate (ResourceInUseException while a listener uses
+// it), AddTagsToCertificate and ListTagsForCertificate. Each operation has its own bucket at ACM's documented
+// rate (ImportCertificate and ListCertificates 1, AddTagsToCertificate and RequestCertificate 5, the others
+// 10 per second; ThrottlingException). An HTTPS or TLS listener's certificates must be ISSUED certificates of
+// this ACM, else CertificateNotFound; IAM server certificates are refused (IAM is not served). SeedCertificate
+// (POST /_restartsim/seed/certificate) adds an issued certificate for a domain without PEMs, under a given ARN
+// of the account and region if asked.
 //
 // # Route53
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,14 @@ func newEnv(t testing.TB, opts fakeaws.Options) *env {
 		t.Fatal(err)
 	}
 	e.srv = srv
+	for _, n := range []string{"", "-default", "-a", "-b", "-new"} { // the listener tests' certificates
+		if o := srv.Options(); opts.From != nil || !strings.HasPrefix(certARN, "arn:aws:acm:"+o.Region+":"+o.AccountID+":") {
+			break
+		}
+		if _, err := srv.SeedCertificate(fakeaws.CertificateSeed{Domain: "www.example.com", ARN: certARN + n}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	e.http = httptest.NewServer(srv)
 	t.Cleanup(e.http.Close)
 	e.cfg = clientConfig(e.http.URL, testKey, testSecret)

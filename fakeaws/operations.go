@@ -40,6 +40,8 @@ func (s *Server) Operations() map[string][]string {
 		ServiceIAM:     s.iam.Operations(),
 		ServiceSSM:     s.ssm.Operations(),
 		ServiceEKS:     {"DescribeCluster"},
+		// ACM is AWS JSON 1.1; its operations are named in X-Amz-Target.
+		ServiceACM: s.acm.Operations(),
 	}
 }
 

@@ -69,6 +69,14 @@ const (
 	CategorySSM                         = throttle.SSMParameterStore
 	CategoryIAM                         = throttle.IAMRequest // AWS documents no rate: unlimited unless overridden
 	CategoryEKS                         = throttle.EKSRequest // likewise
+	// ACM's buckets, one per operation at its documented rate.
+	CategoryACMAddTags  = throttle.ACMAddTags
+	CategoryACMDelete   = throttle.ACMDelete
+	CategoryACMDescribe = throttle.ACMDescribe
+	CategoryACMImport   = throttle.ACMImport
+	CategoryACMList     = throttle.ACMList
+	CategoryACMListTags = throttle.ACMListTags
+	CategoryACMRequest  = throttle.ACMRequest
 )
 
 // Options configures a Server. Zero values take the documented defaults (applied once, in setDefaults).
@@ -175,6 +183,10 @@ type Options struct {
 	// IAMRoles are IAM roles (by name, path "/") that exist from the start, for instance profiles to hold;
 	// SeedRole adds more.
 	IAMRoles []string
+	// CertificateIssueDelay is how long (scenario time) a certificate RequestCertificate asked for stays
+	// PENDING_VALIDATION before it is ISSUED. AWS issues a DNS-validated certificate once it finds the
+	// validation CNAME, usually within minutes; default 1m. Negative: ISSUED at once.
+	CertificateIssueDelay time.Duration
 	// MaxHostedZones is the TooManyHostedZones quota. Default 500.
 	MaxHostedZones int
 	// MaxRecordSetsPerZone bounds the record sets of a hosted zone (AWS's default quota). Default 10,000.
@@ -244,6 +256,7 @@ func (o *Options) setDefaults() {
 	defaultTo(&o.MaxRulesPerListener, 100)
 	o.Route53PropagationDelay = defaultDelay(o.Route53PropagationDelay, 60*time.Second)
 	o.InstanceBootDelay = defaultDelay(o.InstanceBootDelay, 15*time.Second)
+	o.CertificateIssueDelay = defaultDelay(o.CertificateIssueDelay, time.Minute)
 	defaultTo(&o.MaxHostedZones, 500)
 	defaultTo(&o.MaxRecordSetsPerZone, 10000)
 	if o.MaxRulesPerSecurityGroup == 0 {

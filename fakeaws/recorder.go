@@ -25,7 +25,7 @@ const ServiceAdmin = "admin"
 type Call struct {
 	Seq            uint64    `json:"seq"`
 	Time           time.Time `json:"time"`
-	Service        string    `json:"service"` // "elbv2" | "ec2" | "sts" | "s3" | "route53" | "admin" ("" when unroutable)
+	Service        string    `json:"service"` // "elbv2" | "ec2" | "sts" | "s3" | "route53" | "acm" | "admin" ("" when unroutable)
 	Operation      string    `json:"operation"`
 	TargetGroupARN string    `json:"targetGroupArn,omitempty"`
 	// LoadBalancerARN and ListenerARN are the request's LoadBalancerArn and ListenerArn parameters, if any.

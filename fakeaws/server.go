@@ -16,6 +16,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/restartsim/restartsim/fakeaws/internal/acm"
 	"github.com/restartsim/restartsim/fakeaws/internal/ec2"
 	"github.com/restartsim/restartsim/fakeaws/internal/eks"
 	"github.com/restartsim/restartsim/fakeaws/internal/elbv2"
@@ -44,6 +45,7 @@ type Server struct {
 	iam      *iam.Service
 	ssm      *ssm.Service
 	eks      *eks.Service
+	acm      *acm.Service
 	throttle *throttle.Throttler
 	faults   *faults.Injector
 	rec      *Recorder
@@ -92,6 +94,7 @@ func New(opts Options) (*Server, error) {
 		MaxListenersPerLB: opts.MaxListenersPerLoadBalancer, MaxRulesPerListener: opts.MaxRulesPerListener,
 		Route53PropagationDelay: opts.Route53PropagationDelay, MaxHostedZones: opts.MaxHostedZones,
 		MaxRecordSetsPerZone: opts.MaxRecordSetsPerZone, InstanceBootDelay: opts.InstanceBootDelay,
+		CertificateIssueDelay: opts.CertificateIssueDelay,
 	}
 	if opts.From == nil {
 		s.st = state.New(cfg)
@@ -102,6 +105,7 @@ func New(opts Options) (*Server, error) {
 	s.ec2 = ec2.New(s.st)
 	s.route53 = route53.New(s.st)
 	s.sts = sts.New(opts.AccountID, opts.AccessKeyID)
+	s.acm = acm.New(s.st)
 	s.iam = iam.New(opts.AccountID)
 	s.ec2.ProfileARN = s.iam.ProfileARN
 	s.ssm = ssm.New(opts.Region)
@@ -126,8 +130,9 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, SigV4 scope "s3" to
-// S3, scopes "ssm" and "eks" to those JSON services, everything else to the Query services.
+// ServeHTTP routes a request: /_restartsim/ to the admin API, /2013-04-01/ to Route53, an X-Amz-Target of
+// ACM to ACM, SigV4 scope "s3" to S3, scopes "ssm" and "eks" to those JSON services, everything else to the
+// Query services.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer handling(r)()
 	defer func() {
@@ -149,6 +154,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if isRoute53(r) {
 		s.serveRoute53(w, r)
+		return
+	}
+	if isACM(r) { // before S3, which takes unsigned requests that are not Query
+		s.serveACM(w, r)
 		return
 	}
 	if s.isS3(r) {

@@ -60,6 +60,11 @@ func runSuite(m *testing.M) int {
 	}
 	defer suite.Stop()
 	aws_, awsURL, logger = suite.AWS, suite.AWSURL, suite.Logger
+	// The account holds the certificate the test Ingresses' HTTPS listeners name.
+	if _, err := aws_.SeedCertificate(fakeaws.CertificateSeed{ARN: testCertificate, Domain: "shop.example.com"}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return m.Run()
 }
 

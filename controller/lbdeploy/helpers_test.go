@@ -35,12 +35,24 @@ type env struct {
 	dep *lbdeploy.Deployer
 }
 
+// The ACM certificates the tests' listeners name; newEnv's account holds them.
+const (
+	certificateOne = "arn:aws:acm:us-west-2:123456789012:certificate/one"
+	certificateTwo = "arn:aws:acm:us-west-2:123456789012:certificate/two"
+)
+
 // newEnv starts a fakeaws server on loopback that never throttles, and a deployer over real SDK clients.
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: "AKIDTEST", SecretAccessKey: "test-secret", Profile: fakeaws.ProfileUnlimited})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The account holds the certificates the tests' HTTPS and TLS listeners name.
+	for _, arn := range []string{certificateOne, certificateTwo} {
+		if _, err := srv.SeedCertificate(fakeaws.CertificateSeed{ARN: arn, Domain: "shop.example.com"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	url, err := srv.Start("")
 	if err != nil {

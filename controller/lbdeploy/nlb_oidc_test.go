@@ -72,7 +72,7 @@ func TestDeployServiceNLB(t *testing.T) {
 func oidcShop(secret string) *shop {
 	s := newShop()
 	s.ing.Annotations[lbmodel.AnnotationListenPorts] = `[{"HTTP":80},{"HTTPS":443}]`
-	s.ing.Annotations[lbmodel.AnnotationCertificateARN] = "arn:aws:acm:us-west-2:123456789012:certificate/one,arn:aws:acm:us-west-2:123456789012:certificate/two"
+	s.ing.Annotations[lbmodel.AnnotationCertificateARN] = certificateOne + "," + certificateTwo
 	s.ing.Annotations[lbmodel.AnnotationAuthType] = "oidc"
 	s.ing.Annotations[lbmodel.AnnotationAuthIDPOIDC] = `{"issuer":"https://idp.example.com","authorizationEndpoint":"https://idp.example.com/auth",` +
 		`"tokenEndpoint":"https://idp.example.com/token","userInfoEndpoint":"https://idp.example.com/userinfo","secretName":"oidc"}`
@@ -105,12 +105,12 @@ func TestDeployHTTPSWithOIDC(t *testing.T) {
 	if !reflect.DeepEqual(ops, []string{"ModifyRule", "ModifyRule"}) {
 		t.Fatalf("redeploy with a rotated secret called %v, want ModifyRule on the two authenticated rules", ops)
 	}
-	if got := listenerCertificates(t, e, ls, 443); !reflect.DeepEqual(got, []string{"arn:aws:acm:us-west-2:123456789012:certificate/two"}) {
+	if got := listenerCertificates(t, e, ls, 443); !reflect.DeepEqual(got, []string{certificateTwo}) {
 		t.Fatalf("extra certificates = %v, want the second one", got)
 	}
 
 	one := oidcShop("rotated")
-	one.ing.Annotations[lbmodel.AnnotationCertificateARN] = "arn:aws:acm:us-west-2:123456789012:certificate/one"
+	one.ing.Annotations[lbmodel.AnnotationCertificateARN] = certificateOne
 	n = e.srv.Recorder().Len()
 	e.deploy(t, one.stack(t))
 	if ops := mutations(e.operations(n)); count(ops, "RemoveListenerCertificates") != 1 || count(ops, "ModifyListener") != 0 {

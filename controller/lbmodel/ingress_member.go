@@ -22,7 +22,7 @@ func (b *ingressBuilder) member(ing *networkingv1.Ingress) error {
 	}
 	certs := parseList(ing.Annotations[AnnotationCertificateARN])
 	if len(certs) == 0 && len(ing.Spec.TLS) > 0 {
-		// LBC would look the TLS hosts up in ACM; there is no ACM here, so say what to set instead.
+		// LBC would look the TLS hosts up in ACM; the reference controller has no ACM client, so say what to set instead.
 		return fmt.Errorf("spec.tls without %s: certificate discovery by TLS host needs ACM, set the annotation", AnnotationCertificateARN)
 	}
 	for _, lp := range ports {

@@ -6,6 +6,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	elbtypes "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+
+	"github.com/restartsim/restartsim/fakeaws"
 )
 
 // API reference pages the cases cite.
@@ -111,11 +113,21 @@ func elbListenerCases() []elbCase {
 		},
 		wantCode: "ListenerNotFound",
 	}, {
-		name: "an HTTPS listener with a certificate of the account's region", source: refCreateListener,
+		name: "an HTTPS listener with an issued certificate of the account's ACM", source: refCreateListener,
+		setup: func(f *elbFixture) {
+			albWithTG(f)
+			c, err := f.srv.SeedCertificate(fakeaws.CertificateSeed{Domain: "www.example.com"})
+			f.must(err, "SeedCertificate")
+			f.arns["cert"] = c.ARN
+		},
+		input: func(f *elbFixture) any { return httpsListener(f, f.arns["cert"]) },
+	}, {
+		name: "an HTTPS listener with a never-created certificate of the account's region is CertificateNotFound", source: refCreateListener,
 		setup: albWithTG,
 		input: func(f *elbFixture) any {
 			return httpsListener(f, "arn:aws:acm:"+testRegion+":"+testAccount+":certificate/0c1d2e3f-aaaa-bbbb-cccc-0123456789ab")
 		},
+		wantCode: "CertificateNotFound",
 	}, {
 		name: "an HTTPS listener with another region's certificate is CertificateNotFound", source: refCreateListener,
 		setup: albWithTG,

@@ -29,6 +29,7 @@ type Backend interface {
 	SecurityGroup(id string) (fakeaws.SecurityGroup, error)
 	SeedInstance(in fakeaws.Instance) error
 	SeedENI(e fakeaws.ENI) error
+	SeedCertificate(c fakeaws.CertificateSeed) error
 	DefaultVPCID() (string, error)
 	// Instances lists every EC2 instance through the admin side (never throttled, never in the call log).
 	Instances() ([]fakeaws.Instance, error)
@@ -77,7 +78,11 @@ func (l Local) SeedInstance(in fakeaws.Instance) error {
 	_, err := l.Server.SeedInstance(in)
 	return err
 }
-func (l Local) SeedENI(e fakeaws.ENI) error   { _, err := l.Server.SeedENI(e); return err }
+func (l Local) SeedENI(e fakeaws.ENI) error { _, err := l.Server.SeedENI(e); return err }
+func (l Local) SeedCertificate(c fakeaws.CertificateSeed) error {
+	_, err := l.Server.SeedCertificate(c)
+	return err
+}
 func (l Local) DefaultVPCID() (string, error) { return l.Server.DefaultVPCID(), nil }
 func (l Local) Instances() ([]fakeaws.Instance, error) {
 	return l.Server.Instances(), nil

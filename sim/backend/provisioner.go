@@ -113,6 +113,12 @@ func (p *Provisioner) SeedNetworkInterface(_ context.Context, n workload.Network
 	return p.backend.SeedENI(e)
 }
 
+// SeedCertificate seeds an issued ACM certificate through the admin API: the fleet's certificates stand for
+// ones the account held before the run.
+func (p *Provisioner) SeedCertificate(_ context.Context, arn, domain string) error {
+	return p.backend.SeedCertificate(fakeaws.CertificateSeed{ARN: arn, Domain: domain})
+}
+
 // SeedENI seeds a plain, unattached network interface.
 func (p *Provisioner) SeedENI(ctx context.Context, id string, ips, sgs []string) error {
 	return p.SeedNetworkInterface(ctx, workload.NetworkInterface{ID: id, PrivateIPs: ips, SecurityGroupIDs: sgs})

@@ -157,7 +157,10 @@ func (r *Remote) SecurityGroup(id string) (fakeaws.SecurityGroup, error) {
 }
 func (r *Remote) SeedInstance(in fakeaws.Instance) error { return r.post("seed/instance", in) }
 func (r *Remote) SeedENI(e fakeaws.ENI) error            { return r.post("seed/eni", e) }
-func (r *Remote) DefaultVPCID() (string, error)          { return r.vpc, nil }
+func (r *Remote) SeedCertificate(c fakeaws.CertificateSeed) error {
+	return r.post("seed/certificate", c)
+}
+func (r *Remote) DefaultVPCID() (string, error) { return r.vpc, nil }
 
 // Instances reads the admin state, not the throttled EC2 API the controller under test shares.
 func (r *Remote) Instances() ([]fakeaws.Instance, error) {

@@ -39,6 +39,20 @@ func TestRemoteAdmin(t *testing.T) {
 	if err := p.SeedENI(ctx, "eni-1", []string{"10.0.9.9"}, []string{sg}); err != nil {
 		t.Fatal(err)
 	}
+	// A certificate seeds through the admin API; again for the same domain is no error (a standalone
+	// server keeps an earlier run's), for another domain it is.
+	const cert = "arn:aws:acm:us-west-2:123456789012:certificate/0c1d2e3f-aaaa-bbbb-cccc-0123456789ab"
+	for range 2 {
+		if err := p.SeedCertificate(ctx, cert, "shop.example.com"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.SeedCertificate(ctx, cert, "other.example.com"); err == nil {
+		t.Fatal("the certificate was seeded again for another domain")
+	}
+	if cs := srv.Certificates(); len(cs) != 1 || cs[0].ARN != cert || cs[0].Status != "ISSUED" {
+		t.Fatalf("certificates: %+v", cs)
+	}
 	if ts, err := r.Targets(arn); err != nil || len(ts) != 0 {
 		t.Fatalf("targets: %v %v", ts, err)
 	}

@@ -40,6 +40,9 @@ func backendService(ns, name string) corev1.Service {
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
 }
 
+// testCertificate is the ACM certificate of the test Ingresses' HTTPS listeners.
+const testCertificate = "arn:aws:acm:us-west-2:123456789012:certificate/one"
+
 func oidcSecret(secret string) corev1.Secret {
 	return corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "oidc"},
 		Data: map[string][]byte{"clientID": []byte("client-1"), "clientSecret": []byte(secret)}}
@@ -54,7 +57,7 @@ func oidcObjects(secret string) LoadBalancerObjects {
 	ing := albIngress("shop", "web", map[string]string{
 		"alb.ingress.kubernetes.io/target-type":     "ip",
 		"alb.ingress.kubernetes.io/listen-ports":    `[{"HTTPS":443}]`,
-		"alb.ingress.kubernetes.io/certificate-arn": "arn:aws:acm:us-west-2:123456789012:certificate/one",
+		"alb.ingress.kubernetes.io/certificate-arn": testCertificate,
 		"alb.ingress.kubernetes.io/auth-type":       "oidc",
 		"alb.ingress.kubernetes.io/auth-idp-oidc":   oidcAnnotation,
 	}, "shop.example.com", prefixPath("/cart", "cart"))
@@ -74,7 +77,7 @@ func fleetObjects() LoadBalancerObjects {
 	a := albIngress("shop", "a", group("1"), "a.example.com", prefixPath("/b0", "a-b0"), prefixPath("/b1", "a-b1"))
 	b := albIngress("shop", "b", group("2"), "b.example.com", prefixPath("/c0", "b-c0"))
 	b.Annotations["alb.ingress.kubernetes.io/listen-ports"] = `[{"HTTP": 80}, {"HTTPS": 443}]`
-	b.Annotations["alb.ingress.kubernetes.io/certificate-arn"] = "arn:aws:acm:us-west-2:123456789012:certificate/one"
+	b.Annotations["alb.ingress.kubernetes.io/certificate-arn"] = testCertificate
 	b.Annotations["alb.ingress.kubernetes.io/auth-type"] = "oidc"
 	b.Annotations["alb.ingress.kubernetes.io/auth-idp-oidc"] = oidcAnnotation
 	nlb := backendService("shop", "nlb")

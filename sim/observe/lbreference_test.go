@@ -26,6 +26,10 @@ func startDeployer(t *testing.T) (*fakeaws.Server, *elbv2.Client, *lbdeploy.Depl
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The HTTPS listeners of the test Ingresses name this certificate; the account holds it.
+	if _, err := srv.SeedCertificate(fakeaws.CertificateSeed{ARN: testCertificate, Domain: "shop.example.com"}); err != nil {
+		t.Fatal(err)
+	}
 	url, err := srv.Start("")
 	if err != nil {
 		t.Fatal(err)

@@ -65,6 +65,25 @@ func TestCreateIngressFleet(t *testing.T) {
 	for i := range ings.Items {
 		checkIngress(t, k8s, &ings.Items[i], tf.FleetPlan)
 	}
+	// The HTTPS listeners' certificates exist, issued, in the account's ACM.
+	issued := map[string]string{}
+	for _, c := range tf.aws.srv.Certificates() {
+		if c.Status == "ISSUED" {
+			issued[c.ARN] = c.Domain
+		}
+	}
+	tls := 0
+	for _, in := range tf.Ingresses() {
+		if in.CertificateARN != "" {
+			tls++
+			if issued[in.CertificateARN] != in.Host {
+				t.Errorf("ingress %s: certificate %s not issued for %s (have %v)", in.Key, in.CertificateARN, in.Host, issued)
+			}
+		}
+	}
+	if tls != 4 || len(issued) != 4 {
+		t.Errorf("%d TLS ingresses, %d issued certificates; want 4 and 4", tls, len(issued))
+	}
 	for _, s := range tf.NLBServices() {
 		var svc corev1.Service
 		if err := k8s.Get(ctx, s.Key, &svc); err != nil {

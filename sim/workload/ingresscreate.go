@@ -138,6 +138,10 @@ func (f *FleetPlan) createServiceObjects(ctx context.Context, live *liveState, s
 func (f *FleetPlan) createIngress(ctx context.Context, live *liveState, ing *IngressPlan, cnt *counters) error {
 	c, run := live.opts.Client, live.opts.Labels
 	if ing.TLS != nil {
+		// The HTTPS listener's certificate must exist in ACM before the controller creates the listener.
+		if err := live.opts.AWS.SeedCertificate(ctx, ing.TLS.CertificateARN, ing.Host); err != nil {
+			return fmt.Errorf("seeding certificate %s: %w", ing.TLS.CertificateARN, err)
+		}
 		secret, err := f.tlsSecretObject(ing, run)
 		if err != nil {
 			return err

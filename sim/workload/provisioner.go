@@ -22,6 +22,9 @@ type Provisioner interface {
 	// SeedNetworkInterface makes a network interface exist as described: a node's trunk ENI or a pod's
 	// branch ENI.
 	SeedNetworkInterface(ctx context.Context, eni NetworkInterface) error
+	// SeedCertificate makes an issued ACM certificate for domain exist under arn, as a certificate the
+	// account held before the run; seeding one that exists for the same domain is not an error.
+	SeedCertificate(ctx context.Context, arn, domain string) error
 }
 
 // NetworkInterface is an ENI the fleet seeds, in EC2's terms.

@@ -125,6 +125,11 @@ func (a *awsEnv) TagResources(ctx context.Context, ids []string, tags map[string
 	return err
 }
 
+func (a *awsEnv) SeedCertificate(_ context.Context, arn, domain string) error {
+	_, err := a.srv.SeedCertificate(fakeaws.CertificateSeed{ARN: arn, Domain: domain})
+	return err
+}
+
 func (a *awsEnv) SeedNetworkInterface(_ context.Context, n workload.NetworkInterface) error {
 	e := fakeaws.ENI{ID: n.ID, PrivateIPs: n.PrivateIPs, SecurityGroupIDs: n.SecurityGroupIDs, InterfaceType: n.InterfaceType,
 		AvailabilityZone: n.AvailabilityZone, InstanceID: n.InstanceID, DeviceIndex: n.DeviceIndex, MACAddress: n.MACAddress,

@@ -1,25 +1,32 @@
 package elbv2
 
 import (
-	"strings"
+	"time"
 
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/state"
 )
 
-// knownCertificates answers CertificateNotFound, as ELBv2 does, for a certificate the account cannot hold: one
-// that is not an ACM certificate of the account's region nor an IAM server certificate of the account. fakeaws
-// serves neither ACM nor IAM, so any certificate ARN of the account that is well formed counts as existing.
-func (s *Service) knownCertificates(certs []state.Certificate) error {
-	acm := "arn:aws:acm:" + s.st.Region() + ":" + s.st.AccountID() + ":certificate/"
-	iam := "arn:aws:iam::" + s.st.AccountID() + ":server-certificate/"
-	for _, c := range certs {
-		id, isACM := strings.CutPrefix(c.ARN, acm)
-		name, isIAM := strings.CutPrefix(c.ARN, iam)
-		if (isACM && id != "" && !strings.Contains(id, "/")) || (isIAM && name != "") {
-			continue
-		}
-		return query.Errorf("CertificateNotFound", "Certificate '%s' not found", c.ARN)
+// knownCertificates answers CertificateNotFound, as ELBv2 does, for a certificate that is not an issued ACM
+// certificate of the account and region at now. fakeaws does not serve IAM, so an IAM server certificate
+// never exists.
+func (s *Service) knownCertificates(now time.Time, certs []state.Certificate) error {
+	arns := make([]string, len(certs))
+	for i, c := range certs {
+		arns[i] = c.ARN
+	}
+	return s.st.KnownCertificates(now, arns)
+}
+
+// newDefaultCertificate checks the default certificate a ModifyListener names, before the listener is
+// changed (the listener's other certificates were checked when they were added).
+func (s *Service) newDefaultCertificate(now time.Time, f *query.Form) error {
+	certs := f.Members("Certificates.member")
+	if len(certs) != 1 {
+		return nil // listenerSettings answers a missing or second certificate
+	}
+	if arn := f.Get(certs[0] + ".CertificateArn"); arn != "" {
+		return s.st.KnownCertificates(now, []string{arn})
 	}
 	return nil
 }

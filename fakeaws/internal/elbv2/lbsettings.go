@@ -89,15 +89,13 @@ func certificatesRequest(f *query.Form) (string, []string, error) {
 	return arn, out, nil
 }
 
-func (s *Service) addListenerCertificates(_ time.Time, f *query.Form) (any, error) {
+func (s *Service) addListenerCertificates(now time.Time, f *query.Form) (any, error) {
 	arn, certs, err := certificatesRequest(f)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range certs {
-		if err := s.knownCertificates([]state.Certificate{{ARN: c}}); err != nil {
-			return nil, err
-		}
+	if err := s.st.KnownCertificates(now, certs); err != nil {
+		return nil, err
 	}
 	all, err := s.st.AddListenerCertificates(arn, certs)
 	if err != nil {

@@ -90,7 +90,7 @@ func mutualAuthentication(f *query.Form, l *state.Listener) error {
 	return nil
 }
 
-func (s *Service) createListener(_ time.Time, f *query.Form) (any, error) {
+func (s *Service) createListener(now time.Time, f *query.Form) (any, error) {
 	lb, err := required(f, "LoadBalancerArn")
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func (s *Service) createListener(_ time.Time, f *query.Form) (any, error) {
 	if err := listenerSettings(f, &l, true); err != nil {
 		return nil, err
 	}
-	if err := s.knownCertificates(l.Certificates); err != nil {
+	if err := s.knownCertificates(now, l.Certificates); err != nil {
 		return nil, err
 	}
 	if l.Tags, err = tags(f, "Tags.member"); err != nil {
@@ -112,17 +112,15 @@ func (s *Service) createListener(_ time.Time, f *query.Form) (any, error) {
 	return listenersResult{Listeners: []xListener{listenerToWire(created)}}, nil
 }
 
-func (s *Service) modifyListener(_ time.Time, f *query.Form) (any, error) {
+func (s *Service) modifyListener(now time.Time, f *query.Form) (any, error) {
 	arn, err := required(f, "ListenerArn")
 	if err != nil {
 		return nil, err
 	}
-	l, err := s.st.ModifyListener(arn, func(l *state.Listener) error {
-		if err := listenerSettings(f, l, false); err != nil {
-			return err
-		}
-		return s.knownCertificates(l.Certificates)
-	})
+	if err := s.newDefaultCertificate(now, f); err != nil {
+		return nil, err
+	}
+	l, err := s.st.ModifyListener(arn, func(l *state.Listener) error { return listenerSettings(f, l, false) })
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func (s *Store) Clone(cfg Config) (*Store, error) {
 		enis: cloneMap(s.enis, cloneENI), sgs: cloneMap(s.sgs, cloneSG), tgs: cloneMap(s.tgs, cloneEntry),
 		subnets: cloneMap(s.subnets, cloneSubnet), lbs: cloneMap(s.lbs, cloneLB), listeners: cloneMap(s.listeners, cloneListener),
 		rules: cloneMap(s.rules, cloneRule), r53: s.r53.clone(), lts: cloneMap(s.lts, cloneLaunchTemplate),
-		capErrs: maps.Clone(s.capErrs)}
+		capErrs: maps.Clone(s.capErrs), acmCerts: cloneMap(s.acmCerts, cloneACM), acmTokens: maps.Clone(s.acmTokens)}
 	c.reindex() // rebuilt, not copied: the copy's indexes must point at the copy's resources
 	return c, nil
 }

@@ -33,6 +33,8 @@ type Config struct {
 	MaxRecordSetsPerZone    int
 	// InstanceBootDelay is how long a launched instance stays "pending" (scenario time).
 	InstanceBootDelay time.Duration
+	// CertificateIssueDelay is how long a requested ACM certificate stays PENDING_VALIDATION (scenario time).
+	CertificateIssueDelay time.Duration
 }
 
 // Store is the account state.
@@ -55,6 +57,8 @@ type Store struct {
 	r53        r53State // Route53 (r53zones.go)
 	lts        map[string]*LaunchTemplate
 	capErrs    map[capKey]string // injected launch failures (capacity.go)
+	acmCerts   map[string]*ACMCertificate
+	acmTokens  map[string]acmToken // RequestCertificate's idempotency tokens
 
 	// Indexes (index.go), so that a call naming resources costs O(result), not O(account). Every write keeps
 	// them in step; New and Clone build them with reindex.
@@ -107,6 +111,8 @@ func New(cfg Config) *Store {
 		r53:       newR53State(),
 		lts:       map[string]*LaunchTemplate{},
 		capErrs:   map[capKey]string{},
+		acmCerts:  map[string]*ACMCertificate{},
+		acmTokens: map[string]acmToken{},
 	}
 	id := s.newID("vpc-", 17)
 	s.vpcs[id] = &VPC{ID: id, CIDRs: []string{"10.0.0.0/16"}, IsDefault: true}

@@ -69,7 +69,23 @@ const (
 	// profile limits them, an override can.
 	IAMRequest = "iam/request"
 	EKSRequest = "eks/request"
+	// ACM throttles each operation in its own bucket, at the requests per second of ACM's "API rate quotas"
+	// table (no burst is documented: one second's worth).
+	ACMAddTags        = "acm/AddTagsToCertificate"
+	ACMDelete         = "acm/DeleteCertificate"
+	ACMDescribe       = "acm/DescribeCertificate"
+	ACMImport         = "acm/ImportCertificate"
+	ACMList           = "acm/ListCertificates"
+	ACMListTags       = "acm/ListTagsForCertificate"
+	ACMRequest        = "acm/RequestCertificate"
+	acmCategoryPrefix = "acm/"
 )
+
+// acmLimits are ACM's documented request rates per operation.
+var acmLimits = map[string]Limit{
+	ACMAddTags: {5, 5}, ACMDelete: {10, 10}, ACMDescribe: {10, 10}, ACMImport: {1, 1}, ACMList: {1, 1},
+	ACMListTags: {10, 10}, ACMRequest: {5, 5},
+}
 
 // Profile names.
 const (
@@ -94,6 +110,14 @@ var profiles = map[string]map[string]Limit{
 		STSRequest:                    {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
 	},
 	ProfileUnlimited: {},
+}
+
+func init() {
+	for _, name := range []string{ProfileDocumented, Profile2026} {
+		for k, l := range acmLimits {
+			profiles[name][k] = l
+		}
+	}
 }
 
 // Profiles lists the known profile names.
@@ -160,6 +184,8 @@ func Category(service, op string, unfiltered bool) string {
 		return IAMRequest
 	case "eks":
 		return EKSRequest
+	case "acm":
+		return acmCategoryPrefix + op
 	}
 	return ""
 }
