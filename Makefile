@@ -152,7 +152,7 @@ lint-fix: $(GOLANGCI_LINT) ## Apply golangci-lint's fixes and formatters (review
 ##@ Run and test
 
 .PHONY: test
-test: cluster-assets verify ## Build the envtest and local-cluster assets, verify, and run all tests (unit + envtest + local-cluster integration).
+test: cluster-assets scheduler-assets verify ## Build the envtest, local-cluster and scheduler assets, verify, and run all tests (unit + envtest + local-cluster integration).
 	@echo "running every test (about 10-15 min on 2 cores; on a slow machine RESTARTSIM_TEST_TIMEOUT_SCALE=3 waits 3 times longer)"
 	@$(GO_QUIET) go test $(GO_TEST_FLAGS) ./...
 
