@@ -36,7 +36,7 @@ func measureBlindTime(in *Input, applied []*float64) blindTime {
 			continue
 		}
 		res.changes++
-		if v, ok := latency(in, ch, applied[i], max(ch.At, origin)); ok {
+		if v, ok := latency(in, i, applied[i], max(ch.At, origin)); ok {
 			lats = append(lats, v)
 		}
 	}
