@@ -141,6 +141,8 @@ func (c *checker) strategy(p string, s *Strategy) {
 	}
 	c.count(p+".invariants.missingTargets", s.Invariants.Missing)
 	c.count(p+".invariants.staleTargets", s.Invariants.Stale)
+	c.count(p+".invariants.objectsFailing", s.Invariants.ObjectsFailing)
+	c.counts(p+".invariants.orphaned", s.Invariants.Orphaned)
 	for i, t := range s.Thresholds {
 		q := fmt.Sprintf("%s.thresholds[%d]", p, i)
 		c.value(q+".limit", t.Limit)

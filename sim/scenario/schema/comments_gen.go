@@ -203,6 +203,6 @@ var comments = map[string]string{
 	"github.com/restartsim/restartsim/sim/scenario.TemplateData":                       "TemplateData is what an external controller's command and env templates can use.",
 	"github.com/restartsim/restartsim/sim/scenario.Threshold":                          "Threshold is a limit on one summary metric (see results.MetricNames) for the named strategies\n(all when empty). Max is a number, or a duration for *_seconds metrics.",
 	"github.com/restartsim/restartsim/sim/scenario.Threshold.Max":                      "Max is the largest passing value: a number, or a duration for *_seconds metrics.",
-	"github.com/restartsim/restartsim/sim/scenario.Threshold.Metric":                   "Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations;\nunapplied_changes declares how many changes the strategies are expected to leave unapplied.",
+	"github.com/restartsim/restartsim/sim/scenario.Threshold.Metric":                   "Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations;\nunapplied_changes declares how many changes the strategies are expected to leave unapplied,\norphaned_resources how many AWS resources of deleted objects they are expected to keep.",
 	"github.com/restartsim/restartsim/sim/scenario.Threshold.Strategies":               "Strategies the threshold applies to. Default: all.",
 }
