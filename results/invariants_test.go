@@ -1,6 +1,9 @@
 package results
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 // Each count is said in the words of its kind: a binding's targets, an object group's objects, and
 // the AWS resources deleted objects left, by their kind.
@@ -33,5 +36,19 @@ func TestExpectOrphansKeepsOtherViolations(t *testing.T) {
 	inv.ExpectOrphans()
 	if inv.Passed || len(inv.Violations) != 1 || inv.Violations[0].Kind != "object-not-ready" {
 		t.Errorf("an orphan and a missing object: %+v, want failed on the missing one", inv)
+	}
+}
+
+// Results written when the step was the first ELBv2 call, as firstReconcileSeconds, still read.
+func TestRestartPhasesReadTheFirstReconcileOfOldResults(t *testing.T) {
+	var ph RestartPhases
+	if err := json.Unmarshal([]byte(`{"mode": "crash", "stoppedSeconds": 1, "firstReconcileSeconds": 3.5}`), &ph); err != nil {
+		t.Fatal(err)
+	}
+	if ph.Mode != "crash" || ph.StoppedSeconds != 1 || ph.FirstAWSCallSeconds == nil || *ph.FirstAWSCallSeconds != 3.5 || ph.FirstAWSCallService != "elbv2" {
+		t.Errorf("old phases read as %+v, want the first AWS call at 3.5 s, of elbv2", ph)
+	}
+	if err := json.Unmarshal([]byte(`{"firstAWSCallSeconds": 2, "firstAWSCallService": "route53"}`), &ph); err != nil || *ph.FirstAWSCallSeconds != 2 || ph.FirstAWSCallService != "route53" {
+		t.Errorf("new phases read as %+v (%v)", ph, err)
 	}
 }

@@ -115,9 +115,12 @@ type RestartPhases struct {
 	LeadingSeconds *float64 `json:"leadingSeconds,omitempty"`
 	// CachesSyncedSeconds is when its informer caches synced (its log says so).
 	CachesSyncedSeconds *float64 `json:"cachesSyncedSeconds,omitempty"`
-	// FirstReconcileSeconds is its first target-group call to AWS (ELBv2), the first reconcile
-	// that reached AWS.
-	FirstReconcileSeconds *float64 `json:"firstReconcileSeconds,omitempty"`
+	// FirstAWSCallSeconds is its first call to AWS, of any service (ELBv2 for the load balancer
+	// controller, Route53 for external-dns), FirstAWSCallService that call's service: the first
+	// sign its work reached AWS. Results written before it was named so hold the first ELBv2 call
+	// as firstReconcileSeconds, read into it.
+	FirstAWSCallSeconds *float64 `json:"firstAWSCallSeconds,omitempty"`
+	FirstAWSCallService string   `json:"firstAWSCallService,omitempty"`
 	// FirstMeaningfulSeconds is the first AWS mutation that applied a pending change (TTFMR's end).
 	FirstMeaningfulSeconds *float64 `json:"firstMeaningfulSeconds,omitempty"`
 	// BlindWindowEndSeconds ends the span of the restart's changes (see CountsForBlindTime).

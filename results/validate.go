@@ -166,7 +166,8 @@ func (c *checker) restart(p string, ph *RestartPhases) {
 	c.seconds(p+".startedSeconds", ph.StartedSeconds)
 	c.optSeconds(p+".leadingSeconds", ph.LeadingSeconds)
 	c.optSeconds(p+".cachesSyncedSeconds", ph.CachesSyncedSeconds)
-	c.optSeconds(p+".firstReconcileSeconds", ph.FirstReconcileSeconds)
+	c.optSeconds(p+".firstAWSCallSeconds", ph.FirstAWSCallSeconds)
+	c.name(p+".firstAWSCallService", ph.FirstAWSCallService)
 	c.optSeconds(p+".firstMeaningfulSeconds", ph.FirstMeaningfulSeconds)
 	c.optSeconds(p+".blindWindowEndSeconds", ph.BlindWindowEndSeconds)
 	if c.length(p+".atStop", len(ph.AtStop), MaxRuns) {
