@@ -27,12 +27,12 @@ var (
 		dataset.PhaseSynced:   color.RGBA{0x9e, 0xc9, 0xe8, 0xff},
 		dataset.PhaseRunning:  color.RGBA{0x98, 0xdf, 0x8a, 0xff},
 	}
-	phaseOrder          = []string{dataset.PhaseDown, dataset.PhaseStarting, dataset.PhaseWaiting, dataset.PhaseLeading, dataset.PhaseSynced, dataset.PhaseRunning}
-	restartChangeStyle  = draw.LineStyle{Color: palette[0], Width: vg.Points(3)}
-	otherChangeStyle    = draw.LineStyle{Color: color.Gray{0x99}, Width: vg.Points(3)}
-	neverAppliedStyle   = draw.LineStyle{Color: throttledColor, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
-	firstAWSCallStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(2)}
-	firstMeaningfulDot  = draw.GlyphStyle{Color: throttledColor, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
+	phaseOrder         = []string{dataset.PhaseDown, dataset.PhaseStarting, dataset.PhaseWaiting, dataset.PhaseLeading, dataset.PhaseSynced, dataset.PhaseRunning}
+	restartChangeStyle = draw.LineStyle{Color: palette[0], Width: vg.Points(3)}
+	otherChangeStyle   = draw.LineStyle{Color: color.Gray{0x99}, Width: vg.Points(3)}
+	neverAppliedStyle  = draw.LineStyle{Color: throttledColor, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	firstAWSCallStyle  = draw.LineStyle{Color: color.Black, Width: vg.Points(2)}
+	firstMeaningfulDot = draw.GlyphStyle{Color: throttledColor, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
 )
 
 // EventTimelineSize returns the pixel size of the event timeline for its panels.

@@ -44,7 +44,7 @@ type TimelinePanel struct {
 	// FirstAWSCalls and FirstMeaningfuls are each restart's instants on the controller lane
 	// (those it exposes).
 	FirstAWSCalls, FirstMeaningfuls []float64
-	Changes                           []ChangeBar
+	Changes                         []ChangeBar
 	// MoreChanges counts the changes left out beyond MaxTimelineChanges.
 	MoreChanges int
 	Markers     []Marker
