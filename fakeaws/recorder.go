@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Outcomes of a recorded call.
@@ -48,7 +49,9 @@ type Call struct {
 	ResourceIDs int      `json:"resourceIds,omitempty"`
 	Outcome     string   `json:"outcome"`
 	ErrorCode   string   `json:"errorCode,omitempty"`
-	HTTPStatus  int      `json:"httpStatus"`
+	// ErrorMessage is the refusal's message (at most MaxErrorMessage bytes), as the answer carried it.
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	HTTPStatus   int    `json:"httpStatus"`
 	// Bucket is the throttle bucket that admitted or refused the call.
 	Bucket string `json:"bucket,omitempty"`
 	// S3Bucket is the bucket an S3 request's path names, if any.
@@ -104,6 +107,7 @@ func (r *Recorder) record(c Call) {
 func (r *Recorder) compact(c *Call) {
 	c.Service, c.Operation, c.Outcome = r.names.get(c.Service), r.names.get(c.Operation), r.names.get(c.Outcome)
 	c.ErrorCode, c.Bucket = r.names.get(c.ErrorCode), r.names.get(c.Bucket)
+	c.ErrorMessage = strings.Clone(truncate(c.ErrorMessage, MaxErrorMessage))
 	c.TargetGroupARN, c.SecurityGroupID = strings.Clone(c.TargetGroupARN), strings.Clone(c.SecurityGroupID)
 	c.LoadBalancerARN, c.ListenerARN = strings.Clone(c.LoadBalancerARN), strings.Clone(c.ListenerARN)
 	c.RuleARN, c.HostedZoneID, c.S3Bucket = strings.Clone(c.RuleARN), strings.Clone(c.HostedZoneID), strings.Clone(c.S3Bucket)
@@ -230,4 +234,19 @@ func (r *Recorder) StreamTo(w io.Writer) (cancel func()) {
 		}
 	})
 	return func() { once.Do(stop) }
+}
+
+// MaxErrorMessage bounds a recorded call's ErrorMessage: enough to say why, without letting the
+// messages of many refused calls (which may name their resources) grow the log.
+const MaxErrorMessage = 256
+
+// truncate cuts s to at most n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -32,6 +32,7 @@ type queryCall struct {
 }
 
 func (q *queryCall) fail(e *query.Error, outcome string) {
+	q.call.ErrorMessage = e.Message
 	q.write(e.Status(), query.EncodeError(q.dialect, e, q.call.RequestID), outcome, e.Code)
 }
 

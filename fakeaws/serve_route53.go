@@ -41,6 +41,7 @@ type route53Call struct {
 
 func (c *route53Call) fail(err error, outcome string) {
 	f := route53.EncodeError(err, c.call.RequestID)
+	c.call.ErrorMessage = f.Message
 	c.write(f.Status, f.Body, outcome, f.Code)
 }
 

@@ -23,9 +23,10 @@ type errorDoc struct {
 
 // Failure is an error as Route53 answers it.
 type Failure struct {
-	Status int
-	Code   string
-	Body   []byte
+	Status  int
+	Code    string
+	Message string
+	Body    []byte
 }
 
 // EncodeError turns err into Route53's error answer: a *query.Error keeps its code (its status from the one
@@ -52,5 +53,5 @@ func EncodeError(err error, requestID string) Failure {
 	if mErr != nil { // strings only: cannot fail, but an answer must go out
 		body = []byte(xml.Header)
 	}
-	return Failure{Status: query.StatusOf(d.Error.Code), Code: d.Error.Code, Body: body}
+	return Failure{Status: query.StatusOf(d.Error.Code), Code: d.Error.Code, Message: d.Error.Message, Body: body}
 }
