@@ -162,10 +162,13 @@ func (o *gateOptions) Validate() error {
 	}
 	var sc *scenario.Scenario
 	var err error
+	// The binaries given stand for the ${...BINARY} of the A/B strategy's command, which then
+	// need not be set.
+	bins := scenario.Binaries{Baseline: o.BaselineBinary, Candidate: o.CandidateBinary}
 	if o.File == scenario.Stdin {
-		sc, err = scenario.Parse(scenario.StdinName, stdin)
+		sc, err = scenario.ParseWithBinaries(scenario.StdinName, stdin, bins)
 	} else {
-		sc, err = scenario.Load(o.File)
+		sc, err = scenario.LoadWithBinaries(context.Background(), o.File, bins)
 	}
 	if err != nil {
 		return err
