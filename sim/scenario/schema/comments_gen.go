@@ -46,6 +46,7 @@ var comments = map[string]string{
 	"github.com/restartsim/restartsim/sim/scenario.AWS.Region":                         "Region is the AWS region. Default us-west-2.",
 	"github.com/restartsim/restartsim/sim/scenario.AWS.WarmupProfile":                  "WarmupProfile is the throttle profile while the fleet converges before the timeline. Default: Profile.",
 	"github.com/restartsim/restartsim/sim/scenario.At":                                 "At is when a step runs: an offset from the start of the measured phase, or random.",
+	"github.com/restartsim/restartsim/sim/scenario.Binaries":                           "Binaries are the builds' binaries given outside the scenario (gate's --baseline-binary and\n--candidate-binary): they take the place of ab.baseline.binary and ab.candidate.binary.",
 	"github.com/restartsim/restartsim/sim/scenario.Build":                              "Build is one side of an A/B comparison.",
 	"github.com/restartsim/restartsim/sim/scenario.Build.Args":                         "Args are appended to the command (e.g. a test-only mutant for a power study).",
 	"github.com/restartsim/restartsim/sim/scenario.Build.Binary":                       "Binary runs the strategy out of process: a reference strategy as `<binary> controller\n<flags>`, an external one with Binary in place of its command's first element. Empty: the\nstrategy as the scenario defines it (a reference strategy then needs a binary all the same,\nso that both sides start the same way).",
