@@ -63,7 +63,8 @@ type Call struct {
 	RequestID         string            `json:"requestId"`
 }
 
-// MaxErrorMessage bounds a recorded call's error message.
+// MaxErrorMessage bounds a recorded call's error message: enough to say why, without letting the
+// messages of many refused calls (which may name their resources) grow the log.
 const MaxErrorMessage = 256
 
 // Recorder keeps the most recent calls in memory (a ring of Options.MaxRecordedCalls, counting the calls it

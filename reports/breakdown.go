@@ -31,7 +31,7 @@ type stepCell struct {
 
 // breakdownSteps names the columns of the breakdown table.
 var breakdownSteps = []string{"old instance stopped", "process started", "lease acquired", "caches synced",
-	"first reconcile (ELBv2 call)", "first meaningful AWS mutation"}
+	"first AWS call", "first meaningful AWS mutation"}
 
 // restartsOf is every restart's phases; results written before they were recorded per restart
 // hold the first only.
@@ -76,13 +76,14 @@ func stepCells(s *results.Strategy, ph *results.RestartPhases) []stepCell {
 	steps := []struct {
 		at      *float64
 		unknown string
+		service string // the AWS service of a call
 	}{
-		{&ph.StoppedSeconds, ""},
-		{&ph.StartedSeconds, ""},
-		{ph.LeadingSeconds, lease},
-		{ph.CachesSyncedSeconds, "unknown (not logged)"},
-		{ph.FirstReconcileSeconds, "never"},
-		{ph.FirstMeaningfulSeconds, "never"},
+		{&ph.StoppedSeconds, "", ""},
+		{&ph.StartedSeconds, "", ""},
+		{ph.LeadingSeconds, lease, ""},
+		{ph.CachesSyncedSeconds, "unknown (not logged)", ""},
+		{ph.FirstAWSCallSeconds, "never", ph.FirstAWSCallService},
+		{ph.FirstMeaningfulSeconds, "never", ""},
 	}
 	var cells []stepCell
 	prev := ph.StoppedSeconds
@@ -92,6 +93,9 @@ func stepCells(s *results.Strategy, ph *results.RestartPhases) []stepCell {
 			continue
 		}
 		c := stepCell{Known: true, At: "at " + fmtSeconds(*st.at)}
+		if st.service != "" {
+			c.At += " (" + st.service + ")"
+		}
 		if d := *st.at - prev; i > 0 && d < 0 {
 			c.Delta = "−" + fmtDelta(-d) // a step a controller logs after the next one (another controller's call)
 		} else if i > 0 {
@@ -197,7 +201,7 @@ func whereTimeGoes(s *results.Strategy, ph *results.RestartPhases, k int) string
 		parts = append(parts, "never acquired the Lease")
 	}
 	step(ph.CachesSyncedSeconds, "synced its caches %s", "did not log its cache sync")
-	step(ph.FirstReconcileSeconds, "reached AWS %s", "")
+	step(ph.FirstAWSCallSeconds, "reached AWS %s", "")
 	step(ph.FirstMeaningfulSeconds, "applied the first pending change %s", "never applied a pending change")
 	if k > 0 {
 		return fmt.Sprintf("%s, restart %d (at %s): %s.", s.Name, k+1, fmtSeconds(ph.StoppedSeconds), strings.Join(parts, ", "))

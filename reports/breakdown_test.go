@@ -35,7 +35,7 @@ func TestBreakdownOfEveryRestart(t *testing.T) {
 	r, _ := loadGolden(t)
 	cp, _ := r.Strategy("checkpoint")
 	second := results.RestartPhases{Mode: "graceful", StoppedSeconds: 300, OriginSeconds: 300, StartedSeconds: 300.5,
-		LeaderElection: true, FirstReconcileSeconds: ptr(303.0)}
+		LeaderElection: true, FirstAWSCallSeconds: ptr(303.0), FirstAWSCallService: "route53"}
 	cp.Restarts = []results.RestartPhases{*cp.Restart, second}
 	_, page := renderHTML(t, r)
 	rows := breakdownTable(t, page)
@@ -44,10 +44,11 @@ func TestBreakdownOfEveryRestart(t *testing.T) {
 	}
 	// Strategy, six steps, blind time.
 	want := [][]string{
-		{"no-checkpoint", "at 60 s", "+1.20 s at 61.2 s", "no leader election", "unknown (not logged)", "+90.55 s at 151.8 s", "+90.75 s at 242.5 s"},
-		{"checkpoint restart 1 of 2", "at 60 s", "+1.20 s at 61.2 s", "+300 ms at 61.5 s", "+500 ms at 62 s", "+625 ms at 62.62 s"},
-		// The Lease never taken within the run, and no mutation: the reconcile counts from the start.
-		{"checkpoint restart 2 of 2", "at 300 s", "+500 ms at 300.5 s", "never", "unknown (not logged)", "+2.50 s at 303 s", "never", "–"},
+		{"no-checkpoint", "at 60 s", "+1.20 s at 61.2 s", "no leader election", "unknown (not logged)", "+90.55 s at 151.8 s (elbv2)", "+90.75 s at 242.5 s"},
+		{"checkpoint restart 1 of 2", "at 60 s", "+1.20 s at 61.2 s", "+300 ms at 61.5 s", "+500 ms at 62 s", "+625 ms at 62.62 s (elbv2)"},
+		// The Lease never taken within the run, and no mutation: the first AWS call (a Route53 one: not
+		// "never" for a controller that calls no ELBv2) counts from the start.
+		{"checkpoint restart 2 of 2", "at 300 s", "+500 ms at 300.5 s", "never", "unknown (not logged)", "+2.50 s at 303 s (route53)", "never", "–"},
 	}
 	for i, w := range want {
 		for j, cell := range w {
@@ -102,7 +103,7 @@ func TestBreakdownStepBeforeThePrevious(t *testing.T) {
 	r, _ := loadGolden(t)
 	cp, _ := r.Strategy("checkpoint")
 	ph := results.RestartPhases{Mode: "crash", StoppedSeconds: 300, OriginSeconds: 300, StartedSeconds: 300.5,
-		CachesSyncedSeconds: ptr(303.2), FirstReconcileSeconds: ptr(303.0)}
+		CachesSyncedSeconds: ptr(303.2), FirstAWSCallSeconds: ptr(303.0)}
 	cp.Restarts = []results.RestartPhases{*cp.Restart, ph}
 	_, page := renderHTML(t, r)
 	rows := breakdownTable(t, page)

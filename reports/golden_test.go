@@ -147,7 +147,7 @@ func generate(seed uint64) (*results.Results, []results.Sample) {
 		sort.Float64s(lat)
 		// The no-checkpoint arm stands for a controller that tells neither its Lease nor its cache sync.
 		st.Restart = &results.RestartPhases{Mode: "crash", StoppedSeconds: restart, OriginSeconds: restart + 1, StartedSeconds: restart + 1.2,
-			FirstReconcileSeconds: ptr(restart + 1 + sh.ttfmr/2), FirstMeaningfulSeconds: ptr(restart + 1 + sh.ttfmr), BlindWindowEndSeconds: ptr(450.0)}
+			FirstAWSCallSeconds: ptr(restart + 1 + sh.ttfmr/2), FirstAWSCallService: "elbv2", FirstMeaningfulSeconds: ptr(restart + 1 + sh.ttfmr), BlindWindowEndSeconds: ptr(450.0)}
 		if sh.deferred > 0 {
 			st.Restart.LeaderElection, st.Restart.LeadingSeconds, st.Restart.CachesSyncedSeconds = true, ptr(restart+1.5), ptr(restart+2.0)
 			st.Config["binary"], st.Config["args"] = "bin/controller", "--leader-elect"

@@ -66,11 +66,12 @@ type figureView struct {
 }
 
 type invariantView struct {
-	Strategy       string
-	Passed         bool
-	Missing, Stale int
-	Violations     []results.Violation
-	More           int
+	Strategy string
+	Passed   bool
+	// Counts says what the check found, in the words of each kind (results.Invariants.Describe).
+	Counts     string
+	Violations []results.Violation
+	More       int
 }
 
 func newPage(r *results.Results, files Files) page {
@@ -96,8 +97,7 @@ func newPage(r *results.Results, files Files) page {
 				Value: fmtValue(t.Value), Limit: fmtValue(t.Limit), Passed: t.Passed})
 		}
 		pg.Strategies = append(pg.Strategies, row)
-		iv := invariantView{Strategy: s.Name, Passed: s.Invariants.Passed, Missing: s.Invariants.Missing,
-			Stale: s.Invariants.Stale, Violations: s.Invariants.Violations}
+		iv := invariantView{Strategy: s.Name, Passed: s.Invariants.Passed, Counts: s.Invariants.Describe(), Violations: s.Invariants.Violations}
 		if n := len(iv.Violations); n > maxViolationRows {
 			iv.Violations, iv.More = iv.Violations[:maxViolationRows], n-maxViolationRows
 		}

@@ -155,8 +155,7 @@ func reportFailures(t testing.TB, res *results.Results) {
 			}
 		}
 		if !st.Invariants.Passed {
-			t.Errorf("strategy %s: invariants violated: %d missing, %d stale targets%s", st.Name, st.Invariants.Missing,
-				st.Invariants.Stale, violations(st.Invariants.Violations))
+			t.Errorf("strategy %s: invariants violated: %s%s", st.Name, st.Invariants.Describe(), violations(st.Invariants.Violations))
 		}
 	}
 }

@@ -103,7 +103,7 @@ func MetricNames() []string {
 		MetricControllerCPUBeforeFirst, MetricAPIRequestsBeforeFirst, MetricCacheSync, MetricListRequests, MetricWatchRequests,
 		MetricLeaseWrites, MetricStandbyRSS, MetricReconcileSecondsBeforeFirst, MetricReconcilesBeforeFirst,
 		MetricReconcileSecondsUntilDrain, MetricReconcilesUntilDrain, MetricEarlyExitSecondsPerBinding,
-		MetricRestartPeakRSS, MetricRestartPeakHeap, MetricUnappliedChanges,
+		MetricRestartPeakRSS, MetricRestartPeakHeap, MetricUnappliedChanges, MetricOrphanedResources,
 	}
 	sort.Strings(names)
 	return names

@@ -115,9 +115,12 @@ type RestartPhases struct {
 	LeadingSeconds *float64 `json:"leadingSeconds,omitempty"`
 	// CachesSyncedSeconds is when its informer caches synced (its log says so).
 	CachesSyncedSeconds *float64 `json:"cachesSyncedSeconds,omitempty"`
-	// FirstReconcileSeconds is its first target-group call to AWS (ELBv2), the first reconcile
-	// that reached AWS.
-	FirstReconcileSeconds *float64 `json:"firstReconcileSeconds,omitempty"`
+	// FirstAWSCallSeconds is its first call to AWS, of any service (ELBv2 for the load balancer
+	// controller, Route53 for external-dns), FirstAWSCallService that call's service: the first
+	// sign its work reached AWS. Results written before it was named so hold the first ELBv2 call
+	// as firstReconcileSeconds, read into it.
+	FirstAWSCallSeconds *float64 `json:"firstAWSCallSeconds,omitempty"`
+	FirstAWSCallService string   `json:"firstAWSCallService,omitempty"`
 	// FirstMeaningfulSeconds is the first AWS mutation that applied a pending change (TTFMR's end).
 	FirstMeaningfulSeconds *float64 `json:"firstMeaningfulSeconds,omitempty"`
 	// BlindWindowEndSeconds ends the span of the restart's changes (see CountsForBlindTime).
@@ -305,16 +308,28 @@ type Event struct {
 
 // Invariants is the end-of-run check of AWS state against the desired state.
 type Invariants struct {
-	Passed     bool        `json:"passed"`
-	Missing    int         `json:"missingTargets"`
-	Stale      int         `json:"staleTargets"`
-	Violations []Violation `json:"violations"`
+	Passed bool `json:"passed"`
+	// Missing counts the bindings' missing or unhealthy targets and the object groups' objects
+	// missing or not ready; Stale the bindings' targets AWS holds and should not.
+	Missing int `json:"missingTargets"`
+	Stale   int `json:"staleTargets"`
+	// ObjectsFailing counts the object groups' objects whose invariant fails, and deleted objects
+	// that still exist (results written before it was counted apart hold these in Stale).
+	ObjectsFailing int `json:"objectsFailing,omitempty"`
+	// Orphaned counts, by AWS kind (route53RecordSet, targetGroup, ...), the AWS resources deleted
+	// objects left behind.
+	Orphaned map[string]int `json:"orphaned,omitempty"`
+	// OrphansExpected tells the scenario declared leftovers of the strategy (a threshold on
+	// orphaned_resources): Orphaned is then judged by that threshold, not here, and the orphans are
+	// not among Violations.
+	OrphansExpected bool        `json:"orphansExpected,omitempty"`
+	Violations      []Violation `json:"violations"`
 }
 
 // Violation names one TGB whose AWS state is wrong.
 type Violation struct {
 	TGB    string `json:"tgb"`
-	Kind   string `json:"kind"` // "missing-target", "stale-target", "readiness-gate", "sg-rule", "stale-checkpoint"
+	Kind   string `json:"kind"` // "missing-target", "stale-target", "readiness-gate", "sg-rule", "stale-checkpoint", "object-orphan", ...
 	Detail string `json:"detail"`
 }
 

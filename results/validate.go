@@ -141,6 +141,8 @@ func (c *checker) strategy(p string, s *Strategy) {
 	}
 	c.count(p+".invariants.missingTargets", s.Invariants.Missing)
 	c.count(p+".invariants.staleTargets", s.Invariants.Stale)
+	c.count(p+".invariants.objectsFailing", s.Invariants.ObjectsFailing)
+	c.counts(p+".invariants.orphaned", s.Invariants.Orphaned)
 	for i, t := range s.Thresholds {
 		q := fmt.Sprintf("%s.thresholds[%d]", p, i)
 		c.value(q+".limit", t.Limit)
@@ -164,7 +166,8 @@ func (c *checker) restart(p string, ph *RestartPhases) {
 	c.seconds(p+".startedSeconds", ph.StartedSeconds)
 	c.optSeconds(p+".leadingSeconds", ph.LeadingSeconds)
 	c.optSeconds(p+".cachesSyncedSeconds", ph.CachesSyncedSeconds)
-	c.optSeconds(p+".firstReconcileSeconds", ph.FirstReconcileSeconds)
+	c.optSeconds(p+".firstAWSCallSeconds", ph.FirstAWSCallSeconds)
+	c.name(p+".firstAWSCallService", ph.FirstAWSCallService)
 	c.optSeconds(p+".firstMeaningfulSeconds", ph.FirstMeaningfulSeconds)
 	c.optSeconds(p+".blindWindowEndSeconds", ph.BlindWindowEndSeconds)
 	if c.length(p+".atStop", len(ph.AtStop), MaxRuns) {

@@ -59,12 +59,7 @@ timeline:
 // ModifyTargetGroup of a patched Widget's target group), and the end state must meet the group's
 // invariant.
 func TestObjectGroupPatchesTimedThroughAWSState(t *testing.T) {
-	testenv.RequireAssets(t)
-	crds, err := filepath.Abs("objects/testdata/crds/widgets.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := fmt.Sprintf(widgetScenario, crds, os.Args[0], widgetControllerEnv)
+	text := widgetScenarioText(t)
 	sc, err := scenario.Parse("objects-it.yaml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
@@ -98,12 +93,7 @@ func TestObjectGroupPatchesTimedThroughAWSState(t *testing.T) {
 // deleted Widget gone through its finalizer with its target group), and the end state must hold
 // the new Widgets to the group's invariant with no target group left of a deleted one.
 func TestObjectGroupCreatesAndDeletesTimedThroughAWSState(t *testing.T) {
-	testenv.RequireAssets(t)
-	crds, err := filepath.Abs("objects/testdata/crds/widgets.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := fmt.Sprintf(widgetScenario, crds, os.Args[0], widgetControllerEnv)
+	text := widgetScenarioText(t)
 	text = strings.Replace(text, "count: 60", "count: 30", 1)
 	i, j := strings.Index(text, "  - {action: churn"), strings.Index(text, "  - {waitFor: steadyState")
 	text = text[:i] + `  - {action: churn, kind: create, group: widgets, count: 3, mutations: [CreateTargetGroup]}
@@ -150,4 +140,50 @@ func runAll(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *results
 		t.Fatal(err)
 	}
 	return rep.Results
+}
+
+// A controller that keeps AWS resources (the widget controller with WIDGET_RETAIN=1, as ACK's
+// deletion policy retain or external-dns's upsert-only policy) deletes 3 Widgets it never deletes
+// the target groups of: the scenario declares the 3 deletes unapplied and the 3 target groups left,
+// so the run passes, its invariants holding on the rest and the orphans counted by their kind.
+func TestDeclaredLeftoversOfAControllerThatKeepsResources(t *testing.T) {
+	text := widgetScenarioText(t)
+	text = strings.Replace(text, "count: 60", "count: 20", 1)
+	text = strings.Replace(text, `WIDGET_KUBECONFIG:`, `WIDGET_RETAIN: "1", WIDGET_KUBECONFIG:`, 1)
+	i := strings.Index(text, "  - {action: churn")
+	text = text[:i] + `  - {action: churn, kind: delete, group: widgets, count: 3, mutations: [DeleteTargetGroup]}
+  - {waitFor: leader, timeout: 1m}
+  - {waitFor: steadyState, timeout: 20s}
+thresholds:
+  - {metric: unapplied_changes, max: 3}
+  - {metric: orphaned_resources, max: 3}
+`
+	sc, err := scenario.Parse("objects-retain-it.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	if err != nil {
+		t.Fatalf("%v: want the declared leftovers to pass", err)
+	}
+	st := rep.Results.Strategies[0]
+	if inv := st.Invariants; !inv.Passed || !inv.OrphansExpected || inv.Orphaned["targetGroup"] != 3 || len(inv.Violations) != 0 {
+		t.Errorf("invariants %+v: want passed, with 3 orphaned target groups expected", inv)
+	}
+	if st.Summary.UnappliedChanges != 3 {
+		t.Errorf("%d unapplied, want the 3 deletes", st.Summary.UnappliedChanges)
+	}
+}
+
+// widgetScenarioText is widgetScenario for this machine, once envtest's assets are known to be there.
+func widgetScenarioText(t *testing.T) string {
+	t.Helper()
+	testenv.RequireAssets(t)
+	crds, err := filepath.Abs("objects/testdata/crds/widgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(widgetScenario, crds, os.Args[0], widgetControllerEnv)
 }

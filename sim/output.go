@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/restartsim/restartsim/internal/outfile"
@@ -90,7 +91,7 @@ func printBreakdown(w io.Writer, res *results.Results) {
 	for _, st := range res.Strategies {
 		for i, ph := range st.Restarts {
 			if !header {
-				fmt.Fprintln(tw, "RESTART\tAT\tSTARTED\tLEASE\tCACHES SYNCED\tRECONCILE\tMEANINGFUL\t")
+				fmt.Fprintln(tw, "RESTART\tAT\tSTARTED\tLEASE\tCACHES SYNCED\tFIRST AWS CALL\tMEANINGFUL\t")
 				header = true
 			}
 			since := func(at *float64, unknown string) string {
@@ -105,7 +106,7 @@ func printBreakdown(w io.Writer, res *results.Results) {
 			}
 			fmt.Fprintf(tw, "%s #%d %s\t%.1fs\t%s\t%s\t%s\t%s\t%s\t\n", st.Name, i+1, ph.Mode, ph.StoppedSeconds,
 				since(&ph.StartedSeconds, ""), lease, since(ph.CachesSyncedSeconds, "?"),
-				since(ph.FirstReconcileSeconds, "never"), since(ph.FirstMeaningfulSeconds, "never"))
+				strings.TrimSpace(since(ph.FirstAWSCallSeconds, "never")+" "+ph.FirstAWSCallService), since(ph.FirstMeaningfulSeconds, "never"))
 		}
 	}
 	if !header {
@@ -114,7 +115,8 @@ func printBreakdown(w io.Writer, res *results.Results) {
 	fmt.Fprintln(w)
 	tw.Flush()
 	fmt.Fprintln(w, "RESTART: each restart's steps after the old instance stopped: replacement started, Lease acquired, caches synced")
-	fmt.Fprintln(w, "(of the instance that took over; ? where it does not log it), first ELBv2 call, first mutation applying a change.")
+	fmt.Fprintln(w, "(of the instance that took over; ? where it does not log it), first AWS call (and its service),")
+	fmt.Fprintln(w, "first mutation applying a change.")
 }
 
 // blindCell is one blind-time quantile, "> v" when it is only a lower bound (a change never applied

@@ -26,7 +26,7 @@ func TestSummaryFitsTheTerminal(t *testing.T) {
 			Thresholds: []results.ThresholdResult{{Metric: results.MetricTTFMR}, {Metric: results.MetricBlindTimeP50}},
 			Restarts: []results.RestartPhases{
 				{Mode: "leaderHandover", StoppedSeconds: 1234.5, StartedSeconds: 1234.6, LeaderElection: true, LeadingSeconds: v(1250.8),
-					CachesSyncedSeconds: v(1251), FirstReconcileSeconds: v(1251.5), FirstMeaningfulSeconds: v(1252)},
+					CachesSyncedSeconds: v(1251), FirstAWSCallSeconds: v(1251.5), FirstMeaningfulSeconds: v(1252)},
 				{Mode: "crash", StoppedSeconds: 2345.6, StartedSeconds: 2345.7, LeaderElection: true},
 			}})
 	}

@@ -99,6 +99,7 @@ func runScenario(ctx context.Context, p *preparedRun, dir string, started time.T
 	}
 	var series []results.Sample
 	for i, a := range arms {
+		expectOrphans(sc, a.st.Name, runs[i])
 		rs, ts := combine(a.st, runs[i])
 		a.describe(ctx, rs.Config)
 		res.Strategies = append(res.Strategies, rs)
@@ -238,7 +239,7 @@ func verdict(res *results.Results) error {
 			for _, v := range st.Invariants.Violations[:min(5, len(st.Invariants.Violations))] {
 				names = append(names, v.TGB+" ("+v.Kind+")")
 			}
-			inv = append(inv, fmt.Sprintf("%s: %d missing, %d stale targets; %v", st.Name, st.Invariants.Missing, st.Invariants.Stale, names))
+			inv = append(inv, fmt.Sprintf("%s: %s; %v", st.Name, st.Invariants.Describe(), names))
 		}
 		for _, t := range st.Thresholds {
 			if !t.Passed {

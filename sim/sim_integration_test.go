@@ -246,7 +246,7 @@ timeline:
 		t.Fatalf("phases of %d restarts, want 2", len(r.out.Restarts))
 	}
 	for i, ph := range r.out.Restarts {
-		steps := []*float64{&ph.StoppedSeconds, ph.LeadingSeconds, ph.CachesSyncedSeconds, ph.FirstReconcileSeconds, ph.FirstMeaningfulSeconds}
+		steps := []*float64{&ph.StoppedSeconds, ph.LeadingSeconds, ph.CachesSyncedSeconds, ph.FirstAWSCallSeconds, ph.FirstMeaningfulSeconds}
 		for k, at := range steps {
 			if at == nil {
 				t.Errorf("restart %d (%s): step %d unknown: %+v", i+1, ph.Mode, k, ph)

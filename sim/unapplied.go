@@ -2,9 +2,11 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // unappliedShown is how many unapplied changes a note names before "+N more".
@@ -62,4 +64,18 @@ func unappliedNotes(res *results.Results) []string {
 		}
 	}
 	return out
+}
+
+// expectOrphans takes the orphans of each run of the strategy as leftovers the scenario declared (a
+// threshold on orphaned_resources names it): the threshold judges their count, the invariants the rest.
+func expectOrphans(sc *scenario.Scenario, strategy string, runs []*strategyOutcome) {
+	for _, t := range sc.Thresholds {
+		if t.Metric != results.MetricOrphanedResources || len(t.Strategies) > 0 && !slices.Contains(t.Strategies, strategy) {
+			continue
+		}
+		for _, r := range runs {
+			r.invariants.ExpectOrphans()
+		}
+		return
+	}
 }

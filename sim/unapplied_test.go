@@ -39,13 +39,8 @@ func TestUnappliedChangesAreAFindingUnlessExpected(t *testing.T) {
 		{"declared up to 2: the threshold is breached", ackLike(results.ThresholdResult{Metric: results.MetricUnappliedChanges, Limit: 2, Value: 4}), results.ViolationThreshold},
 	} {
 		err := verdict(tc.res)
-		var v *results.ViolationError
-		switch {
-		case tc.kind == "" && err != nil:
-			t.Errorf("%s: %v, want none", tc.name, err)
-		case tc.kind != "" && (!errors.As(err, &v) || v.Kind != tc.kind):
-			t.Errorf("%s: %v, want a %s violation", tc.name, err, tc.kind)
-		case tc.kind == results.ViolationUnapplied && !strings.Contains(err.Error(), "ack: 4 changes never applied (patch-targetgroups-0002 targetgroups/ns/tg-2"):
+		if wantViolation(t, tc.name, err, tc.kind) && tc.kind == results.ViolationUnapplied &&
+			!strings.Contains(err.Error(), "ack: 4 changes never applied (patch-targetgroups-0002 targetgroups/ns/tg-2") {
 			t.Errorf("%s: %v, want the strategy and its changes named", tc.name, err)
 		}
 	}
@@ -84,4 +79,20 @@ func TestSummaryNamesUnappliedChanges(t *testing.T) {
 	if !strings.Contains(b.String(), "the scenario expects up to 4 (threshold on unapplied_changes)") {
 		t.Errorf("declared: the summary does not say so:\n%s", b.String())
 	}
+}
+
+// wantViolation checks that err is a violation of kind (none for ""), and reports whether it is one
+// whose details the caller may check further.
+func wantViolation(t *testing.T, name string, err error, kind string) bool {
+	t.Helper()
+	var v *results.ViolationError
+	switch {
+	case kind == "" && err != nil:
+		t.Errorf("%s: %v, want none", name, err)
+	case kind != "" && (!errors.As(err, &v) || v.Kind != kind):
+		t.Errorf("%s: %v, want a %s violation", name, err, kind)
+	default:
+		return kind != ""
+	}
+	return false
 }

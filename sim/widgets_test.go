@@ -55,7 +55,8 @@ func widgetControllerMain() int {
 		log.Error(err, "manager")
 		return 1
 	}
-	r := &widgetReconciler{c: mgr.GetClient(), elb: elb.NewFromConfig(awsCfg), vpc: os.Getenv("WIDGET_VPC_ID")}
+	r := &widgetReconciler{c: mgr.GetClient(), elb: elb.NewFromConfig(awsCfg), vpc: os.Getenv("WIDGET_VPC_ID"),
+		retain: os.Getenv("WIDGET_RETAIN") == "1"}
 	w := &unstructured.Unstructured{}
 	w.SetGroupVersionKind(widgetGVK)
 	if err := ctrl.NewControllerManagedBy(mgr).For(w).WithOptions(controller.Options{MaxConcurrentReconciles: 1}).Named("widget").Complete(r); err != nil {
@@ -73,6 +74,9 @@ type widgetReconciler struct {
 	c   client.Client
 	elb *elb.Client
 	vpc string
+	// retain keeps a deleted Widget's target group (WIDGET_RETAIN=1), as ACK's deletion policy
+	// retain or external-dns's upsert-only policy keep what they made.
+	retain bool
 }
 
 // Reconcile makes the Widget's target group match its spec: created when missing, its health
@@ -152,7 +156,7 @@ func (r *widgetReconciler) finalize(ctx context.Context, w *unstructured.Unstruc
 	if err != nil {
 		return err
 	}
-	if tg != nil {
+	if tg != nil && !r.retain {
 		if _, err := r.elb.DeleteTargetGroup(ctx, &elb.DeleteTargetGroupInput{TargetGroupArn: tg.TargetGroupArn}); err != nil {
 			return err
 		}

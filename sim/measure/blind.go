@@ -1,7 +1,6 @@
 package measure
 
 import (
-	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/stats"
 	"github.com/restartsim/restartsim/results"
 )
@@ -36,7 +35,7 @@ func measureBlindTime(in *Input, applied []*float64) blindTime {
 			continue
 		}
 		res.changes++
-		if v, ok := latency(in, ch, applied[i], max(ch.At, origin)); ok {
+		if v, ok := latency(in, i, applied[i], max(ch.At, origin)); ok {
 			lats = append(lats, v)
 		}
 	}
@@ -102,8 +101,8 @@ func measureRestartPhases(in *Input, first firstMeaningful) restartPhases {
 		ph.AtStop = r.AtStop
 		for j := range in.Calls {
 			c := &in.Calls[j]
-			if t := in.Sec(c); c.Service == fakeaws.ServiceELBv2 && t >= r.Started && t < end {
-				ph.FirstReconcileSeconds = ptr(t)
+			if t := in.Sec(c); t >= r.Started && t < end {
+				ph.FirstAWSCallSeconds, ph.FirstAWSCallService = ptr(t), c.Service
 				break
 			}
 		}

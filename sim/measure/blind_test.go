@@ -48,8 +48,8 @@ func TestBlindTimeCountsTheRestartsChanges(t *testing.T) {
 		t.Fatalf("phases %+v", ph)
 	}
 	for name, got := range map[string]*float64{"leading": ph.LeadingSeconds, "synced": ph.CachesSyncedSeconds,
-		"first reconcile": ph.FirstReconcileSeconds, "first meaningful": ph.FirstMeaningfulSeconds} {
-		want := map[string]float64{"leading": 3.3, "synced": 3.4, "first reconcile": 3.6, "first meaningful": 4}[name]
+		"first AWS call": ph.FirstAWSCallSeconds, "first meaningful": ph.FirstMeaningfulSeconds} {
+		want := map[string]float64{"leading": 3.3, "synced": 3.4, "first AWS call": 3.5, "first meaningful": 4}[name] // EC2 counts as any service does
 		if got == nil || *got != want {
 			t.Errorf("%s = %v, want %v", name, deref(got), want)
 		}
@@ -91,12 +91,12 @@ func TestRestartPhasesOfEveryRestart(t *testing.T) {
 		t.Fatalf("%d restarts' phases, first %p of %p", len(out.Restarts), out.Restart, &out.Restarts)
 	}
 	want := []map[string]float64{
-		{"leading": 16, "synced": 16.1, "first reconcile": 16.2, "first meaningful": 16.5},
-		{"leading": 46, "synced": 46.5, "first reconcile": 47, "first meaningful": 48},
+		{"leading": 16, "synced": 16.1, "first AWS call": 16.2, "first meaningful": 16.5},
+		{"leading": 46, "synced": 46.5, "first AWS call": 47, "first meaningful": 48},
 	}
 	for i, ph := range out.Restarts {
 		got := map[string]*float64{"leading": ph.LeadingSeconds, "synced": ph.CachesSyncedSeconds,
-			"first reconcile": ph.FirstReconcileSeconds, "first meaningful": ph.FirstMeaningfulSeconds}
+			"first AWS call": ph.FirstAWSCallSeconds, "first meaningful": ph.FirstMeaningfulSeconds}
 		for name, w := range want[i] {
 			if got[name] == nil || *got[name] != w {
 				t.Errorf("restart %d: %s = %v, want %v", i+1, name, deref(got[name]), w)
@@ -116,8 +116,23 @@ func TestRestartPhasesOfEveryRestart(t *testing.T) {
 	in.CachesSynced = in.CachesSynced[:2]
 	out = Run(in)
 	ph := out.Restarts[1]
-	if ph.CachesSyncedSeconds != nil || ph.FirstReconcileSeconds != nil || ph.FirstMeaningfulSeconds != nil {
+	if ph.CachesSyncedSeconds != nil || ph.FirstAWSCallSeconds != nil || ph.FirstMeaningfulSeconds != nil {
 		t.Errorf("second restart borrowed steps: synced %v, reconcile %v, meaningful %v",
-			deref(ph.CachesSyncedSeconds), deref(ph.FirstReconcileSeconds), deref(ph.FirstMeaningfulSeconds))
+			deref(ph.CachesSyncedSeconds), deref(ph.FirstAWSCallSeconds), deref(ph.FirstMeaningfulSeconds))
+	}
+}
+
+// A controller that calls only Route53 (external-dns, ACK's Route53 controller) reaches AWS all the
+// same: its first call of any service is the breakdown's step, named with its service.
+func TestFirstAWSCallOfAControllerThatCallsOnlyRoute53(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	calls := []fakeaws.Call{
+		{Time: t0.Add(7 * time.Second), Service: fakeaws.ServiceRoute53, Operation: "ListHostedZones", Outcome: fakeaws.OutcomeOK},
+		{Time: t0.Add(9 * time.Second), Service: fakeaws.ServiceRoute53, Operation: "ChangeResourceRecordSets", Outcome: fakeaws.OutcomeOK},
+	}
+	in := &Input{Calls: calls, Origin: t0, End: 60, Restarts: []Restart{{Stopped: 0, Started: 5, At: 5, Mode: "crash"}}}
+	ph := Run(in).Restart
+	if ph == nil || ph.FirstAWSCallSeconds == nil || *ph.FirstAWSCallSeconds != 7 || ph.FirstAWSCallService != fakeaws.ServiceRoute53 {
+		t.Fatalf("phases %+v, want the first AWS call at 7 s, of route53", ph)
 	}
 }

@@ -123,11 +123,11 @@ func (a *applications) targetTimes(ch *Change) (times []float64, unregistered, u
 // (.1 → .2 → .3) is one: the controller registers only .3 and deregisters .1, so the first
 // rotation's registration of .2 and the second's deregistration of it never come. Nothing will
 // ever apply such a change, so it is not pending; whether AWS ends as desired is the invariants' to
-// say.
+// say. An object change a later delete of its object made moot is superseded too.
 func (a *applications) superseded(changes []Change, i int) bool {
 	ch := &changes[i]
 	if !ch.target() {
-		return false
+		return deletedLater(changes, i)
 	}
 	_, unregistered, underegistered := a.targetTimes(ch)
 	other := func(t tgbexpect.Target, when func(at float64) bool, list func(*Change) []tgbexpect.Target) *Change {
@@ -188,7 +188,7 @@ func measureChangeLatency(in *Input) changeLatency {
 		if all != nil {
 			rc.LatencySeconds = ptr(*all - ref)
 		}
-		if v, ok := latency(in, ch, all, ref); ok {
+		if v, ok := latency(in, i, all, ref); ok {
 			lats = append(lats, v)
 			if v.Censored {
 				res.unapplied = append(res.unapplied, results.UnappliedChange{ID: ch.ID, Kind: ch.Kind, Object: ch.What(),

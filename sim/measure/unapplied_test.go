@@ -75,3 +75,30 @@ func TestCensoredQuantilesFlagOnlyWhatABoundReaches(t *testing.T) {
 		t.Errorf("one bound above the rest: %+v, want p50 3 exact, p95 and max ≥ 900 s", q)
 	}
 }
+
+// A controller that never deletes (external-dns under --policy=upsert-only) while ten records'
+// Services are deleted, one of them re-addressed first: the ten deletes are unapplied, the patch of
+// a Service a later delete removed is superseded (neither unapplied nor pending), and a patch of an
+// object deleted before it, or of another object, still counts.
+func TestObjectChangeALaterDeleteMadeMootIsSuperseded(t *testing.T) {
+	in := &Input{Origin: time.Unix(0, 0), End: 600, Restarts: []Restart{{Stopped: 0, Started: 5, At: 6, Mode: "crash"}}, ChurnAt: []float64{1, 2}}
+	in.Changes = append(in.Changes,
+		Change{ID: "patch-services-0001", Kind: "patch", Object: "services/ns/svc-3", At: 1},
+		Change{ID: "patch-services-0002", Kind: "patch", Object: "services/ns/svc-40", At: 1})
+	for i := range 10 {
+		in.Changes = append(in.Changes, Change{ID: fmt.Sprintf("delete-services-%04d", i+3), Kind: KindDelete, Object: fmt.Sprintf("services/ns/svc-%d", i), At: 2})
+	}
+	in.Changes = append(in.Changes, Change{ID: "patch-services-0013", Kind: "patch", Object: "services/ns/svc-5", At: 3})
+	out := Run(in)
+	if out.Summary.UnappliedChanges != 12 || len(out.Unapplied) != 12 {
+		t.Fatalf("unapplied %d, want 12: 10 deletes, the patch of svc-40 (never deleted) and the patch of svc-5 (after its delete)", out.Summary.UnappliedChanges)
+	}
+	for _, u := range out.Unapplied {
+		if u.ID == "patch-services-0001" {
+			t.Errorf("the patch of svc-3, deleted later, is listed unapplied: %+v", u)
+		}
+	}
+	if got := Pending(in); got != 12 {
+		t.Errorf("pending = %d, want 12 (the superseded patch is not waited for)", got)
+	}
+}

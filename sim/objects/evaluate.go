@@ -62,6 +62,8 @@ type Violation struct {
 	Expression string
 	// Message says why: false, with the values of the fields it reads, or the evaluation error.
 	Message string
+	// Orphan is the AWS kind of the resource a deleted object left behind ("" for any other violation).
+	Orphan string
 }
 
 func (v Violation) String() string {
@@ -129,6 +131,7 @@ func (g *group) leftovers(present map[int]bool, snap *Snapshot) []Violation {
 		case g.AWS != nil && d.awsKey.found(g.AWS.Kind, snap):
 			v.Path = fieldPath(g.path, "aws")
 			v.Message = fmt.Sprintf("is false: AWS still holds %s %s (an orphan)", g.AWS.Kind, d.awsKey.label)
+			v.Orphan = g.AWS.Kind
 		default:
 			continue
 		}

@@ -166,6 +166,11 @@ func TestDeleteLeavesTheGroupAndIsAppliedWhenGone(t *testing.T) {
 	if len(st.Violations) != len(changes) {
 		t.Errorf("violations %v; want one per deleted object (its target group is left)", st.Violations)
 	}
+	for _, v := range st.Violations {
+		if want := AWSTargetGroup; v.Key.Name == held.GetName() && v.Orphan != "" || v.Key.Name != held.GetName() && v.Orphan != want {
+			t.Errorf("violation %v names orphan %q, want %q: the check counts leftovers by their AWS kind", v, v.Orphan, AWSTargetGroup)
+		}
+	}
 	for _, ch := range changes {
 		if ch.ResourceID == "" {
 			t.Errorf("delete of %s: no ARN", ch.Key)
@@ -179,7 +184,7 @@ func TestDeleteLeavesTheGroupAndIsAppliedWhenGone(t *testing.T) {
 	state.tgs = withoutTGsOf(state.tgs, changes)
 	objs, snap = observe(t, f, c, state)
 	st = f.Check(objs, snap)
-	if len(st.Violations) != 1 || !strings.Contains(st.Violations[0].Message, "still exists") {
+	if len(st.Violations) != 1 || !strings.Contains(st.Violations[0].Message, "still exists") || st.Violations[0].Orphan != "" {
 		t.Errorf("violations %v; want the object its finalizer holds", st.Violations)
 	}
 	for _, ch := range changes {

@@ -105,7 +105,15 @@ func (k *Checker) checkObjects(ctx context.Context, f *findings) error {
 		}
 	}
 	for _, v := range st.Violations {
-		f.inv.Stale++
+		if v.Orphan != "" {
+			if f.inv.Orphaned == nil {
+				f.inv.Orphaned = map[string]int{}
+			}
+			f.inv.Orphaned[v.Orphan]++
+			f.add(v.Group+"/"+v.Key.String(), results.ViolationOrphan, v.String())
+			continue
+		}
+		f.inv.ObjectsFailing++
 		f.add(v.Group+"/"+v.Key.String(), "object-invariant", v.String())
 	}
 	return nil
@@ -230,7 +238,7 @@ func (k *Checker) judge(ctx context.Context, objs tgbexpect.Objects, healthy boo
 	if err := k.checkObjects(ctx, f); err != nil {
 		return f.inv, err
 	}
-	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && len(f.inv.Violations) == 0
+	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && f.inv.ObjectsFailing == 0 && f.inv.OrphanCount() == 0 && len(f.inv.Violations) == 0
 	return f.inv, nil
 }
 

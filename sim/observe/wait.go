@@ -104,6 +104,6 @@ func WarmUp(ctx context.Context, chk *Checker, timeout time.Duration, unsettled 
 	}
 	// The controller under test never converged the fleet: a finding about the controller.
 	return &results.ViolationError{Kind: results.ViolationInvariant, Details: []string{fmt.Sprintf(
-		"warm-up: the fleet did not converge within %s: %d missing, %d stale, %d without a checkpoint, first problems: %v",
-		timeout, last.Missing, last.Stale, left, last.Violations[:min(5, len(last.Violations))])}}
+		"warm-up: the fleet did not converge within %s: %s, %d without a checkpoint, first problems: %v",
+		timeout, last.Describe(), left, last.Violations[:min(5, len(last.Violations))])}}
 }

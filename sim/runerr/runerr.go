@@ -6,6 +6,7 @@ package runerr
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/restartsim/restartsim/sim/env"
 )
@@ -36,6 +37,12 @@ type ControllerExitError struct {
 	After string
 	// What is the instance's kind in the message. Default "external controller".
 	What string
+	// Refused names the calls AWS refused the process (by service, operation, error code and
+	// message, with their counts), most frequent first: why a controller that gives up when AWS
+	// refuses its credentials exited.
+	Refused []string
+	// LastError is the last line of its log that reports an error ("" if none does).
+	LastError string
 }
 
 func (e *ControllerExitError) Error() string {
@@ -43,5 +50,12 @@ func (e *ControllerExitError) Error() string {
 	if what == "" {
 		what = "external controller"
 	}
-	return fmt.Sprintf("%s replica %d exited on its own after %s (%s); see its log %s", what, e.Replica, e.After, e.Status, e.Log)
+	msg := fmt.Sprintf("%s replica %d exited on its own after %s (%s)", what, e.Replica, e.After, e.Status)
+	if len(e.Refused) > 0 {
+		msg += "; AWS refused its calls: " + strings.Join(e.Refused, "; ")
+	}
+	if e.LastError != "" {
+		msg += fmt.Sprintf("; its log's last error: %q", e.LastError)
+	}
+	return msg + "; see its log " + e.Log
 }

@@ -179,8 +179,8 @@ func (d *decoder) scalarValue(n *yaml.Node, v reflect.Value, path string) {
 		b, _ := strconv.ParseBool(strings.ToLower(n.Value))
 		v.SetBool(b)
 	case reflect.Int, reflect.Int64:
-		var i int64
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&i) != nil {
+		i, ok := wholeNumber(n)
+		if !ok {
 			d.failf(n, path, "want an integer, got %s", kindName(n))
 			return
 		}
@@ -304,4 +304,24 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// wholeNumber reads an integer, or a number with nothing after its point (5.0): JSON, and so the
+// schema, cannot tell the two apart.
+func wholeNumber(n *yaml.Node) (int64, bool) {
+	var i int64
+	if n.Kind != yaml.ScalarNode {
+		return 0, false
+	}
+	switch n.Tag {
+	case "!!int":
+		return i, n.Decode(&i) == nil
+	case "!!float":
+		var f float64
+		if n.Decode(&f) != nil || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+			return 0, false
+		}
+		return int64(f), true
+	}
+	return 0, false
 }

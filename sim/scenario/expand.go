@@ -38,11 +38,19 @@ func expandEnv(s *Scenario) ErrorList {
 	for i := range s.Cluster.CRDs {
 		expand(fmt.Sprintf("cluster.crds[%d]", i), &s.Cluster.CRDs[i])
 	}
-	external := func(p string, x *External) {
+	// Both A/B builds' binaries replace the A/B strategy's command[0]: its reference need not resolve.
+	replaced := ""
+	if ab := s.AB; ab != nil && ab.Baseline.Binary != "" && ab.Candidate.Binary != "" {
+		replaced = ab.Strategy
+	}
+	external := func(p, strategy string, x *External) {
 		if x == nil {
 			return
 		}
 		for i := range x.Command {
+			if i == 0 && strategy != "" && strategy == replaced {
+				continue
+			}
 			expand(fmt.Sprintf("%s.command[%d]", p, i), &x.Command[i])
 		}
 		for _, k := range sortedKeys(x.Env) {
@@ -51,9 +59,16 @@ func expandEnv(s *Scenario) ErrorList {
 			x.Env[k] = v
 		}
 	}
-	external("controller.external", s.Controller.External)
+	if x := s.Controller.External; x != nil {
+		name := x.Name
+		if name == "" {
+			name = DefaultExternalName
+		}
+		external("controller.external", name, x)
+	}
 	for i := range s.Controller.Strategies {
-		external(fmt.Sprintf("controller.strategies[%d].external", i), s.Controller.Strategies[i].External)
+		st := &s.Controller.Strategies[i]
+		external(fmt.Sprintf("controller.strategies[%d].external", i), st.Name, st.External)
 	}
 	return errs
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"reflect"
@@ -52,8 +53,40 @@ func Parse(file string, data []byte) (*Scenario, error) {
 // ParsePartial is Parse returning, like LoadPartial, the scenario also when only its validation failed.
 func ParsePartial(file string, data []byte) (*Scenario, error) { return parse(file, data) }
 
+// Binaries are the builds' binaries given outside the scenario (gate's --baseline-binary and
+// --candidate-binary): they take the place of ab.baseline.binary and ab.candidate.binary.
+type Binaries struct{ Baseline, Candidate string }
+
+// LoadWithBinaries is LoadContext with the A/B builds' binaries set from b (where given) before
+// the scenario's ${VAR} references are resolved: with both builds' binaries known, the A/B
+// strategy's command need not resolve the ${...BINARY} they replace.
+func LoadWithBinaries(ctx context.Context, path string, b Binaries) (*Scenario, error) {
+	data, err := ReadFile(ctx, path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, ErrorList{{File: DisplayName(path), Msg: strings.TrimPrefix(err.Error(), path+" ")}}
+	}
+	return ParseWithBinaries(DisplayName(path), data, b)
+}
+
+// ParseWithBinaries is Parse with the A/B builds' binaries set from b, as LoadWithBinaries.
+func ParseWithBinaries(file string, data []byte, b Binaries) (*Scenario, error) {
+	s, err := parseWith(file, data, b)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // parse is Parse returning the decoded scenario also when its validation failed.
 func parse(file string, data []byte) (s *Scenario, err error) {
+	return parseWith(file, data, Binaries{})
+}
+
+// parseWith is parse with the A/B builds' binaries set from b.
+func parseWith(file string, data []byte, b Binaries) (s *Scenario, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s, err = nil, ErrorList{{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("cannot parse: %v", r)}}
@@ -69,6 +102,10 @@ func parse(file string, data []byte) (s *Scenario, err error) {
 		return nil, d.errs
 	}
 	given := func(path string) bool { _, ok := d.pos[path]; return ok }
+	if s.AB != nil {
+		s.AB.Baseline.Binary = cmp.Or(b.Baseline, s.AB.Baseline.Binary)
+		s.AB.Candidate.Binary = cmp.Or(b.Candidate, s.AB.Candidate.Binary)
+	}
 	errs := expandEnv(s)
 	SetDefaults(s, given)
 	errs = append(errs, notAt(Validate(s, given), errs)...)

@@ -264,7 +264,8 @@ func (f *FleetSpec) WorkloadIngresses() workload.IngressSpec {
 // (all when empty). Max is a number, or a duration for *_seconds metrics.
 type Threshold struct {
 	// Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations;
-	// unapplied_changes declares how many changes the strategies are expected to leave unapplied.
+	// unapplied_changes declares how many changes the strategies are expected to leave unapplied,
+	// orphaned_resources how many AWS resources of deleted objects they are expected to keep.
 	Metric string `json:"metric"`
 	// Max is the largest passing value: a number, or a duration for *_seconds metrics.
 	Max Number `json:"max"`

@@ -120,7 +120,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 		v.addf("timeline", "required: at least one action (%s), e.g. {action: restart}", strings.Join(Actions, ", "))
 	}
 	v.validateTimeline(s)
-	v.validateThresholds(s.Thresholds, names)
+	v.validateThresholds(s, names)
 	v.validateGate(s.Gate, names)
 	v.validatePredict(s.Predict)
 	if !slices.ContainsFunc(v.errs, func(e *FieldError) bool { return strings.HasPrefix(e.Path, "cluster.crds") }) {

@@ -214,8 +214,9 @@ func (v *validator) validateFault(st *Step, p string) {
 	}
 }
 
-func (v *validator) validateThresholds(ts []Threshold, strategies []string) {
-	v.validateUnapplied(ts, strategies)
+func (v *validator) validateThresholds(s *Scenario, strategies []string) {
+	ts := s.Thresholds
+	v.validateUnapplied(s, strategies)
 	known := results.MetricNames()
 	for i, t := range ts {
 		p := fmt.Sprintf("thresholds[%d]", i)

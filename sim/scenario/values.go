@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -16,15 +17,31 @@ type Duration struct{ time.Duration }
 // D wraps d.
 func D(d time.Duration) *Duration { return &Duration{d} }
 
+// DurationPattern is the syntax of a duration: Go's, less what Go takes but a user would not
+// write (a sign of +, a dot with no digit after it, as in 5.s). A minus sign is read, for the
+// validation of the field's range to refuse with its reason.
+const DurationPattern = `^-?([0-9]*\.?[0-9]+(ns|us|µs|ms|s|m|h))+$`
+
+var durationSyntax = regexp.MustCompile(DurationPattern)
+
+// parseDuration reads a duration written as DurationPattern says.
+func parseDuration(s string) (time.Duration, error) {
+	if !durationSyntax.MatchString(s) {
+		return 0, fmt.Errorf("not a duration: %q", s)
+	}
+	return time.ParseDuration(s)
+}
+
 func (d *Duration) decodeNode(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
 		return fmt.Errorf("want a duration such as 30s, got %s", kindName(n))
 	}
-	if n.Value == "0" {
+	// A bare zero, however written (0, 0.0), is no time at all: JSON cannot tell 0.0 from 0.
+	if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f == 0 && n.Tag != "!!str" {
 		d.Duration = 0
 		return nil
 	}
-	v, err := time.ParseDuration(n.Value)
+	v, err := parseDuration(n.Value)
 	if err != nil {
 		return fmt.Errorf("want a duration such as 30s or 1m30s, got %q", n.Value)
 	}
@@ -85,7 +102,7 @@ func (x *Number) decodeNode(n *yaml.Node) error {
 		x.Value = f
 		return nil
 	}
-	d, err := time.ParseDuration(n.Value)
+	d, err := parseDuration(n.Value)
 	if err != nil {
 		return fmt.Errorf("want a number or a duration such as 30s, got %q", n.Value)
 	}

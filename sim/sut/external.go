@@ -17,6 +17,7 @@ import (
 
 	"github.com/restartsim/restartsim/internal/poll"
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -53,6 +54,8 @@ type external struct {
 	exited   chan struct{}
 	exitOnce sync.Once
 	exitErr  error
+	// aws is the fakeaws the processes call, whose call log says what it refused them (nil: none).
+	aws backend.Backend
 }
 
 // Exited is closed once a controller process ended without being stopped.
@@ -71,7 +74,13 @@ func (x *external) exitedOnItsOwn(p *proc, err error) {
 	if err != nil {
 		status = err.Error()
 	}
-	ce := &runerr.ControllerExitError{Replica: p.id, Status: status, Log: p.logf.Name(), After: time.Since(p.started).Round(time.Millisecond).String()}
+	ce := &runerr.ControllerExitError{Replica: p.id, Status: status, Log: p.logf.Name(), After: time.Since(p.started).Round(time.Millisecond).String(),
+		LastError: lastErrorLine(p.logf.Name())}
+	if x.aws != nil {
+		if calls, err := x.aws.CallsSince(0); err == nil {
+			ce.Refused = refusals(calls, p.awsFrom)
+		}
+	}
 	x.exitOnce.Do(func() {
 		x.mu.Lock()
 		x.exitErr = ce
@@ -100,6 +109,8 @@ type proc struct {
 	done    chan struct{}
 	logf    *os.File
 	started time.Time
+	// awsFrom is fakeaws's time when the process started: its calls are the ones from then on.
+	awsFrom time.Time
 	// watch records the process's CPU time and when its log said its caches synced.
 	watch *procWatch
 	// stopping is set before the harness stops the process: its end is then expected.

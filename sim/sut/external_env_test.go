@@ -15,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/go-logr/logr"
 
-	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -78,16 +77,7 @@ func TestExternalAWSEnvironment(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("RESTARTSIM_TEST_KEPT", "yes")
 
-	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: "AKIDCHILD", SecretAccessKey: "child-secret", AccountID: "555566667777",
-		Region: "us-west-2", Profile: fakeaws.ProfileUnlimited})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, url := startFakeAWS(t, "AKIDCHILD", "child-secret")
 
 	dir := t.TempDir()
 	report := filepath.Join(dir, "child.json")

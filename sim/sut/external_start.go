@@ -56,7 +56,7 @@ func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 		}
 	}
 	return &external{x: x, base: base, env: envv, dir: dir, secrets: e.PrivateDir(), log: log, reps: sc.Controller.Replicas,
-		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{})}, nil
+		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{}), aws: b}, nil
 }
 
 // fakeAWSEnv is the whole AWS environment of an external controller: fakeaws's endpoint, key pair and region,
@@ -180,6 +180,10 @@ func (x *external) start() (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	var awsFrom time.Time
+	if x.aws != nil {
+		awsFrom, _ = x.aws.Now() // zero on error: every refused call counts
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	watch := newProcWatch(logf, x.synced)
 	cmd.Env, cmd.Stdout, cmd.Stderr = envv, watch, watch
@@ -191,7 +195,7 @@ func (x *external) start() (*proc, error) {
 		logf.Close()
 		return nil, runerr.BadInput(fmt.Errorf("starting the external controller %q: %w", argv[0], err))
 	}
-	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf, started: time.Now(), watch: watch}
+	p := &proc{id: id, cmd: cmd, data: d, done: make(chan struct{}), logf: logf, started: time.Now(), awsFrom: awsFrom, watch: watch}
 	go watch.sample(cmd.Process.Pid, p.done)
 	go func() {
 		err := cmd.Wait() // returns once the output is copied into watch

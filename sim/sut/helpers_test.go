@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-logr/logr"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/restartsim/restartsim/fakeaws"
 )
 
 // TestMain silences controller-runtime's global logger, which the in-process replicas log through; run as
@@ -57,4 +59,20 @@ func TestFreePortsAvoidTheEphemeralRange(t *testing.T) {
 		}
 		seen[p] = true
 	}
+}
+
+// startFakeAWS starts a fakeaws in us-west-2 that takes the key pair key/secret, closed when the test ends.
+func startFakeAWS(t *testing.T, key, secret string) (*fakeaws.Server, string) {
+	t.Helper()
+	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: key, SecretAccessKey: secret, AccountID: "555566667777",
+		Region: "us-west-2", Profile: fakeaws.ProfileUnlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv, url
 }

@@ -68,7 +68,8 @@ Two layers, each optional, both from the scenario:
          alpha over the looks, weighted Holm shares it among the metrics. A check fails when the
          candidate is significantly worse by more than its minimum effect, passes when the
          intervals rule out a regression above the minimum effect, and is inconclusive otherwise.
-         --baseline-binary / --candidate-binary (and --*-arg) set the two builds.
+         --baseline-binary / --candidate-binary (and --*-arg) set the two builds; given both,
+         they stand for the ${...BINARY} of the strategy's command, which need not be set.
   gate:  rules on one run's figures against a committed baseline results.json (a file path or
          s3://bucket/key; --baseline) and absolute limits.
 
@@ -162,10 +163,13 @@ func (o *gateOptions) Validate() error {
 	}
 	var sc *scenario.Scenario
 	var err error
+	// The binaries given stand for the ${...BINARY} of the A/B strategy's command, which then
+	// need not be set.
+	bins := scenario.Binaries{Baseline: o.BaselineBinary, Candidate: o.CandidateBinary}
 	if o.File == scenario.Stdin {
-		sc, err = scenario.Parse(scenario.StdinName, stdin)
+		sc, err = scenario.ParseWithBinaries(scenario.StdinName, stdin, bins)
 	} else {
-		sc, err = scenario.Load(o.File)
+		sc, err = scenario.LoadWithBinaries(context.Background(), o.File, bins)
 	}
 	if err != nil {
 		return err

@@ -225,3 +225,16 @@ func TestGateCommandJUnitWriteFailure(t *testing.T) {
 		t.Errorf("%s: %v", os.DevNull, err)
 	}
 }
+
+// Both builds' binaries stand for the ${LBC_BINARY} of the A/B strategy's command: unset, it is not
+// what the gate complains of (here the binaries themselves, which do not exist, are).
+func TestGateBinariesStandForTheScenariosBinary(t *testing.T) {
+	t.Setenv("LBC_CRDS", t.TempDir())
+	t.Setenv("LBC_BINARY", "")
+	os.Unsetenv("LBC_BINARY")
+	missing := filepath.Join(t.TempDir(), "missing")
+	code, out := execute(t, "gate", "-f", "../../../scenarios/lbc/gate.yaml", "--baseline-binary", missing, "--candidate-binary", missing)
+	if code != ExitBadInput || !strings.Contains(out, "--baseline-binary: stat "+missing) || strings.Contains(out, "LBC_BINARY") {
+		t.Errorf("exit %d, want %d naming the missing --baseline-binary and not LBC_BINARY:\n%s", code, ExitBadInput, out)
+	}
+}

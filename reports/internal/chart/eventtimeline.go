@@ -27,12 +27,12 @@ var (
 		dataset.PhaseSynced:   color.RGBA{0x9e, 0xc9, 0xe8, 0xff},
 		dataset.PhaseRunning:  color.RGBA{0x98, 0xdf, 0x8a, 0xff},
 	}
-	phaseOrder          = []string{dataset.PhaseDown, dataset.PhaseStarting, dataset.PhaseWaiting, dataset.PhaseLeading, dataset.PhaseSynced, dataset.PhaseRunning}
-	restartChangeStyle  = draw.LineStyle{Color: palette[0], Width: vg.Points(3)}
-	otherChangeStyle    = draw.LineStyle{Color: color.Gray{0x99}, Width: vg.Points(3)}
-	neverAppliedStyle   = draw.LineStyle{Color: throttledColor, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
-	firstReconcileStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(2)}
-	firstMeaningfulDot  = draw.GlyphStyle{Color: throttledColor, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
+	phaseOrder         = []string{dataset.PhaseDown, dataset.PhaseStarting, dataset.PhaseWaiting, dataset.PhaseLeading, dataset.PhaseSynced, dataset.PhaseRunning}
+	restartChangeStyle = draw.LineStyle{Color: palette[0], Width: vg.Points(3)}
+	otherChangeStyle   = draw.LineStyle{Color: color.Gray{0x99}, Width: vg.Points(3)}
+	neverAppliedStyle  = draw.LineStyle{Color: throttledColor, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	firstAWSCallStyle  = draw.LineStyle{Color: color.Black, Width: vg.Points(2)}
+	firstMeaningfulDot = draw.GlyphStyle{Color: throttledColor, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
 )
 
 // EventTimelineSize returns the pixel size of the event timeline for its panels.
@@ -96,8 +96,8 @@ func timelineLegend(panel dataset.TimelinePanel) []legendEntry {
 			out = append(out, legendEntry{ph, boxThumb{phaseColors[ph]}})
 		}
 	}
-	if len(panel.FirstReconciles) > 0 {
-		out = append(out, legendEntry{"first reconcile (ELBv2 call)", lineThumb{firstReconcileStyle}})
+	if len(panel.FirstAWSCalls) > 0 {
+		out = append(out, legendEntry{"first AWS call", lineThumb{firstAWSCallStyle}})
 	}
 	if len(panel.FirstMeaningfuls) > 0 {
 		out = append(out, legendEntry{"first meaningful mutation", glyphThumb{firstMeaningfulDot}})
@@ -148,8 +148,8 @@ func (t timelineLanes) Plot(c draw.Canvas, plt *plot.Plot) {
 		x0, x1 := clampX(sp.From), clampX(sp.To)
 		c.FillPolygon(phaseColors[sp.Phase], []vg.Point{{X: x0, Y: y - half}, {X: x1, Y: y - half}, {X: x1, Y: y + half}, {X: x0, Y: y + half}})
 	}
-	for _, v := range t.panel.FirstReconciles {
-		c.StrokeLine2(firstReconcileStyle, clampX(v), y-half*1.4, clampX(v), y+half*1.4)
+	for _, v := range t.panel.FirstAWSCalls {
+		c.StrokeLine2(firstAWSCallStyle, clampX(v), y-half*1.4, clampX(v), y+half*1.4)
 	}
 	for _, v := range t.panel.FirstMeaningfuls {
 		c.DrawGlyph(firstMeaningfulDot, vg.Point{X: clampX(v), Y: y})

@@ -41,10 +41,10 @@ type TimelinePanel struct {
 	// Spans are the phases of every restart, in order; each restart's last phase lasts until the
 	// next restart's stop.
 	Spans []Span
-	// FirstReconciles and FirstMeaningfuls are each restart's instants on the controller lane
+	// FirstAWSCalls and FirstMeaningfuls are each restart's instants on the controller lane
 	// (those it exposes).
-	FirstReconciles, FirstMeaningfuls []float64
-	Changes                           []ChangeBar
+	FirstAWSCalls, FirstMeaningfuls []float64
+	Changes                         []ChangeBar
 	// MoreChanges counts the changes left out beyond MaxTimelineChanges.
 	MoreChanges int
 	Markers     []Marker
@@ -86,8 +86,8 @@ func NewEventTimeline(r *results.Results) EventTimeline {
 				p.Spans[n-1].To = math.Max(p.Spans[n-1].From, rk.StoppedSeconds)
 			}
 			p.Spans = append(p.Spans, Spans(rk)...)
-			if rk.FirstReconcileSeconds != nil {
-				p.FirstReconciles = append(p.FirstReconciles, *rk.FirstReconcileSeconds)
+			if rk.FirstAWSCallSeconds != nil {
+				p.FirstAWSCalls = append(p.FirstAWSCalls, *rk.FirstAWSCallSeconds)
 			}
 			if rk.FirstMeaningfulSeconds != nil {
 				p.FirstMeaningfuls = append(p.FirstMeaningfuls, *rk.FirstMeaningfulSeconds)

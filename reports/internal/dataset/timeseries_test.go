@@ -143,9 +143,9 @@ func TestLatencyCDFIsDecimated(t *testing.T) {
 func TestEventTimelineOfEveryRestart(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	first := results.RestartPhases{StoppedSeconds: 10, StartedSeconds: 11, CachesSyncedSeconds: f(12),
-		FirstReconcileSeconds: f(12.5), FirstMeaningfulSeconds: f(13)}
+		FirstAWSCallSeconds: f(12.5), FirstMeaningfulSeconds: f(13)}
 	second := results.RestartPhases{StoppedSeconds: 40, StartedSeconds: 40.5, LeaderElection: true, LeadingSeconds: f(55),
-		CachesSyncedSeconds: f(55.2), FirstReconcileSeconds: f(55.3), FirstMeaningfulSeconds: f(56)}
+		CachesSyncedSeconds: f(55.2), FirstAWSCallSeconds: f(55.3), FirstMeaningfulSeconds: f(56)}
 	s := results.Strategy{Name: "a", Restart: &first, Restarts: []results.RestartPhases{first, second},
 		Events: []results.Event{{AtSeconds: 10, Kind: "restart"}, {AtSeconds: 40, Kind: "restart"}, {AtSeconds: 20, EndSeconds: 25, Kind: "awsFault"}}}
 	tl := NewEventTimeline(&results.Results{Strategies: []results.Strategy{s}})
@@ -165,8 +165,8 @@ func TestEventTimelineOfEveryRestart(t *testing.T) {
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Errorf("spans\n got %s\nwant %s", strings.Join(got, ", "), strings.Join(want, ", "))
 	}
-	if fmt.Sprint(p.FirstReconciles, p.FirstMeaningfuls) != "[12.5 55.3] [13 56]" {
-		t.Errorf("instants %v %v", p.FirstReconciles, p.FirstMeaningfuls)
+	if fmt.Sprint(p.FirstAWSCalls, p.FirstMeaningfuls) != "[12.5 55.3] [13 56]" {
+		t.Errorf("instants %v %v", p.FirstAWSCalls, p.FirstMeaningfuls)
 	}
 	if len(p.Markers) != 1 || p.Markers[0].Kind != MarkerFault {
 		t.Errorf("markers %+v, want the fault only", p.Markers)

@@ -46,6 +46,7 @@ var comments = map[string]string{
 	"github.com/restartsim/restartsim/sim/scenario.AWS.Region":                         "Region is the regional services' AWS region. Global services (Route53, IAM) accept it or us-east-1.\nDefault us-west-2.",
 	"github.com/restartsim/restartsim/sim/scenario.AWS.WarmupProfile":                  "WarmupProfile is the throttle profile while the fleet converges before the timeline. Default: Profile.",
 	"github.com/restartsim/restartsim/sim/scenario.At":                                 "At is when a step runs: an offset from the start of the measured phase, or random.",
+	"github.com/restartsim/restartsim/sim/scenario.Binaries":                           "Binaries are the builds' binaries given outside the scenario (gate's --baseline-binary and\n--candidate-binary): they take the place of ab.baseline.binary and ab.candidate.binary.",
 	"github.com/restartsim/restartsim/sim/scenario.Build":                              "Build is one side of an A/B comparison.",
 	"github.com/restartsim/restartsim/sim/scenario.Build.Args":                         "Args are appended to the command (e.g. a test-only mutant for a power study).",
 	"github.com/restartsim/restartsim/sim/scenario.Build.Binary":                       "Binary runs the strategy out of process: a reference strategy as `<binary> controller\n<flags>`, an external one with Binary in place of its command's first element. Empty: the\nstrategy as the scenario defines it (a reference strategy then needs a binary all the same,\nso that both sides start the same way).",
@@ -209,6 +210,6 @@ var comments = map[string]string{
 	"github.com/restartsim/restartsim/sim/scenario.TemplateData.APIServer":             "APIServer is the cluster's API server URL (Karpenter's CLUSTER_ENDPOINT).",
 	"github.com/restartsim/restartsim/sim/scenario.Threshold":                          "Threshold is a limit on one summary metric (see results.MetricNames) for the named strategies\n(all when empty). Max is a number, or a duration for *_seconds metrics.",
 	"github.com/restartsim/restartsim/sim/scenario.Threshold.Max":                      "Max is the largest passing value: a number, or a duration for *_seconds metrics.",
-	"github.com/restartsim/restartsim/sim/scenario.Threshold.Metric":                   "Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations;\nunapplied_changes declares how many changes the strategies are expected to leave unapplied.",
+	"github.com/restartsim/restartsim/sim/scenario.Threshold.Metric":                   "Metric is a summary metric, e.g. blind_time_p50_seconds, ttfmr_seconds, invariant_violations;\nunapplied_changes declares how many changes the strategies are expected to leave unapplied,\norphaned_resources how many AWS resources of deleted objects they are expected to keep.",
 	"github.com/restartsim/restartsim/sim/scenario.Threshold.Strategies":               "Strategies the threshold applies to. Default: all.",
 }

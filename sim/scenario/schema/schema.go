@@ -12,14 +12,15 @@ import (
 // ID is the schema's $id.
 const ID = "https://github.com/restartsim/restartsim/docs/scenario.schema.json"
 
-// durationPattern matches a Go duration string such as 30s, 1m30s or 250ms.
+// durationPattern matches a duration such as 30s, 1m30s or 250ms, as the decoder reads it
+// (scenario.DurationPattern), but for the minus sign the decoder reads only to refuse it later.
 const durationPattern = `^([0-9]*\.?[0-9]+(ns|us|µs|ms|s|m|h))+$`
 
 // duration is a Duration: a Go duration string, or a bare 0.
 func duration() *jsonschema.Schema {
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
 		{Type: "string", Pattern: durationPattern},
-		{Type: "integer", Const: 0},
+		{Type: "number", Const: 0},
 	}, Description: "a duration such as 30s or 1m30s"}
 }
 
@@ -61,6 +62,12 @@ func Reflect() *jsonschema.Schema {
 		},
 	}
 	s := r.Reflect(&scenario.Scenario{})
+	tighten(s, func(t reflect.Type) string {
+		if n := r.Namer(t); n != "" {
+			return n
+		}
+		return t.Name()
+	})
 	s.ID = ID
 	s.Title = "restartsim scenario"
 	return s
