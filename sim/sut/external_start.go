@@ -32,7 +32,11 @@ import (
 // environment.
 func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend.Creds, sc *scenario.Scenario, leaseNS, dir string, log logr.Logger) (Controllers, error) {
 	vpc, _ := b.DefaultVPCID()
-	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, APIServer: e.ControllerConfig.Host, AWSEndpoint: b.URL(), Region: cr.Region,
+	apiServer := "" // an environment without a REST config (a test's) has no URL to give
+	if e.ControllerConfig != nil {
+		apiServer = e.ControllerConfig.Host
+	}
+	base := scenario.TemplateData{Kubeconfig: e.ControllerKubeconfig, APIServer: apiServer, AWSEndpoint: b.URL(), Region: cr.Region,
 		AccessKeyID: cr.AccessKey, SecretAccessKey: cr.SecretKey, ClusterName: "restartsim", VpcID: vpc, Namespace: leaseNS}
 	awsEnv, err := fakeAWSEnv(b.URL(), cr, dir)
 	if err != nil {
