@@ -29,7 +29,7 @@ type acmCall struct {
 }
 
 func (c *acmCall) fail(e *query.Error, outcome string) {
-	c.write(e.Status(), acm.ErrorBody(e.Code, e.Message), outcome, e.Code)
+	c.write(e.Status(), query.JSONErrorBody(e.Code, e.Message), outcome, e.Code)
 }
 
 func (c *acmCall) write(status int, body []byte, outcome, code string) {

@@ -44,8 +44,7 @@ type jsonReq struct {
 // __type, the message in the body.
 func (c *jsonReq) fail(e *query.Error, outcome string) {
 	c.w.Header().Set("X-Amzn-ErrorType", e.Code)
-	body, _ := json.Marshal(map[string]string{"__type": e.Code, "message": e.Message})
-	c.write(e.Status(), body, outcome, e.Code)
+	c.write(e.Status(), query.JSONErrorBody(e.Code, e.Message), outcome, e.Code)
 }
 
 func (c *jsonReq) write(status int, body []byte, outcome, code string) {

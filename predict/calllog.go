@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/restartsim/restartsim/internal/regularfile"
 	"path/filepath"
+
+	"github.com/restartsim/restartsim/internal/regularfile"
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/results"

@@ -3,9 +3,10 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"os"
+
+	"github.com/restartsim/restartsim/internal/regularfile"
 
 	"github.com/restartsim/restartsim/internal/outfile"
 )

@@ -3,10 +3,11 @@ package results
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/restartsim/restartsim/internal/regularfile"
 )
 
 // Series names in timeseries.csv. Per-operation series append ":<Operation>".

@@ -94,7 +94,7 @@ func (p *progressWatch) run(ctx context.Context, done <-chan struct{}) {
 func (p *progressWatch) check(ctx context.Context) error {
 	calls, err := p.cloud.CallsSince(p.seq)
 	if err != nil {
-		return nil
+		return nil //nolint:nilerr // a read that fails checks nothing (see above)
 	}
 	if len(calls) > 0 {
 		p.seq = int(calls[len(calls)-1].Seq)
@@ -102,7 +102,7 @@ func (p *progressWatch) check(ctx context.Context) error {
 	p.calls.Add(calls)
 	now, err := p.cloud.Now()
 	if err != nil {
-		return nil
+		return nil //nolint:nilerr // likewise
 	}
 	if err := p.calls.Stalled(now); err != nil {
 		return err
@@ -113,7 +113,7 @@ func (p *progressWatch) check(ctx context.Context) error {
 	}
 	objs, err := p.objs.List(ctx)
 	if err != nil {
-		return nil
+		return nil //nolint:nilerr // likewise
 	}
 	msg, n := p.conds.Observe(now, objs)
 	if n == 0 || !p.calls.Quiet(now) {
@@ -121,7 +121,7 @@ func (p *progressWatch) check(ctx context.Context) error {
 	}
 	st, err := p.objs.Status(ctx)
 	if err != nil {
-		return nil
+		return nil //nolint:nilerr // likewise
 	}
 	notReady := 0
 	for _, g := range st.Groups {

@@ -43,7 +43,7 @@ type ec2Fixture struct {
 }
 
 // sg creates a security group in the default VPC and records its ID under name.
-func (f *ec2Fixture) sg(name string) string {
+func (f *ec2Fixture) sg(name string) {
 	f.t.Helper()
 	out, err := f.c.CreateSecurityGroup(f.ctx, &ec2.CreateSecurityGroupInput{GroupName: aws.String(name),
 		Description: aws.String("conformance " + name), VpcId: aws.String(f.srv.DefaultVPCID())})
@@ -51,7 +51,6 @@ func (f *ec2Fixture) sg(name string) string {
 		f.t.Fatalf("setup CreateSecurityGroup %s: %v", name, err)
 	}
 	f.ids[name] = aws.ToString(out.GroupId)
-	return f.ids[name]
 }
 
 func ec2Call(ctx context.Context, c *ec2.Client, in any) (any, error) {

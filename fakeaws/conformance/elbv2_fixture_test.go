@@ -51,31 +51,28 @@ func (f *elbFixture) subnets() []string {
 }
 
 // lb creates a load balancer of type typ (application or network) and records its ARN under name.
-func (f *elbFixture) lb(name string, typ elbtypes.LoadBalancerTypeEnum) string {
+func (f *elbFixture) lb(name string, typ elbtypes.LoadBalancerTypeEnum) {
 	f.t.Helper()
 	out, err := f.c.CreateLoadBalancer(f.ctx, &elb.CreateLoadBalancerInput{Name: aws.String(name), Type: typ, Subnets: f.subnets()})
 	f.must(err, "CreateLoadBalancer "+name)
 	f.arns[name] = aws.ToString(out.LoadBalancers[0].LoadBalancerArn)
-	return f.arns[name]
 }
 
 // tg creates a target group in the default VPC and records its ARN under name.
-func (f *elbFixture) tg(name string, protocol elbtypes.ProtocolEnum, port int32, tt elbtypes.TargetTypeEnum) string {
+func (f *elbFixture) tg(name string, protocol elbtypes.ProtocolEnum, port int32, tt elbtypes.TargetTypeEnum) {
 	f.t.Helper()
 	out, err := f.c.CreateTargetGroup(f.ctx, &elb.CreateTargetGroupInput{Name: aws.String(name), Protocol: protocol,
 		Port: aws.Int32(port), VpcId: aws.String(f.srv.DefaultVPCID()), TargetType: tt})
 	f.must(err, "CreateTargetGroup "+name)
 	f.arns[name] = aws.ToString(out.TargetGroups[0].TargetGroupArn)
-	return f.arns[name]
 }
 
 // forward creates a listener of lb on port whose default action forwards to tg, recorded under name.
-func (f *elbFixture) forward(name, lb string, protocol elbtypes.ProtocolEnum, port int32, tg string) string {
+func (f *elbFixture) forward(name, lb string, protocol elbtypes.ProtocolEnum, port int32, tg string) {
 	f.t.Helper()
 	out, err := f.c.CreateListener(f.ctx, forwardListener(f.arns[lb], protocol, port, f.arns[tg]))
 	f.must(err, "CreateListener "+name)
 	f.arns[name] = aws.ToString(out.Listeners[0].ListenerArn)
-	return f.arns[name]
 }
 
 func (f *elbFixture) register(tg string, ips ...string) {

@@ -22,8 +22,8 @@ const (
 	r53s3Secret = "secret-conformance"
 )
 
-// r53s3Server starts a fakeaws that never throttles, signing in region, and returns it with its URL.
-func r53s3Server(t testing.TB, region string) (*fakeaws.Server, string) {
+// r53s3Server starts a fakeaws that never throttles, signing in region, and returns its URL.
+func r53s3Server(t testing.TB, region string) string {
 	t.Helper()
 	srv, err := fakeaws.New(fakeaws.Options{AccessKeyID: r53s3Key, SecretAccessKey: r53s3Secret,
 		Profile: fakeaws.ProfileUnlimited, Region: region})
@@ -32,7 +32,7 @@ func r53s3Server(t testing.TB, region string) (*fakeaws.Server, string) {
 	}
 	h := httptest.NewServer(srv)
 	t.Cleanup(h.Close)
-	return srv, h.URL
+	return h.URL
 }
 
 // r53s3Config is an SDK configuration for url with retries off: every answer is the server's first.
@@ -43,14 +43,14 @@ func r53s3Config(url, region string) aws.Config {
 }
 
 // r53Client is a Route53 client of a started fakeaws (Route53 is signed in us-east-1).
-func r53Client(t testing.TB) (*fakeaws.Server, *route53.Client) {
-	srv, url := r53s3Server(t, "us-west-2")
-	return srv, route53.NewFromConfig(r53s3Config(url, "us-east-1"))
+func r53Client(t testing.TB) *route53.Client {
+	url := r53s3Server(t, "us-west-2")
+	return route53.NewFromConfig(r53s3Config(url, "us-east-1"))
 }
 
 // s3Client is a path-style S3 client of a started fakeaws in region.
 func s3Client(t testing.TB, region string) *s3.Client {
-	_, url := r53s3Server(t, region)
+	url := r53s3Server(t, region)
 	return s3.NewFromConfig(r53s3Config(url, region), func(o *s3.Options) { o.UsePathStyle = true })
 }
 

@@ -187,7 +187,7 @@ func r53Do(ctx context.Context, c *route53.Client, in any) error {
 
 // TestRoute53Conformance runs every case through the real SDK against a started fakeaws.
 func TestRoute53Conformance(t *testing.T) {
-	_, c := r53Client(t)
+	c := r53Client(t)
 	ctx := r53s3Ctx(t)
 	f := r53Fixture{zone: r53Zone(t, c, "example.com"), other: r53Zone(t, c, "other.com")}
 	for _, in := range []*route53.ChangeResourceRecordSetsInput{
@@ -211,7 +211,7 @@ func TestRoute53Conformance(t *testing.T) {
 // TestRoute53DelegationSet: the name servers of a new zone's delegation set carry no trailing dot, as in
 // the CreateHostedZone and GetHostedZone examples; the zone's NS record set names them with one.
 func TestRoute53DelegationSet(t *testing.T) {
-	_, c := r53Client(t)
+	c := r53Client(t)
 	ctx := r53s3Ctx(t)
 	out, err := c.CreateHostedZone(ctx, &route53.CreateHostedZoneInput{Name: aws.String("ns.example"), CallerReference: aws.String("ns")})
 	if err != nil {

@@ -95,7 +95,7 @@ func (s *scheduler) waitHealthy(ctx context.Context, port int) error {
 		}
 		resp, err := hc.Get(url)
 		if err != nil {
-			return false, nil
+			return false, nil //nolint:nilerr // not serving yet: poll again
 		}
 		_ = resp.Body.Close()
 		return resp.StatusCode == http.StatusOK, nil

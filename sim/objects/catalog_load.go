@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/restartsim/restartsim/internal/regularfile"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"

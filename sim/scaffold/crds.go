@@ -5,13 +5,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/restartsim/restartsim/internal/regularfile"
-	"github.com/restartsim/restartsim/sim/objects"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/restartsim/restartsim/internal/regularfile"
+	"github.com/restartsim/restartsim/sim/objects"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"

@@ -3,13 +3,14 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"github.com/restartsim/restartsim/internal/regularfile"
 	"io"
 	"io/fs"
 	"os"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/restartsim/restartsim/internal/regularfile"
 )
 
 // maxFileBytes bounds a scenario file.

@@ -3,13 +3,14 @@ package app
 import (
 	"errors"
 	"fmt"
-	"github.com/restartsim/restartsim/internal/outfile"
-	"github.com/restartsim/restartsim/sim/objects"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/restartsim/restartsim/internal/outfile"
+	"github.com/restartsim/restartsim/sim/objects"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

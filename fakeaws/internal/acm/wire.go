@@ -1,7 +1,6 @@
 package acm
 
 import (
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -137,13 +136,4 @@ func summary(c state.ACMCertificate, now time.Time) certificateSummary {
 		s.SubjectAlternativeNameSummaries, s.HasAdditionalSubjectAlternatives = s.SubjectAlternativeNameSummaries[:100], true
 	}
 	return s
-}
-
-// ErrorBody is an AWS JSON 1.1 error document.
-func ErrorBody(code, message string) []byte {
-	b, _ := json.Marshal(struct {
-		Type    string `json:"__type"`
-		Message string `json:"message"`
-	}{code, message})
-	return b
 }

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -170,4 +171,17 @@ func KnownCodes() []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// JSONErrorBody is an error document of the AWS JSON protocols (ACM, SSM, EKS): the code in __type, the
+// message in message.
+func JSONErrorBody(code, message string) []byte {
+	b, err := json.Marshal(struct {
+		Type    string `json:"__type"`
+		Message string `json:"message"`
+	}{code, message})
+	if err != nil { // two strings always encode
+		panic(err)
+	}
+	return b
 }
