@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/restartsim/restartsim/fakeaws/internal/acm"
 	"github.com/restartsim/restartsim/fakeaws/internal/eks"
 	"github.com/restartsim/restartsim/fakeaws/internal/query"
 	"github.com/restartsim/restartsim/fakeaws/internal/sigv4"
@@ -18,7 +19,14 @@ import (
 const (
 	ServiceSSM = "ssm"
 	ServiceEKS = "eks"
+	// ServiceACM is AWS Certificate Manager's.
+	ServiceACM = "acm"
 )
+
+// isACM reports whether r is an ACM request: AWS JSON 1.1 names its operation in X-Amz-Target.
+func isACM(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("X-Amz-Target"), acm.TargetPrefix)
+}
 
 // jsonServiceOf is the JSON service a request is signed for, or "".
 func jsonServiceOf(r *http.Request) string {
@@ -32,7 +40,7 @@ func jsonServiceOf(r *http.Request) string {
 	return ""
 }
 
-// jsonReq is the state of one request to a JSON service (SSM's AWS JSON 1.1, EKS's REST-JSON).
+// jsonReq is the state of one request to a JSON service (ACM's and SSM's AWS JSON 1.1, EKS's REST-JSON).
 type jsonReq struct {
 	s     *Server
 	w     http.ResponseWriter
@@ -49,7 +57,7 @@ func (c *jsonReq) fail(e *query.Error, outcome string) {
 
 func (c *jsonReq) write(status int, body []byte, outcome, code string) {
 	ct := "application/json"
-	if c.call.Service == ServiceSSM {
+	if c.call.Service == ServiceSSM || c.call.Service == ServiceACM {
 		ct = "application/x-amz-json-1.1"
 	}
 	c.w.Header().Set("Content-Type", ct)
@@ -61,19 +69,13 @@ func (c *jsonReq) write(status int, body []byte, outcome, code string) {
 	c.s.observe(c.call)
 }
 
-// serveJSON answers one SSM or EKS request: authenticated (headers first, then the body's hash), admitted by
-// faults and the throttle, then served. Every answer is recorded once.
+// serveJSON answers one ACM, SSM or EKS request: authenticated (headers first, then the body's hash),
+// admitted by faults and the throttle, then served. Every answer is recorded once; an operation the service
+// does not know is recorded as "unknown", so that a client's made-up names cannot grow the recorder's names.
 func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request, service string) {
 	c := &jsonReq{s: s, w: w, start: s.clock.Now()}
 	c.call = Call{Time: c.start, RequestID: s.newRequestID(), Service: service, Operation: "unknown"}
-	var route eks.Route
-	var rerr *query.Error
-	if service == ServiceEKS {
-		route, rerr = eks.Resolve(r.Method, r.URL.EscapedPath())
-		c.call.Operation = route.Operation
-	} else if op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), ssm.TargetPrefix); ok && op != "" {
-		c.call.Operation = op
-	}
+	serve, rerr := s.jsonHandler(r, service, &c.call)
 	if f := s.precheck(r); f != nil {
 		defer s.bodies.refuse(w, r)()
 		c.fail(authError(f, service), OutcomeError)
@@ -90,24 +92,41 @@ func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request, service strin
 		c.fail(e, OutcomeError)
 		return
 	}
-	var serve func() (any, error)
-	switch {
-	case rerr != nil:
+	if rerr != nil {
 		c.fail(rerr, OutcomeError)
 		return
-	case service == ServiceEKS:
-		serve = func() (any, error) { return s.eks.DescribeCluster(route.Name) }
-	default:
-		h, ok := s.ssm.Lookup(c.call.Operation)
-		if !ok {
-			c.fail(query.Errorf("UnknownOperationException", "Unknown operation %s", r.Header.Get("X-Amz-Target")), OutcomeError)
-			return
-		}
-		serve = func() (any, error) { return h(held.data) }
 	}
 	if c.admit(r.Context()) {
-		c.dispatch(serve)
+		c.dispatch(func() (any, error) { return serve(held.data) })
 	}
+}
+
+// jsonHandler finds the operation a JSON request names (X-Amz-Target, or EKS's method and path), names it in
+// call when the service knows it, and returns what serves it with the request's body.
+func (s *Server) jsonHandler(r *http.Request, service string, call *Call) (func(body []byte) (any, error), *query.Error) {
+	if service == ServiceEKS {
+		route, err := eks.Resolve(r.Method, r.URL.EscapedPath())
+		call.Operation = route.Operation
+		return func([]byte) (any, error) { return s.eks.DescribeCluster(route.Name) }, err
+	}
+	target := r.Header.Get("X-Amz-Target")
+	unknown := query.Errorf("UnknownOperationException", "Unknown operation %s", target)
+	if service == ServiceACM {
+		op := strings.TrimPrefix(target, acm.TargetPrefix)
+		h, ok := s.acm.Lookup(op)
+		if !ok {
+			return nil, unknown
+		}
+		call.Operation = op
+		return func(body []byte) (any, error) { return h(s.clock.Now(), body) }, nil
+	}
+	op := strings.TrimPrefix(target, ssm.TargetPrefix)
+	h, ok := s.ssm.Lookup(op)
+	if !ok {
+		return nil, unknown
+	}
+	call.Operation = op
+	return h, nil
 }
 
 func (c *jsonReq) dispatch(serve func() (any, error)) {

@@ -157,7 +157,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isACM(r) { // before S3, which takes unsigned requests that are not Query
-		s.serveACM(w, r)
+		s.serveJSON(w, r, ServiceACM)
 		return
 	}
 	if s.isS3(r) {
