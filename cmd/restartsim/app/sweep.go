@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/yaml"
 
+	"github.com/restartsim/restartsim/internal/outfile"
 	"github.com/restartsim/restartsim/reports"
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim"
@@ -236,7 +237,7 @@ func (o *sweepOptions) writeSweep(largest *results.Results, largestDir string, r
 	}
 	var ts []results.Sample
 	if data, err := os.ReadFile(filepath.Join(largestDir, TimeseriesFile)); err == nil {
-		if err := os.WriteFile(filepath.Join(dir, TimeseriesFile), data, 0o644); err != nil {
+		if err := outfile.WriteBytes(outfile.Disk{}, filepath.Join(dir, TimeseriesFile), data); err != nil {
 			return "", err
 		}
 		if ts, err = readTimeseries(filepath.Join(dir, TimeseriesFile)); err != nil {
