@@ -12,8 +12,8 @@ func TestCheckMutation(t *testing.T) {
 		{"ModifyTargetGroup", ""},
 		{"AuthorizeSecurityGroupIngress", ""},
 		{"", "empty operation name"},
-		{"ModifyTargetGroups", `"ModifyTargetGroups" is not an operation fakeaws serves (did you mean ModifyTargetGroup?); it serves ec2: `},
-		{"NoSuchOperation", `"NoSuchOperation" is not an operation fakeaws serves; it serves ec2: `},
+		{"ModifyTargetGroups", `"ModifyTargetGroups" is not an operation fakeaws serves (did you mean ModifyTargetGroup?); it serves acm: `},
+		{"NoSuchOperation", `"NoSuchOperation" is not an operation fakeaws serves; it serves acm: `},
 	} {
 		got := checkMutation(tc.name)
 		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
