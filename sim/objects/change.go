@@ -153,6 +153,10 @@ func (c *ObjectChange) Explain(snap *Snapshot) string {
 	return c.applied.explain(c.g.bind(c.Desired.Object, snap))
 }
 
+// Unmapped says the change's group has no aws mapping (e.g. Pods a node provisioner places): no call
+// names its objects, so any call of its Mutations may be the one applying it.
+func (c *ObjectChange) Unmapped() bool { return c.g != nil && c.g.ref == nil }
+
 // ResolveResourceID fills ResourceID from snap when it was not known at the change (a resource found by
 // name, created later, an ARN the controller writes to a created object's status, or a record set whose
 // zone is given by name); it returns the ResourceID.
