@@ -50,8 +50,8 @@ type Change struct {
 	// Like an Ingress-side change it is applied when AWS's state was first seen to show it
 	// (Observed); its first meaningful mutation is the first successful call of one of
 	// Mutations naming ResourceID, the identity of the object's AWS resource (fakeaws.Call.Resources).
-	// AnyResource (an object of a group without an aws mapping, e.g. a Pod a node provisioner
-	// places) counts the first successful call of Mutations whatever resource it names.
+	// AnyResource (an object whose resource no call names: no aws mapping, or an EC2 instance, e.g.
+	// a Pod a node provisioner places) counts the first successful call of Mutations whatever it names.
 	Object      string
 	ResourceID  string
 	AnyResource bool
