@@ -74,6 +74,9 @@ func (r *strategyRun) startFleet(ctx context.Context) error {
 	if r.cluster != nil {
 		r.labels, r.spec = r.cluster.labels(r.sc), r.cluster.fleetSpec(r.sc)
 	}
+	if err := seedAccount(r.cloud, &r.sc.AWS, r.env, r.spec.ClusterName); err != nil {
+		return err
+	}
 	var err error
 	if r.fleet, err = planFleet(r.spec, r.seed); err != nil {
 		return err

@@ -71,7 +71,7 @@ func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
 		e.objApplied.Track(id, ch)
 		e.mu.Lock()
 		e.changes = append(e.changes, measure.Change{ID: id, Kind: st.Kind, Object: ch.Group + "/" + ch.Key.String(),
-			ResourceID: ch.ResourceID, Mutations: ch.Mutations, At: e.sec(at)})
+			ResourceID: ch.ResourceID, AnyResource: ch.UnnamedByCalls(), Mutations: ch.Mutations, At: e.sec(at)})
 		e.mu.Unlock()
 	}
 	if err != nil {

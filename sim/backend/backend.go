@@ -30,6 +30,9 @@ type Backend interface {
 	SeedInstance(in fakeaws.Instance) error
 	SeedENI(e fakeaws.ENI) error
 	SeedCertificate(c fakeaws.CertificateSeed) error
+	// SeedIAMRole creates an IAM role; ConfigureEKSCluster sets what EKS DescribeCluster answers.
+	SeedIAMRole(r fakeaws.RoleSeed) error
+	ConfigureEKSCluster(c fakeaws.EKSCluster) error
 	DefaultVPCID() (string, error)
 	// Instances lists every EC2 instance through the admin side (never throttled, never in the call log).
 	Instances() ([]fakeaws.Instance, error)
@@ -81,6 +84,11 @@ func (l Local) SeedInstance(in fakeaws.Instance) error {
 func (l Local) SeedENI(e fakeaws.ENI) error { _, err := l.Server.SeedENI(e); return err }
 func (l Local) SeedCertificate(c fakeaws.CertificateSeed) error {
 	_, err := l.Server.SeedCertificate(c)
+	return err
+}
+func (l Local) SeedIAMRole(r fakeaws.RoleSeed) error { _, err := l.Server.SeedRole(r); return err }
+func (l Local) ConfigureEKSCluster(c fakeaws.EKSCluster) error {
+	_, err := l.Server.SetEKSCluster(c)
 	return err
 }
 func (l Local) DefaultVPCID() (string, error) { return l.Server.DefaultVPCID(), nil }

@@ -160,6 +160,10 @@ func (r *Remote) SeedENI(e fakeaws.ENI) error            { return r.post("seed/e
 func (r *Remote) SeedCertificate(c fakeaws.CertificateSeed) error {
 	return r.post("seed/certificate", c)
 }
+func (r *Remote) SeedIAMRole(role fakeaws.RoleSeed) error { return r.post("seed/role", role) }
+func (r *Remote) ConfigureEKSCluster(c fakeaws.EKSCluster) error {
+	return r.post("eks/cluster", c)
+}
 func (r *Remote) DefaultVPCID() (string, error) { return r.vpc, nil }
 
 // Instances reads the admin state, not the throttled EC2 API the controller under test shares.

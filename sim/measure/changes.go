@@ -257,7 +257,7 @@ func measureTTFMR(in *Input) firstMeaningful {
 // effect, at or after the change (nil: the change names none, or none was made). A poll of AWS's
 // state sees the change up to a poll interval later; the call is the controller's own first act.
 func (a *applications) mutated(ch *Change) *float64 {
-	if ch.Object == "" || ch.ResourceID == "" || len(ch.Mutations) == 0 {
+	if ch.Object == "" || (ch.ResourceID == "" && !ch.AnyResource) || len(ch.Mutations) == 0 {
 		return nil
 	}
 	for i := range a.in.Calls {
@@ -265,7 +265,7 @@ func (a *applications) mutated(ch *Change) *float64 {
 		if c.Outcome != fakeaws.OutcomeOK || a.in.Sec(c) < ch.At-1e-9 || !slices.Contains(ch.Mutations, c.Operation) {
 			continue
 		}
-		if slices.Contains(c.Resources(), ch.ResourceID) {
+		if ch.AnyResource || slices.Contains(c.Resources(), ch.ResourceID) {
 			return ptr(a.in.Effective(c))
 		}
 	}

@@ -50,9 +50,12 @@ type Change struct {
 	// Like an Ingress-side change it is applied when AWS's state was first seen to show it
 	// (Observed); its first meaningful mutation is the first successful call of one of
 	// Mutations naming ResourceID, the identity of the object's AWS resource (fakeaws.Call.Resources).
-	Object     string
-	ResourceID string
-	Mutations  []string
+	// AnyResource (an object whose resource no call names: no aws mapping, or an EC2 instance, e.g.
+	// a Pod a node provisioner places) counts the first successful call of Mutations whatever it names.
+	Object      string
+	ResourceID  string
+	AnyResource bool
+	Mutations   []string
 }
 
 // Drift is an out-of-band AWS change the controller must repair: a removed target, or a revoked

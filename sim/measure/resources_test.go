@@ -57,3 +57,33 @@ func TestObjectChangeFirstMutationOfOtherKinds(t *testing.T) {
 		})
 	}
 }
+
+// A change to an object no AWS resource stands for (a Pod a node provisioner places) is timed by the first
+// successful call of its mutations after it, whatever that call names; without AnyResource, by when AWS
+// was seen to show it.
+func TestObjectChangeFirstMutationOfAnyResource(t *testing.T) {
+	at := func(s float64) time.Time { return time.Unix(0, 0).Add(time.Duration(s * float64(time.Second))) }
+	calls := []fakeaws.Call{
+		{Time: at(1), Service: "ec2", Operation: "CreateFleet", Outcome: fakeaws.OutcomeOK}, // before the change
+		{Time: at(3), Service: "ec2", Operation: "CreateFleet", Outcome: fakeaws.OutcomeThrottled},
+		{Time: at(3.5), Service: "ec2", Operation: "CreateTags", Outcome: fakeaws.OutcomeOK},
+		{Time: at(4), Service: "ec2", Operation: "CreateFleet", Outcome: fakeaws.OutcomeOK},
+	}
+	for _, tt := range []struct {
+		any  bool
+		want float64
+	}{{true, 2}, {false, 13}} {
+		seen := 15.0
+		in := &Input{
+			Origin: time.Unix(0, 0), End: 20,
+			Restarts: []Restart{{Stopped: 1, Downtime: 1, Started: 2, At: 3, Mode: "crash"}},
+			ChurnAt:  []float64{1.5},
+			Calls:    calls,
+			Changes: []Change{{ID: "create-pods-0001", Kind: "create", Object: "pods/ns/app-0", AnyResource: tt.any,
+				Mutations: []string{"CreateFleet", "RunInstances"}, At: 1.5, Observed: &seen}},
+		}
+		if got := Run(in).Summary.TTFMRSeconds; got == nil || *got != tt.want {
+			t.Errorf("AnyResource %v: TTFMR = %v, want %v", tt.any, deref(got), tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package nodesim
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -183,7 +184,17 @@ func (s *Simulator) setReady(ctx context.Context, t *tracked, status corev1.Cond
 		return err
 	}
 	setReady(&node, status, reason, msg, metav1.NewTime(now))
-	return s.c.Status().Update(ctx, &node)
+	if err := s.c.Status().Update(ctx, &node); err != nil || status != corev1.ConditionTrue {
+		return err
+	}
+	// The API server's TaintNodesByCondition admission registers every Node with the not-ready
+	// taint; the node lifecycle controller, which a bare API server lacks, lifts it once Ready.
+	kept := slices.DeleteFunc(slices.Clone(node.Spec.Taints), func(t corev1.Taint) bool { return t.Key == corev1.TaintNodeNotReady })
+	if len(kept) == len(node.Spec.Taints) {
+		return nil
+	}
+	node.Spec.Taints = kept
+	return s.c.Update(ctx, &node)
 }
 
 // remove deletes the Node's pods, then the Node, as pod garbage collection and the node lifecycle

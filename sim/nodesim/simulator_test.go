@@ -87,11 +87,21 @@ func TestJoinRunAndRemove(t *testing.T) {
 		t.Fatalf("node Ready=%s before its join delay", nodeReadyStatus(&node))
 	}
 
+	// The not-ready taint an API server's admission adds at registration.
+	notReady := corev1.Taint{Key: corev1.TaintNodeNotReady, Effect: corev1.TaintEffectNoSchedule}
+	node.Spec.Taints = append(node.Spec.Taints, notReady)
+	if err := c.Update(ctx, &node); err != nil {
+		t.Fatal(err)
+	}
+
 	clock = clock.Add(30 * time.Second)
 	sync()
 	mustGet(t, c, &node)
 	if nodeReadyStatus(&node) != corev1.ConditionTrue {
 		t.Fatalf("node Ready=%s after its join delay", nodeReadyStatus(&node))
+	}
+	if slices.Contains(node.Spec.Taints, notReady) || !slices.Contains(node.Spec.Taints, unregistered) {
+		t.Errorf("taints %v once Ready, want the not-ready one lifted and the others kept", node.Spec.Taints)
 	}
 	var lease coordinationv1.Lease
 	if err := c.Get(ctx, client.ObjectKey{Namespace: corev1.NamespaceNodeLease, Name: node.Name}, &lease); err != nil {

@@ -27,6 +27,7 @@ var refWays = map[string]struct {
 	AWSHostedZone:    {ways: []refWay{{"id"}, {"name"}}},
 	AWSSecurityGroup: {ways: []refWay{{"id"}, {"name"}}},
 	AWSS3Bucket:      {ways: []refWay{{"name"}}},
+	AWSEC2Instance:   {ways: []refWay{{"id"}, {"name"}}},
 	AWSRecordSet:     {ways: []refWay{{"zone", "name", "type"}}, optional: []string{"setIdentifier"}},
 }
 

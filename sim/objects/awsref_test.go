@@ -17,6 +17,10 @@ func dnsState(t0 time.Time) *fakeState {
 	apex := fakeaws.RecordSet{Name: "example.com.", Type: "NS", TTL: &ttl, Values: []string{"ns-1.awsdns-01.com."}}
 	return &fakeState{
 		now: t0,
+		instances: []fakeaws.Instance{
+			{ID: "i-1", PrivateIP: "10.0.0.7", State: "running", InstanceType: "c5.xlarge", LaunchTime: t0},
+			{ID: "i-2", PrivateIP: "10.0.0.8", State: "terminated"},
+		},
 		zones: []fakeaws.HostedZone{
 			{ID: "ZPUBLIC", Name: "example.com.", RecordSetCount: 3, Tags: []fakeaws.Tag{{Key: "owner", Value: "dns"}}},
 			{ID: "ZPRIVATE", Name: "example.com.", PrivateZone: true, VPCs: []fakeaws.ZoneVPC{{Region: "us-west-2", ID: "vpc-1"}}},
@@ -72,6 +76,10 @@ func TestConditionsOverRoute53EC2AndS3Kinds(t *testing.T) {
 			`aws != null && aws.ingress.exists(r, r.fromPort == 443 && r.cidr == "0.0.0.0/0")`),
 		kindGroup("sg-by-name", AWSRef{Kind: AWSSecurityGroup, Name: "object.data.sg"}, map[string]string{"sg": "web"}, `aws != null && aws.id == "sg-1"`),
 		kindGroup("sg-name-shared", AWSRef{Kind: AWSSecurityGroup, Name: "object.data.sg"}, map[string]string{"sg": "shared"}, `aws == null`),
+		kindGroup("instance-by-ip", AWSRef{Kind: AWSEC2Instance, Name: "object.data.hostIP"}, map[string]string{"hostIP": "10.0.0.7"},
+			`aws != null && aws.id == "i-1" && aws.state == "running" && aws.instanceType == "c5.xlarge"`),
+		kindGroup("instance-by-id", AWSRef{Kind: AWSEC2Instance, ID: "object.data.id"}, map[string]string{"id": "i-2"}, `aws != null && aws.state == "terminated"`),
+		kindGroup("instance-gone", AWSRef{Kind: AWSEC2Instance, Name: "object.data.hostIP"}, map[string]string{"hostIP": "10.0.0.9"}, `aws == null`),
 		kindGroup("bucket", AWSRef{Kind: AWSS3Bucket, Name: "object.data.bucket"}, map[string]string{"bucket": "baselines"},
 			`aws != null && aws.creationDate == timestamp("2026-01-02T03:04:05Z")`),
 	}
@@ -162,5 +170,20 @@ func TestSecurityGroupOfTheRealServer(t *testing.T) {
 	}
 	if st := f.Check([]*unstructured.Unstructured{obj}, snap); !st.Holds() {
 		t.Errorf("the security group's condition does not hold: %v", st.Violations)
+	}
+}
+
+// A change to an object whose resource no call names (no aws mapping, or an EC2 instance) is applied by
+// any call of its mutations; one to a security group's object only by a call naming it.
+func TestUnnamedByCalls(t *testing.T) {
+	plain := kindGroup("plain", AWSRef{}, map[string]string{}, "")
+	plain.AWS = nil
+	f := compile(t, plain,
+		kindGroup("instance", AWSRef{Kind: AWSEC2Instance, Name: "object.data.ip"}, map[string]string{"ip": "10.0.0.7"}, ""),
+		kindGroup("sg", AWSRef{Kind: AWSSecurityGroup, ID: "object.data.sg"}, map[string]string{"sg": "sg-1"}, ""))
+	for name, want := range map[string]bool{"plain": true, "instance": true, "sg": false} {
+		if got := (&ObjectChange{g: f.byName[name]}).UnnamedByCalls(); got != want {
+			t.Errorf("group %s: UnnamedByCalls = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -48,6 +48,9 @@ type (
 	s3BucketView struct {
 		fakeaws.S3Bucket `json:",inline"`
 	}
+	ec2InstanceView struct {
+		fakeaws.Instance `json:",inline"`
+	}
 )
 
 // awsViewTypes are the Go types behind `aws`, by AWS kind.
@@ -60,6 +63,7 @@ var awsViewTypes = map[string]reflect.Type{
 	AWSRecordSet:     reflect.TypeFor[recordSetView](),
 	AWSSecurityGroup: reflect.TypeFor[securityGroupView](),
 	AWSS3Bucket:      reflect.TypeFor[s3BucketView](),
+	AWSEC2Instance:   reflect.TypeFor[ec2InstanceView](),
 }
 
 var timeType = reflect.TypeFor[time.Time]()

@@ -153,6 +153,14 @@ func (c *ObjectChange) Explain(snap *Snapshot) string {
 	return c.applied.explain(c.g.bind(c.Desired.Object, snap))
 }
 
+// UnnamedByCalls says no call can name the change's resource: its group has no aws mapping (e.g.
+// Pods a node provisioner places), or maps to EC2 instances, which the call log does not name (a
+// pod's instance does not exist before the launch that applies it). Any call of its Mutations may
+// then be the one applying it.
+func (c *ObjectChange) UnnamedByCalls() bool {
+	return c.g != nil && (c.g.ref == nil || c.g.ref.kind == AWSEC2Instance)
+}
+
 // ResolveResourceID fills ResourceID from snap when it was not known at the change (a resource found by
 // name, created later, an ARN the controller writes to a created object's status, or a record set whose
 // zone is given by name); it returns the ResourceID.

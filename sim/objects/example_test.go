@@ -67,3 +67,4 @@ func (s state) SecurityGroups() []fakeaws.SecurityGroup        { return nil }
 func (s state) S3Buckets() ([]fakeaws.S3Bucket, error)         { return nil, nil }
 func (s state) HostedZones() []fakeaws.HostedZone              { return nil }
 func (s state) RecordSets(string) ([]fakeaws.RecordSet, error) { return nil, nil }
+func (s state) Instances() []fakeaws.Instance                  { return nil }

@@ -89,16 +89,17 @@ var testEnv = Env{RunID: "run-1", Region: "us-west-2", VpcID: "vpc-1", ClusterNa
 
 // fakeState is an AWSState over fixed resources.
 type fakeState struct {
-	tgs     []fakeaws.TargetGroup
-	targets map[string][]fakeaws.TargetHealth
-	lbs     []fakeaws.LoadBalancer
-	ls      map[string][]fakeaws.Listener
-	rules   map[string][]fakeaws.ListenerRule
-	sgs     []fakeaws.SecurityGroup
-	buckets []fakeaws.S3Bucket
-	zones   []fakeaws.HostedZone
-	sets    map[string][]fakeaws.RecordSet // by zone ID
-	now     time.Time
+	tgs       []fakeaws.TargetGroup
+	targets   map[string][]fakeaws.TargetHealth
+	lbs       []fakeaws.LoadBalancer
+	ls        map[string][]fakeaws.Listener
+	rules     map[string][]fakeaws.ListenerRule
+	sgs       []fakeaws.SecurityGroup
+	buckets   []fakeaws.S3Bucket
+	zones     []fakeaws.HostedZone
+	sets      map[string][]fakeaws.RecordSet // by zone ID
+	instances []fakeaws.Instance
+	now       time.Time
 }
 
 func (s *fakeState) Now() time.Time                      { return s.now }
@@ -117,3 +118,4 @@ func (s *fakeState) SecurityGroups() []fakeaws.SecurityGroup           { return 
 func (s *fakeState) S3Buckets() ([]fakeaws.S3Bucket, error)            { return s.buckets, nil }
 func (s *fakeState) HostedZones() []fakeaws.HostedZone                 { return s.zones }
 func (s *fakeState) RecordSets(id string) ([]fakeaws.RecordSet, error) { return s.sets[id], nil }
+func (s *fakeState) Instances() []fakeaws.Instance                     { return s.instances }

@@ -28,6 +28,7 @@ type AWSState interface {
 	S3Buckets() ([]fakeaws.S3Bucket, error)
 	HostedZones() []fakeaws.HostedZone
 	RecordSets(zoneID string) ([]fakeaws.RecordSet, error)
+	Instances() []fakeaws.Instance
 }
 
 var _ AWSState = (*fakeaws.Server)(nil)

@@ -2,7 +2,7 @@ package objects
 
 import "fmt"
 
-// addOthers adds the Route53, EC2 security group and S3 resources the snapshot wants.
+// addOthers adds the Route53, EC2 security group and instance, and S3 resources the snapshot wants.
 func (s *Snapshot) addOthers(src AWSState, want func(string) bool) error {
 	if want(AWSHostedZone) || want(AWSRecordSet) {
 		s.addZones(src, want)
@@ -10,6 +10,11 @@ func (s *Snapshot) addOthers(src AWSState, want func(string) bool) error {
 	if want(AWSSecurityGroup) {
 		for _, sg := range src.SecurityGroups() {
 			s.addKeys(AWSSecurityGroup, &securityGroupView{SecurityGroup: sg}, "id\x00"+sg.ID, "name\x00"+sg.Name)
+		}
+	}
+	if want(AWSEC2Instance) {
+		for _, in := range src.Instances() {
+			s.addKeys(AWSEC2Instance, &ec2InstanceView{Instance: in}, "id\x00"+in.ID, "name\x00"+in.PrivateIP)
 		}
 	}
 	if want(AWSS3Bucket) {

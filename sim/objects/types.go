@@ -38,11 +38,12 @@ type Group struct {
 
 // AWSRef finds the AWS resource behind an object. Every field but kind is a CEL string
 // expression over object. Target groups and load balancers are found by arn or name, listeners and
-// rules by arn, route53HostedZone and securityGroup by id or name, s3Bucket by name, and
-// route53RecordSet by zone, name and type (with setIdentifier for a weighted or otherwise routed set).
+// rules by arn, route53HostedZone and securityGroup by id or name, s3Bucket by name, ec2Instance by id
+// or by its private IPv4 address as name (a Pod's status.hostIP), and route53RecordSet by zone, name
+// and type (with setIdentifier for a weighted or otherwise routed set).
 type AWSRef struct {
 	// Kind is the AWS resource kind: targetGroup, loadBalancer, listener, rule (ELBv2),
-	// route53HostedZone, route53RecordSet, securityGroup or s3Bucket.
+	// route53HostedZone, route53RecordSet, securityGroup, s3Bucket or ec2Instance.
 	Kind string `json:"kind"`
 	// ARN is a CEL string expression over object giving the resource's ARN, e.g.
 	// object.status.ackResourceMetadata.arn, or another object's through a reference, e.g.
@@ -91,10 +92,11 @@ const (
 	AWSRecordSet     = "route53RecordSet"
 	AWSSecurityGroup = "securityGroup"
 	AWSS3Bucket      = "s3Bucket"
+	AWSEC2Instance   = "ec2Instance"
 )
 
 // AWSKinds lists the AWS resource kinds, for validation and messages.
-var AWSKinds = []string{AWSListener, AWSLoadBalancer, AWSHostedZone, AWSRecordSet, AWSRule, AWSS3Bucket, AWSSecurityGroup, AWSTargetGroup}
+var AWSKinds = []string{AWSEC2Instance, AWSListener, AWSLoadBalancer, AWSHostedZone, AWSRecordSet, AWSRule, AWSS3Bucket, AWSSecurityGroup, AWSTargetGroup}
 
 // MaxCount bounds Group.Count, so that a typo cannot ask for millions of objects.
 const MaxCount = 100000

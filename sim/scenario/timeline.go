@@ -52,8 +52,9 @@ type Step struct {
 	// string values Go templates like the group's template plus {{.Seq}} (the change's number);
 	// Applied is a CEL condition over object (the object as patched) and aws that holds once AWS
 	// shows the change; Mutations are the AWS operations that apply it: the first successful one
-	// naming the object's AWS resource is its first meaningful mutation (default: none, and the
-	// change counts from when AWS was seen to show it).
+	// naming the object's AWS resource (any one, for a group without an aws mapping or mapped to
+	// ec2Instance, e.g. Pods a node provisioner launches instances for) is its first meaningful
+	// mutation (default: none, and the change counts from when AWS was seen to show it).
 	// churn kind create: Count new objects of Group from its template, at indexes after every one
 	// made so far; Applied (optional) is over object as observed (its status included) and aws,
 	// default the group's ready and invariant. churn kind delete: Count objects of Group drawn with

@@ -139,6 +139,13 @@ type AWS struct {
 	// HostedZones are Route53 public hosted zones created before the fleet, for a DNS controller (e.g.
 	// external-dns) that only writes records into zones that exist. Default: none.
 	HostedZones *HostedZones `json:"hostedZones,omitempty"`
+	// IAMRoles are IAM roles (names) created before the fleet, e.g. the node role an EC2NodeClass's
+	// spec.role names, which Karpenter adds to the instance profiles it creates. Default: none.
+	IAMRoles []string `json:"iamRoles,omitempty"`
+	// EKSCluster records the run's cluster in EKS DescribeCluster (named as {{.ClusterName}}, the API
+	// server's URL and CA, its Kubernetes version), which Karpenter reads for the service CIDR and
+	// endpoint its node user data carries. Default false.
+	EKSCluster bool `json:"eksCluster,omitempty"`
 }
 
 // Limit is a token bucket: Rate per scenario second, Burst capacity; Rate < 0 is unlimited.

@@ -144,6 +144,7 @@ func (v *validator) validateAWS(a *AWS) {
 		v.latency(fmt.Sprintf("aws.latency[%s]", k), a.Latency[k])
 	}
 	v.validateHostedZones(a.HostedZones)
+	v.validateIAMRoles(a.IAMRoles)
 	for i, f := range a.Faults {
 		p := fmt.Sprintf("aws.faults[%d]", i)
 		if f.Operation == "" {
