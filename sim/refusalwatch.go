@@ -3,14 +3,11 @@ package sim
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/observe"
-	"github.com/restartsim/restartsim/sim/runerr"
-	"github.com/restartsim/restartsim/sim/sut"
 )
 
 // The progress watch ends a run whose controller cannot progress, naming why, instead of letting the
@@ -26,29 +23,6 @@ const (
 	// every one.
 	conditionPolls = 5
 )
-
-// watchProgress makes runCtx end, with a *observe.RefusedError or *observe.StuckError as its cause,
-// once the controller makes no progress for a reason the harness can see.
-func (r *strategyRun) watchProgress() {
-	rctx, cancel := context.WithCancelCause(r.runCtx)
-	p := &progressWatch{cloud: r.cloud, cancel: cancel,
-		calls: &observe.Refusals{Window: refusalWindow, MinCalls: refusalMinCalls, Region: r.sc.AWS.Region},
-		conds: &observe.Conditions{Window: refusalWindow}}
-	if r.objects != nil {
-		p.objs = r.objects.watch
-	}
-	if now, err := r.cloud.Now(); err == nil {
-		p.calls.Start = now
-	}
-	if recent, err := r.cloud.CallsSince(0); err == nil && len(recent) > 0 {
-		p.seq = int(recent[len(recent)-1].Seq)
-	}
-	r.progress = p
-	done := make(chan struct{})
-	go p.run(rctx, done)
-	r.stops.add(func() { close(done); cancel(nil) })
-	r.runCtx = rctx
-}
 
 // progressWatch polls the call log and the objects' conditions.
 type progressWatch struct {
@@ -141,12 +115,4 @@ func refusedCause(ctx context.Context) error {
 		return cause
 	}
 	return nil
-}
-
-// startFailure is err, or the refusal that stopped the warm-up: the controller's configuration, exit code 2.
-func (r *strategyRun) startFailure(err error) error {
-	if re := refusedCause(r.runCtx); re != nil {
-		return runerr.BadInput(fmt.Errorf("warm-up: %w", re))
-	}
-	return sut.StartFailure(r.runCtx, err)
 }

@@ -268,3 +268,26 @@ func (r *strategyRun) watchObjects(ctx context.Context) error {
 	r.checker.CheckObjects(w)
 	return nil
 }
+
+// watchProgress makes runCtx end, with a *observe.RefusedError or *observe.StuckError as its cause,
+// once the controller makes no progress for a reason the harness can see.
+func (r *strategyRun) watchProgress() {
+	rctx, cancel := context.WithCancelCause(r.runCtx)
+	p := &progressWatch{cloud: r.cloud, cancel: cancel,
+		calls: &observe.Refusals{Window: refusalWindow, MinCalls: refusalMinCalls, Region: r.sc.AWS.Region},
+		conds: &observe.Conditions{Window: refusalWindow}}
+	if r.objects != nil {
+		p.objs = r.objects.watch
+	}
+	if now, err := r.cloud.Now(); err == nil {
+		p.calls.Start = now
+	}
+	if recent, err := r.cloud.CallsSince(0); err == nil && len(recent) > 0 {
+		p.seq = int(recent[len(recent)-1].Seq)
+	}
+	r.progress = p
+	done := make(chan struct{})
+	go p.run(rctx, done)
+	r.stops.add(func() { close(done); cancel(nil) })
+	r.runCtx = rctx
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/restartsim/restartsim/controller"
 	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 )
@@ -95,3 +96,11 @@ func (r *strategyRun) objectCount() int {
 // objectsWarmup is the warm-up's allowance for n objects: a controller that creates one AWS
 // resource at a time (one worker per kind, as ACK's) with a few calls and status writes each.
 func objectsWarmup(n int) time.Duration { return time.Duration(n) * 250 * time.Millisecond }
+
+// startFailure is err, or the refusal that stopped the warm-up: the controller's configuration, exit code 2.
+func (r *strategyRun) startFailure(err error) error {
+	if re := refusedCause(r.runCtx); re != nil {
+		return runerr.BadInput(fmt.Errorf("warm-up: %w", re))
+	}
+	return sut.StartFailure(r.runCtx, err)
+}
