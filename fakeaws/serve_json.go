@@ -150,20 +150,9 @@ func (c *jsonReq) dispatch(serve func() (any, error)) {
 // admit applies the injected faults and the service's bucket, answering an outage, a throttled call or an
 // injected error itself (then it returns false).
 func (c *jsonReq) admit(ctx context.Context) bool {
-	s, svc, op := c.s, c.call.Service, c.call.Operation
-	d := s.faults.Decide(svc, op, c.start)
-	bucket, allowed := s.throttle.Allow(svc, op, false, c.start)
-	c.call.Bucket = bucket
-	s.sleep(ctx, d.Delay)
-	switch {
-	case d.Outage:
-		c.fail(query.Errorf("ServiceUnavailableException", "Service is unavailable (simulated outage)"), OutcomeError)
-	case !allowed:
-		c.fail(query.Errorf("ThrottlingException", "Rate exceeded"), OutcomeThrottled)
-	case d.Code != "":
-		c.fail(query.Errorf(d.Code, "Simulated failure of %s", op), OutcomeError)
-	default:
-		return true
+	if e, outcome := c.s.admission(ctx, &c.call, "ServiceUnavailableException", "ThrottlingException"); e != nil {
+		c.fail(e, outcome)
+		return false
 	}
-	return false
+	return true
 }

@@ -161,20 +161,27 @@ func (s *Server) authenticateRoute53(r *http.Request, body []byte) *query.Error 
 // admit applies the injected faults and the Route53 bucket, answering an outage, a throttled call or an
 // injected error itself (then it returns false).
 func (c *route53Call) admit(ctx context.Context) bool {
-	s, op := c.s, c.call.Operation
-	d := s.faults.Decide(ServiceRoute53, op, c.start)
-	bucket, allowed := s.throttle.Allow(ServiceRoute53, op, false, c.start)
-	c.call.Bucket = bucket
+	if e, outcome := c.s.admission(ctx, &c.call, "ServiceUnavailable", "Throttling"); e != nil {
+		c.fail(e, outcome)
+		return false
+	}
+	return true
+}
+
+// admission applies the injected faults and the operation's bucket to call, in the service's words: a
+// non-nil error is the answer (an outage, a throttled call or an injected error) with its outcome.
+func (s *Server) admission(ctx context.Context, call *Call, outageCode, throttledCode string) (*query.Error, string) {
+	d := s.faults.Decide(call.Service, call.Operation, call.Time)
+	bucket, allowed := s.throttle.Allow(call.Service, call.Operation, false, call.Time)
+	call.Bucket = bucket
 	s.sleep(ctx, d.Delay)
 	switch {
 	case d.Outage:
-		c.fail(query.Errorf("ServiceUnavailable", "Service is unavailable (simulated outage)"), OutcomeError)
+		return query.Errorf(outageCode, "Service is unavailable (simulated outage)"), OutcomeError
 	case !allowed:
-		c.fail(query.Errorf("Throttling", "Rate exceeded"), OutcomeThrottled)
+		return query.Errorf(throttledCode, "Rate exceeded"), OutcomeThrottled
 	case d.Code != "":
-		c.fail(query.Errorf(d.Code, "Simulated failure of %s", op), OutcomeError)
-	default:
-		return true
+		return query.Errorf(d.Code, "Simulated failure of %s", call.Operation), OutcomeError
 	}
-	return false
+	return nil, ""
 }
