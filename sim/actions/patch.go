@@ -3,7 +3,6 @@ package actions
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/objects"
@@ -62,8 +61,8 @@ func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
 	first := e.patchSeq + 1
 	e.patchSeq += st.Count
 	e.mu.Unlock()
-	e.event("churn", fmt.Sprintf("%s %s × %d", st.Kind, st.Group, st.Count), time.Now(), nil)
-	at := time.Now()
+	e.event("churn", fmt.Sprintf("%s %s × %d", st.Kind, st.Group, st.Count), e.clock.Now(), nil)
+	at := e.clock.Now()
 	changes, err := apply(objects.ChurnOptions{Count: st.Count, Rand: e.rng, FirstSeq: first, Concurrency: mutationWorkers, AWS: e.objects.AWS})
 	// The objects changed before an error are changes all the same.
 	for _, ch := range changes {

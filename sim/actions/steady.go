@@ -16,9 +16,9 @@ import (
 // binding, pod and target group: a good fraction of a core at 10,000 bindings) is not run, so it
 // does not compete with the controller under test for the CPU while that works through a restart.
 func (e *Executor) WaitSteady(ctx context.Context, _ int, timeout time.Duration) (bool, error) {
-	every := max(20*time.Millisecond, min(500*time.Millisecond, e.wall(time.Second)))
+	every := max(20*time.Millisecond, min(500*time.Millisecond, e.clock.Wall(time.Second)))
 	err := poll.Until(ctx, timeout, observe.Paced(every), func() (bool, error) {
-		at := time.Now()
+		at := e.clock.Now()
 		e.mu.Lock()
 		busy := at.Before(e.busyUntil)
 		e.mu.Unlock()

@@ -34,7 +34,6 @@ const (
 	maxPodsPerSvc    = 1000 // fakeaws' targets-per-group quota
 	maxReplicas      = 10
 	maxRepeats       = 1000
-	maxTimeScale     = 10000
 	maxConcurrency   = 1024
 	maxScenarioDelay = 7 * 24 * time.Hour
 )
@@ -93,9 +92,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	if !dnsLabel.MatchString(s.Name) || len(s.Name) > 63 {
 		v.addf("name", "must be a lowercase DNS label (a-z, 0-9, -; at most 63), got %q", s.Name)
 	}
-	if s.TimeScale <= 0 || s.TimeScale > maxTimeScale || (given("timeScale") && s.TimeScale == 0) {
-		v.addf("timeScale", "must be greater than 0 and at most %d, got %g", maxTimeScale, s.TimeScale)
-	}
+	v.validateClock(s)
 	v.count("repeats", s.Repeats, 1, maxRepeats)
 	if s.Cluster.Envtest != nil && s.Cluster.Kubeconfig != nil {
 		v.addf("cluster", "set one of envtest and kubeconfig, not both")
