@@ -14,6 +14,7 @@ import (
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/record"
 	"github.com/restartsim/restartsim/sim/scenario"
@@ -27,6 +28,9 @@ type measuredPhase struct {
 	clock      scenario.Clock
 	t0, end    time.Time
 	invariants results.Invariants
+	// compiled counts the templates and CEL expressions compiled while the timeline ran: none,
+	// as the scenario's were compiled before.
+	compiled int64
 }
 
 // seconds is the scenario seconds of wall instant t since the measured phase began.
@@ -78,7 +82,7 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 	if err := r.runTimeline(m); err != nil {
 		return nil, err
 	}
-	r.log.Info("timeline done", "scenarioSeconds", measure.Round3(m.seconds(m.end)))
+	r.log.Info("timeline done", "scenarioSeconds", measure.Round3(m.seconds(m.end)), "compiledDuringTimeline", m.compiled)
 	if m.invariants, err = r.checker.CheckSettled(ctx, finalSettleTimeout); err != nil {
 		return nil, fmt.Errorf("final invariants: %w", err)
 	}
@@ -99,14 +103,19 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	tlCtx, stopTL := context.WithCancel(r.runCtx)
 	defer stopTL()
 	running := startPhase(r.o.Progress, fmt.Sprintf("running the timeline (%d steps)", len(plan)))
+	compiled := objects.Compilations()
 	_, err := eng.Run(tlCtx, m.t0, plan)
 	if err == nil {
 		// The measurements need every restart's leading time.
 		err = m.ex.AwaitLeaders(tlCtx)
 	}
 	m.end = m.clock.Now()
+	m.compiled = objects.Compilations() - compiled
 	running.End()
 	r.recorders.Stop()
+	if err != nil {
+		stopTL() // a failed run does not wait out its AWS faults
+	}
 	m.ex.Wait()
 	if err != nil {
 		if re := refusedCause(r.runCtx); re != nil {

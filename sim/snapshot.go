@@ -205,9 +205,9 @@ func (snap *fleetSnapshot) create(ctx context.Context, o runConfig, sc *scenario
 // seed's, which every strategy run on the snapshot then uses.
 func (snap *fleetSnapshot) createObjects(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int64, c client.Client,
 	cloud backend.Backend, clusterName string, namespaces []string, log logr.Logger) error {
-	compiled, errs := scenario.CompileObjects(sc)
-	if len(errs) > 0 {
-		return runerr.BadInput(errs)
+	compiled, err := sc.Objects()
+	if err != nil {
+		return runerr.BadInput(err)
 	}
 	if compiled == nil {
 		return nil

@@ -17,7 +17,6 @@ import (
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/record"
 	"github.com/restartsim/restartsim/sim/runerr"
-	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -204,9 +203,9 @@ func (r *strategyRun) startController(ctx context.Context) error {
 // make the groups they come after ready (createLaterObjects, in the warm-up). A fleet snapshot
 // holds its groups already (fleetSnapshot.objectsRunID).
 func (r *strategyRun) createObjects(ctx context.Context) error {
-	c, errs := scenario.CompileObjects(r.sc)
-	if len(errs) > 0 {
-		return runerr.BadInput(errs)
+	c, err := r.sc.Objects()
+	if err != nil {
+		return runerr.BadInput(err)
 	}
 	if c == nil {
 		return nil
@@ -223,7 +222,7 @@ func (r *strategyRun) createObjects(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.objects = &objectGroups{deps: actions.ObjectDeps{Fleet: c.Fleet, Env: objEnv, AWS: aws}}
+	r.objects = &objectGroups{deps: actions.ObjectDeps{Fleet: c.Fleet, Churn: c.Churn, Env: objEnv, AWS: aws}}
 	if r.snap != nil {
 		return nil
 	}

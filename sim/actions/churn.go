@@ -37,7 +37,7 @@ const churnKindRemove = "remove-tgb"
 
 func ipTGB(t workload.TGBInfo) bool { return t.TargetType == v1beta1.TargetTypeIP }
 
-func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
+func (e *Executor) churn(ctx context.Context, index int, st scenario.Step) error {
 	kind := st.Kind
 	switch kind {
 	case scenario.ChurnReplaceNode:
@@ -45,7 +45,7 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	case scenario.ChurnDeleteNodes:
 		return e.deleteNodes(ctx, st)
 	case scenario.ChurnPatch, scenario.ChurnCreate, scenario.ChurnDelete:
-		return e.objectChurn(ctx, st)
+		return e.objectChurn(ctx, index, st)
 	}
 	if wk, ok := scenario.IngressChurnKinds[kind]; ok {
 		return e.ingressChurn(ctx, st, wk)

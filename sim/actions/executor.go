@@ -165,12 +165,12 @@ func (e *Executor) event(kind, detail string, at time.Time, end *time.Time) {
 }
 
 // Do performs one action step (timeline.Executor).
-func (e *Executor) Do(ctx context.Context, _ int, st scenario.Step) error {
+func (e *Executor) Do(ctx context.Context, index int, st scenario.Step) error {
 	switch st.Action {
 	case scenario.ActionRestart:
 		return e.restart(ctx, st)
 	case scenario.ActionChurn:
-		return e.churn(ctx, st)
+		return e.churn(ctx, index, st)
 	case scenario.ActionContainerRestart:
 		return e.containerRestart(ctx, st)
 	case scenario.ActionAWSFault:

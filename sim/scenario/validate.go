@@ -79,6 +79,13 @@ func (v *validator) duration(path string, d *Duration) {
 // Validate checks a defaulted scenario. given reports whether the file set a field path (so that an
 // explicit zero can be told from an unset one); nil means "only non-zero values were given".
 func Validate(s *Scenario, given func(path string) bool) ErrorList {
+	errs, _ := validate(s, given)
+	return errs
+}
+
+// validate is Validate returning also the object groups and object churn steps it compiled (nil
+// when there are none, or problems).
+func validate(s *Scenario, given func(path string) bool) (ErrorList, *CompiledObjects) {
 	if given == nil {
 		given = func(string) bool { return false }
 	}
@@ -123,10 +130,13 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	if !slices.ContainsFunc(v.errs, func(e *FieldError) bool { return strings.HasPrefix(e.Path, "cluster.crds") }) {
 		// Templates and conditions compile against the CRDs, which must be known to exist first;
 		// every other problem is reported beside the objects' own.
-		_, errs := CompileObjects(s)
+		c, errs := CompileObjects(s)
 		v.errs = append(v.errs, errs...)
+		if len(v.errs) == 0 {
+			return nil, c
+		}
 	}
-	return v.errs
+	return v.errs, nil
 }
 
 func (v *validator) validateAWS(a *AWS) {
