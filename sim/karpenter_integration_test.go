@@ -57,8 +57,9 @@ func TestKarpenterPVDeleted(t *testing.T) {
 		t.Fatalf("err %v: want the pods unapplied (exit 3)", err)
 	}
 	st := rep.Results.Strategies[0]
-	if st.MostUnapplied() != 6 || len(st.Unapplied) != 6 {
-		t.Fatalf("unapplied %+v: want the 6 pods made while Karpenter was down", st.Unapplied)
+	// The nodes of the warm-up have room for a pod or two; the rest need a launch, which never comes.
+	if n := len(st.Unapplied); n == 0 || n != st.MostUnapplied() || len(st.Changes) != 6 {
+		t.Fatalf("unapplied %+v of %d changes: want some of the 6 pods made while Karpenter was down", st.Unapplied, len(st.Changes))
 	}
 	for _, u := range st.Unapplied {
 		if !strings.Contains(u.Object, "/app-") {
