@@ -22,7 +22,8 @@ import (
 // on nodes it launched, and every pod created while it was down must be scheduled and Running, its
 // first meaningful mutation a launch after the crashed leader's Lease expired.
 func TestKarpenterRestart(t *testing.T) {
-	sc := loadKarpenter(t, "restart.yaml")
+	// A small fleet keeps the test short: 20 pods (2 nodes) instead of 5,000, 10 made while it is down.
+	sc := loadKarpenter(t, "restart.yaml", "      count: 5000\n", "      count: 20\n", "group: pods, count: 100,", "group: pods, count: 10,")
 	st := runSteady(t, sc, 6*time.Minute)
 	if len(st.Changes) != 10 || st.Summary.BlindTime.Count != len(st.Changes) {
 		t.Fatalf("%d changes, blind time %+v: want the 10 pods created while Karpenter was down, each timed", len(st.Changes), st.Summary.BlindTime)
@@ -81,8 +82,9 @@ func TestKarpenterPVDeleted(t *testing.T) {
 }
 
 // loadKarpenter loads a shipped Karpenter scenario against KARPENTER_BINARY (with KARPENTER_CRDS its
-// CRDs, default crds beside it), or skips the test without it.
-func loadKarpenter(t *testing.T, file string) *scenario.Scenario {
+// CRDs, default crds beside it), each replace[i] of its text by replace[i+1], or skips the test
+// without KARPENTER_BINARY.
+func loadKarpenter(t *testing.T, file string, replace ...string) *scenario.Scenario {
 	t.Helper()
 	bin := os.Getenv("KARPENTER_BINARY")
 	if bin == "" {
@@ -95,7 +97,18 @@ func loadKarpenter(t *testing.T, file string) *scenario.Scenario {
 	t.Setenv("KARPENTER_BINARY", fromRepo(t, bin))
 	t.Setenv("KARPENTER_CRDS", fromRepo(t, crds))
 	testenv.RequireAssets(t)
-	sc, err := scenario.Load(filepath.Join("../scenarios/karpenter", file))
+	path := filepath.Join("../scenarios/karpenter", file)
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(replace); i += 2 {
+		if !strings.Contains(string(text), replace[i]) {
+			t.Fatalf("%s has no %q to replace", path, replace[i])
+		}
+		text = []byte(strings.Replace(string(text), replace[i], replace[i+1], 1))
+	}
+	sc, err := scenario.Parse(path, text)
 	if err != nil {
 		t.Fatal(err)
 	}
