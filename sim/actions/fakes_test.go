@@ -207,18 +207,6 @@ func (e *Executor) lastEvent(t *testing.T) results.Event {
 	return evs[len(evs)-1]
 }
 
-// eventually waits for cond, which another goroutine makes true, failing after a wall minute.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // The load balancers' state, which the watch of Ingress-side changes reads: none.
 func (a *recordingAWS) LoadBalancers() []fakeaws.LoadBalancer        { return nil }
 func (a *recordingAWS) Listeners(string) ([]fakeaws.Listener, error) { return nil, nil }

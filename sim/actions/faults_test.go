@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -39,7 +40,7 @@ func TestFaultsEndOnTheClock(t *testing.T) {
 			if ev := r.ex.lastEvent(t); ev.AtSeconds != 10 || ev.EndSeconds != 30 {
 				t.Errorf("event %+v, want from 10s to 30s", ev)
 			}
-			eventually(t, "the fault's end to wait on the clock", r.wall.HasWaiters)
+			testwait.Until(t, time.Minute, "the fault's end to wait on the clock", r.wall.HasWaiters)
 			r.wall.Step(2*time.Second - time.Nanosecond)
 			if calls := r.aws.recorded(); len(calls) != 1 || calls[0].what != tc.set {
 				t.Fatalf("AWS asked %+v before the fault's end, want %q alone", calls, tc.set)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/restartsim/restartsim/internal/testwait"
 	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -62,7 +63,7 @@ func TestRestartEndsWithItsContext(t *testing.T) {
 	go func() {
 		done <- r.ex.Do(ctx, 0, scenario.Step{Action: scenario.ActionRestart, Mode: scenario.RestartCrash, Downtime: scenario.D(time.Hour)})
 	}()
-	eventually(t, "the downtime to wait on the clock", r.wall.HasWaiters)
+	testwait.Until(t, time.Minute, "the downtime to wait on the clock", r.wall.HasWaiters)
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("a restart whose context ended returned no error")
