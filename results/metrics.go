@@ -104,6 +104,7 @@ func MetricNames() []string {
 		MetricLeaseWrites, MetricStandbyRSS, MetricReconcileSecondsBeforeFirst, MetricReconcilesBeforeFirst,
 		MetricReconcileSecondsUntilDrain, MetricReconcilesUntilDrain, MetricEarlyExitSecondsPerBinding,
 		MetricRestartPeakRSS, MetricRestartPeakHeap, MetricUnappliedChanges, MetricOrphanedResources,
+		MetricLeakedInstances,
 	}
 	sort.Strings(names)
 	return names

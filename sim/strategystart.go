@@ -181,6 +181,10 @@ func (r *strategyRun) startController(ctx context.Context) (*controllerPhase, er
 	if r.hasLoadBalancers() {
 		c.checker.CheckLoadBalancers(r.spec.ClusterName, workload.IngressClassName)
 	}
+	if r.sc.Cluster.InstanceNodes != nil {
+		// Instances join as Nodes: one that none names (nor a NodeClaim) is leaked capacity.
+		c.checker.CheckInstances(r.client)
+	}
 	if c.objectsWatch, err = r.watchObjects(watchCtx, c.checker); err != nil {
 		return nil, err
 	}
