@@ -60,9 +60,6 @@ func (c Clock) Scenario(d time.Duration) time.Duration { return time.Duration(fl
 // Seconds is the scenario seconds from the wall instant from to to.
 func (c Clock) Seconds(from, to time.Time) float64 { return to.Sub(from).Seconds() * c.Scale() }
 
-// WallRate converts a rate per scenario second into a rate per wall second.
-func (c Clock) WallRate(perSecond float64) float64 { return perSecond * c.Scale() }
-
 // After delivers the wall time once the scenario duration d has passed.
 func (c Clock) After(d time.Duration) <-chan time.Time { return c.clock().After(c.Wall(d)) }
 
