@@ -192,6 +192,22 @@ func Category(service, op string, unfiltered bool) string {
 type bucket struct {
 	lim   *rate.Limiter
 	limit Limit
+
+	mu   sync.Mutex
+	last time.Time // the latest time a call took tokens at
+}
+
+// take takes n tokens at now, or at the latest time a call took them if that is later. Concurrent
+// calls reach the bucket in another order than their arrival times, and rate.Limiter, given a time
+// before its last, moves its clock back to it: the next call would be refilled twice for that span.
+func (b *bucket) take(now time.Time, n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if now.Before(b.last) {
+		now = b.last
+	}
+	b.last = now
+	return b.lim.AllowN(now, n)
 }
 
 // Throttler holds the buckets of one account.
@@ -279,7 +295,7 @@ func (t *Throttler) Allow(service, op string, unfiltered bool, now time.Time) (s
 		t.buckets[key] = b
 	}
 	t.mu.Unlock()
-	return key, b.lim.AllowN(now, 1)
+	return key, b.take(now, 1)
 }
 
 // resourceBuckets are the EC2 actions that also take one resource token per instance.
@@ -307,7 +323,7 @@ func (t *Throttler) AllowResources(op string, n int, now time.Time) (string, boo
 		t.buckets[key] = b
 	}
 	t.mu.Unlock()
-	return key, b.lim.AllowN(now, n)
+	return key, b.take(now, n)
 }
 
 // BucketState is a bucket's fill at a point in time. Tokens is +Inf for an unlimited bucket.
