@@ -112,8 +112,7 @@ func TestThrottleBucketsExact(t *testing.T) {
 // refused 40 calls: in every window the accepted calls stay within burst + rate×T + 1 + callers − 1 (a call is
 // stamped when it arrives and charged when it reaches the bucket, no earlier than any call charged before it: a
 // window's end may hold calls of each other caller that arrived in it and were charged after a later one), and
-// no call was refused
-// while a token was due (before a refusal at τ, every window (s, τ] accepted at least rate×(τ−s) − 1,
+// no call was refused while a token was due (before a refusal at τ, every window (s, τ] accepted at least rate×(τ−s) − 1,
 // less one per concurrent caller, whose calls may reach the bucket out of order). Neither bound assumes
 // the callers are fast: a slow machine makes fewer calls, each judged the same way.
 func TestThrottleAccuracy(t *testing.T) {
