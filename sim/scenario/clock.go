@@ -14,8 +14,9 @@ const (
 )
 
 // Clock is the one owner of scenario time. A scenario's delays, rates and results are scenario
-// time, which runs TimeScale times faster than the wall clock the harness sleeps on; every
-// conversion between the two goes through a Clock. The zero Clock is the real clock at time scale 1.
+// time, which runs the scenario's timeScale times faster than the wall clock the harness sleeps
+// on; every conversion between the two goes through a Clock. The zero Clock is the real clock at
+// time scale 1.
 type Clock struct {
 	// scale is scenario seconds per wall second.
 	scale float64
