@@ -22,8 +22,8 @@ import (
 // on nodes it launched, and every pod created while it was down must be scheduled and Running, its
 // first meaningful mutation a launch after the crashed leader's Lease expired.
 func TestKarpenterRestart(t *testing.T) {
-	// A small fleet keeps the test short: 20 pods (2 nodes) instead of 5,000, 10 made while it is down.
-	sc := loadKarpenter(t, "restart.yaml", "      count: 5000\n", "      count: 20\n", "group: pods, count: 100,", "group: pods, count: 10,")
+	// A small fleet keeps the test short: 20 pods (2 nodes) instead of 5,000; 10 made while it is down.
+	sc := loadKarpenter(t, "restart.yaml", "      count: 5000\n", "      count: 20\n", "group: burst, count: 20,", "group: burst, count: 10,")
 	st := runSteady(t, sc, 6*time.Minute)
 	if len(st.Changes) != 10 || st.Summary.BlindTime.Count != len(st.Changes) {
 		t.Fatalf("%d changes, blind time %+v: want the 10 pods created while Karpenter was down, each timed", len(st.Changes), st.Summary.BlindTime)
