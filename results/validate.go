@@ -165,6 +165,7 @@ func (c *checker) restart(p string, ph *RestartPhases) {
 	c.seconds(p+".originSeconds", ph.OriginSeconds)
 	c.seconds(p+".startedSeconds", ph.StartedSeconds)
 	c.optSeconds(p+".leadingSeconds", ph.LeadingSeconds)
+	c.optSeconds(p+".leaseRequestedSeconds", ph.LeaseRequestedSeconds)
 	c.optSeconds(p+".cachesSyncedSeconds", ph.CachesSyncedSeconds)
 	c.optSeconds(p+".firstAWSCallSeconds", ph.FirstAWSCallSeconds)
 	c.name(p+".firstAWSCallService", ph.FirstAWSCallService)
@@ -201,6 +202,7 @@ func (c *checker) summary(p string, s *Summary) {
 	c.optSeconds(p+".controllerCPUSecondsBeforeFirstMeaningful", s.ControllerCPUSecondsBeforeFirstMeaningful)
 	c.optCount(p+".apiRequestsBeforeFirstMeaningful", s.APIRequestsBeforeFirstMeaningful)
 	c.optSeconds(p+".cacheSyncSeconds", s.CacheSyncSeconds)
+	c.leaseSplit(p+".lease", s.Lease)
 	if l := s.APILoad; l != nil {
 		c.count(p+".apiLoad.lists", l.Lists)
 		c.count(p+".apiLoad.watches", l.Watches)

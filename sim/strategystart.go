@@ -171,7 +171,7 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	r.stops.add(stopCtrls)
 	// Memory is read from each instance's start: a controller's peak may come while it first syncs.
-	r.recorders = record.New(record.Sources{Controllers: ctrls, TimeScale: r.sc.TimeScale})
+	r.recorders = record.New(record.Sources{Controllers: ctrls, TimeScale: r.sc.TimeScale, RunDir: r.dir, Parallel: r.o.Parallel})
 	r.recorders.Start(record.AtControllerStart, time.Now())
 	r.stops.add(r.recorders.Stop)
 	if err := ctrls.Start(ctrlCtx); err != nil {
