@@ -13,6 +13,14 @@ import (
 // as a threshold, like MetricUnappliedChanges.
 const MetricOrphanedResources = "orphaned_resources"
 
+// MetricLeakedInstances counts the EC2 instances left pending or running with no Node and no
+// NodeClaim naming them (Invariants.LeakedInstances): capacity AWS bills that nothing in the
+// cluster uses or will take down. Each is also an invariant violation.
+const MetricLeakedInstances = "leaked_instances"
+
+// ViolationLeakedInstance is the kind of a Violation naming a leaked EC2 instance.
+const ViolationLeakedInstance = "leaked-instance"
+
 // ViolationOrphan is the kind of a Violation naming an AWS resource a deleted object left.
 const ViolationOrphan = "object-orphan"
 
@@ -52,6 +60,9 @@ func (inv *Invariants) Describe() string {
 		}
 		parts = append(parts, fmt.Sprintf("%d orphaned %s%s", inv.Orphaned[k], noun, expected))
 	}
+	if inv.LeakedInstances > 0 {
+		parts = append(parts, fmt.Sprintf("%d leaked EC2 instances", inv.LeakedInstances))
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -60,5 +71,5 @@ func (inv *Invariants) Describe() string {
 func (inv *Invariants) ExpectOrphans() {
 	inv.OrphansExpected = true
 	inv.Violations = slices.DeleteFunc(inv.Violations, func(v Violation) bool { return v.Kind == ViolationOrphan })
-	inv.Passed = inv.Missing == 0 && inv.Stale == 0 && inv.ObjectsFailing == 0 && len(inv.Violations) == 0
+	inv.Passed = inv.Missing == 0 && inv.Stale == 0 && inv.ObjectsFailing == 0 && inv.LeakedInstances == 0 && len(inv.Violations) == 0
 }

@@ -105,7 +105,7 @@ func MetricNames() []string {
 		MetricLeaseWrites, MetricStandbyRSS, MetricReconcileSecondsBeforeFirst, MetricReconcilesBeforeFirst,
 		MetricReconcileSecondsUntilDrain, MetricReconcilesUntilDrain, MetricEarlyExitSecondsPerBinding,
 		MetricRestartPeakRSS, MetricRestartPeakHeap, MetricUnappliedChanges, MetricOrphanedResources,
-		MetricStartupBeforeLease, MetricLeaseWait, MetricTTFMRAfterLease, MetricBlindAfterLeaseP50,
+		MetricLeakedInstances, MetricStartupBeforeLease, MetricLeaseWait, MetricTTFMRAfterLease, MetricBlindAfterLeaseP50,
 	}
 	sort.Strings(names)
 	return names

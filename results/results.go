@@ -327,7 +327,10 @@ type Invariants struct {
 	// OrphansExpected tells the scenario declared leftovers of the strategy (a threshold on
 	// orphaned_resources): Orphaned is then judged by that threshold, not here, and the orphans are
 	// not among Violations.
-	OrphansExpected bool        `json:"orphansExpected,omitempty"`
+	OrphansExpected bool `json:"orphansExpected,omitempty"`
+	// LeakedInstances counts the pending or running EC2 instances, launched during the run, that
+	// no Node and no NodeClaim names (checked where instances join as Nodes).
+	LeakedInstances int         `json:"leakedInstances,omitempty"`
 	Violations      []Violation `json:"violations"`
 }
 

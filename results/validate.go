@@ -143,6 +143,7 @@ func (c *checker) strategy(p string, s *Strategy) {
 	c.count(p+".invariants.staleTargets", s.Invariants.Stale)
 	c.count(p+".invariants.objectsFailing", s.Invariants.ObjectsFailing)
 	c.counts(p+".invariants.orphaned", s.Invariants.Orphaned)
+	c.count(p+".invariants.leakedInstances", s.Invariants.LeakedInstances)
 	for i, t := range s.Thresholds {
 		q := fmt.Sprintf("%s.thresholds[%d]", p, i)
 		c.value(q+".limit", t.Limit)

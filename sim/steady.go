@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/actions"
 )
 
 // neverSteadyNotes explains each strategy that never reached steady state and what that does to the
@@ -25,6 +26,11 @@ func neverSteadyNotes(res *results.Results) []string {
 			}
 		}
 		out = append(out, fmt.Sprintf("STEADY never for %s: %d of %d changes were never seen applied in AWS;", st.Name, unseen, len(st.Changes)))
+		for _, ev := range st.Events {
+			if ev.Kind == actions.EventStalled {
+				out = append(out, fmt.Sprintf("  stalled at %.1fs, nothing having progressed since %.1fs: %s;", ev.EndSeconds, ev.AtSeconds, ev.Detail))
+			}
+		}
 		switch {
 		case !st.Invariants.Passed:
 			out = append(out, "  the invariants fail as well (exit 3).")

@@ -193,6 +193,10 @@ func (r *strategyRun) startController(ctx context.Context) error {
 	if r.hasLoadBalancers() {
 		r.checker.CheckLoadBalancers(r.spec.ClusterName, workload.IngressClassName)
 	}
+	if r.sc.Cluster.InstanceNodes != nil {
+		// Instances join as Nodes: one that none names (nor a NodeClaim) is leaked capacity.
+		r.checker.CheckInstances(r.client)
+	}
 	if err := r.watchObjects(watchCtx); err != nil {
 		return err
 	}

@@ -15,25 +15,34 @@ import (
 	"github.com/restartsim/restartsim/sim/kubesim"
 )
 
-// startPods runs the pods bound to a Ready node that the kubelet has not started yet: Running, an
-// address from the node's pod range, every container started and ready.
-func (s *Simulator) startPods(ctx context.Context, t *tracked, now time.Time) error {
+// startPods runs the pods bound to Ready nodes that their kubelets have not started yet: Running, an
+// address from the node's pod range, every container started and ready. One list of the Pending pods
+// serves every node: a list per node and round would cost the API server
+// hundreds of requests a second with hundreds of nodes.
+func (s *Simulator) startPods(ctx context.Context, ready map[string]*tracked, now time.Time) error {
+	if len(ready) == 0 {
+		return nil
+	}
 	var pods corev1.PodList
-	if err := s.c.List(ctx, &pods, client.MatchingFields{"spec.nodeName": t.name}); err != nil {
+	if err := s.c.List(ctx, &pods, client.MatchingFields{"status.phase": string(corev1.PodPending)}); err != nil {
 		return err
 	}
-	var node corev1.Node
+	nodes := map[string]*corev1.Node{}
 	for i := range pods.Items {
 		p := &pods.Items[i]
-		if (p.Status.Phase != corev1.PodPending && p.Status.Phase != "") || p.DeletionTimestamp != nil {
+		t := ready[p.Spec.NodeName]
+		if t == nil || p.DeletionTimestamp != nil {
 			continue
 		}
-		if node.Name == "" {
-			if err := s.c.Get(ctx, client.ObjectKey{Name: t.name}, &node); err != nil {
+		node := nodes[t.name]
+		if node == nil {
+			node = &corev1.Node{}
+			if err := s.c.Get(ctx, client.ObjectKey{Name: t.name}, node); err != nil {
 				return err
 			}
+			nodes[t.name] = node
 		}
-		p.Status = runningStatus(p, nodeIP(&node), t.podIP(), metav1.NewTime(now))
+		p.Status = runningStatus(p, nodeIP(node), t.podIP(), metav1.NewTime(now))
 		err := s.c.Status().Update(ctx, p)
 		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) { // gone, or changed: the next round sees it
 			continue

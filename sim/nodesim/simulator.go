@@ -10,6 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -55,6 +57,7 @@ type Simulator struct {
 // tracked is the kubelet of one instance.
 type tracked struct {
 	name       string
+	uid        types.UID
 	registered time.Time
 	ready      bool
 	goneAt     time.Time // when the instance was first seen not running; zero while it runs
@@ -110,11 +113,18 @@ func (s *Simulator) SyncOnce(ctx context.Context) error {
 			}
 		}
 	}
+	ready := map[string]*tracked{}
 	for id, t := range s.nodes {
 		in, ok := byID[id]
 		if err := s.syncNode(ctx, id, t, ok && in.State == "running", now); err != nil {
 			return err
 		}
+		if t.ready && s.nodes[id] != nil {
+			ready[t.name] = t
+		}
+	}
+	if err := s.startPods(ctx, ready, now); err != nil {
+		return err
 	}
 	if now.Sub(s.lastLeases) >= s.opts.LeaseInterval {
 		s.lastLeases = now
@@ -141,12 +151,26 @@ func (s *Simulator) register(ctx context.Context, in fakeaws.Instance, now time.
 	if err := s.c.Create(ctx, node); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("registering node %s: %w", node.Name, err)
 	}
-	node.Status = status // Create drops the status: the kubelet writes it next, as here
-	if err := s.c.Status().Update(ctx, node); err != nil {
+	// Create drops the status: the kubelet writes it next, as here, over whatever the controller
+	// under test wrote to the Node meanwhile (its labels and taints: a conflict, read again).
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if node.ResourceVersion == "" {
+			if err := s.c.Get(ctx, client.ObjectKeyFromObject(node), node); err != nil {
+				return err
+			}
+		}
+		node.Status = status
+		err := s.c.Status().Update(ctx, node)
+		if apierrors.IsConflict(err) {
+			node.ResourceVersion = ""
+		}
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("node %s status: %w", node.Name, err)
 	}
 	s.cidrs++
-	s.nodes[in.ID] = &tracked{name: node.Name, registered: now, cidr: node.Spec.PodCIDR, nextIP: 2}
+	s.nodes[in.ID] = &tracked{name: node.Name, uid: node.UID, registered: now, cidr: node.Spec.PodCIDR, nextIP: 2}
 	s.opts.Logger.V(1).Info("node registered", "node", node.Name, "instance", in.ID)
 	return nil
 }
@@ -158,8 +182,6 @@ func (s *Simulator) syncNode(ctx context.Context, id string, t *tracked, running
 	case running && !t.ready && now.Sub(t.registered) >= s.opts.JoinDelay:
 		err = s.setReady(ctx, t, corev1.ConditionTrue, "KubeletReady", "kubelet is posting ready status", now)
 		t.ready = err == nil
-	case running && t.ready:
-		err = s.startPods(ctx, t, now)
 	case !running && t.goneAt.IsZero():
 		t.goneAt, t.ready = now, false
 		err = s.setReady(ctx, t, corev1.ConditionUnknown, "NodeStatusUnknown", "Kubelet stopped posting node status.", now)
@@ -223,13 +245,8 @@ func (s *Simulator) renewLeases(ctx context.Context, now time.Time) error {
 		if !t.ready {
 			continue
 		}
-		var node corev1.Node
-		if err := s.c.Get(ctx, client.ObjectKey{Name: t.name}, &node); err != nil {
-			if apierrors.IsNotFound(err) {
-				continue
-			}
-			return err
-		}
+		// The Lease names its Node by name and UID, which the kubelet knows from registering it.
+		node := corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: t.name, UID: t.uid}}
 		if err := kubesim.RenewLease(ctx, s.c, &node, duration, metav1.NewMicroTime(now), nil); err != nil {
 			return fmt.Errorf("node %s lease: %w", t.name, err)
 		}

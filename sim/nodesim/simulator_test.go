@@ -25,6 +25,7 @@ func fakeCluster() client.Client {
 	return fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).
 		WithStatusSubresource(&corev1.Node{}, &corev1.Pod{}).
 		WithIndex(&corev1.Pod{}, "spec.nodeName", func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).
+		WithIndex(&corev1.Pod{}, "status.phase", func(o client.Object) []string { return []string{string(o.(*corev1.Pod).Status.Phase)} }).
 		Build()
 }
 
@@ -109,7 +110,8 @@ func TestJoinRunAndRemove(t *testing.T) {
 	}
 
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web"},
-		Spec: corev1.PodSpec{NodeName: node.Name, Containers: []corev1.Container{{Name: "app", Image: "nginx"}}}}
+		Spec:   corev1.PodSpec{NodeName: node.Name, Containers: []corev1.Container{{Name: "app", Image: "nginx"}}},
+		Status: corev1.PodStatus{Phase: corev1.PodPending}} // as the API server creates every pod
 	if err := c.Create(ctx, pod); err != nil {
 		t.Fatal(err)
 	}

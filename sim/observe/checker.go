@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/poll"
@@ -34,6 +35,8 @@ type Checker struct {
 	lb *lbCheck
 	// objs, when set, also checks every object of the scenario's object groups.
 	objs *Objects
+	// instances, when set, reads the Nodes and NodeClaims every launched EC2 instance must be named by.
+	instances client.Reader
 	// tally is the last check's count of converged bindings, for progress output.
 	tally atomic.Pointer[Tally]
 }
@@ -238,7 +241,11 @@ func (k *Checker) judge(ctx context.Context, objs tgbexpect.Objects, healthy boo
 	if err := k.checkObjects(ctx, f); err != nil {
 		return f.inv, err
 	}
-	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && f.inv.ObjectsFailing == 0 && f.inv.OrphanCount() == 0 && len(f.inv.Violations) == 0
+	if err := k.checkInstances(ctx, f); err != nil {
+		return f.inv, err
+	}
+	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && f.inv.ObjectsFailing == 0 && f.inv.OrphanCount() == 0 &&
+		f.inv.LeakedInstances == 0 && len(f.inv.Violations) == 0
 	return f.inv, nil
 }
 

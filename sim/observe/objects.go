@@ -7,10 +7,12 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -28,6 +30,8 @@ type Objects struct {
 	Fleet *objects.CompiledGroups
 	aws   objects.AWSState
 	cache cache.Cache
+	// events counts the watch's adds, updates and deletes: a sign that something changes them.
+	events atomic.Uint64
 }
 
 // AWSStateOf is the state of an in-process fakeaws, which conditions over AWS read; a standalone
@@ -53,7 +57,13 @@ func StartObjects(ctx context.Context, cfg *rest.Config, f *objects.CompiledGrou
 	for _, g := range f.Groups() {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(f.Kind(g))
-		if _, err := c.GetInformer(ctx, u); err != nil {
+		inf, err := c.GetInformer(ctx, u)
+		if err != nil {
+			return nil, fmt.Errorf("watching group %s (%s): %w", g, f.Kind(g), err)
+		}
+		count := func(any) { o.events.Add(1) }
+		if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{AddFunc: count,
+			UpdateFunc: func(any, any) { o.events.Add(1) }, DeleteFunc: count}); err != nil {
 			return nil, fmt.Errorf("watching group %s (%s): %w", g, f.Kind(g), err)
 		}
 	}
@@ -62,6 +72,17 @@ func StartObjects(ctx context.Context, cfg *rest.Config, f *objects.CompiledGrou
 		return nil, fmt.Errorf("the object groups' watch did not sync: %w", context.Cause(ctx))
 	}
 	return o, nil
+}
+
+// Changes counts every add, update and delete the watch has seen of the groups' objects.
+func (o *Objects) Changes() uint64 { return o.events.Load() }
+
+// Changes counts every add, update and delete seen of the groups' objects (Objects.Changes).
+func (a *ObjectsApplied) Changes() uint64 {
+	if a == nil {
+		return 0
+	}
+	return a.objs.Changes()
 }
 
 // List returns every watched object of every group.

@@ -186,7 +186,8 @@ func (v *validator) validateAB(s *Scenario) {
 	for i, m := range ab.Metrics {
 		p := fmt.Sprintf("ab.metrics[%d]", i)
 		switch {
-		case !slices.Contains(known, m.Metric) || m.Metric == results.MetricInvariantViolations || m.Metric == results.MetricOrphanedResources:
+		case !slices.Contains(known, m.Metric) || m.Metric == results.MetricInvariantViolations || m.Metric == results.MetricOrphanedResources ||
+			m.Metric == results.MetricLeakedInstances:
 			v.addf(p+".metric", "unknown metric %q (known: %s)", m.Metric, strings.Join(known, ", "))
 		case seen[m.Metric]:
 			v.addf(p+".metric", "listed twice")

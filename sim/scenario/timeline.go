@@ -20,6 +20,13 @@ type Step struct {
 	Within *Duration `json:"within,omitempty"`
 	// Timeout bounds waitFor. Default 10m.
 	Timeout *Duration `json:"timeout,omitempty"`
+	// StalledAfter (waitFor steadyState) gives the wait up before its timeout once nothing has
+	// progressed for this long while changes remain unapplied: no change made or applied, no AWS
+	// call that changed something, no watched object changed, no restart's replacement taking the
+	// lead. The run then ends as after a timeout (the unapplied changes listed, exit 3), with a
+	// "stalled" event saying so. Default: never (only the timeout ends the wait): a controller whose
+	// only progress is a periodic resync (external-dns's interval, a drift check) is quiet by design.
+	StalledAfter *Duration `json:"stalledAfter,omitempty"`
 
 	// restart: Mode crash (default) or leaderHandover. Await leader (default) completes the step when
 	// the new instance leads (its caches have synced); none completes it once the new instance has

@@ -83,8 +83,19 @@ func (v *validator) validateWaitFor(st *Step, p string) {
 		v.addf(p+".timeout", "must be positive")
 	}
 	v.duration(p+".timeout", st.Timeout)
+	if st.StalledAfter != nil {
+		switch {
+		case st.WaitFor != WaitForSteadyState:
+			v.addf(p+".stalledAfter", "applies to waitFor %s only", WaitForSteadyState)
+		case st.StalledAfter.Duration <= 0:
+			v.addf(p+".stalledAfter", "must be positive")
+		case st.Timeout != nil && st.StalledAfter.Duration >= st.Timeout.Duration:
+			v.addf(p+".stalledAfter", "%s is not shorter than the timeout (%s): it would never end the wait", st.StalledAfter.Duration, st.Timeout.Duration)
+		}
+		v.duration(p+".stalledAfter", st.StalledAfter)
+	}
 	for _, f := range allStepFields() {
-		if v.given(p+"."+f) && !slices.Contains([]string{"waitFor", "timeout", "at", "after"}, f) {
+		if v.given(p+"."+f) && !slices.Contains([]string{"waitFor", "timeout", "stalledAfter", "at", "after"}, f) {
 			v.addf(p+"."+f, "does not apply to waitFor")
 		}
 	}
