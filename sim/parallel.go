@@ -12,6 +12,7 @@ import (
 
 	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // blockRun is one strategy run of a block run side by side: an arm in a round, on its seed's
@@ -30,8 +31,8 @@ type blockRun struct {
 // sides alternate within every group of runs that share the machine. Each run has its own API
 // server, etcd, fakeaws, controller, ports and directory, as one after another. A look waits for
 // its block. An A/B run whose machine was saturated is made once more and not judged
-// (results.AB.StarvedRuns): beside other runs, a starved run says more of the machine than of
-// the build.
+// (results.AB.StarvedRuns), while such runs are few (transient): beside other runs, a starved run
+// says more of the machine than of the build.
 func runBlocks(ctx context.Context, p *preparedRun, dir string, res *results.Results) ([][]*strategyOutcome, error) {
 	p.o.Progress = io.Discard // the spinners of runs side by side would write over each other
 	o, sc, arms := p.o, p.sc, p.arms
@@ -103,7 +104,7 @@ func runSideBySide(ctx context.Context, p *preparedRun, dir string, res *results
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	left := len(block)
+	left, finished := len(block), 0
 	for range min(p.o.Parallel, len(block)) {
 		wg.Go(func() {
 			for {
@@ -126,7 +127,8 @@ func runSideBySide(ctx context.Context, p *preparedRun, dir string, res *results
 					return
 				}
 				mu.Lock()
-				if res.AB != nil && !b.again && starved(out) {
+				finished++
+				if res.AB != nil && !b.again && starved(out) && transient(res.AB.StarvedRuns+1, len(res.AB.Order)+finished) {
 					res.AB.StarvedRuns++
 					b.again = true
 					queue <- b
@@ -147,25 +149,24 @@ func runSideBySide(ctx context.Context, p *preparedRun, dir string, res *results
 	return nil
 }
 
+// transient reports whether starved runs of finished are few enough to make again: at most a
+// quarter (and the first). On a machine loaded throughout, runs made again would starve as well;
+// the saturation rule then judges the runs as they are, and stops the comparison.
+func transient(starved, finished int) bool { return starved <= max(1, finished/4) }
+
 // starved reports a run whose machine was saturated (results.SaturationRule).
 func starved(out *strategyOutcome) bool {
 	m := out.out.Summary.Machine
 	return m != nil && m.Saturated
 }
 
-// Side-by-side runs (Options.Parallel).
-const (
-	// DefaultGateParallel is `restartsim gate`'s default: on two cores, two LBC runs side by side
-	// stayed unsaturated and halved the gate's wall time (docs/gate.md, "Runs side by side").
-	DefaultGateParallel = 2
-	// MaxParallel bounds --parallel: every run holds its own API server, etcd and controller.
-	MaxParallel = 8
-)
+// MaxParallel bounds --parallel (scenario.MaxABParallel).
+const MaxParallel = scenario.MaxABParallel
 
-// CheckParallel checks a --parallel value.
+// CheckParallel checks a --parallel value; 0 leaves it to the scenario's ab.parallel.
 func CheckParallel(n int) error {
-	if n < 1 || n > MaxParallel {
-		return fmt.Errorf("--parallel must be 1 to %d, got %d", MaxParallel, n)
+	if n < 0 || n > MaxParallel {
+		return fmt.Errorf("--parallel must be 0 to %d, got %d", MaxParallel, n)
 	}
 	return nil
 }

@@ -113,7 +113,7 @@ func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root of a scenario run; it writes <out>/<scenario>/<timestamp>/")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
 	addVerbosityFlag(fs, &o.Verbose, "log verbosity on stderr of a scenario run (0: progress only)", "verbose")
-	fs.IntVar(&o.Parallel, "parallel", sim.DefaultGateParallel, parallelHelp)
+	fs.IntVar(&o.Parallel, "parallel", 0, parallelHelp+" (default: the scenario's ab.parallel, else 1)")
 	fs.StringVar(&o.BaselineBinary, "baseline-binary", "", "A/B: the baseline build's binary (overrides ab.baseline.binary)")
 	fs.StringVar(&o.CandidateBinary, "candidate-binary", "", "A/B: the candidate build's binary (overrides ab.candidate.binary)")
 	fs.StringArrayVar(&o.BaselineArgs, "baseline-arg", nil, "A/B: an argument appended to the baseline's command (repeatable; replaces ab.baseline.args)")

@@ -96,7 +96,7 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.DryRun, "dry-run", false, "run every check made before the start (as restartsim validate does), start nothing and exit: 0 valid, 2 not")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
-	fs.IntVar(&o.Parallel, "parallel", 1, parallelHelp)
+	fs.IntVar(&o.Parallel, "parallel", 0, parallelHelp+" (default: an A/B scenario's ab.parallel, else 1)")
 	addVerbosityFlag(fs, &o.Verbose, "log verbosity on stderr (0: progress only)", "verbose")
 }
 

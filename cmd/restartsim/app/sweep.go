@@ -87,7 +87,7 @@ func (o *sweepOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip the per-size reports (the sweep report is still rendered)")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
-	fs.IntVar(&o.Parallel, "parallel", 1, parallelHelp+"; the sizes still run one after another")
+	fs.IntVar(&o.Parallel, "parallel", 0, parallelHelp+" (default: an A/B scenario's ab.parallel, else 1)"+"; the sizes still run one after another")
 }
 
 // Validate checks the flags and that the template parses at every size; reading the template
