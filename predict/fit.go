@@ -252,9 +252,9 @@ func fleetSize(res *results.Results, st *results.Strategy) (int, string) {
 
 // restartChanges places each of the restart's changes in its kind's queue: the resource named by the
 // mutation that applied it, the mutating call nearest its applied time.
-func restartChanges(st *results.Strategy, rr reRead, kinds []Kind) []Change {
+func restartChanges(st *results.Strategy, rr reRead, kinds []Kind) []QueuedChange {
 	r := st.Restart
-	var out []Change
+	var out []QueuedChange
 	var groups []string
 	unapplied := map[string]bool{}
 	for _, u := range st.Unapplied {
@@ -267,7 +267,7 @@ func restartChanges(st *results.Strategy, rr reRead, kinds []Kind) []Change {
 		if ch.AppliedSeconds == nil && ch.LatencySeconds == nil && !unapplied[ch.ID] && st.Invariants.Passed {
 			continue // superseded by a later change of its object: no call was to apply it, and no blind time counts it
 		}
-		c := Change{ID: ch.ID, Position: -1, Lead: max(0, ch.AtSeconds-r.OriginSeconds)}
+		c := QueuedChange{ID: ch.ID, Position: -1, Lead: max(0, ch.AtSeconds-r.OriginSeconds)}
 		if ch.AppliedSeconds != nil {
 			blind := *ch.AppliedSeconds - max(ch.AtSeconds, r.OriginSeconds)
 			c.Blind = &blind
@@ -301,7 +301,7 @@ func changeGroup(ch results.Change) string {
 
 // kindOfUnplaced gives a change the call log did not place the kind its group's placed changes
 // have (a listener's patch waits in the listeners' queue), so the forecast draws it from there.
-func kindOfUnplaced(changes []Change, groups []string) {
+func kindOfUnplaced(changes []QueuedChange, groups []string) {
 	kindOf := map[string]map[string]int{}
 	for i, c := range changes {
 		if c.Kind != "" {

@@ -159,7 +159,7 @@ func TestRunsWithoutAQueueAreRefused(t *testing.T) {
 // A change whose mutation the call log does not show waits in the queue of its group's other
 // changes, not in the largest kind's.
 func TestUnplacedChangeTakesItsGroupsKind(t *testing.T) {
-	changes := []Change{{ID: "a", Kind: "listener", Position: 1}, {ID: "b", Position: -1}, {ID: "c", Position: -1}}
+	changes := []QueuedChange{{ID: "a", Kind: "listener", Position: 1}, {ID: "b", Position: -1}, {ID: "c", Position: -1}}
 	kindOfUnplaced(changes, []string{"listeners", "listeners", "rules"})
 	if changes[1].Kind != "listener" || changes[2].Kind != "" {
 		t.Errorf("kinds %q, %q: want listener for the listeners' change and none for the rules'", changes[1].Kind, changes[2].Kind)

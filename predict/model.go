@@ -22,7 +22,7 @@ type Model struct {
 	Settle float64 `json:"settleSeconds"`
 	Kinds  []Kind  `json:"kinds"`
 	// Changes are the restart's changes, with where each stood in its kind's queue.
-	Changes []Change `json:"changes"`
+	Changes []QueuedChange `json:"changes"`
 	// Calls counts the re-read's AWS calls that took a token; Throttled those turned away.
 	Calls     int `json:"calls"`
 	Throttled int `json:"throttled"`
@@ -68,8 +68,9 @@ type BucketCalls struct {
 	Mutating bool `json:"mutating,omitempty"`
 }
 
-// Change is one of the restart's changes.
-type Change struct {
+// QueuedChange is one of the restart's changes (a results.Change) in the model's terms: where its
+// resource stood in its kind's queue, and how long after the restart's origin it was made.
+type QueuedChange struct {
 	ID string `json:"id"`
 	// Kind and Position are the kind of the resource the change's first mutation named and that
 	// resource's place in the kind's re-read ("" and -1: not found in the call log).

@@ -50,7 +50,7 @@ type Check struct {
 
 // CheckedChange is one change's measured and modelled blind time.
 type CheckedChange struct {
-	Change
+	QueuedChange
 	Model float64 `json:"modelSeconds"`
 }
 
@@ -91,7 +91,7 @@ func (m *Model) Explain() (Check, error) {
 		if ch.Position < 0 || k < 0 || ch.Position >= len(res.Done[k]) {
 			continue
 		}
-		c.Changes = append(c.Changes, CheckedChange{Change: ch, Model: m.blind(m.Start, res.Done[k][ch.Position], res.End, ch.Lead, k)})
+		c.Changes = append(c.Changes, CheckedChange{QueuedChange: ch, Model: m.blind(m.Start, res.Done[k][ch.Position], res.End, ch.Lead, k)})
 	}
 	if r := c.Residual(); r > MaxResidual {
 		return c, unexplained("fitted on itself the model misses by %.0f %% (drain %.1f s measured, %.1f s modelled; at most %.0f %%)",

@@ -349,18 +349,21 @@ type ThresholdResult struct {
 	Passed bool    `json:"passed"`
 }
 
-// GateRule is one CI gate rule from the scenario's gate section.
+// GateRule is a CI gate rule: written in the scenario's gate section, copied as is into results.json
+// for `restartsim gate`.
 type GateRule struct {
-	Metric   string `json:"metric"`
+	// Metric is a summary metric, as for thresholds.
+	Metric string `json:"metric"`
+	// Strategy is whose metric is checked.
 	Strategy string `json:"strategy"`
-	// RelativeTo divides the metric by the same metric of another strategy in the same run
-	// (e.g. TTFMR of checkpoint / TTFMR of no-checkpoint), which cancels machine speed.
+	// RelativeTo divides the metric by the same metric of this strategy in the same run, which
+	// cancels the machine's speed (e.g. checkpoint's p95 over no-checkpoint's).
 	RelativeTo string `json:"relativeTo,omitempty"`
 	// Max is an absolute limit on the (possibly relative) value.
 	Max *float64 `json:"max,omitempty"`
-	// MaxRegression is the allowed increase over the baseline as a fraction (0.5 = +50 %).
+	// MaxRegression is the allowed increase over the baseline run, as a fraction (0.2 = +20 %).
 	MaxRegression *float64 `json:"maxRegression,omitempty"`
-	// Slack is an absolute allowance added to the regression limit, for metrics near zero.
+	// Slack is an absolute allowance added to the regression limit, for counts near zero. Default 0.
 	Slack float64 `json:"slack,omitempty"`
 }
 

@@ -62,8 +62,8 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 	if r.objects != nil {
 		pollCtx, stopPolling := context.WithCancel(ctx)
 		defer stopPolling()
-		objDeps = &r.objects.deps
-		objApplied = observe.StartObjectsApplied(pollCtx, r.objects.watch, ingressPollInterval(r.sc.TimeScale))
+		objDeps = r.objects
+		objApplied = observe.StartObjectsApplied(pollCtx, r.objectsWatch, ingressPollInterval(r.sc.TimeScale))
 	}
 	m := &measuredPhase{t0: time.Now()}
 	m.ex = actions.New(actions.Deps{Scenario: r.sc, Fleet: r.fleet, Controllers: r.ctrls, AWS: r.cloud, Checker: r.checker,
@@ -141,8 +141,8 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 		Nodes: r.spec.Nodes, TargetGroups: n}
 	if r.objects != nil {
 		out.Summary.Objects.Groups = map[string]int{}
-		for _, g := range r.objects.deps.Fleet.Groups() {
-			out.Summary.Objects.Groups[g] = r.objects.deps.Fleet.Count(g)
+		for _, g := range r.objects.Fleet.Groups() {
+			out.Summary.Objects.Groups[g] = r.objects.Fleet.Count(g)
 		}
 	}
 	return &strategyOutcome{name: r.strat.Name, out: out, invariants: m.invariants, events: m.ex.Events(),

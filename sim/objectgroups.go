@@ -14,19 +14,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
-	"github.com/restartsim/restartsim/sim/actions"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/objects"
-	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
-
-// objectGroups are a run's object groups (fleet.objects): compiled, rendered with the run's
-// environment, watched once the controller starts.
-type objectGroups struct {
-	deps  actions.ObjectDeps
-	watch *observe.Objects
-}
 
 // createFirstObjects creates the groups that come after no other.
 func createFirstObjects(ctx context.Context, o runConfig, sc *scenario.Scenario, c client.Client, f *objects.CompiledGroups, objEnv objects.Env, log logr.Logger) error {

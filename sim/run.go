@@ -119,11 +119,10 @@ func runScenario(ctx context.Context, p *preparedRun, dir string, started time.T
 func newResults(p *preparedRun, started time.Time) *results.Results {
 	o, sc := p.o, p.sc
 	res := &results.Results{
-		Scenario: results.Scenario{Name: sc.Name, File: o.ScenarioFile, Seed: sc.Seed, TimeScale: sc.TimeScale,
-			TGBs: sc.Fleet.TargetGroupBindings, StartedAt: started.UTC(), Repeats: sc.Repeats},
+		Scenario: sc.ResultsScenario(o.ScenarioFile, started),
 		Environment: results.Environment{RestartsimVersion: o.Version, GoVersion: runtime.Version(), OS: runtime.GOOS,
 			Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Cluster: "envtest", AWSEndpoint: "in-process", AWSProfile: sc.AWS.Profile},
-		Gate: sc.ResultsGate(),
+		Gate: slices.Clone(sc.Gate),
 	}
 	if p.cluster != nil {
 		res.Environment.Cluster = "kubeconfig"

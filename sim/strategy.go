@@ -12,13 +12,24 @@ import (
 // of the snapshot's fleet instead of creating one; cluster is the strategy run's place on a
 // kubeconfig cluster (nil on envtest).
 func runStrategy(ctx context.Context, o runConfig, sc *scenario.Scenario, a arm, seed int64, dir string, snap *fleetSnapshot, cluster *clusterRun) (*strategyOutcome, error) {
-	r := &strategyRun{o: o, sc: sc, strat: a.st, ext: a.ext, conv: a.converge, seed: seed, dir: dir, snap: snap, cluster: cluster,
-		log: o.Logger.WithValues("strategy", a.st.Name)}
+	r := &strategyRun{strategyInputs: strategyInputs{o: o, sc: sc, strat: a.st, ext: a.ext, conv: a.converge, seed: seed, dir: dir,
+		snap: snap, cluster: cluster, log: o.Logger.WithValues("strategy", a.st.Name)}}
 	defer r.stops.stop()
-	for _, step := range []func(context.Context) error{r.startCluster, r.startAWS, r.startFleet, r.startController, r.warmUp} {
-		if err := step(ctx); err != nil {
-			return nil, err
-		}
+	var err error
+	if r.clusterPhase, err = r.startCluster(ctx); err != nil {
+		return nil, err
+	}
+	if r.cloud, err = r.startAWS(ctx); err != nil {
+		return nil, err
+	}
+	if r.fleetPhase, err = r.startFleet(ctx); err != nil {
+		return nil, err
+	}
+	if r.controllerPhase, err = r.startController(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.warmUp(ctx); err != nil {
+		return nil, err
 	}
 	m, err := r.measure(ctx)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/results"
+	"github.com/restartsim/restartsim/sim/actions"
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/kubesim"
@@ -32,10 +33,22 @@ type strategyOutcome struct {
 	input *measure.Input
 }
 
-// strategyRun is one strategy's run on a fresh environment, fakeaws and fleet. Each step starts
-// what the next needs and registers how to stop it; the lifecycle stops everything, last started
-// first, however far the run got.
+// strategyRun is one strategy's run on a fresh environment, fakeaws and fleet, in phases: each start
+// step returns its phase whole (what it started, whose stops it registered), and the steps after it
+// read it. The lifecycle stops everything, last started first, however far the run got.
 type strategyRun struct {
+	strategyInputs
+	stops lifecycle
+
+	*clusterPhase
+	// cloud is startAWS's fakeaws (or the remote AWS endpoint).
+	cloud backend.Backend
+	*fleetPhase
+	*controllerPhase
+}
+
+// strategyInputs are what runStrategy is given.
+type strategyInputs struct {
 	o     runConfig
 	sc    *scenario.Scenario
 	strat scenario.Strategy
@@ -49,20 +62,34 @@ type strategyRun struct {
 	// cluster is this strategy run's place on a kubeconfig cluster (nil on envtest).
 	cluster *clusterRun
 	log     logr.Logger
-	stops   lifecycle
+}
 
-	env        *env.Env
-	client     client.Client
-	cloud      backend.Backend
-	labels     map[string]string
-	spec       workload.Spec
-	fleet      *workload.FleetPlan
-	simulator  *kubesim.Simulator
+// clusterPhase is the Kubernetes side startCluster starts.
+type clusterPhase struct {
+	env     *env.Env
+	client  client.Client
+	ctrlLog logr.Logger // the controller's log file
+}
+
+// fleetPhase is the fleet startFleet creates (or adopts) and the simulators that serve it.
+type fleetPhase struct {
+	labels    map[string]string
+	spec      workload.Spec
+	fleet     *workload.FleetPlan
+	simulator *kubesim.Simulator
+	// fleetSetup is the wall time of the fleet's creation (zero when adopted from a snapshot).
 	fleetSetup time.Duration
-	ctrlLog    logr.Logger
-	leaseNS    string
-	ctrls      sut.Controllers
-	// runCtx ends, with the exit as its cause, when an external controller exits on its own.
+	// objects are the scenario's object groups, compiled and rendered with the run's environment
+	// (nil: none).
+	objects *actions.ObjectDeps
+}
+
+// controllerPhase is the controller under test startController starts, and the harness's watches of it.
+type controllerPhase struct {
+	leaseNS string
+	ctrls   sut.Controllers
+	// runCtx ends, with the cause as its error, when an external controller exits on its own or the
+	// controller cannot progress (progress).
 	runCtx          context.Context
 	stopControllers func()
 	// recorders record the controller instances and the machine, each from its moment (memory
@@ -72,10 +99,8 @@ type strategyRun struct {
 	stopWatch func()
 	checker   *observe.Checker
 	removed   *observe.Removed
-	// warmup bounds the warm-up's waits.
-	warmup time.Duration
-	// objects are the scenario's object groups (nil: none).
-	objects *objectGroups
+	// objectsWatch watches the object groups' objects (nil: none).
+	objectsWatch *observe.Objects
 	// progress ends runCtx when the controller cannot progress (refusalwatch.go).
 	progress *progressWatch
 }

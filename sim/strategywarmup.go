@@ -30,21 +30,21 @@ func (r *strategyRun) warmUp(ctx context.Context) error {
 	if warm.ext == nil && warm.st.InProcess == nil && warm.st.Checkpoint != scenario.CheckpointNone {
 		unsettled = r.watch.WithoutCheckpoint
 	}
-	r.warmup = sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, warm.st, warm.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
+	timeout := sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, warm.st, warm.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
 	warming := startConvergence(r.o.Progress, "warming up: the controller converges the fleet", r.checker)
 	defer warming.End()
-	if err := r.createLaterObjects(r.runCtx); err != nil {
+	if err := r.createLaterObjects(r.runCtx, timeout); err != nil {
 		return r.startFailure(err)
 	}
-	if err := observe.WarmUp(r.runCtx, r.checker, r.warmup, unsettled); err != nil {
+	if err := observe.WarmUp(r.runCtx, r.checker, timeout, unsettled); err != nil {
 		return r.startFailure(err)
 	}
-	if err := r.ctrls.AwaitSettled(r.runCtx, r.warmup); err != nil {
+	if err := r.ctrls.AwaitSettled(r.runCtx, timeout); err != nil {
 		return r.startFailure(err)
 	}
 	// Readiness gates turn True last; the simulated kubelet then marks their pods Ready and the
 	// endpoint controller rewrites their slices. The measured phase starts once that has settled.
-	observe.WaitQuiet(r.runCtx, r.simulator, r.warmup, r.log)
+	observe.WaitQuiet(r.runCtx, r.simulator, timeout, r.log)
 	warming.End()
 	if err := context.Cause(r.runCtx); err != nil && ctx.Err() == nil {
 		return r.startFailure(err)
@@ -58,22 +58,22 @@ func (r *strategyRun) warmUp(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	return observe.WaitWatermark(ctx, r.client, r.leaseNS, time.Now(), rv, r.warmup)
+	return observe.WaitWatermark(ctx, r.client, r.leaseNS, time.Now(), rv, timeout)
 }
 
 // createLaterObjects creates the groups that come after others, wave by wave, once the controller
 // has made those ready.
-func (r *strategyRun) createLaterObjects(ctx context.Context) error {
+func (r *strategyRun) createLaterObjects(ctx context.Context, timeout time.Duration) error {
 	if r.objects == nil {
 		return nil
 	}
-	f := r.objects.deps.Fleet
+	f := r.objects.Fleet
 	for _, wave := range f.Order()[1:] {
 		for _, g := range wave {
-			if err := r.objects.watch.WaitReady(ctx, f.After(g), r.warmup); err != nil {
+			if err := r.objectsWatch.WaitReady(ctx, f.After(g), timeout); err != nil {
 				return fmt.Errorf("warm-up: %w", err)
 			}
-			if err := f.CreateGroup(ctx, r.client, r.objects.deps.Env, g, objects.CreateOptions{Concurrency: r.sc.Fleet.Concurrency}); err != nil {
+			if err := f.CreateGroup(ctx, r.client, r.objects.Env, g, objects.CreateOptions{Concurrency: r.sc.Fleet.Concurrency}); err != nil {
 				return fmt.Errorf("creating object group %s: %w", g, err)
 			}
 		}
@@ -87,8 +87,8 @@ func (r *strategyRun) objectCount() int {
 		return 0
 	}
 	n := 0
-	for _, g := range r.objects.deps.Fleet.Groups() {
-		n += r.objects.deps.Fleet.Count(g)
+	for _, g := range r.objects.Fleet.Groups() {
+		n += r.objects.Fleet.Count(g)
 	}
 	return n
 }

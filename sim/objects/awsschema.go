@@ -5,66 +5,7 @@ import (
 	"time"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-
-	"github.com/restartsim/restartsim/fakeaws"
 )
-
-// The `aws` value of each AWS kind: fakeaws's state type with what a condition needs beside it. Field names
-// are the JSON names, as in the admin API's state dump.
-type (
-	targetGroupView struct {
-		fakeaws.TargetGroup `json:",inline"`
-		// Targets are the registered targets with their health at the snapshot.
-		Targets []fakeaws.TargetHealth `json:"targets"`
-	}
-	loadBalancerView struct {
-		fakeaws.LoadBalancer `json:",inline"`
-		// State is "provisioning" or "active" at the snapshot.
-		State     string             `json:"state"`
-		Listeners []fakeaws.Listener `json:"listeners"`
-	}
-	listenerView struct {
-		fakeaws.Listener `json:",inline"`
-		// Rules are the listener's rules by priority, the default rule last.
-		Rules []fakeaws.ListenerRule `json:"rules"`
-	}
-	ruleView struct {
-		fakeaws.ListenerRule `json:",inline"`
-	}
-	hostedZoneView struct {
-		fakeaws.HostedZone `json:",inline"`
-		// RecordSets are the zone's record sets in Route53's order.
-		RecordSets []fakeaws.RecordSet `json:"recordSets"`
-	}
-	recordSetView struct {
-		fakeaws.RecordSet `json:",inline"`
-		// ZoneID and ZoneName are the record set's hosted zone.
-		ZoneID   string `json:"zoneId"`
-		ZoneName string `json:"zoneName"`
-	}
-	securityGroupView struct {
-		fakeaws.SecurityGroup `json:",inline"`
-	}
-	s3BucketView struct {
-		fakeaws.S3Bucket `json:",inline"`
-	}
-	ec2InstanceView struct {
-		fakeaws.Instance `json:",inline"`
-	}
-)
-
-// awsViewTypes are the Go types behind `aws`, by AWS kind.
-var awsViewTypes = map[string]reflect.Type{
-	AWSTargetGroup:   reflect.TypeFor[targetGroupView](),
-	AWSLoadBalancer:  reflect.TypeFor[loadBalancerView](),
-	AWSListener:      reflect.TypeFor[listenerView](),
-	AWSRule:          reflect.TypeFor[ruleView](),
-	AWSHostedZone:    reflect.TypeFor[hostedZoneView](),
-	AWSRecordSet:     reflect.TypeFor[recordSetView](),
-	AWSSecurityGroup: reflect.TypeFor[securityGroupView](),
-	AWSS3Bucket:      reflect.TypeFor[s3BucketView](),
-	AWSEC2Instance:   reflect.TypeFor[ec2InstanceView](),
-}
 
 var timeType = reflect.TypeFor[time.Time]()
 

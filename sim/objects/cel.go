@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -93,10 +92,11 @@ func newCELEnv(obj *kindType, awsKind string, refs *refSet) (*celEnv, error) {
 	addDecl(obj)
 	awsType := cel.NullType
 	if awsKind != "" {
-		dt := awsDeclTypes()[awsKind]
-		if dt == nil {
+		k, ok := awsKinds.lookup(awsKind)
+		if !ok {
 			return nil, fmt.Errorf("unknown AWS kind %q", awsKind)
 		}
+		dt := k.schemas().decl
 		decls, awsType = append(decls, dt), dt.CelType()
 	}
 	opts := []cel.EnvOption{cel.Variable(ObjectVar, obj.celType()), cel.Variable(AWSVar, awsType)}
@@ -161,31 +161,3 @@ var objectMetaSchema = func() structuralschema.Structural {
 	}
 	return m
 }()
-
-// awsSchemas are the structural schemas of the `aws` values, by AWS kind.
-var awsSchemas = sync.OnceValue(func() map[string]*structuralschema.Structural {
-	out := map[string]*structuralschema.Structural{}
-	for kind, t := range awsViewTypes {
-		s := structuralOf(t)
-		out[kind] = &s
-	}
-	return out
-})
-
-// awsSchemaTrees are awsSchemas as the `aws` values read them.
-var awsSchemaTrees = sync.OnceValue(func() map[string]*schemaTree {
-	out := map[string]*schemaTree{}
-	for kind, s := range awsSchemas() {
-		out[kind] = newSchemaTree(s)
-	}
-	return out
-})
-
-// awsDeclTypes are the CEL types of the `aws` values, by AWS kind.
-var awsDeclTypes = sync.OnceValue(func() map[string]*apiservercel.DeclType {
-	out := map[string]*apiservercel.DeclType{}
-	for kind, s := range awsSchemas() {
-		out[kind] = model.SchemaDeclType(s, false).MaybeAssignTypeName("restartsim.aws." + kind)
-	}
-	return out
-})

@@ -158,7 +158,14 @@ func (c *ObjectChange) Explain(snap *Snapshot) string {
 // pod's instance does not exist before the launch that applies it). Any call of its Mutations may
 // then be the one applying it.
 func (c *ObjectChange) UnnamedByCalls() bool {
-	return c.g != nil && (c.g.ref == nil || c.g.ref.kind == AWSEC2Instance)
+	if c.g == nil {
+		return false
+	}
+	if c.g.ref == nil {
+		return true
+	}
+	_, unnamed := c.g.ref.kind.awsKind.(unnamedKind)
+	return unnamed
 }
 
 // ResolveResourceID fills ResourceID from snap when it was not known at the change (a resource found by

@@ -230,7 +230,7 @@ func (f *CompiledGroups) compileExprs(g *group, errs *fielderr.List) {
 	awsKind := ""
 	if ref := g.AWS; ref != nil {
 		ap := fieldPath(g.path, "aws")
-		if _, known := refWays[ref.Kind]; known {
+		if _, known := awsKinds.lookup(ref.Kind); known {
 			awsKind = ref.Kind // conditions are checked against the kind even when its reference is wrong
 		}
 		if way, ok := checkRef(ref, ap, errs); ok {

@@ -56,6 +56,13 @@
 // Check takes them from the objects it is given; an ObjectChange's Applied from the objects a Snapshot carries
 // (Snapshot.WithObjects).
 //
+// # AWS kinds
+//
+// Each AWS kind an AWSRef may name is one file (awskind_*.go) whose type says its name, the Go type of its
+// `aws` value (whose JSON form's schema types the conditions), the ways a reference finds its resource, the
+// snapshot keys those values give, how an AWS call names the resource, and how a Snapshot lists the kind
+// from AWSState. The kinds are registered in one table, awsKinds; adding one is its file and one line there.
+//
 // # Creates and deletes
 //
 // CompileCreate makes a Creator, which makes new objects of a group at indexes after every one made so far;

@@ -75,7 +75,7 @@ func (f *CompiledGroups) Kind(group string) schema.GroupVersionKind {
 // AWSKinds are the AWS kinds the fleet's conditions read, for TakeSnapshot.
 func (f *CompiledGroups) AWSKinds() []string {
 	var out []string
-	for _, k := range AWSKinds {
+	for _, k := range awsKinds.names {
 		for _, g := range f.groups {
 			if g.AWS != nil && g.AWS.Kind == k {
 				out = append(out, k)

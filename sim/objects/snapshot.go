@@ -2,14 +2,12 @@ package objects
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-	"k8s.io/apiserver/pkg/cel/common"
 
 	"github.com/restartsim/restartsim/fakeaws"
 )
@@ -40,9 +38,9 @@ type Snapshot struct {
 	// Time is the scenario time the snapshot was taken.
 	Time time.Time
 
-	// byKey maps kind → key ("arn\x00ARN", "name\x00NAME", ...) → entry; nil for a key two resources share
-	// (two security groups of one name in different VPCs), which finds neither.
-	byKey map[string]map[string]*awsEntry
+	// byKey maps kind → key → entry; nil for a key two resources share (two security groups of one name
+	// in different VPCs), which finds neither.
+	byKey map[string]map[resourceKey]*awsEntry
 	n     int
 	// zoneIDs map a hosted zone's ID, and its canonical name where only one zone has it, to its ID.
 	zoneIDs map[string]string
@@ -71,7 +69,7 @@ func (s *Snapshot) Objects() *ObjectIndex {
 
 // awsEntry is one resource; its CEL value is made once, when a condition first reads it.
 type awsEntry struct {
-	kind string
+	kind *registeredKind
 	view any // *targetGroupView, ...
 	once sync.Once
 	val  ref.Val
@@ -80,76 +78,38 @@ type awsEntry struct {
 // TakeSnapshot reads the state of the given AWS kinds (all when none are given). A resource deleted while the
 // snapshot is taken is left out.
 func TakeSnapshot(src AWSState, kinds ...string) (*Snapshot, error) {
-	want := func(k string) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
-	for _, k := range kinds {
-		if _, ok := awsViewTypes[k]; !ok {
-			return nil, fmt.Errorf("unknown AWS kind %q (known: %v)", k, AWSKinds)
+	if len(kinds) == 0 {
+		kinds = awsKinds.names
+	}
+	wanted := make([]*registeredKind, 0, len(kinds))
+	for _, name := range kinds {
+		k, ok := awsKinds.lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown AWS kind %q (known: %v)", name, awsKinds.names)
+		}
+		if !slices.Contains(wanted, k) {
+			wanted = append(wanted, k)
 		}
 	}
-	s := &Snapshot{Time: src.Now(), byKey: map[string]map[string]*awsEntry{}}
-	if want(AWSTargetGroup) {
-		for _, tg := range src.TargetGroups() {
-			targets, err := src.Targets(tg.ARN)
-			if err != nil {
-				continue // deleted meanwhile
-			}
-			s.add(AWSTargetGroup, tg.ARN, tg.Name, &targetGroupView{TargetGroup: tg, Targets: targets})
+	s := &Snapshot{Time: src.Now(), byKey: map[string]map[resourceKey]*awsEntry{}}
+	reads := newStateReads(src, s.Time)
+	for _, k := range wanted {
+		if err := k.list(reads, func(view any, keys ...resourceKey) { s.addKeys(k, view, keys...) }); err != nil {
+			return nil, err
 		}
 	}
-	if want(AWSLoadBalancer) || want(AWSListener) || want(AWSRule) {
-		for _, lb := range src.LoadBalancers() {
-			ls, err := src.Listeners(lb.ARN)
-			if err != nil {
-				continue
-			}
-			if want(AWSLoadBalancer) {
-				s.add(AWSLoadBalancer, lb.ARN, lb.Name, &loadBalancerView{LoadBalancer: lb, State: lb.StateAt(s.Time), Listeners: ls})
-			}
-			if want(AWSListener) || want(AWSRule) {
-				s.addListeners(ls, src, want)
-			}
-		}
-	}
-	if err := s.addOthers(src, want); err != nil {
-		return nil, err
-	}
+	s.zoneIDs = reads.zoneIDs
 	return s, nil
 }
 
-func (s *Snapshot) addListeners(ls []fakeaws.Listener, src AWSState, want func(string) bool) {
-	for _, l := range ls {
-		rules, err := src.Rules(l.ARN)
-		if err != nil {
-			continue
-		}
-		if want(AWSListener) {
-			s.add(AWSListener, l.ARN, "", &listenerView{Listener: l, Rules: rules})
-		}
-		if want(AWSRule) {
-			for _, r := range rules {
-				s.add(AWSRule, r.ARN, "", &ruleView{ListenerRule: r})
-			}
-		}
-	}
-}
-
-// add indexes an ELBv2 resource by ARN and, when it has one, by name.
-func (s *Snapshot) add(kind, arn, name string, view any) {
-	keys := []string{"arn\x00" + arn}
-	if name != "" {
-		keys = append(keys, "name\x00"+name)
-	}
-	s.addKeys(kind, view, keys...)
-}
-
 // addKeys indexes a resource under keys; a key already taken by another resource finds neither.
-func (s *Snapshot) addKeys(kind string, view any, keys ...string) {
+func (s *Snapshot) addKeys(kind *registeredKind, view any, keys ...resourceKey) {
 	e := &awsEntry{kind: kind, view: view}
 	s.n++
-	m := s.byKey[kind]
+	m := s.byKey[kind.name()]
 	if m == nil {
-		m = map[string]*awsEntry{}
-		s.byKey[kind] = m
+		m = map[resourceKey]*awsEntry{}
+		s.byKey[kind.name()] = m
 	}
 	for _, k := range keys {
 		if _, taken := m[k]; taken {
@@ -164,7 +124,7 @@ func (s *Snapshot) addKeys(kind string, view any, keys ...string) {
 func (s *Snapshot) Len() int { return s.n }
 
 // lookup returns the entry of kind under the first of keys that finds one; nil when none does.
-func (s *Snapshot) lookup(kind string, keys ...string) *awsEntry {
+func (s *Snapshot) lookup(kind string, keys ...resourceKey) *awsEntry {
 	if s == nil {
 		return nil
 	}
@@ -176,42 +136,22 @@ func (s *Snapshot) lookup(kind string, keys ...string) *awsEntry {
 	return nil
 }
 
-// ARN is the ARN of the ELBv2 resource of kind with that AWS name, "" when there is none.
-func (s *Snapshot) ARN(kind, name string) string {
-	if name == "" {
-		return ""
-	}
-	if e := s.lookup(kind, "name\x00"+name); e != nil {
-		return viewARN(e.view)
-	}
-	return ""
-}
-
-func viewARN(v any) string {
-	switch v := v.(type) {
-	case *targetGroupView:
-		return v.ARN
-	case *loadBalancerView:
-		return v.ARN
-	case *listenerView:
-		return v.ARN
-	case *ruleView:
-		return v.ARN
-	case *hostedZoneView:
-		return v.ID // Route53 calls name their zone by ID, which stands in for an ARN
-	case *recordSetView:
-		return v.ZoneID
-	}
-	return ""
-}
-
 // value is the entry's CEL value (null for a missing resource), built on first use.
 func (e *awsEntry) value() ref.Val {
 	if e == nil {
 		return types.NullValue
 	}
 	e.once.Do(func() {
-		e.val = common.UnstructuredToVal(jsonValue(reflect.ValueOf(e.view)), awsSchemaTrees()[e.kind])
+		e.val = e.kind.value(e.view)
 	})
 	return e.val
+}
+
+// zoneID is the ID of the hosted zone known by zone (its ID, or its canonical name when only one zone has
+// it) in s; "" when s holds no such zone.
+func (s *Snapshot) zoneID(zone string) string {
+	if s == nil {
+		return ""
+	}
+	return s.zoneIDs[zone]
 }

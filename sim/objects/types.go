@@ -82,21 +82,5 @@ type Patch struct {
 	Mutations []string `json:"mutations,omitempty"`
 }
 
-// AWS resource kinds an AWSRef may name.
-const (
-	AWSTargetGroup   = "targetGroup"
-	AWSLoadBalancer  = "loadBalancer"
-	AWSListener      = "listener"
-	AWSRule          = "rule"
-	AWSHostedZone    = "route53HostedZone"
-	AWSRecordSet     = "route53RecordSet"
-	AWSSecurityGroup = "securityGroup"
-	AWSS3Bucket      = "s3Bucket"
-	AWSEC2Instance   = "ec2Instance"
-)
-
-// AWSKinds lists the AWS resource kinds, for validation and messages.
-var AWSKinds = []string{AWSEC2Instance, AWSListener, AWSLoadBalancer, AWSHostedZone, AWSRecordSet, AWSRule, AWSS3Bucket, AWSSecurityGroup, AWSTargetGroup}
-
 // MaxCount bounds Group.Count, so that a typo cannot ask for millions of objects.
 const MaxCount = 100000

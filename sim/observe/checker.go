@@ -235,14 +235,10 @@ func (k *Checker) judge(ctx context.Context, objs tgbexpect.Objects, healthy boo
 		}
 	}
 	k.checkRemoved(f)
-	if err := k.checkLoadBalancers(ctx, f); err != nil {
-		return f.inv, err
-	}
-	if err := k.checkObjects(ctx, f); err != nil {
-		return f.inv, err
-	}
-	if err := k.checkInstances(ctx, f); err != nil {
-		return f.inv, err
+	for _, check := range []func(context.Context, *findings) error{k.checkLoadBalancers, k.checkObjects, k.checkInstances} {
+		if err := check(ctx, f); err != nil {
+			return f.inv, err
+		}
 	}
 	f.inv.Passed = f.inv.Missing == 0 && f.inv.Stale == 0 && f.inv.ObjectsFailing == 0 && f.inv.OrphanCount() == 0 &&
 		f.inv.LeakedInstances == 0 && len(f.inv.Violations) == 0

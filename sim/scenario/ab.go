@@ -223,20 +223,3 @@ func (v *validator) validateAB(s *Scenario) {
 		}
 	}
 }
-
-// ResultsAB maps the ab section onto results.AB (nil without one).
-func (s *Scenario) ResultsAB() *results.AB {
-	if s.AB == nil {
-		return nil
-	}
-	out := &results.AB{Strategy: s.AB.Strategy, Baseline: BaselineName(s.AB.Strategy), Candidate: s.AB.Strategy,
-		Repeats: s.AB.Repeats, Alpha: s.AB.Alpha,
-		Block: s.AB.Block, MaxRepeats: s.AB.MaxRepeats, BudgetSeconds: s.AB.Budget.Seconds(),
-		BaselineBuild:  results.Build{Binary: s.AB.Baseline.Binary, Args: s.AB.Baseline.Args},
-		CandidateBuild: results.Build{Binary: s.AB.Candidate.Binary, Args: s.AB.Candidate.Args}}
-	for _, m := range s.AB.Metrics {
-		out.Metrics = append(out.Metrics, results.ABMetric{Metric: m.Metric, MinEffect: *m.MinEffect, MinDelta: m.MinDelta, Weight: *m.Weight,
-			AbsEffect: ptr.Deref(m.AbsEffect, 0)})
-	}
-	return out
-}

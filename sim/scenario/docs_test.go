@@ -17,6 +17,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/objects"
 )
 
@@ -34,12 +35,12 @@ const (
 // comment) and an example from a shipped scenario. It fails when a field has no doc comment or the
 // file's table is stale (examples aside); -update-docs rewrites the table.
 func TestScenarioReference(t *testing.T) {
-	// By package path: fleet.objects[] is the objects package's Group.
+	// By package path: fleet.objects[] is the objects package's Group, gate[] the results package's GateRule.
 	docs := map[string]map[string]fieldDoc{}
 	for _, p := range []struct {
 		typ reflect.Type
 		dir string
-	}{{reflect.TypeFor[Scenario](), "."}, {reflect.TypeFor[objects.Group](), "../objects"}} {
+	}{{reflect.TypeFor[Scenario](), "."}, {reflect.TypeFor[objects.Group](), "../objects"}, {reflect.TypeFor[results.GateRule](), "../../results"}} {
 		d, err := fieldDocs(p.dir)
 		if err != nil {
 			t.Fatal(err)

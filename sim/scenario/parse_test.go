@@ -54,8 +54,8 @@ func TestParseValid(t *testing.T) {
 	if s.Thresholds[0].Max.Value != 30 || !s.Thresholds[0].Max.Duration {
 		t.Errorf("threshold = %+v", s.Thresholds[0].Max)
 	}
-	if len(s.ResultsGate()) != 1 || *s.ResultsGate()[0].Max != 0.5 {
-		t.Errorf("gate = %+v", s.ResultsGate())
+	if len(s.Gate) != 1 || *s.Gate[0].Max != 0.5 {
+		t.Errorf("gate = %+v", s.Gate)
 	}
 }
 

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"github.com/restartsim/restartsim/results"
 	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/workload"
 )
@@ -41,8 +42,9 @@ type Scenario struct {
 	Timeline []Step `json:"timeline"`
 	// Thresholds are limits on each strategy's results; a breach makes simulate exit 4.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
-	// Gate are the rules `restartsim gate` checks, against a baseline run and absolute limits.
-	Gate []GateRule `json:"gate,omitempty"`
+	// Gate are the rules `restartsim gate` checks, against a baseline run and absolute limits;
+	// results.json holds them as written.
+	Gate []results.GateRule `json:"gate,omitempty"`
 	// AB compares two builds of one strategy (see AB); `restartsim gate` judges the comparison.
 	AB *AB `json:"ab,omitempty"`
 	// Predict forecasts each strategy's restart at larger fleets from this run's AWS call log, as
@@ -278,21 +280,4 @@ type Threshold struct {
 	Max Number `json:"max"`
 	// Strategies the threshold applies to. Default: all.
 	Strategies []string `json:"strategies,omitempty"`
-}
-
-// GateRule is a CI gate rule, copied into results.json for `restartsim gate`.
-type GateRule struct {
-	// Metric is a summary metric, as for thresholds.
-	Metric string `json:"metric"`
-	// Strategy is whose metric is checked.
-	Strategy string `json:"strategy"`
-	// RelativeTo divides the metric by the same metric of this strategy in the same run, which
-	// cancels the machine's speed (e.g. checkpoint's p95 over no-checkpoint's).
-	RelativeTo string `json:"relativeTo,omitempty"`
-	// Max is an absolute limit on the (possibly relative) value.
-	Max *float64 `json:"max,omitempty"`
-	// MaxRegression is the allowed increase over the baseline run, as a fraction (0.2 = +20 %).
-	MaxRegression *float64 `json:"maxRegression,omitempty"`
-	// Slack is added to the regression limit, for counts near zero. Default 0.
-	Slack float64 `json:"slack,omitempty"`
 }

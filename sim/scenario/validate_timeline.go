@@ -249,7 +249,7 @@ func (v *validator) validateThresholds(s *Scenario, strategies []string) {
 	}
 }
 
-func (v *validator) validateGate(rules []GateRule, strategies []string) {
+func (v *validator) validateGate(rules []results.GateRule, strategies []string) {
 	known := results.MetricNames()
 	for i, g := range rules {
 		p := fmt.Sprintf("gate[%d]", i)
@@ -275,13 +275,4 @@ func (v *validator) validateGate(rules []GateRule, strategies []string) {
 			v.addf(p+".slack", "must not be negative")
 		}
 	}
-}
-
-// ResultsGate maps the gate section onto results.GateRule.
-func (s *Scenario) ResultsGate() []results.GateRule {
-	out := make([]results.GateRule, len(s.Gate))
-	for i, g := range s.Gate {
-		out[i] = results.GateRule{Metric: g.Metric, Strategy: g.Strategy, RelativeTo: g.RelativeTo, Max: g.Max, MaxRegression: g.MaxRegression, Slack: g.Slack}
-	}
-	return out
 }

@@ -23,33 +23,51 @@ const ScenarioDir = "sim/scenario"
 // ObjectsDir is the directory of the objects package, whose Group is the type of fleet.objects[].
 const ObjectsDir = "sim/objects"
 
-// ReadComments reads the doc comments of the scenario package and of the objects package's types the
-// scenario reaches (run from the module's root), keyed as jsonschema.Reflector.CommentMap wants them.
+// ResultsDir is the directory of the results package, whose GateRule is the type of gate[].
+const ResultsDir = "results"
+
+// ReadComments reads the doc comments of the scenario package and of the types of the objects and
+// results packages the scenario reaches (run from the module's root), keyed as
+// jsonschema.Reflector.CommentMap wants them.
 func ReadComments() (map[string]string, error) {
 	r := &jsonschema.Reflector{}
-	for _, dir := range []string{ScenarioDir, ObjectsDir} {
+	for _, dir := range []string{ScenarioDir, ObjectsDir, ResultsDir} {
 		if err := r.AddGoComments(Module, dir, jsonschema.WithFullComment()); err != nil {
 			return nil, err
 		}
 	}
-	// Of the objects package only the types a scenario file reaches are described; the package's
-	// others would only swell the binary.
+	// Of the other packages only the types a scenario file reaches are described; their others
+	// would only swell the binary.
 	reached := map[reflect.Type]bool{}
 	reach(reflect.TypeFor[scenario.Scenario](), reached)
-	objectsPrefix := Module + "/" + ObjectsDir + "."
 	for k := range r.CommentMap {
-		name, ok := strings.CutPrefix(k, objectsPrefix)
-		if !ok {
+		pkg, name, ok := cutTypeKey(k)
+		if !ok || pkg == Module+"/"+ScenarioDir {
 			continue
 		}
-		typ, _, _ := strings.Cut(name, ".")
 		if !slices.ContainsFunc(slices.Collect(maps.Keys(reached)), func(t reflect.Type) bool {
-			return t.PkgPath() == Module+"/"+ObjectsDir && t.Name() == typ
+			return t.PkgPath() == pkg && t.Name() == name
 		}) {
 			delete(r.CommentMap, k)
 		}
 	}
 	return r.CommentMap, nil
+}
+
+// cutTypeKey splits a comment key (module/dir.Type or module/dir.Type.Field) into the package path
+// and the type's name.
+func cutTypeKey(k string) (pkg, typ string, ok bool) {
+	slash := strings.LastIndex(k, "/")
+	if slash < 0 {
+		return "", "", false
+	}
+	dot := strings.Index(k[slash:], ".")
+	if dot < 0 {
+		return "", "", false
+	}
+	pkg = k[:slash+dot]
+	typ, _, _ = strings.Cut(k[slash+dot+1:], ".")
+	return pkg, typ, true
 }
 
 // reach adds t and every named type its fields reach to seen.
