@@ -1,19 +1,16 @@
 package sim
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/restartsim/restartsim/fakeaws"
 	"github.com/restartsim/restartsim/internal/testenv"
+	"github.com/restartsim/restartsim/predict"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -44,9 +41,9 @@ timeline:
 	}
 	owner := map[string]int{} // target group ARN → the run whose log named it first
 	for k := 1; k <= 4; k++ {
-		calls := readCalls(t, filepath.Join(rep.Dir, "ckpt", fmt.Sprintf("repeat-%d", k), "aws-calls.jsonl"))
-		if len(calls) == 0 {
-			t.Fatalf("run %d: no AWS calls", k)
+		calls, err := predict.ReadCallLog(filepath.Join(rep.Dir, "ckpt", fmt.Sprintf("repeat-%d", k), "aws-calls.jsonl"))
+		if err != nil || len(calls) == 0 {
+			t.Fatalf("run %d: no AWS calls (%v)", k, err)
 		}
 		for _, c := range calls {
 			if strings.Contains(c.ErrorCode, "NotFound") {
@@ -70,24 +67,4 @@ timeline:
 			t.Errorf("run %d: machine %+v, want 4 side by side and the run's own CPU seconds", i+1, m)
 		}
 	}
-}
-
-func readCalls(t *testing.T, path string) []fakeaws.Call {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []fakeaws.Call
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var c fakeaws.Call
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, c)
-	}
-	return out
 }
