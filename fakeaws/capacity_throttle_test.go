@@ -13,7 +13,7 @@ import (
 
 // The request bucket of DescribeInstanceTypes (non-mutating: 100 tokens, 20 a second) and the resource
 // bucket of RunInstances (1,000 instances, 2 a second) each answer RequestLimitExceeded when empty and
-// refill in scenario time.
+// refill in scenario time; CreateFleet has no resource bucket.
 func TestEC2CapacityThrottling(t *testing.T) {
 	e := newEnv(t, fakeaws.Options{Profile: fakeaws.ProfileAWSDocumented})
 	describe := func() error {
@@ -55,6 +55,15 @@ func TestEC2CapacityThrottling(t *testing.T) {
 		t.Fatalf("two instances after a second: %v", err)
 	}
 	wantCode(t, run(1), "RequestLimitExceeded")
+	// AWS's table gives CreateFleet no resource bucket: an instant fleet launches while RunInstances' is empty.
+	fleet, err := e.ec2.CreateFleet(ctx, &ec2.CreateFleetInput{Type: ec2types.FleetTypeInstant,
+		LaunchTemplateConfigs: []ec2types.FleetLaunchTemplateConfigRequest{{
+			LaunchTemplateSpecification: &ec2types.FleetLaunchTemplateSpecificationRequest{LaunchTemplateId: aws.String(lt), Version: aws.String("$Latest")},
+			Overrides:                   []ec2types.FleetLaunchTemplateOverridesRequest{{InstanceType: "t3.micro"}}}},
+		TargetCapacitySpecification: &ec2types.TargetCapacitySpecificationRequest{TotalTargetCapacity: aws.Int32(3), DefaultTargetCapacityType: ec2types.DefaultTargetCapacityTypeOnDemand}})
+	if err != nil || len(fleet.Instances) != 1 || len(fleet.Instances[0].InstanceIds) != 3 {
+		t.Fatalf("instant fleet of 3 with RunInstances' resource bucket empty: %+v, %v", fleet, err)
+	}
 	buckets := map[string]bool{}
 	for _, b := range e.srv.Buckets() {
 		buckets[b.Key] = true

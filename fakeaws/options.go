@@ -62,7 +62,6 @@ const (
 	CategoryEC2ResourceIntensive = throttle.EC2ResourceIntensive
 	// The resource token buckets: one token per instance an EC2 call launches or terminates.
 	BucketEC2RunInstancesResource       = throttle.EC2RunInstancesResource
-	BucketEC2CreateFleetResource        = throttle.EC2CreateFleetResource
 	BucketEC2TerminateInstancesResource = throttle.EC2TerminateInstancesResource
 	CategorySTS                         = throttle.STSRequest
 	CategoryRoute53                     = throttle.Route53Request

@@ -29,8 +29,8 @@ func check(o runConfig) (*scenario.Scenario, []arm, error) {
 	if sc == nil {
 		return nil, nil, runerr.BadInput(errors.New("sim: Options.Scenario is required"))
 	}
-	if sc.Controller.External != nil && sc.TimeScale != 1 {
-		return nil, nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", sc.TimeScale))
+	if clock := sc.Clock(); sc.Controller.External != nil && clock.Accelerated() {
+		return nil, nil, runerr.BadInput(fmt.Errorf("timeScale %g: external controllers run on wall-clock timers; use timeScale 1", clock.Scale()))
 	}
 	if len(o.Strategies) > 0 {
 		var err error

@@ -2,10 +2,8 @@ package sim
 
 import (
 	"context"
-	"time"
 
 	"github.com/restartsim/restartsim/sim/nodesim"
-	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // startInstanceNodes runs the simulated kubelets of fakeaws's EC2 instances when the scenario asks
@@ -15,9 +13,9 @@ func (r *strategyRun) startInstanceNodes(ctx context.Context) {
 	if n == nil {
 		return
 	}
-	wall := func(d *scenario.Duration) time.Duration { return time.Duration(float64(d.Duration) / r.sc.TimeScale) }
-	s := nodesim.New(r.client, r.cloud, nodesim.Options{Region: r.sc.AWS.Region, JoinDelay: wall(n.JoinDelay),
-		RemoveAfter: wall(n.RemoveAfter), Logger: r.log.WithName("instance-kubelet")})
+	clock := r.sc.Clock()
+	s := nodesim.New(r.client, r.cloud, nodesim.Options{Region: r.sc.AWS.Region, JoinDelay: clock.Wall(n.JoinDelay.Duration),
+		RemoveAfter: clock.Wall(n.RemoveAfter.Duration), Logger: r.log.WithName("instance-kubelet")})
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); s.Run(ctx) }()

@@ -14,8 +14,10 @@ import (
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/objects"
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/record"
+	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/timeline"
 )
@@ -23,14 +25,21 @@ import (
 // measuredPhase is the record of a run's measured phase (the live recorders keep theirs).
 type measuredPhase struct {
 	ex         *actions.Executor
+	clock      scenario.Clock
 	t0, end    time.Time
 	invariants results.Invariants
+	// compiled counts the templates and CEL expressions compiled while the timeline ran: none,
+	// as the scenario's were compiled before.
+	compiled int64
 }
+
+// seconds is the scenario seconds of wall instant t since the measured phase began.
+func (m *measuredPhase) seconds(t time.Time) float64 { return m.clock.Seconds(m.t0, t) }
 
 // ingressPollInterval is how often AWS is read for Ingress-side and object changes applied: a quarter of a
 // scenario second, the resolution of their latency, but no busier than every 20 ms of wall time.
-func ingressPollInterval(timeScale float64) time.Duration {
-	return max(20*time.Millisecond, time.Duration(float64(250*time.Millisecond)/timeScale))
+func ingressPollInterval(clock scenario.Clock) time.Duration {
+	return max(20*time.Millisecond, clock.Wall(250*time.Millisecond))
 }
 
 // finalSettleTimeout bounds the wait of the final check for the simulated kubelet and endpoint
@@ -43,6 +52,7 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 	if err := backend.ApplyMeasuredLimits(r.cloud, &r.sc.AWS); err != nil {
 		return nil, fmt.Errorf("switching to the measured AWS limits: %w", err)
 	}
+	clock := r.sc.Clock()
 	offset := 0
 	if calls, err := r.cloud.CallsSince(0); err == nil {
 		offset = len(calls)
@@ -55,7 +65,7 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 	if r.hasLoadBalancers() {
 		pollCtx, stopPolling := context.WithCancel(ctx)
 		defer stopPolling()
-		ingresses = observe.StartIngressApplied(pollCtx, r.cloud, r.spec.ClusterName, ingressPollInterval(r.sc.TimeScale))
+		ingresses = observe.StartIngressApplied(pollCtx, r.cloud, r.spec.ClusterName, ingressPollInterval(clock))
 	}
 	var objDeps *actions.ObjectDeps
 	var objApplied *observe.ObjectsApplied
@@ -63,16 +73,16 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 		pollCtx, stopPolling := context.WithCancel(ctx)
 		defer stopPolling()
 		objDeps = r.objects
-		objApplied = observe.StartObjectsApplied(pollCtx, r.objectsWatch, ingressPollInterval(r.sc.TimeScale))
+		objApplied = observe.StartObjectsApplied(pollCtx, r.objectsWatch, ingressPollInterval(clock))
 	}
-	m := &measuredPhase{t0: time.Now()}
+	m := &measuredPhase{clock: clock, t0: clock.Now()}
 	m.ex = actions.New(actions.Deps{Scenario: r.sc, Fleet: r.fleet, Controllers: r.ctrls, AWS: r.cloud, Checker: r.checker,
 		Watch: r.watch, IngressApplied: ingresses, Objects: objDeps, ObjectsApplied: objApplied, Removed: r.removed, Client: r.client, Logger: r.log, Seed: r.seed,
-		T0: m.t0, CallOffset: offset, Origin: origin})
+		Clock: clock, T0: m.t0, CallOffset: offset, Origin: origin})
 	if err := r.runTimeline(m); err != nil {
 		return nil, err
 	}
-	r.log.Info("timeline done", "scenarioSeconds", measure.Round3(m.end.Sub(m.t0).Seconds()*r.sc.TimeScale))
+	r.log.Info("timeline done", "scenarioSeconds", measure.Round3(m.seconds(m.end)), "compiledDuringTimeline", m.compiled)
 	if m.invariants, err = r.checker.CheckSettled(ctx, finalSettleTimeout); err != nil {
 		return nil, fmt.Errorf("final invariants: %w", err)
 	}
@@ -85,7 +95,7 @@ func (r *strategyRun) measure(ctx context.Context) (*measuredPhase, error) {
 func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	sc := r.sc
 	r.recorders.Start(record.AtMeasuredPhase, m.t0)
-	eng := &timeline.Engine{TimeScale: sc.TimeScale, Exec: m.ex, Logger: r.log}
+	eng := &timeline.Engine{Clock: m.clock, Exec: m.ex, Logger: r.log}
 	plan := timeline.Plan(sc.Timeline, rand.New(rand.NewPCG(uint64(r.seed), 2)))
 	r.log.Info("running the timeline", "steps", len(plan))
 	r.progress.measuring()
@@ -93,14 +103,19 @@ func (r *strategyRun) runTimeline(m *measuredPhase) error {
 	tlCtx, stopTL := context.WithCancel(r.runCtx)
 	defer stopTL()
 	running := startPhase(r.o.Progress, fmt.Sprintf("running the timeline (%d steps)", len(plan)))
+	compiled := objects.Compilations()
 	_, err := eng.Run(tlCtx, m.t0, plan)
 	if err == nil {
 		// The measurements need every restart's leading time.
 		err = m.ex.AwaitLeaders(tlCtx)
 	}
-	m.end = time.Now()
+	m.end = m.clock.Now()
+	m.compiled = objects.Compilations() - compiled
 	running.End()
 	r.recorders.Stop()
+	if err != nil {
+		stopTL() // a failed run does not wait out its AWS faults
+	}
 	m.ex.Wait()
 	if err != nil {
 		if re := refusedCause(r.runCtx); re != nil {
@@ -126,7 +141,7 @@ func (r *strategyRun) collect(m *measuredPhase) (*strategyOutcome, error) {
 		all, _ := r.cloud.CallsSince(0)
 		_ = backend.WriteCallLog(filepath.Join(r.dir, "aws-calls.jsonl"), all)
 	}
-	toSec := func(t time.Time) float64 { return t.Sub(m.t0).Seconds() * r.sc.TimeScale }
+	toSec := m.seconds
 	in.End, in.TargetsHold = toSec(m.end), m.invariants.Passed
 	r.addAudit(in, m.t0, toSec)
 	addObserved(in, seen, toSec)

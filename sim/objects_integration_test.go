@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-logr/logr/funcr"
 
 	"github.com/restartsim/restartsim/internal/testenv"
 	"github.com/restartsim/restartsim/results"
@@ -130,14 +133,34 @@ func runSteady(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *resu
 	return st
 }
 
-// runAll runs sc to the end.
+// runAll runs sc to the end, and requires every strategy's timeline to have compiled no template
+// or CEL expression (the scenario's are compiled before the measured phase).
 func runAll(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *results.Results {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true})
+	var mu sync.Mutex
+	var timelines []string
+	log := funcr.New(func(_, args string) {
+		if strings.Contains(args, `"msg"="timeline done"`) {
+			mu.Lock()
+			timelines = append(timelines, args)
+			mu.Unlock()
+		}
+	}, funcr.Options{})
+	rep, err := Run(ctx, Options{Scenario: sc, OutDir: t.TempDir(), Progress: io.Discard, Stdout: io.Discard, NoReport: true, Logger: log})
 	if err != nil {
 		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, line := range timelines {
+		if !strings.Contains(line, `"compiledDuringTimeline"=0`) {
+			t.Errorf("a timeline compiled templates or CEL expressions while it was measured: %s", line)
+		}
+	}
+	if len(timelines) < len(rep.Results.Strategies) {
+		t.Errorf("%d timelines logged for %d strategies", len(timelines), len(rep.Results.Strategies))
 	}
 	return rep.Results
 }

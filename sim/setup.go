@@ -100,7 +100,7 @@ func fleetOptions(o runConfig, sc *scenario.Scenario, c client.Client, cloud bac
 	cr := runCreds(o, sc)
 	return workload.Options{
 		Client: c, AWS: backend.NewProvisioner(cloud, cr), Concurrency: sc.Fleet.Concurrency, Progress: o.Progress,
-		Labels: labels, ContainerRestartDelay: time.Duration(float64(sc.Fleet.ContainerRestartDelay.Duration) / sc.TimeScale), Logger: log.WithName("fleet"),
+		Labels: labels, ContainerRestartDelay: sc.Clock().Wall(sc.Fleet.ContainerRestartDelay.Duration), Logger: log.WithName("fleet"),
 	}
 }
 
@@ -108,7 +108,7 @@ func fleetOptions(o runConfig, sc *scenario.Scenario, c client.Client, cloud bac
 // scenario's hosted zones seeded, which a snapshot already holds).
 func startAWS(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int64, dir string, from *fakeaws.Snapshot) (backend.Backend, error) {
 	in := sc.Fleet.WorkloadIngresses()
-	cloud, err := backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, TimeScale: sc.TimeScale,
+	cloud, err := backend.Start(backend.Config{Endpoint: o.AWSEndpoint, Creds: runCreds(o, sc), AWS: &sc.AWS, Clock: sc.Clock(),
 		Seed: seed, TargetGroups: sc.Fleet.TargetGroupBindings + in.Count*in.ServicesPerIngress + in.LoadBalancerServices,
 		LoadBalancers: in.Count + in.LoadBalancerServices + tgattach.LoadBalancersFor(sc.Fleet.TargetGroupBindings), CallLog: filepath.Join(dir, "aws-calls.jsonl"),
 		From: from, Logger: o.Logger.WithName("fakeaws")})

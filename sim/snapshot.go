@@ -54,7 +54,7 @@ func convergeFleet(ctx context.Context, o runConfig, sc *scenario.Scenario, e *e
 	throttle, rate := sut.FastestThrottle(sc)
 	workers := convergeWorkers(sc)
 	ctrls := sut.NewInProcess(sut.InProcessConfig{ReplicaConfig: sut.ReplicaConfig{Kube: e.ControllerConfig, AWS: cloud,
-		Creds: runCreds(o, sc), TimeScale: sc.TimeScale, Replicas: 1, Namespaces: fleet.Namespaces, Logger: ctrlLog,
+		Creds: runCreds(o, sc), Clock: sc.Clock(), Replicas: 1, Namespaces: fleet.Namespaces, Logger: ctrlLog,
 		Strategy: scenario.Strategy{Name: "converge", Checkpoint: scenario.CheckpointAnnotation, MaxConcurrentReconciles: workers, Throttle: throttle}},
 		Seed: uint64(seed)})
 	if err := ctrls.Start(ctx); err != nil {
@@ -72,7 +72,7 @@ func convergeFleet(ctx context.Context, o runConfig, sc *scenario.Scenario, e *e
 	chk := observe.NewChecker(pw, cloud, nil)
 	converging := startConvergence(o.Progress, "converging the fleet", chk)
 	defer converging.End()
-	return observe.WarmUp(ctx, chk, sut.WarmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.TimeScale), pw.WithoutCheckpoint)
+	return observe.WarmUp(ctx, chk, sut.WarmupTimeout(sc.Fleet.TargetGroupBindings, rate, sc.Clock()), pw.WithoutCheckpoint)
 }
 
 // convergeWorkers is controller.warmupWorkers, or 16.
@@ -205,9 +205,9 @@ func (snap *fleetSnapshot) create(ctx context.Context, o runConfig, sc *scenario
 // seed's, which every strategy run on the snapshot then uses.
 func (snap *fleetSnapshot) createObjects(ctx context.Context, o runConfig, sc *scenario.Scenario, seed int64, c client.Client,
 	cloud backend.Backend, clusterName string, namespaces []string, log logr.Logger) error {
-	compiled, errs := scenario.CompileObjects(sc)
-	if len(errs) > 0 {
-		return runerr.BadInput(errs)
+	compiled, err := sc.Objects()
+	if err != nil {
+		return runerr.BadInput(err)
 	}
 	if compiled == nil {
 		return nil

@@ -18,7 +18,6 @@ import (
 	"github.com/restartsim/restartsim/sim/observe"
 	"github.com/restartsim/restartsim/sim/record"
 	"github.com/restartsim/restartsim/sim/runerr"
-	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 	"github.com/restartsim/restartsim/sim/workload"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -160,7 +159,7 @@ func (r *strategyRun) startController(ctx context.Context) (*controllerPhase, er
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	r.stops.add(stopCtrls)
 	// Memory is read from each instance's start: a controller's peak may come while it first syncs.
-	c.recorders = record.New(record.Sources{Controllers: ctrls, TimeScale: r.sc.TimeScale, RunDir: r.dir, Parallel: r.o.Parallel})
+	c.recorders = record.New(record.Sources{Controllers: ctrls, Clock: r.sc.Clock(), RunDir: r.dir, Parallel: r.o.Parallel})
 	c.recorders.Start(record.AtControllerStart, time.Now())
 	r.stops.add(c.recorders.Stop)
 	if err := ctrls.Start(ctrlCtx); err != nil {
@@ -215,9 +214,9 @@ func (r *strategyRun) newControllers(leaseNS string) (sut.Controllers, error) {
 // make the groups they come after ready (createLaterObjects, in the warm-up). A fleet snapshot
 // holds its groups already (fleetSnapshot.objectsRunID).
 func (r *strategyRun) createObjects(ctx context.Context, f *fleetPhase) (*actions.ObjectDeps, error) {
-	c, errs := scenario.CompileObjects(r.sc)
-	if len(errs) > 0 {
-		return nil, runerr.BadInput(errs)
+	c, err := r.sc.Objects()
+	if err != nil {
+		return nil, runerr.BadInput(err)
 	}
 	if c == nil {
 		return nil, nil
@@ -234,7 +233,7 @@ func (r *strategyRun) createObjects(ctx context.Context, f *fleetPhase) (*action
 	if err != nil {
 		return nil, err
 	}
-	deps := &actions.ObjectDeps{Fleet: c.Fleet, Env: objEnv, AWS: aws}
+	deps := &actions.ObjectDeps{Fleet: c.Fleet, Churn: c.Churn, Env: objEnv, AWS: aws}
 	if r.snap == nil {
 		err = createFirstObjects(ctx, r.o, r.sc, r.client, c.Fleet, objEnv, r.log)
 	}

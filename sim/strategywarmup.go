@@ -30,7 +30,7 @@ func (r *strategyRun) warmUp(ctx context.Context) error {
 	if warm.ext == nil && warm.st.InProcess == nil && warm.st.Checkpoint != scenario.CheckpointNone {
 		unsettled = r.watch.WithoutCheckpoint
 	}
-	timeout := sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, warm.st, warm.ext), r.sc.TimeScale) + objectsWarmup(r.objectCount())
+	timeout := sut.WarmupTimeout(r.spec.TGBs, sut.RegistrationRate(r.sc, warm.st, warm.ext), r.sc.Clock()) + objectsWarmup(r.objectCount())
 	warming := startConvergence(r.o.Progress, "warming up: the controller converges the fleet", r.checker)
 	defer warming.End()
 	if err := r.createLaterObjects(r.runCtx, timeout); err != nil {

@@ -37,7 +37,7 @@ const churnKindRemove = "remove-tgb"
 
 func ipTGB(t workload.TGBInfo) bool { return t.TargetType == v1beta1.TargetTypeIP }
 
-func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
+func (e *Executor) churn(ctx context.Context, index int, st scenario.Step) error {
 	kind := st.Kind
 	switch kind {
 	case scenario.ChurnReplaceNode:
@@ -45,7 +45,7 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	case scenario.ChurnDeleteNodes:
 		return e.deleteNodes(ctx, st)
 	case scenario.ChurnPatch, scenario.ChurnCreate, scenario.ChurnDelete:
-		return e.objectChurn(ctx, st)
+		return e.objectChurn(ctx, index, st)
 	}
 	if wk, ok := scenario.IngressChurnKinds[kind]; ok {
 		return e.ingressChurn(ctx, st, wk)
@@ -66,7 +66,7 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	} else {
 		keys = e.fleet.ChooseTGBs(e.rng, st.Services, filter)
 	}
-	e.event("churn", fmt.Sprintf("%s × %d", kind, len(keys)), time.Now(), nil)
+	e.event("churn", fmt.Sprintf("%s × %d", kind, len(keys)), e.clock.Now(), nil)
 	// Draw every random choice first, in order, then apply the mutations concurrently so that a
 	// churn step's changes land together (the mutations touch distinct TGBs).
 	type job struct {
@@ -90,7 +90,7 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 	}
 	return parallel(len(jobs), mutationWorkers, func(i int) error {
 		j := jobs[i]
-		at := time.Now()
+		at := e.clock.Now()
 		var ch workload.FleetChange
 		var err error
 		switch j.kind {
@@ -101,7 +101,7 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 		case scenario.ChurnAddTGB:
 			ch, err = e.fleet.AddTGB(ctx)
 		case scenario.ChurnRecreateService:
-			ch, err = e.fleet.RecreateService(ctx, j.key, e.wall(st.Duration.Duration))
+			ch, err = e.fleet.RecreateService(ctx, j.key, e.clock.Wall(st.Duration.Duration))
 		case scenario.ChurnStaleGate:
 			ch, err = e.fleet.StaleGate(ctx, j.key)
 		case scenario.ChurnRemoveTGB:
@@ -122,9 +122,9 @@ func (e *Executor) churn(ctx context.Context, st scenario.Step) error {
 // so they cannot run concurrently) and records every instance TGB's register and deregister
 // changes, timed from the start of the node's replacement.
 func (e *Executor) replaceNodes(ctx context.Context, st scenario.Step) error {
-	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, st.Count), time.Now(), nil)
+	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, st.Count), e.clock.Now(), nil)
 	for range st.Count {
-		at := time.Now()
+		at := e.clock.Now()
 		r, err := e.fleet.ReplaceNode(ctx)
 		for _, ch := range r.Changes() {
 			e.record(ch, at)
@@ -187,15 +187,15 @@ func (e *Executor) containerRestart(ctx context.Context, st scenario.Step) error
 	if len(pods) < st.Pods {
 		pods = append(pods, e.fleet.ChoosePods(e.rng, st.Pods-len(pods), pick(false))...)
 	}
-	e.event("containerRestart", fmt.Sprintf("%d pods", len(pods)), time.Now(), nil)
+	e.event("containerRestart", fmt.Sprintf("%d pods", len(pods)), e.clock.Now(), nil)
 	defer func() {
 		e.mu.Lock()
-		e.busyUntil = time.Now().Add(e.wall(e.sc.Fleet.ContainerRestartDelay.Duration))
+		e.busyUntil = e.clock.Now().Add(e.clock.Wall(e.sc.Fleet.ContainerRestartDelay.Duration))
 		e.mu.Unlock()
 	}()
 	port := e.fleet.Spec.Port
 	return parallel(len(pods), mutationWorkers, func(i int) error {
-		at := time.Now()
+		at := e.clock.Now()
 		ch, err := e.fleet.ContainerRestart(ctx, pods[i])
 		if err != nil {
 			return fmt.Errorf("container restart %s: %w", pods[i], err)
@@ -236,9 +236,9 @@ func (e *Executor) registered(arn string, t tgbexpect.Target) bool {
 // applies to), drawn first and applied together like the other churn kinds.
 func (e *Executor) ingressChurn(ctx context.Context, st scenario.Step, kind string) error {
 	keys := e.fleet.ChooseIngresses(e.rng, st.Services, func(i workload.IngressInfo) bool { return workload.IngressChangeApplies(kind, i) })
-	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, len(keys)), time.Now(), nil)
+	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, len(keys)), e.clock.Now(), nil)
 	return parallel(len(keys), mutationWorkers, func(i int) error {
-		at := time.Now()
+		at := e.clock.Now()
 		ch, err := e.fleet.ChangeIngress(ctx, kind, keys[i])
 		if err != nil {
 			return fmt.Errorf("churn %s %s: %w", st.Kind, keys[i], err)

@@ -34,6 +34,7 @@ type Executor struct {
 	objects    *ObjectDeps
 	objApplied *observe.ObjectsApplied
 	rng        *rand.Rand
+	clock      scenario.Clock
 	t0         time.Time
 	log        logr.Logger
 	// client is the harness's own identity (not the controller's, whose writes are counted).
@@ -86,6 +87,9 @@ type Deps struct {
 	Client client.Client
 	Logger logr.Logger
 	Seed   int64
+	// Clock converts the steps' scenario durations into wall time and wall instants into scenario
+	// seconds since T0.
+	Clock scenario.Clock
 	// T0 is when the measured phase began; CallOffset and Origin locate it in the AWS call log.
 	T0         time.Time
 	CallOffset int
@@ -95,7 +99,7 @@ type Deps struct {
 // New returns an executor for one measured phase.
 func New(d Deps) *Executor {
 	return &Executor{sc: d.Scenario, fleet: d.Fleet, ctrls: d.Controllers, backend: d.AWS, check: d.Checker, pods: d.Watch, ingresses: d.IngressApplied,
-		objects: d.Objects, objApplied: d.ObjectsApplied, t0: d.T0, log: d.Logger, client: d.Client, rng: rand.New(rand.NewPCG(uint64(d.Seed), 3)), removed: d.Removed,
+		objects: d.Objects, objApplied: d.ObjectsApplied, clock: d.Clock, t0: d.T0, log: d.Logger, client: d.Client, rng: rand.New(rand.NewPCG(uint64(d.Seed), 3)), removed: d.Removed,
 		callOffset: d.CallOffset, origin: d.Origin}
 }
 
@@ -147,11 +151,8 @@ func (e *Executor) Events() []results.Event {
 // Wait waits for the faults still running in the background to end.
 func (e *Executor) Wait() { e.faultsWG.Wait() }
 
-func (e *Executor) sec(t time.Time) float64 { return t.Sub(e.t0).Seconds() * e.sc.TimeScale }
-
-func (e *Executor) wall(d time.Duration) time.Duration {
-	return time.Duration(float64(d) / e.sc.TimeScale)
-}
+// sec is the scenario seconds of wall instant t since the measured phase began.
+func (e *Executor) sec(t time.Time) float64 { return e.clock.Seconds(e.t0, t) }
 
 func (e *Executor) event(kind, detail string, at time.Time, end *time.Time) {
 	ev := results.Event{AtSeconds: measure.Round3(e.sec(at)), Kind: kind, Detail: detail}
@@ -164,26 +165,20 @@ func (e *Executor) event(kind, detail string, at time.Time, end *time.Time) {
 }
 
 // Do performs one action step (timeline.Executor).
-func (e *Executor) Do(ctx context.Context, _ int, st scenario.Step) error {
+func (e *Executor) Do(ctx context.Context, index int, st scenario.Step) error {
 	switch st.Action {
 	case scenario.ActionRestart:
 		return e.restart(ctx, st)
 	case scenario.ActionChurn:
-		return e.churn(ctx, st)
+		return e.churn(ctx, index, st)
 	case scenario.ActionContainerRestart:
 		return e.containerRestart(ctx, st)
 	case scenario.ActionAWSFault:
-		return e.fault(st)
+		return e.fault(ctx, st)
 	case scenario.ActionAWSDrift:
 		return e.drift(ctx, st)
 	case scenario.ActionWait:
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(e.wall(st.Duration.Duration)):
-		}
-	default:
-		return fmt.Errorf("unknown action %q", st.Action)
+		return e.clock.Sleep(ctx, st.Duration.Duration)
 	}
-	return nil
+	return fmt.Errorf("unknown action %q", st.Action)
 }

@@ -14,8 +14,10 @@ import (
 	"github.com/restartsim/restartsim/sim/workload"
 )
 
-func (e *Executor) fault(st scenario.Step) error {
-	now := time.Now()
+// fault starts an AWS fault; one with a duration ends in the background at its end, or when ctx
+// ends first.
+func (e *Executor) fault(ctx context.Context, st scenario.Step) error {
+	now := e.clock.Now()
 	var restore func() error
 	detail := st.Fault
 	switch st.Fault {
@@ -69,13 +71,15 @@ func (e *Executor) fault(st scenario.Step) error {
 	}
 	var end *time.Time
 	if st.Duration != nil && st.Duration.Duration > 0 {
-		t := now.Add(e.wall(st.Duration.Duration))
+		t := now.Add(e.clock.Wall(st.Duration.Duration))
 		end = &t
 		if restore != nil {
 			e.faultsWG.Add(1)
 			go func() {
 				defer e.faultsWG.Done()
-				time.Sleep(time.Until(t))
+				if err := e.clock.SleepUntil(ctx, t); err != nil {
+					e.log.V(1).Info("AWS fault ended early", "fault", st.Fault, "reason", err)
+				}
 				if err := restore(); err != nil {
 					e.log.Error(err, "ending AWS fault", "fault", st.Fault)
 				}
@@ -94,7 +98,7 @@ func opOrStar(o string) string {
 }
 
 func (e *Executor) drift(ctx context.Context, st scenario.Step) error {
-	now := time.Now()
+	now := e.clock.Now()
 	switch st.Kind {
 	case scenario.DriftRemoveTarget:
 		keys := e.fleet.ChooseTGBs(e.rng, st.Count, func(t workload.TGBInfo) bool { return t.Pods > 0 })
@@ -105,7 +109,7 @@ func (e *Executor) drift(ctx context.Context, st scenario.Step) error {
 				continue
 			}
 			th := ths[e.rng.IntN(len(ths))]
-			at := time.Now()
+			at := e.clock.Now()
 			if err := e.backend.RemoveTarget(info.TargetGroupARN, th.Target); err != nil {
 				return fmt.Errorf("drift: removing %s from %s: %w", th.Target.ID, key, err)
 			}
@@ -132,7 +136,7 @@ func (e *Executor) drift(ctx context.Context, st scenario.Step) error {
 				continue
 			}
 			r := d.Rules[e.rng.IntN(len(d.Rules))]
-			at := time.Now()
+			at := e.clock.Now()
 			rule := fakeaws.Rule{Protocol: r.Protocol, FromPort: r.FromPort, ToPort: r.ToPort, CIDR: r.CIDR, SourceGroupID: r.SourceSecurityGroupID}
 			if rk := fmt.Sprintf("%s|%+v", r.SecurityGroupID, rule); !revoked[rk] {
 				if err := e.backend.RevokeIngress(r.SecurityGroupID, rule); err != nil {

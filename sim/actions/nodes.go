@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -35,7 +34,7 @@ func (e *Executor) deleteNodes(ctx context.Context, st scenario.Step) error {
 	}
 	slices.Sort(names)
 	e.rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
-	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, st.Count), time.Now(), nil)
+	e.event("churn", fmt.Sprintf("%s × %d", st.Kind, st.Count), e.clock.Now(), nil)
 	for _, name := range names[:st.Count] {
 		err := e.client.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
 		if err != nil && !apierrors.IsNotFound(err) {

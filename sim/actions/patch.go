@@ -3,7 +3,6 @@ package actions
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/objects"
@@ -13,58 +12,33 @@ import (
 // ObjectDeps are the scenario's object groups as a run made them.
 type ObjectDeps struct {
 	Fleet *objects.CompiledGroups
+	// Churn are the object churn steps compiled with Fleet, by timeline index.
+	Churn map[int]objects.Churn
 	// Env is what the groups' templates and patches were rendered with.
 	Env objects.Env
 	// AWS finds the resource of an object named by AWS name at the patch.
 	AWS objects.AWSState
 }
 
-// objectChurn applies a churn step of kind patch, create or delete to st.Count objects of its
-// group (a patch's and a delete's drawn with the run's seed) and records one change per object,
-// applied once AWS (and, for a create or delete, the objects) are seen to show it.
-func (e *Executor) objectChurn(ctx context.Context, st scenario.Step) error {
+// objectChurn applies the churn step at timeline index of kind patch, create or delete, compiled
+// before the run, to st.Count objects of its group (a patch's and a delete's drawn with the run's
+// seed) and records one change per object, applied once AWS (and, for a create or delete, the
+// objects) are seen to show it.
+func (e *Executor) objectChurn(ctx context.Context, index int, st scenario.Step) error {
 	if e.objects == nil || e.objApplied == nil {
 		return fmt.Errorf("churn %s: the run has no object groups", st.Kind)
 	}
-	f := e.objects.Fleet
-	var apply func(objects.ChurnOptions) ([]*objects.ObjectChange, error)
-	var err error
-	switch st.Kind {
-	case scenario.ChurnCreate:
-		var cr *objects.Creator
-		cr, err = f.CompileCreate(objects.Create{Group: st.Group, Applied: st.Applied, Mutations: st.Mutations}, st.Kind, nil)
-		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.ObjectChange, error) {
-				return cr.Apply(ctx, e.client, e.objects.Env, o)
-			}
-		}
-	case scenario.ChurnDelete:
-		var dl *objects.Deleter
-		dl, err = f.CompileDelete(objects.Delete{Group: st.Group, Mutations: st.Mutations}, st.Kind)
-		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.ObjectChange, error) {
-				return dl.Apply(ctx, e.client, e.objects.Env, o)
-			}
-		}
-	default:
-		var pt *objects.Patcher
-		pt, err = f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, st.Kind)
-		if err == nil {
-			apply = func(o objects.ChurnOptions) ([]*objects.ObjectChange, error) {
-				return pt.Apply(ctx, e.client, e.objects.Env, o)
-			}
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("churn %s: %w", st.Kind, err)
+	step := e.objects.Churn[index]
+	if step == nil {
+		return fmt.Errorf("churn %s: timeline[%d] was not compiled with the scenario", st.Kind, index)
 	}
 	e.mu.Lock()
 	first := e.patchSeq + 1
 	e.patchSeq += st.Count
 	e.mu.Unlock()
-	e.event("churn", fmt.Sprintf("%s %s × %d", st.Kind, st.Group, st.Count), time.Now(), nil)
-	at := time.Now()
-	changes, err := apply(objects.ChurnOptions{Count: st.Count, Rand: e.rng, FirstSeq: first, Concurrency: mutationWorkers, AWS: e.objects.AWS})
+	e.event("churn", fmt.Sprintf("%s %s × %d", st.Kind, st.Group, st.Count), e.clock.Now(), nil)
+	at := e.clock.Now()
+	changes, err := step.Apply(ctx, e.client, e.objects.Env, objects.ChurnOptions{Count: st.Count, Rand: e.rng, FirstSeq: first, Concurrency: mutationWorkers, AWS: e.objects.AWS})
 	// The objects changed before an error are changes all the same.
 	for _, ch := range changes {
 		id := fmt.Sprintf("%s-%s-%04d", st.Kind, ch.Group, ch.Seq)

@@ -40,10 +40,8 @@ func (e *Executor) restart(ctx context.Context, st scenario.Step) error {
 				return fmt.Errorf("restart at %.3fs: %w", s, err)
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Until(stopped.Add(e.wall(downtime)))):
+		if err := e.clock.SleepUntil(ctx, stopped.Add(e.clock.Wall(downtime))); err != nil {
+			return err
 		}
 		started, leads, err := e.ctrls.StartReplacement(ctx)
 		if err != nil {

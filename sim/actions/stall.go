@@ -77,7 +77,7 @@ func (e *Executor) stallRule(index int) *stallRule {
 	if index < 0 || index >= len(e.sc.Timeline) || e.sc.Timeline[index].StalledAfter == nil {
 		return nil
 	}
-	return &stallRule{window: e.wall(e.sc.Timeline[index].StalledAfter.Duration)}
+	return &stallRule{window: e.clock.Wall(e.sc.Timeline[index].StalledAfter.Duration)}
 }
 
 // pendingOrStalled counts the pending changes, as pending does, and with a stall rule judges the
@@ -91,6 +91,6 @@ func (e *Executor) pendingOrStalled(stall *stallRule, at time.Time) (int, error)
 	if stall == nil || !stall.observe(at, progressOf(in, n, e.objApplied.Changes())) {
 		return n, nil
 	}
-	e.event(EventStalled, stalledDetail(time.Duration(float64(stall.window)*e.sc.TimeScale), n), stall.since, &at)
+	e.event(EventStalled, stalledDetail(e.clock.Scenario(stall.window), n), stall.since, &at)
 	return n, errStalled
 }

@@ -19,10 +19,10 @@ import (
 // With the step's stalledAfter, the wait also gives up once nothing has progressed for that long
 // while changes remain unapplied (stallRule), recording a "stalled" event.
 func (e *Executor) WaitSteady(ctx context.Context, index int, timeout time.Duration) (bool, error) {
-	every := max(20*time.Millisecond, min(500*time.Millisecond, e.wall(time.Second)))
+	every := max(20*time.Millisecond, min(500*time.Millisecond, e.clock.Wall(time.Second)))
 	stall := e.stallRule(index)
 	err := poll.Until(ctx, timeout, observe.Paced(every), func() (bool, error) {
-		at := time.Now()
+		at := e.clock.Now()
 		e.mu.Lock()
 		busy := at.Before(e.busyUntil)
 		e.mu.Unlock()

@@ -24,7 +24,7 @@ var stripPatch = client.RawPatch(types.MergePatchType,
 // stripCheckpoints removes the checkpoint annotations from every binding of the fleet that has
 // one, with the harness's identity, and records a stripCheckpoints event spanning the writes.
 func (e *Executor) stripCheckpoints(ctx context.Context) error {
-	start := time.Now()
+	start := e.clock.Now()
 	var keys []types.NamespacedName
 	for _, ns := range e.fleet.Namespaces {
 		var list metav1.PartialObjectMetadataList
@@ -53,7 +53,7 @@ func (e *Executor) stripCheckpoints(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	end := time.Now()
+	end := e.clock.Now()
 	e.event("stripCheckpoints", fmt.Sprintf("%d bindings", len(keys)), start, &end)
 	e.log.Info("checkpoints stripped", "bindings", len(keys), "took", end.Sub(start).Round(time.Millisecond))
 	return nil

@@ -18,9 +18,9 @@ type Config struct {
 	Endpoint string
 	Creds    Creds
 	AWS      *scenario.AWS
-	// TimeScale and Seed are the scenario's.
-	TimeScale float64
-	Seed      int64
+	// Clock and Seed are the scenario's.
+	Clock scenario.Clock
+	Seed  int64
 	// TargetGroups and LoadBalancers size the in-process quotas: the most the fleet needs.
 	TargetGroups, LoadBalancers int
 	// CallLog is where an in-process fakeaws streams its calls (JSON lines).
@@ -38,7 +38,7 @@ func Start(c Config) (Backend, error) {
 	}
 	srv, err := fakeaws.New(fakeaws.Options{Region: c.AWS.Region, AccessKeyID: c.Creds.AccessKey, SecretAccessKey: c.Creds.SecretKey,
 		Profile: c.AWS.WarmupProfile, HealthyAfter: c.AWS.HealthyAfter.Duration, DeregistrationDelay: c.AWS.DeregistrationDelay.Duration,
-		TimeScale: c.TimeScale, Seed: uint64(c.Seed), Logger: c.Logger, From: c.From,
+		TimeScale: c.Clock.Scale(), Seed: uint64(c.Seed), Logger: c.Logger, From: c.From,
 		// AWS's default quotas are 3,000 target groups and 50 load balancers per region; a bigger
 		// fleet assumes raised ones.
 		MaxTargetGroups:  max(3000, 2*c.TargetGroups),

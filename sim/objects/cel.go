@@ -80,6 +80,7 @@ func (t *kindType) val(u map[string]any) ref.Val {
 // typed by its kind, `aws` by the AWS kind's state type ("" = no AWS resource: always null) and the reference
 // functions of refs (nil: none).
 func newCELEnv(obj *kindType, awsKind string, refs *refSet) (*celEnv, error) {
+	compilations.Add(1)
 	e := &celEnv{object: obj}
 	var decls []*apiservercel.DeclType
 	seen := map[string]bool{}

@@ -39,6 +39,7 @@ const maxParts = 6
 
 // compile compiles text as an expression of type want; a problem is a fielderr.Error at path.
 func (e *celEnv) compile(text, path string, want *cel.Type) (*expr, *fielderr.Error) {
+	compilations.Add(1)
 	checked, iss := e.env.Compile(text)
 	if iss.Err() != nil {
 		return nil, &fielderr.Error{Path: path, Msg: "does not compile: " + issueText(iss)}

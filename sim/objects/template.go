@@ -32,6 +32,7 @@ var typedConversions = map[string]bool{"int": true, "float": true, "bool": true}
 // parseValueTemplate parses raw (a JSON value) whose templated strings may call funcs. Problems are added to
 // errs at their field paths under path.
 func parseValueTemplate(raw json.RawMessage, path string, funcs template.FuncMap, errs *fielderr.List) *valueTemplate {
+	compilations.Add(1)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/scenario"
 )
 
 // QueueDepther is a controller under test whose queue depths can be sampled.
@@ -16,20 +17,19 @@ type Sampler struct {
 	samples []measure.Sample
 }
 
-// StartSampler samples ctrls' queue depths every scenario second from t0, at time scale scale.
-func StartSampler(ctrls QueueDepther, t0 time.Time, scale float64) *Sampler {
+// StartSampler samples ctrls' queue depths every scenario second of clock from t0.
+func StartSampler(ctrls QueueDepther, clock scenario.Clock, t0 time.Time) *Sampler {
 	s := &Sampler{stopCh: make(chan struct{}), done: make(chan struct{})}
-	period := time.Duration(float64(time.Second) / scale)
 	go func() {
 		defer close(s.done)
-		tk := time.NewTicker(period)
+		tk := clock.NewTicker(time.Second)
 		defer tk.Stop()
 		for {
 			select {
 			case <-s.stopCh:
 				return
-			case now := <-tk.C:
-				at := now.Sub(t0).Seconds() * scale
+			case now := <-tk.C():
+				at := clock.Seconds(t0, now)
 				for series, v := range ctrls.QueueDepth() {
 					s.samples = append(s.samples, measure.Sample{At: at, Series: series, Value: v})
 				}

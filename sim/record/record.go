@@ -6,6 +6,7 @@ import (
 
 	"github.com/restartsim/restartsim/sim/measure"
 	"github.com/restartsim/restartsim/sim/observe"
+	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 )
 
@@ -30,8 +31,8 @@ type Controllers interface {
 // Sources are what a Set's recorders read.
 type Sources struct {
 	Controllers Controllers
-	// TimeScale is scenario seconds per wall second.
-	TimeScale float64
+	// Clock times the samples in scenario seconds.
+	Clock scenario.Clock
 	// RunDir is the directory the run owns, and Parallel how many runs run side by side (the
 	// machine's record of the CPU the run got).
 	RunDir   string

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/restartsim/restartsim/sim/measure"
+	"github.com/restartsim/restartsim/sim/scenario"
 	"github.com/restartsim/restartsim/sim/sut"
 )
 
@@ -60,7 +61,7 @@ func (c *controllers) await(t *testing.T, what string, done func(depth, work, me
 // seconds, the work and memory attributed to the instance that took over.
 func TestSetStartsEachRecorderAtItsMoment(t *testing.T) {
 	c := &controllers{}
-	s := New(Sources{Controllers: c, TimeScale: 1000})
+	s := New(Sources{Controllers: c, Clock: scenario.NewClock(1000, nil)})
 	s.Start(AtControllerStart, time.Now())
 	// A scrape reads at once when started: once memory was read, a started work scrape would have been too.
 	c.await(t, "memory from the controllers' start", func(_, _, m int) bool { return m > 0 })
@@ -95,7 +96,7 @@ func TestSetStartsEachRecorderAtItsMoment(t *testing.T) {
 // A run that fails before its measured phase stops and collects only what it started.
 func TestSetStopsOnlyWhatStarted(t *testing.T) {
 	c := &controllers{}
-	s := New(Sources{Controllers: c, TimeScale: 1000})
+	s := New(Sources{Controllers: c, Clock: scenario.NewClock(1000, nil)})
 	s.Stop() // nothing started: nothing to stop
 	s.Start(AtControllerStart, time.Now())
 	c.await(t, "memory", func(_, _, m int) bool { return m > 0 })

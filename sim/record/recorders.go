@@ -22,7 +22,7 @@ type queueDepth struct {
 func newQueueDepth(src Sources) Recorder { return &queueDepth{src: src} }
 
 func (q *queueDepth) Start(t0 time.Time) {
-	q.sampler = observe.StartSampler(q.src.Controllers, t0, q.src.TimeScale)
+	q.sampler = observe.StartSampler(q.src.Controllers, q.src.Clock, t0)
 }
 
 func (q *queueDepth) Stop() { q.samples = q.sampler.Stop() }

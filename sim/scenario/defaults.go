@@ -9,7 +9,6 @@ import (
 
 // Defaults used when a field is unset.
 const (
-	DefaultTimeScale             = 1.0
 	DefaultRegion                = "us-west-2"
 	DefaultProfile               = "aws-documented"
 	DefaultHealthyAfter          = 10 * time.Second
@@ -45,9 +44,7 @@ func SetDefaults(s *Scenario, given func(path string) bool) {
 		given = func(string) bool { return false }
 	}
 	unset := func(path string, zero bool) bool { return zero && !given(path) }
-	if unset("timeScale", s.TimeScale == 0) {
-		s.TimeScale = DefaultTimeScale
-	}
+	s.defaultClock(unset)
 	if unset("repeats", s.Repeats == 0) {
 		s.Repeats = 1
 	}

@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"github.com/restartsim/restartsim/sim/objects"
 )
 
 // objectsBase has no bindings, one group of Widgets (the object compiler's test CRD) and a patch
@@ -49,8 +51,37 @@ func TestParseObjects(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if c.Fleet.Count("widgets") != 20 || c.Patches[1] == nil {
+	if _, ok := c.Churn[1].(*objects.Patcher); c.Fleet.Count("widgets") != 20 || !ok {
 		t.Fatalf("compiled = %+v, want 20 widgets and the patch of timeline[1]", c)
+	}
+}
+
+// Parse compiles the object groups and churn steps once: each run's Objects are that compile, with
+// members of its own, and compile nothing more.
+func TestObjectsCompiledOnceByParse(t *testing.T) {
+	s, err := Parse("o.yaml", []byte(objectsBase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := objects.Compilations()
+	a, err := s.Objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := objects.Compilations() - before; n != 0 {
+		t.Errorf("two runs' objects compiled %d templates or expressions, want none", n)
+	}
+	if a.Fleet == b.Fleet || a.Churn[1] == b.Churn[1] || a.Fleet.Members("widgets") != 20 {
+		t.Errorf("runs share groups or steps (%p %p), or the group has %d members: want each run its own 20", a.Fleet, b.Fleet, a.Fleet.Members("widgets"))
+	}
+	built := *s
+	built.compiled = nil
+	if _, err := built.Objects(); err != nil || objects.Compilations() == before {
+		t.Errorf("a scenario built in code: error %v, compilations %d: want it compiled when asked", err, objects.Compilations()-before)
 	}
 }
 
@@ -123,7 +154,10 @@ func TestParseCreateAndDeleteChurn(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if c.Creates[1] == nil || c.Deletes[2] == nil || c.Creates[3] == nil || s.Timeline[3].Count != 1 {
+	_, create1 := c.Churn[1].(*objects.Creator)
+	_, delete2 := c.Churn[2].(*objects.Deleter)
+	_, create3 := c.Churn[3].(*objects.Creator)
+	if !create1 || !delete2 || !create3 || s.Timeline[3].Count != 1 {
 		t.Fatalf("compiled %+v, timeline %+v: want creates at 1 and 3 (count 1 by default), a delete at 2", c, s.Timeline)
 	}
 }

@@ -108,8 +108,12 @@ func parseWith(file string, data []byte, b Binaries) (s *Scenario, err error) {
 	}
 	errs := expandEnv(s)
 	SetDefaults(s, given)
-	errs = append(errs, notAt(Validate(s, given), errs)...)
+	verrs, compiled := validate(s, given)
+	errs = append(errs, notAt(verrs, errs)...)
 	s.src = &source{file: file, pos: d.pos, data: data}
+	if len(errs) == 0 {
+		s.compiled = compiled
+	}
 	if len(errs) == 0 {
 		return s, nil
 	}

@@ -53,6 +53,9 @@ type Scenario struct {
 
 	// src is where Parse read the scenario (nil for one built in code).
 	src *source
+	// compiled are the object groups and object churn steps as Parse compiled them (nil for a
+	// scenario built in code, or without object groups).
+	compiled *CompiledObjects
 }
 
 // Cluster selects the Kubernetes API server: envtest (default) or an existing cluster.

@@ -34,7 +34,6 @@ const (
 	maxPodsPerSvc    = 1000 // fakeaws' targets-per-group quota
 	maxReplicas      = 10
 	maxRepeats       = 1000
-	maxTimeScale     = 10000
 	maxConcurrency   = 1024
 	maxScenarioDelay = 7 * 24 * time.Hour
 )
@@ -80,6 +79,13 @@ func (v *validator) duration(path string, d *Duration) {
 // Validate checks a defaulted scenario. given reports whether the file set a field path (so that an
 // explicit zero can be told from an unset one); nil means "only non-zero values were given".
 func Validate(s *Scenario, given func(path string) bool) ErrorList {
+	errs, _ := validate(s, given)
+	return errs
+}
+
+// validate is Validate returning also the object groups and object churn steps it compiled (nil
+// when there are none, or problems).
+func validate(s *Scenario, given func(path string) bool) (ErrorList, *CompiledObjects) {
 	if given == nil {
 		given = func(string) bool { return false }
 	}
@@ -93,9 +99,7 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	if !dnsLabel.MatchString(s.Name) || len(s.Name) > 63 {
 		v.addf("name", "must be a lowercase DNS label (a-z, 0-9, -; at most 63), got %q", s.Name)
 	}
-	if s.TimeScale <= 0 || s.TimeScale > maxTimeScale || (given("timeScale") && s.TimeScale == 0) {
-		v.addf("timeScale", "must be greater than 0 and at most %d, got %g", maxTimeScale, s.TimeScale)
-	}
+	v.validateClock(s)
 	v.count("repeats", s.Repeats, 1, maxRepeats)
 	if s.Cluster.Envtest != nil && s.Cluster.Kubeconfig != nil {
 		v.addf("cluster", "set one of envtest and kubeconfig, not both")
@@ -126,10 +130,13 @@ func Validate(s *Scenario, given func(path string) bool) ErrorList {
 	if !slices.ContainsFunc(v.errs, func(e *FieldError) bool { return strings.HasPrefix(e.Path, "cluster.crds") }) {
 		// Templates and conditions compile against the CRDs, which must be known to exist first;
 		// every other problem is reported beside the objects' own.
-		_, errs := CompileObjects(s)
+		c, errs := CompileObjects(s)
 		v.errs = append(v.errs, errs...)
+		if len(v.errs) == 0 {
+			return nil, c
+		}
 	}
-	return v.errs
+	return v.errs, nil
 }
 
 func (v *validator) validateAWS(a *AWS) {

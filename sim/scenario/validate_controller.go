@@ -109,8 +109,8 @@ func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
 	}
 	v.validateLeaderElection(s, st, p)
 	// The same parse, with the same time scale, as the controller's when the run starts it.
-	if s.TimeScale > 0 {
-		if _, err := throttlespec.Scaled(st.Throttle, s.TimeScale); err != nil {
+	if s.clockValid() {
+		if _, err := throttlespec.Scaled(st.Throttle, s.Clock().Scale()); err != nil {
 			v.addf(p+".throttle", "%v", err)
 		}
 	}
@@ -121,7 +121,7 @@ func (v *validator) validateStrategy(s *Scenario, st Strategy, p string) {
 	for j, a := range st.Args {
 		v.template(fmt.Sprintf("%s.args[%d]", p, j), a)
 	}
-	if st.Binary != "" && st.ElectsLeader(s.Controller.Replicas) && s.TimeScale != 1 {
+	if onWall, _ := s.wallClock(); st.Binary != "" && st.ElectsLeader(s.Controller.Replicas) && !onWall {
 		v.addf(p+".binary", "with leader election needs timeScale 1: an out-of-process controller's default leader-election timers are not scaled")
 	}
 }
@@ -144,8 +144,8 @@ func (v *validator) validateMutant(st Strategy, p string) {
 // validateControllerExternal checks controller.external, which replaces the strategies.
 func (v *validator) validateControllerExternal(s *Scenario, e *External) {
 	v.validateExternal(e, "controller.external")
-	if s.TimeScale != 1 {
-		v.addf("timeScale", "must be 1 with controller.external: an external controller's timers run on the wall clock, so the simulation cannot speed them up (got %g)", s.TimeScale)
+	if ok, scale := s.wallClock(); !ok {
+		v.addf("timeScale", "must be 1 with controller.external: an external controller's timers run on the wall clock, so the simulation cannot speed them up (got %g)", scale)
 	}
 	if !dnsLabel.MatchString(e.Name) {
 		v.addf("controller.external.name", "must be a lowercase DNS label, got %q", e.Name)
@@ -189,8 +189,8 @@ func (v *validator) validateStrategyExternal(s *Scenario, st Strategy, p string)
 		v.addf(p+".external.name", "is the strategy's name (%q); leave it unset", st.Name)
 	}
 	v.validateExternal(st.External, p+".external")
-	if s.TimeScale != 1 {
-		v.addf("timeScale", "must be 1 with an external controller (%s): its timers run on the wall clock, so the simulation cannot speed them up (got %g)", p, s.TimeScale)
+	if ok, scale := s.wallClock(); !ok {
+		v.addf("timeScale", "must be 1 with an external controller (%s): its timers run on the wall clock, so the simulation cannot speed them up (got %g)", p, scale)
 	}
 }
 

@@ -28,14 +28,34 @@ func (f *FleetSpec) ObjectGroup(name string) (*objects.Group, bool) {
 	return &f.Objects[i], true
 }
 
-// CompiledObjects are a scenario's object groups and patch steps, ready to run.
+// CompiledObjects are a scenario's object groups and object churn steps, ready to run.
 type CompiledObjects struct {
 	Fleet *objects.CompiledGroups
-	// Patches, Creates and Deletes are the compiled churn steps of kinds patch, create and
-	// delete, by timeline index.
-	Patches map[int]*objects.Patcher
-	Creates map[int]*objects.Creator
-	Deletes map[int]*objects.Deleter
+	// Churn are the compiled churn steps of kinds patch, create and delete, by timeline index.
+	Churn map[int]objects.Churn
+}
+
+// ForRun is the compiled objects with members of one run's own (objects.CompiledGroups.ForRun).
+func (c *CompiledObjects) ForRun() *CompiledObjects {
+	run := &CompiledObjects{Fleet: c.Fleet.ForRun(), Churn: make(map[int]objects.Churn, len(c.Churn))}
+	for i, ch := range c.Churn {
+		run.Churn[i] = ch.On(run.Fleet)
+	}
+	return run
+}
+
+// Objects returns the scenario's object groups and object churn steps for one run, compiled when
+// Parse checked the scenario (a scenario built in code is compiled now): every run starts from
+// the groups' counts. Nil without object groups.
+func (s *Scenario) Objects() (*CompiledObjects, error) {
+	if s.compiled != nil {
+		return s.compiled.ForRun(), nil
+	}
+	c, errs := CompileObjects(s)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return c, nil
 }
 
 // CompileObjects compiles the object groups (templates, kinds, CEL conditions) and the patch,
@@ -54,7 +74,7 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 	if err != nil {
 		errs = fieldErrors(err, "", "")
 	}
-	out := &CompiledObjects{Fleet: f, Patches: map[int]*objects.Patcher{}, Creates: map[int]*objects.Creator{}, Deletes: map[int]*objects.Deleter{}}
+	out := &CompiledObjects{Fleet: f, Churn: map[int]objects.Churn{}}
 	made := map[string]int{}
 	for _, g := range s.Fleet.Objects {
 		made[g.Name] = g.Count
@@ -67,17 +87,10 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 			continue // reported at the step's group by Validate
 		}
 		p := fmt.Sprintf("timeline[%d]", i)
-		var err error
-		switch st.Kind {
-		case ChurnPatch:
-			out.Patches[i], err = f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, p)
-		case ChurnCreate:
-			out.Creates[i], err = f.CompileCreate(objects.Create{Group: st.Group, Applied: st.Applied, Mutations: st.Mutations}, p, maps.Clone(made))
-			made[st.Group] += st.Count
-		case ChurnDelete:
-			out.Deletes[i], err = f.CompileDelete(objects.Delete{Group: st.Group, Mutations: st.Mutations}, p)
-		}
-		if err != nil {
+		ch, err := compileChurn(f, st, p, made)
+		if err == nil {
+			out.Churn[i] = ch
+		} else {
 			// The library names the patch "merge"; the scenario's field is "patch".
 			errs = append(errs, fieldErrors(err, p+".merge", p+".patch")...)
 		}
@@ -86,6 +99,21 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 		return nil, errs
 	}
 	return out, nil
+}
+
+// compileChurn compiles an object churn step at path p; made counts the objects of each group made
+// before it, which a create adds to.
+func compileChurn(f *objects.CompiledGroups, st Step, p string, made map[string]int) (objects.Churn, error) {
+	switch st.Kind {
+	case ChurnPatch:
+		return f.CompilePatch(objects.Patch{Group: st.Group, Merge: st.Patch, Applied: st.Applied, Mutations: st.Mutations}, p)
+	case ChurnCreate:
+		cr, err := f.CompileCreate(objects.Create{Group: st.Group, Applied: st.Applied, Mutations: st.Mutations}, p, maps.Clone(made))
+		made[st.Group] += st.Count
+		return cr, err
+	default:
+		return f.CompileDelete(objects.Delete{Group: st.Group, Mutations: st.Mutations}, p)
+	}
 }
 
 // fieldErrors is the object compiler's error as a list of problems, with the path prefix from

@@ -54,7 +54,7 @@ type inProcess struct {
 	cfg        *rest.Config
 	backend    backend.Backend
 	strategy   scenario.Strategy
-	scale      float64
+	clock      scenario.Clock
 	replicas   int
 	namespaces []string
 	leaseNS    string
@@ -93,7 +93,7 @@ func (p *inProcess) startReplica(ctx context.Context) error {
 	cfg := rest.CopyConfig(p.cfg)
 	cfg.Wrap(r.kill.wrap)
 	lease := func(d time.Duration) *time.Duration {
-		return ptr.To(max(50*time.Millisecond, time.Duration(float64(d)/p.scale)))
+		return ptr.To(max(50*time.Millisecond, p.clock.Wall(d)))
 	}
 	var mgrLog logr.Logger
 	mgrLog, r.synced = withLogMatch(p.log.WithValues("replica", id), cacheSyncedMessage)
@@ -213,7 +213,7 @@ func NewInProcess(c InProcessConfig) Controllers { return newInProcess(c) }
 
 func newInProcess(c InProcessConfig) *inProcess {
 	vpc, _ := c.AWS.DefaultVPCID()
-	return &inProcess{cfg: c.Kube, backend: c.AWS, strategy: c.Strategy, scale: c.TimeScale, replicas: c.Replicas,
+	return &inProcess{cfg: c.Kube, backend: c.AWS, strategy: c.Strategy, clock: c.Clock, replicas: c.Replicas,
 		namespaces: c.Namespaces, leaseNS: c.LeaseNamespace, creds: c.Creds, vpcID: vpc, seed: c.Seed, log: c.Logger,
 		warmupWorkers: c.WarmupWorkers, loadBalancers: c.LoadBalancers, clusterName: c.ClusterName}
 }

@@ -20,7 +20,7 @@ import (
 // TestWarmupWorkersOnlyBeforeTheFirstRestart: the warm-up instance gets controller.warmupWorkers, every
 // instance started by a restart the strategy's own count.
 func TestWarmupWorkersOnlyBeforeTheFirstRestart(t *testing.T) {
-	p := &inProcess{strategy: scenario.Strategy{Name: "s", MaxConcurrentReconciles: 3}, scale: 1, replicas: 1, warmupWorkers: 24}
+	p := &inProcess{strategy: scenario.Strategy{Name: "s", MaxConcurrentReconciles: 3}, replicas: 1, warmupWorkers: 24}
 	workers := func() int {
 		o, err := p.options(0, "", nil)
 		if err != nil {
@@ -35,7 +35,7 @@ func TestWarmupWorkersOnlyBeforeTheFirstRestart(t *testing.T) {
 	if got := workers(); got != 3 {
 		t.Fatalf("restarted instance: %d workers, want the strategy's 3", got)
 	}
-	p = &inProcess{strategy: scenario.Strategy{Name: "s", MaxConcurrentReconciles: 5}, scale: 1, replicas: 1}
+	p = &inProcess{strategy: scenario.Strategy{Name: "s", MaxConcurrentReconciles: 5}, replicas: 1}
 	if got := workers(); got != 5 {
 		t.Fatalf("no warmupWorkers: %d workers, want the strategy's 5", got)
 	}
@@ -72,13 +72,13 @@ timeline: [{action: restart}]
 		}
 	}()
 	cr := backend.Creds{Region: sc.AWS.Region, AccessKey: "test", SecretKey: "test"}
-	cloud, err := backend.Start(backend.Config{Creds: cr, AWS: &sc.AWS, TimeScale: sc.TimeScale, CallLog: filepath.Join(dir, "aws-calls.jsonl")})
+	cloud, err := backend.Start(backend.Config{Creds: cr, AWS: &sc.AWS, Clock: sc.Clock(), CallLog: filepath.Join(dir, "aws-calls.jsonl")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cloud.Close()
 	p := newInProcess(InProcessConfig{ReplicaConfig: ReplicaConfig{Kube: e.ControllerConfig, AWS: cloud, Creds: cr,
-		Strategy: sc.Controller.Strategies[0], TimeScale: sc.TimeScale, Replicas: 1, Namespaces: []string{"default"},
+		Strategy: sc.Controller.Strategies[0], Clock: sc.Clock(), Replicas: 1, Namespaces: []string{"default"},
 		Logger: logr.Discard()}})
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)

@@ -52,9 +52,9 @@ type ReplicaConfig struct {
 	AWS      backend.Backend
 	Creds    backend.Creds
 	Strategy scenario.Strategy
-	// TimeScale divides the leader-election timings (the reference controller's timers too, not
-	// a test's own controller's).
-	TimeScale  float64
+	// Clock scales the leader-election timings (the reference controller's timers too, not a
+	// test's own controller's) into wall time.
+	Clock      scenario.Clock
 	Replicas   int
 	Namespaces []string
 	// LeaseNamespace holds the leader-election Lease (and the reference controller's resume
@@ -102,9 +102,6 @@ func NewManaged(c ManagedConfig) (Controllers, error) {
 	if c.NewScheme == nil {
 		c.NewScheme = defaultScheme
 	}
-	if c.TimeScale <= 0 {
-		c.TimeScale = 1
-	}
 	vpc, _ := c.AWS.DefaultVPCID()
 	return &managed{c: c, vpcID: vpc, replicaPool: replicaPool[*managedReplica]{exited: make(chan struct{})}}, nil
 }
@@ -123,7 +120,7 @@ func (m *managed) managerOptions(r *managedReplica) manager.Options {
 	st := m.c.Strategy
 	ld, rd, rp := st.LeaseTimings()
 	scaled := func(d time.Duration) *time.Duration {
-		return ptr.To(max(50*time.Millisecond, time.Duration(float64(d)/m.c.TimeScale)))
+		return ptr.To(max(50*time.Millisecond, m.c.Clock.Wall(d)))
 	}
 	return manager.Options{
 		Scheme:                        m.c.NewScheme(),

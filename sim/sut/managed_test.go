@@ -44,7 +44,7 @@ func startManagedFixture(t *testing.T) *managedFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.Stop() })
-	cloud, err := backend.Start(backend.Config{Creds: cr, AWS: &sc.AWS, TimeScale: 1, CallLog: filepath.Join(dir, "aws-calls.jsonl")})
+	cloud, err := backend.Start(backend.Config{Creds: cr, AWS: &sc.AWS, CallLog: filepath.Join(dir, "aws-calls.jsonl")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func (f *managedFixture) managed(t *testing.T, lease string, replicas int, setup
 	st := scenario.Strategy{Name: "mine", InProcess: &scenario.InProcess{LeaderElectionID: lease},
 		LeaseDuration: d(3 * time.Second), RenewDeadline: d(2500 * time.Millisecond), RetryPeriod: d(300 * time.Millisecond)}
 	c, err := NewManaged(ManagedConfig{ReplicaConfig: ReplicaConfig{Kube: f.env.ControllerConfig, AWS: f.cloud, Creds: f.creds,
-		Strategy: st, TimeScale: 1, Replicas: replicas, Namespaces: []string{"default"}, LeaseNamespace: "default",
+		Strategy: st, Replicas: replicas, Namespaces: []string{"default"}, LeaseNamespace: "default",
 		Logger: logr.Discard()}, Setup: setup})
 	if err != nil {
 		t.Fatal(err)

@@ -45,7 +45,7 @@ type Config struct {
 func New(c Config) (Controllers, error) {
 	sc := c.Scenario
 	rc := ReplicaConfig{Kube: c.Env.ControllerConfig, AWS: c.AWS, Creds: c.Creds, Strategy: c.Strategy,
-		TimeScale: sc.TimeScale, Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
+		Clock: sc.Clock(), Replicas: sc.Controller.Replicas, Namespaces: c.Namespaces, LeaseNamespace: c.LeaseNamespace,
 		Logger: c.ControllerLog}
 	if c.Strategy.InProcess != nil {
 		return NewManaged(ManagedConfig{ReplicaConfig: rc, Setup: c.Setup, NewScheme: c.NewScheme, Dir: c.Dir})

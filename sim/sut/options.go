@@ -16,7 +16,7 @@ func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
 	if d == nil {
 		return 0
 	}
-	return time.Duration(float64(d.Duration) / p.scale)
+	return p.clock.Wall(d.Duration)
 }
 
 // duration is a strategy's duration as the controller runs it: unset, the controller's default
@@ -25,7 +25,7 @@ func (p *inProcess) scaled(d *scenario.Duration) time.Duration {
 func (p *inProcess) duration(d *scenario.Duration, fallback time.Duration, off bool) time.Duration {
 	switch {
 	case d == nil:
-		return time.Duration(float64(fallback) / p.scale)
+		return p.clock.Wall(fallback)
 	case d.Duration == 0 && off:
 		return -1
 	case d.Duration == 0:
@@ -59,7 +59,7 @@ func (p *inProcess) options(id int, awsEndpoint string, reg prometheus.Registere
 // scale; what the strategy leaves unset stays unset.
 func (p *inProcess) strategyOptions(id int, awsEndpoint string, reg prometheus.Registerer) (controller.Options, error) {
 	st := p.strategy
-	thr, err := scaleThrottle(st.Throttle, p.scale)
+	thr, err := scaleThrottle(st.Throttle, p.clock.Scale())
 	if err != nil {
 		return controller.Options{}, err
 	}

@@ -81,7 +81,7 @@ func OutOfProcess(p *inProcess, st scenario.Strategy) (*scenario.External, error
 		return nil, nil
 	}
 	// Every process gets the strategy's own workers: one command serves the warm-up and restarts.
-	q := &inProcess{strategy: st, scale: p.scale, replicas: p.replicas, namespaces: p.namespaces, leaseNS: p.leaseNS,
+	q := &inProcess{strategy: st, clock: p.clock, replicas: p.replicas, namespaces: p.namespaces, leaseNS: p.leaseNS,
 		creds: p.creds, vpcID: p.vpcID, loadBalancers: p.loadBalancers, clusterName: p.clusterName}
 	argv, err := referenceCommand(q, st.Binary, st.Args)
 	if err != nil {

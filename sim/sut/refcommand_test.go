@@ -27,7 +27,7 @@ timeline: [{action: restart}]
 	}
 	st := sc.Controller.Strategies[0]
 	st.Binary, st.Args = "/bin/restartsim", []string{"--v=2"}
-	x, err := OutOfProcess(&inProcess{scale: sc.TimeScale, replicas: 1, leaseNS: "lease", namespaces: []string{"a", "b"}, vpcID: "vpc-1"}, st)
+	x, err := OutOfProcess(&inProcess{clock: sc.Clock(), replicas: 1, leaseNS: "lease", namespaces: []string{"a", "b"}, vpcID: "vpc-1"}, st)
 	if err != nil {
 		t.Fatal(err)
 	}

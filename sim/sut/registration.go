@@ -34,16 +34,16 @@ func throttleRegistrationRate(spec string) float64 {
 }
 
 // WarmupTimeout bounds a warm-up (or the fleet snapshot's convergence) of tgbs bindings by a
-// controller registering at most rate targets calls per scenario second, at time scale scale: each
-// binding needs one RegisterTargets call, so the registrations alone take tgbs ÷ rate; half as
-// much again and a minute cover the describes, retries and gates. At least the fixed bound it
-// replaces (3 minutes, 100 ms per binding).
-func WarmupTimeout(tgbs int, rate, scale float64) time.Duration {
+// controller registering at most rate targets calls per scenario second, on clock: each binding
+// needs one RegisterTargets call, so the registrations alone take tgbs ÷ rate of scenario time;
+// half as much again and a minute cover the describes, retries and gates. At least the fixed bound
+// it replaces (3 minutes, 100 ms per binding).
+func WarmupTimeout(tgbs int, rate float64, clock scenario.Clock) time.Duration {
 	fixed := max(3*time.Minute, time.Duration(tgbs)*100*time.Millisecond)
-	if rate <= 0 || scale <= 0 {
+	if rate <= 0 {
 		return fixed
 	}
-	reg := time.Duration(1.5*float64(tgbs)/(rate*scale)*float64(time.Second)) + time.Minute
+	reg := clock.Wall(time.Duration(1.5*float64(tgbs)/rate*float64(time.Second))) + time.Minute
 	return max(fixed, reg)
 }
 

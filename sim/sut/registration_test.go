@@ -37,7 +37,7 @@ func TestRegistrationRateAndWarmupTimeout(t *testing.T) {
 		{1000, 4, 1, 1.5*250*time.Second + time.Minute}, // LBC at 1,000: 250 s of registrations
 		{10000, 4, 20, 1000 * time.Second},              // 125 s of registrations: 100 ms per binding
 	} {
-		if got := WarmupTimeout(tc.tgbs, tc.rate, tc.scale); got != tc.want {
+		if got := WarmupTimeout(tc.tgbs, tc.rate, scenario.NewClock(tc.scale, nil)); got != tc.want {
 			t.Errorf("warmupTimeout(%d, %g, %g) = %s, want %s", tc.tgbs, tc.rate, tc.scale, got, tc.want)
 		}
 	}

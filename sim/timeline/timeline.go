@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"k8s.io/utils/clock"
 
 	"github.com/restartsim/restartsim/sim/scenario"
 )
@@ -74,10 +73,9 @@ type Record struct {
 
 // Engine runs planned steps.
 type Engine struct {
-	// TimeScale divides scenario delays into wall delays. Default 1.
-	TimeScale float64
-	// Clock is the wall clock the delays run on. Default the real clock.
-	Clock  clock.Clock
+	// Clock converts the steps' scenario delays into the wall delays it waits. Default the real
+	// clock at time scale 1.
+	Clock  scenario.Clock
 	Exec   Executor
 	Logger logr.Logger
 }
@@ -85,33 +83,21 @@ type Engine struct {
 // Run executes plan from start (wall time, the beginning of the measured phase). It stops at the
 // first executor error and returns the records so far with it.
 func (e *Engine) Run(ctx context.Context, start time.Time, plan []Planned) ([]Record, error) {
-	scale := e.TimeScale
-	if scale <= 0 {
-		scale = 1
-	}
 	clk := e.Clock
-	if clk == nil {
-		clk = clock.RealClock{}
-	}
 	log := e.Logger
 	if log.GetSink() == nil {
 		log = logr.Discard()
 	}
-	toScenario := func(t time.Time) float64 { return t.Sub(start).Seconds() * scale }
-	wall := func(d time.Duration) time.Duration { return time.Duration(float64(d) / scale) }
+	toScenario := func(t time.Time) float64 { return clk.Seconds(start, t) }
 	prevEnd := start
 	var recs []Record
 	for _, p := range plan {
-		due := prevEnd.Add(wall(p.Offset))
+		due := prevEnd.Add(clk.Wall(p.Offset))
 		if p.Absolute {
-			due = start.Add(wall(p.Offset))
+			due = start.Add(clk.Wall(p.Offset))
 		}
-		if d := due.Sub(clk.Now()); d > 0 {
-			select {
-			case <-ctx.Done():
-				return recs, ctx.Err()
-			case <-clk.After(d):
-			}
+		if err := clk.SleepUntil(ctx, due); err != nil {
+			return recs, err
 		}
 		rec := Record{Index: p.Index, Action: p.Step.Action, Start: toScenario(clk.Now())}
 		var err error
@@ -120,14 +106,14 @@ func (e *Engine) Run(ctx context.Context, start time.Time, plan []Planned) ([]Re
 			var ok bool
 			switch lw, can := e.Exec.(LeaderWaiter); {
 			case p.Step.WaitFor == scenario.WaitForLeader && can:
-				ok, err = lw.WaitLeader(ctx, p.Index, wall(p.Step.Timeout.Duration))
+				ok, err = lw.WaitLeader(ctx, p.Index, clk.Wall(p.Step.Timeout.Duration))
 				if err == nil && !ok {
 					err = fmt.Errorf("no new leader within %s", p.Step.Timeout.Duration)
 				}
 			case p.Step.WaitFor == scenario.WaitForLeader:
 				err = fmt.Errorf("the executor cannot wait for a leader")
 			default:
-				ok, err = e.Exec.WaitSteady(ctx, p.Index, wall(p.Step.Timeout.Duration))
+				ok, err = e.Exec.WaitSteady(ctx, p.Index, clk.Wall(p.Step.Timeout.Duration))
 			}
 			rec.Reached = &ok
 		} else {

@@ -51,7 +51,7 @@ func TestEngineSchedulesInScenarioTime(t *testing.T) {
 		{Action: scenario.ActionWait, Duration: scenario.D(30 * time.Second)},
 		{WaitFor: scenario.WaitForSteadyState, Timeout: scenario.D(100 * time.Second)},
 	}
-	eng := &Engine{TimeScale: 10, Clock: clk, Exec: ex}
+	eng := &Engine{Clock: scenario.NewClock(10, clk), Exec: ex}
 	recs, err := eng.Run(context.Background(), t0, Plan(steps, rand.New(rand.NewPCG(1, 2))))
 	if err != nil {
 		t.Fatal(err)

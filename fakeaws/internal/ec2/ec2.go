@@ -91,15 +91,13 @@ func Unfiltered(f *query.Form) bool {
 	return true
 }
 
-// ResourceTokens is how many instances a call launches or terminates, the resource tokens AWS charges it:
-// RunInstances' MaxCount, CreateFleet's TotalTargetCapacity, TerminateInstances' instance IDs.
+// ResourceTokens is how many resource tokens AWS charges a call, one per instance: RunInstances' MaxCount,
+// TerminateInstances' instance IDs (CreateFleet has no resource bucket).
 func ResourceTokens(action string, f *query.Form) int {
 	var n int64
 	switch action {
 	case "RunInstances":
 		n, _, _ = f.Int("MaxCount")
-	case "CreateFleet":
-		n, _, _ = f.Int("TargetCapacitySpecification.TotalTargetCapacity")
 	case "TerminateInstances":
 		n = int64(len(f.Members("InstanceId")))
 	}

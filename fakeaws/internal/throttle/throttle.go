@@ -50,10 +50,9 @@ const (
 	// The resource token buckets of AWS's "Request throttling for the Amazon EC2 API" (Resource token
 	// bucket sizes and refill rates): one token per instance launched or terminated, taken besides the
 	// request token. RunInstances: 1,000 tokens, 2 per second; TerminateInstances: 1,000, 20 per second.
-	// An instant fleet's instances are launched as RunInstances launches them, so CreateFleet's bucket has
-	// RunInstances' figures.
+	// The table lists no other launch action (StartInstances and StopInstances, which fakeaws does not
+	// serve, aside): CreateFleet takes request tokens only.
 	EC2RunInstancesResource       = "ec2/resource/RunInstances"
-	EC2CreateFleetResource        = "ec2/resource/CreateFleet"
 	EC2TerminateInstancesResource = "ec2/resource/TerminateInstances"
 	// STSRequest is the one quota AWS documents for STS: 600 requests per second per account and region,
 	// shared by GetCallerIdentity, AssumeRole and the rest (no burst is documented: one second's worth).
@@ -98,14 +97,14 @@ var profiles = map[string]map[string]Limit{
 	ProfileDocumented: {
 		ELBRegistration: {4, 20}, ELBDescribe: {10, 40}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
-		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000}, EC2CreateFleetResource: {2, 1000},
+		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000},
 		EC2TerminateInstancesResource: {20, 1000},
 		STSRequest:                    {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
 	},
 	Profile2026: {
 		ELBRegistration: {4, 20}, ELBDescribe: {50, 200}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
-		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000}, EC2CreateFleetResource: {2, 1000},
+		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000},
 		EC2TerminateInstancesResource: {20, 1000},
 		STSRequest:                    {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
 	},
@@ -285,8 +284,7 @@ func (t *Throttler) Allow(service, op string, unfiltered bool, now time.Time) (s
 
 // resourceBuckets are the EC2 actions that also take one resource token per instance.
 var resourceBuckets = map[string]string{
-	"RunInstances": EC2RunInstancesResource, "CreateFleet": EC2CreateFleetResource,
-	"TerminateInstances": EC2TerminateInstancesResource,
+	"RunInstances": EC2RunInstancesResource, "TerminateInstances": EC2TerminateInstancesResource,
 }
 
 // AllowResources takes n resource tokens for an EC2 action that launches or terminates n instances. An
