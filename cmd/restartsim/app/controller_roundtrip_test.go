@@ -78,7 +78,7 @@ func TestReferenceCommandRoundTrip(t *testing.T) {
 	for _, st := range sc.Controller.Strategies {
 		t.Run(st.Name, func(t *testing.T) {
 			cfg := sut.InProcessConfig{ReplicaConfig: sut.ReplicaConfig{AWS: backend.Local{Server: srv},
-				Creds: backend.Creds{Region: "us-west-2", AccessKey: "key", SecretKey: "secret"}, Strategy: st, TimeScale: sc.TimeScale,
+				Creds: backend.Creds{Region: "us-west-2", AccessKey: "key", SecretKey: "secret"}, Strategy: st, Clock: sc.Clock(),
 				Replicas: sc.Controller.Replicas, Namespaces: []string{"ns-1", "ns-2"}, LeaseNamespace: "leases"},
 				Seed: 7, LoadBalancers: st.ModelCheckpoint != "", ClusterName: "cluster-1"}
 			want, argv, err := sut.ReferenceOptions(cfg, "/bin/restartsim", endpoint)
