@@ -195,6 +195,11 @@ func whereTimeGoes(s *results.Strategy, ph *results.RestartPhases, k int) string
 		}
 	}
 	if ph.LeaderElection && ph.LeadingSeconds != nil {
+		if at := ph.LeaseRequestedSeconds; at != nil && *at >= prev && *at <= *ph.LeadingSeconds {
+			// client-go counts a held Lease's expiry from this first request: a slower start waits longer.
+			parts = append(parts, fmt.Sprintf("first asked for the Lease %s later", fmtDelta(*at-prev)))
+			prev = *at
+		}
 		parts = append(parts, fmt.Sprintf("waited %s for the Lease", fmtDelta(*ph.LeadingSeconds-prev)))
 		prev = *ph.LeadingSeconds
 	} else if ph.LeaderElection {

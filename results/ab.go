@@ -26,6 +26,11 @@ type AB struct {
 	// max (the plan's last look), saturated (no further run could bring a pass), budget, error.
 	RunSeconds []float64 `json:"runSeconds,omitempty"`
 	Stopped    string    `json:"stopped,omitempty"`
+	// Parallel is how many runs ran side by side (0 or 1: one after another); StarvedRuns counts
+	// the runs made again because their machine was saturated (SaturationRule), which are not
+	// judged.
+	Parallel    int `json:"parallel,omitempty"`
+	StarvedRuns int `json:"starvedRuns,omitempty"`
 }
 
 // ABMetric is one compared figure with its minimum effect (see scenario.ABMetric).

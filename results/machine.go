@@ -20,6 +20,15 @@ type Machine struct {
 	// outside the run used: busy CPU time less that of the harness and its descendants (API
 	// server, etcd, controllers).
 	OtherCPUFraction float64 `json:"otherCPUFraction"`
+	// BusyFraction is the share of all CPUs' time over the measured phase that anything ran: the
+	// run, runs beside it and other processes.
+	BusyFraction float64 `json:"busyFraction,omitempty"`
+	// Parallel is how many runs of the harness ran side by side (1: this one alone), and
+	// RunCPUSeconds the CPU time (user + system) this run's own processes (API server, etcd,
+	// controllers) got over WallSeconds, the measured phase's wall time: the CPU it got.
+	Parallel      int     `json:"parallel,omitempty"`
+	RunCPUSeconds float64 `json:"runCPUSeconds,omitempty"`
+	WallSeconds   float64 `json:"wallSeconds,omitempty"`
 	// SchedDelay is how late a harness goroutine that sleeps ProbeIntervalMillis woke up, in
 	// milliseconds: the wait of a runnable harness for a CPU (and for the Go scheduler).
 	SchedDelay          DelayQuantiles `json:"schedDelay"`

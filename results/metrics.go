@@ -89,6 +89,7 @@ func (s *Summary) Metrics() map[string]float64 {
 		m[MetricStandbyRSS] = float64(*s.StandbyRSSBytes)
 	}
 	s.Work.addMetrics(m)
+	s.Lease.addMetrics(m)
 	s.Memory.addMetrics(m)
 	return m
 }
@@ -104,7 +105,7 @@ func MetricNames() []string {
 		MetricLeaseWrites, MetricStandbyRSS, MetricReconcileSecondsBeforeFirst, MetricReconcilesBeforeFirst,
 		MetricReconcileSecondsUntilDrain, MetricReconcilesUntilDrain, MetricEarlyExitSecondsPerBinding,
 		MetricRestartPeakRSS, MetricRestartPeakHeap, MetricUnappliedChanges, MetricOrphanedResources,
-		MetricLeakedInstances,
+		MetricLeakedInstances, MetricStartupBeforeLease, MetricLeaseWait, MetricTTFMRAfterLease, MetricBlindAfterLeaseP50,
 	}
 	sort.Strings(names)
 	return names

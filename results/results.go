@@ -113,6 +113,9 @@ type RestartPhases struct {
 	// LeaderElection tells the replacement had to acquire a Lease; LeadingSeconds is when it did.
 	LeaderElection bool     `json:"leaderElection"`
 	LeadingSeconds *float64 `json:"leadingSeconds,omitempty"`
+	// LeaseRequestedSeconds is the replacement's first request for the Lease (from the audit log):
+	// client-go counts a held Lease's expiry from then.
+	LeaseRequestedSeconds *float64 `json:"leaseRequestedSeconds,omitempty"`
 	// CachesSyncedSeconds is when its informer caches synced (its log says so).
 	CachesSyncedSeconds *float64 `json:"cachesSyncedSeconds,omitempty"`
 	// FirstAWSCallSeconds is its first call to AWS, of any service (ELBv2 for the load balancer
@@ -210,6 +213,8 @@ type Summary struct {
 	// Lease it waited for) until its informer caches synced (scenario seconds); nil when the
 	// controller does not tell.
 	CacheSyncSeconds *float64 `json:"cacheSyncSeconds,omitempty"`
+	// Lease splits the first restart's start-up at the Lease (nil: the replacement waited for none).
+	Lease *LeaseSplit `json:"lease,omitempty"`
 
 	// APILoad is the controller identity's reads and Lease writes in the measured phase, every
 	// instance's together (nil without an audit log).

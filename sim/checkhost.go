@@ -95,12 +95,19 @@ func executables(sc *scenario.Scenario, run []string) []namedExecutable {
 		}
 	}
 	command("controller.external", sc.Controller.External)
+	// Both A/B builds' binaries replace the A/B strategy's command[0], left unexpanded then.
+	replaced := ""
+	if ab := sc.AB; ab != nil && ab.Baseline.Binary != "" && ab.Candidate.Binary != "" {
+		replaced = ab.Strategy
+	}
 	for i, st := range sc.Controller.Strategies {
 		if !slices.Contains(run, st.Name) {
 			continue
 		}
 		p := fmt.Sprintf("controller.strategies[%d]", i)
-		command(p+".external", st.External)
+		if st.Name != replaced {
+			command(p+".external", st.External)
+		}
 		add(p+".binary", st.Binary)
 	}
 	if ab := sc.AB; ab != nil && slices.Contains(run, ab.Strategy) {

@@ -72,6 +72,10 @@ type Options struct {
 	// input. NewScheme returns each of those managers' scheme. Default: client-go's types.
 	ManagerSetups map[string]sut.ManagerSetup
 	NewScheme     func() *runtime.Scheme
+	// Parallel runs up to this many strategy runs side by side, each with its own API server,
+	// etcd, fakeaws, controller, ports and directory; A/B sides interleaved, a look waiting for its
+	// block. 0: the scenario's ab.parallel; 0 or 1 there too: one after another.
+	Parallel int
 }
 
 // DefaultSetupMemoryLimit is Options.SetupMemoryLimit's default: small fleets never reach it; at
@@ -108,6 +112,9 @@ func newRunConfig(o Options) runConfig {
 	}
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}
+	}
+	if o.Parallel == 0 && o.Scenario != nil && o.Scenario.AB != nil {
+		o.Parallel = o.Scenario.AB.Parallel
 	}
 	switch {
 	case os.Getenv("GOMEMLIMIT") != "":

@@ -16,6 +16,9 @@ import (
 // runRounds runs every arm once per round (repeat), each round's seed on a fleet snapshot shared
 // by its arms when the scenario allows one, and returns every arm's runs.
 func runRounds(ctx context.Context, p *preparedRun, dir string, res *results.Results) ([][]*strategyOutcome, error) {
+	if p.o.Parallel > 1 {
+		return runBlocks(ctx, p, dir, res)
+	}
 	o, sc, arms := p.o, p.sc, p.arms
 	runs := make([][]*strategyOutcome, len(arms))
 	strategyRuns := 0 // numbers the strategy runs, which on a kubeconfig cluster name their namespaces
@@ -50,10 +53,7 @@ func runRounds(ctx context.Context, p *preparedRun, dir string, res *results.Res
 		roundStart := time.Now()
 		for k, i := range armOrder(sc, arms, round) {
 			a := arms[i]
-			sdir := filepath.Join(dir, a.st.Name)
-			if rounds(sc) > 1 {
-				sdir = filepath.Join(dir, a.st.Name, "repeat-"+strconv.Itoa(round+1))
-			}
+			sdir := runDir(sc, dir, a, round, "")
 			o.Logger.Info(fmt.Sprintf("strategy %d/%d %s, repeat %d/%d", k+1, len(arms), a.st.Name, round+1, target))
 			strategyRuns++
 			runStart := time.Now()
@@ -62,14 +62,7 @@ func runRounds(ctx context.Context, p *preparedRun, dir string, res *results.Res
 				return nil, fmt.Errorf("strategy %s: %w", a.st.Name, err)
 			}
 			runs[i] = append(runs[i], r)
-			if res.AB != nil {
-				res.AB.Order = append(res.AB.Order, a.st.Name)
-				res.AB.RunSeconds = append(res.AB.RunSeconds, measure.Round3(time.Since(runStart).Seconds()))
-			}
-			res.Scenario.FleetSetupSeconds += measure.Round3(r.fleetSetup.Seconds())
-			if res.Environment.KubernetesVersion == "" {
-				res.Environment.KubernetesVersion = r.k8sVersion
-			}
+			addRun(res, a, r, time.Since(runStart))
 		}
 		roundSecs = append(roundSecs, time.Since(roundStart).Seconds())
 		if res.AB != nil && round+1 == target {
@@ -85,4 +78,25 @@ func seedSnapshot(ctx context.Context, o runConfig, sc *scenario.Scenario, strat
 		return nil, nil
 	}
 	return buildFleetSnapshot(ctx, o, sc, seed, dir)
+}
+
+// runDir is the directory of an arm's run in a round; again names a run made once more.
+func runDir(sc *scenario.Scenario, dir string, a arm, round int, again string) string {
+	if rounds(sc) > 1 {
+		return filepath.Join(dir, a.st.Name, "repeat-"+strconv.Itoa(round+1)+again)
+	}
+	return filepath.Join(dir, a.st.Name+again)
+}
+
+// addRun records a run of arm a that took wall in the results: the A/B order and wall times,
+// the fleet's setup and the cluster's version.
+func addRun(res *results.Results, a arm, r *strategyOutcome, wall time.Duration) {
+	if res.AB != nil {
+		res.AB.Order = append(res.AB.Order, a.st.Name)
+		res.AB.RunSeconds = append(res.AB.RunSeconds, measure.Round3(wall.Seconds()))
+	}
+	res.Scenario.FleetSetupSeconds += measure.Round3(r.fleetSetup.Seconds())
+	if res.Environment.KubernetesVersion == "" {
+		res.Environment.KubernetesVersion = r.k8sVersion
+	}
 }

@@ -159,7 +159,7 @@ func (r *strategyRun) startController(ctx context.Context) (*controllerPhase, er
 	ctrlCtx, stopCtrls := context.WithCancel(ctx)
 	r.stops.add(stopCtrls)
 	// Memory is read from each instance's start: a controller's peak may come while it first syncs.
-	c.recorders = record.New(record.Sources{Controllers: ctrls, Clock: r.sc.Clock()})
+	c.recorders = record.New(record.Sources{Controllers: ctrls, Clock: r.sc.Clock(), RunDir: r.dir, Parallel: r.o.Parallel})
 	c.recorders.Start(record.AtControllerStart, time.Now())
 	r.stops.add(c.recorders.Stop)
 	if err := ctrls.Start(ctrlCtx); err != nil {

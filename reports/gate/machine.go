@@ -80,6 +80,9 @@ func (r MachineRun) Describe() string {
 	s := fmt.Sprintf("load1 %.2f→%.2f (max %.2f, %d CPUs), other processes %.0f%%, steal %.1f%%, iowait %.1f%%, sched delay p50 %s ms p99 %s ms max %s ms",
 		m.Load1Start, m.Load1End, m.Load1Max, m.CPUs, 100*m.OtherCPUFraction, 100*m.StealFraction, 100*m.IOWaitFraction,
 		ms(m.SchedDelay.P50), ms(m.SchedDelay.P99), ms(m.SchedDelay.Max))
+	if m.Parallel > 1 {
+		s += fmt.Sprintf(", %d runs side by side, busy %.0f%%, the run's processes %.1f CPU-s in %.0f s", m.Parallel, 100*m.BusyFraction, m.RunCPUSeconds, m.WallSeconds)
+	}
 	if m.Saturated {
 		s += ", SATURATED: " + m.Reason
 	}

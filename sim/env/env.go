@@ -157,7 +157,7 @@ func startEnvtest(ctx context.Context, o Options) (*Env, error) {
 	}
 	etcdDir := o.EtcdDataDir
 	if etcdDir == "" {
-		etcdDir = os.TempDir() // where envtest makes etcd's temporary directory
+		etcdDir = tempDir() // where envtest makes etcd's temporary directory
 	}
 	if err := checkFreeSpace(statfsFree, o.WorkDir, etcdDir); err != nil {
 		return nil, err

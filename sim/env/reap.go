@@ -31,7 +31,7 @@ type reaper struct {
 
 // startReaper creates the control plane's private directory and its watcher.
 func startReaper() (*reaper, error) {
-	dir, err := os.MkdirTemp("", "restartsim-envtest-")
+	dir, err := os.MkdirTemp(tempDir(), "restartsim-envtest-")
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +42,15 @@ func startReaper() (*reaper, error) {
 
 // reapStarts makes one start at a time see its own TMPDIR.
 var reapStarts sync.Mutex
+
+// tempDir is this process's temporary directory, never a start's private TMPDIR of the moment:
+// environments started side by side must not make their directories inside another's, which
+// goes when that one stops.
+func tempDir() string {
+	reapStarts.Lock()
+	defer reapStarts.Unlock()
+	return os.TempDir()
+}
 
 // watchStart runs start with TMPDIR set to the private directory, so that every directory envtest creates
 // (API server certificates and keys, etcd's data, webhook serving certificates) is inside it, and

@@ -27,6 +27,12 @@ type Options struct {
 	// controllers): the CPU time of every other process is the machine's other load. Default: this
 	// process.
 	Run int
+	// RunDir, when set, is the directory the run owns: processes whose command line names it are
+	// the run's own (Machine.RunCPUSeconds), told apart from other runs side by side in one
+	// harness.
+	RunDir string
+	// Parallel is how many runs ran side by side (Machine.Parallel); 0 or 1: this one alone.
+	Parallel int
 }
 
 func (o Options) setDefaults() Options {
@@ -63,6 +69,8 @@ type Watch struct {
 	// startTree is the run's CPU seconds at the start; treeErr says why they could not be read.
 	startTree float64
 	treeErr   error
+	startRun  map[int]int // the run's own processes' CPU ticks at the start (RunDir)
+	started   time.Time
 	err       error // the first reading that failed; its figures are left zero
 
 	mu       sync.Mutex
@@ -74,13 +82,16 @@ type Watch struct {
 // would give stay zero and Stop's record says so in Error.
 func Start(opts Options) *Watch {
 	o := opts.setDefaults()
-	w := &Watch{o: o, stop: make(chan struct{})}
+	w := &Watch{o: o, stop: make(chan struct{}), started: time.Now()}
 	var err error
 	if w.p, err = newProc(o.ProcRoot); err != nil {
 		w.err = err
 	} else {
 		w.start, w.err = w.p.cpu()
 		w.startTree, w.treeErr = w.p.treeCPU(o.Run)
+		if o.RunDir != "" {
+			w.startRun, _ = w.p.runTicks(o.RunDir)
+		}
 		w.sampleLoad()
 	}
 	w.done.Add(2)
@@ -141,11 +152,18 @@ func (w *Watch) Stop() *results.Machine {
 	close(w.stop)
 	w.done.Wait()
 	w.sampleLoad()
-	m := &results.Machine{CPUs: w.o.CPUs, ProbeIntervalMillis: float64(w.o.ProbeInterval) / 1e6}
+	m := &results.Machine{CPUs: w.o.CPUs, ProbeIntervalMillis: float64(w.o.ProbeInterval) / 1e6,
+		WallSeconds: math.Round(time.Since(w.started).Seconds()*1000) / 1000, Parallel: max(1, w.o.Parallel)}
 	if w.err == nil {
 		if end, err := w.p.cpu(); err == nil {
 			m.StealFraction, m.IOWaitFraction = fractions(w.start, end)
 			m.StealFraction, m.IOWaitFraction = round4(m.StealFraction), round4(m.IOWaitFraction)
+			m.BusyFraction = round4(busyShare(w.start, end))
+			if w.startRun != nil {
+				if endRun, err := w.p.runTicks(w.o.RunDir); err == nil {
+					m.RunCPUSeconds = runCPUSeconds(w.startRun, endRun)
+				}
+			}
 			if w.treeErr == nil {
 				var endTree float64
 				if endTree, w.treeErr = w.p.treeCPU(w.o.Run); w.treeErr == nil {

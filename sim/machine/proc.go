@@ -98,3 +98,13 @@ func otherShare(from, to cpuTimes, treeFrom, treeTo float64) float64 {
 	}
 	return min(1, max(0, (to.busy-from.busy)-(treeTo-treeFrom))/d)
 }
+
+// busyShare is the share of the CPUs' time between two readings that anything ran (zero when no
+// time passed).
+func busyShare(from, to cpuTimes) float64 {
+	d := to.total - from.total
+	if d <= 0 {
+		return 0
+	}
+	return min(1, max(0, to.busy-from.busy)/d)
+}

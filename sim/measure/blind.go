@@ -26,7 +26,12 @@ func measureBlindTime(in *Input, applied []*float64) blindTime {
 	if !ok {
 		return blindTime{}
 	}
-	origin, end := r.Origin(), blindWindowEnd(in, r)
+	return restartChangeLatency(in, r, applied, r.Origin())
+}
+
+// restartChangeLatency times the restart r's changes, each from max(change, from).
+func restartChangeLatency(in *Input, r Restart, applied []*float64, from float64) blindTime {
+	end := blindWindowEnd(in, r)
 	var res blindTime
 	var lats []stats.Value
 	for i := range in.Changes {
@@ -35,7 +40,7 @@ func measureBlindTime(in *Input, applied []*float64) blindTime {
 			continue
 		}
 		res.changes++
-		if v, ok := latency(in, i, applied[i], max(ch.At, origin)); ok {
+		if v, ok := latency(in, i, applied[i], max(ch.At, from)); ok {
 			lats = append(lats, v)
 		}
 	}
@@ -98,6 +103,7 @@ func measureRestartPhases(in *Input, first firstMeaningful) restartPhases {
 		if r.Leading != nil {
 			ph.LeadingSeconds = ptr(*r.Leading)
 		}
+		ph.LeaseRequestedSeconds = in.leaseRequested(r, end)
 		ph.AtStop = r.AtStop
 		for j := range in.Calls {
 			c := &in.Calls[j]

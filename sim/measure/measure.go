@@ -36,6 +36,7 @@ func Run(in *Input) *Output {
 		first,
 		measureBlindTime(in, changes.applied),
 		phases,
+		measureLeaseSplit(in, phases.first(), changes.applied),
 		measureAWSCalls(in, first.at),
 		measureBlindCosts(in, first.at),
 		measureRestartWork(in, first.at),

@@ -33,6 +33,10 @@ type Sources struct {
 	Controllers Controllers
 	// Clock times the samples in scenario seconds.
 	Clock scenario.Clock
+	// RunDir is the directory the run owns, and Parallel how many runs run side by side (the
+	// machine's record of the CPU the run got).
+	RunDir   string
+	Parallel int
 }
 
 // Conversion turns what the recorders saw into the Input's terms.

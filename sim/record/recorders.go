@@ -94,13 +94,16 @@ func collectMemory(points []sut.MemoryPoint, in *measure.Input, c Conversion) {
 
 // host watches the machine the run shares: its CPU, load and scheduling delay.
 type host struct {
+	src    Sources
 	watch  *machine.Watch
 	record *results.Machine
 }
 
-func newMachine(Sources) Recorder { return &host{} }
+func newMachine(src Sources) Recorder { return &host{src: src} }
 
-func (h *host) Start(time.Time) { h.watch = machine.Start(machine.Options{}) }
+func (h *host) Start(time.Time) {
+	h.watch = machine.Start(machine.Options{RunDir: h.src.RunDir, Parallel: h.src.Parallel})
+}
 
 func (h *host) Stop() { h.record = h.watch.Stop() }
 

@@ -39,6 +39,11 @@ type AB struct {
 	// --candidate-binary` override their binaries.
 	Baseline  Build `json:"baseline,omitempty"`
 	Candidate Build `json:"candidate,omitempty"`
+	// Parallel is how many runs run side by side when `restartsim gate --parallel` does not say
+	// (each with its own API server, etcd, fakeaws, controller, ports and directory; the sides
+	// interleaved; a look waits for its block). Default 1, one after another: side by side suits
+	// runs that mostly wait (a controller waiting for its Lease), not runs that keep the CPUs busy.
+	Parallel int `json:"parallel,omitempty"`
 	// Alpha is the family-wise false-alarm rate over all compared metrics (weighted Holm).
 	// Default 0.05.
 	Alpha float64 `json:"alpha,omitempty"`
@@ -97,6 +102,9 @@ const (
 	// BaselineSuffix names the baseline side's strategy: "<strategy>-baseline".
 	BaselineSuffix = "-baseline"
 	maxABRepeats   = 100
+	// MaxABParallel bounds ab.parallel and --parallel: every run holds its own API server, etcd
+	// and controller.
+	MaxABParallel = 8
 )
 
 // minMemoryDelta is the smallest memory regression the default metrics fail on: a Go heap's
@@ -172,6 +180,9 @@ func (v *validator) validateAB(s *Scenario) {
 	v.count("ab.repeats", ab.Repeats, 2, maxABRepeats)
 	v.count("ab.block", ab.Block, 1, maxABRepeats)
 	v.count("ab.maxRepeats", ab.MaxRepeats, ab.Repeats, maxABRepeats)
+	if ab.Parallel != 0 {
+		v.count("ab.parallel", ab.Parallel, 1, MaxABParallel)
+	}
 	if ab.Budget != nil && ab.Budget.Duration <= 0 {
 		v.addf("ab.budget", "must be positive, got %s", ab.Budget.Duration)
 	}

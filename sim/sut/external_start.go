@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"text/template"
 	"time"
@@ -135,11 +136,28 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-// probePort binds a free loopback port, below the ephemeral range when one is free there.
+// handedOut are the ports this process handed to a child lately: runs side by side in one
+// harness never draw the same port, even in the window between one's probe and its child's bind.
+var handedOut = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
+
+// probePort binds a free loopback port, below the ephemeral range when one is free there, that
+// this process has not handed out lately.
 func probePort() (net.Listener, error) {
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	if len(handedOut.ports) > (childPortMax-childPortMin)/2 {
+		clear(handedOut.ports) // long since bound by their children or released
+	}
 	for range 50 {
 		port := childPortMin + mrand.IntN(childPortMax-childPortMin)
+		if handedOut.ports[port] {
+			continue
+		}
 		if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+			handedOut.ports[port] = true
 			return ln, nil
 		}
 	}

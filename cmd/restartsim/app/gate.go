@@ -25,6 +25,8 @@ func init() { subcommands = append(subcommands, newGateCommand) }
 
 // gateOptions are the flags of `restartsim gate`.
 type gateOptions struct {
+	// Parallel is how many runs of a scenario run side by side.
+	Parallel int
 	// File is a scenario to run first (instead of Results); its results are then gated.
 	File string
 	// OutDir, EnvtestAssets and Verbose configure that run as for simulate.
@@ -111,6 +113,7 @@ func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.OutDir, "out", "o", "out", "output root of a scenario run; it writes <out>/<scenario>/<timestamp>/")
 	fs.StringVar(&o.EnvtestAssets, "envtest-assets", "", "directory holding kube-apiserver and etcd (default: $KUBEBUILDER_ASSETS or bin/k8s/<version>)")
 	addVerbosityFlag(fs, &o.Verbose, "log verbosity on stderr of a scenario run (0: progress only)", "verbose")
+	fs.IntVar(&o.Parallel, "parallel", 0, parallelHelp+" (default: the scenario's ab.parallel, else 1)")
 	fs.StringVar(&o.BaselineBinary, "baseline-binary", "", "A/B: the baseline build's binary (overrides ab.baseline.binary)")
 	fs.StringVar(&o.CandidateBinary, "candidate-binary", "", "A/B: the candidate build's binary (overrides ab.candidate.binary)")
 	fs.StringArrayVar(&o.BaselineArgs, "baseline-arg", nil, "A/B: an argument appended to the baseline's command (repeatable; replaces ab.baseline.args)")
@@ -129,6 +132,9 @@ func (o *gateOptions) AddFlags(fs *pflag.FlagSet) {
 // Validate checks the flags and, with -f, parses the scenario and applies the build overrides:
 // nothing starts unless the whole input is valid.
 func (o *gateOptions) Validate() error {
+	if err := sim.CheckParallel(o.Parallel); err != nil {
+		return err
+	}
 	var stdin []byte
 	if o.File == scenario.Stdin || o.Results == scenario.Stdin {
 		// One stream, read once: a results document (JSON) or a scenario.
@@ -295,7 +301,7 @@ func (o *gateOptions) simulate(ctx context.Context, out, stderr io.Writer) (*res
 	}
 	defer flush()
 	rep, err := sim.Run(ctx, sim.Options{Scenario: o.scenario, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
-		Stdout: out, Progress: stderr, Logger: log, Version: Version()})
+		Stdout: out, Progress: stderr, Logger: log, Version: Version(), Parallel: o.Parallel})
 	var v *results.ViolationError
 	switch {
 	case rep != nil && (err == nil || errors.As(err, &v)):

@@ -32,6 +32,7 @@ const (
 
 // simulateOptions are the flags of `restartsim simulate`.
 type simulateOptions struct {
+	Parallel      int
 	File          string
 	Kubeconfig    string
 	KubeContext   string
@@ -95,14 +96,20 @@ func (o *simulateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.DryRun, "dry-run", false, "run every check made before the start (as restartsim validate does), start nothing and exit: 0 valid, 2 not")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
+	fs.IntVar(&o.Parallel, "parallel", 0, parallelHelp+" (default: an A/B scenario's ab.parallel, else 1)")
 	addVerbosityFlag(fs, &o.Verbose, "log verbosity on stderr (0: progress only)", "verbose")
 }
+
+const parallelHelp = "run up to N strategy runs (repeats, strategies, A/B runs) side by side, each with its own API server, etcd, fakeaws, controller, ports and directory"
 
 const freshFleetsHelp = "create the fleet anew for every strategy (default on envtest: create it once per seed and start every strategy on a copy of etcd and fakeaws)"
 
 // Validate checks the flags and parses the scenario: nothing starts unless the whole file is valid.
 // Reading the file gives up when ctx ends (a named pipe may wait for its writer).
 func (o *simulateOptions) Validate(ctx context.Context) error {
+	if err := sim.CheckParallel(o.Parallel); err != nil {
+		return err
+	}
 	if o.File == "" {
 		// The built-in quickstart; its name goes into results.json and the output folder's copy.
 		o.File = scenarios.QuickstartName
@@ -125,6 +132,7 @@ func (o *simulateOptions) simOptions(stdout, stderr io.Writer, log *logr.Logger)
 		AWSEndpoint: o.AWSEndpoint, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets, Stdout: stdout, Progress: stderr,
 		Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
 		HeapPeakProfile: heapPeakFile(o.ProfileDir), SetupMemoryLimit: o.SetupMemory.bytes, InstallCRDs: o.InstallCRDs,
+		Parallel: o.Parallel,
 	}
 	if log != nil {
 		opts.Logger = *log

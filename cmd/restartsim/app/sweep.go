@@ -29,6 +29,8 @@ func init() { subcommands = append(subcommands, newSweepCommand) }
 type sweepOptions struct {
 	// File is the scenario template; fleet.targetGroupBindings and name are replaced per size.
 	File string
+	// Parallel is how many strategy runs of one size run side by side.
+	Parallel int
 	// Sizes are the fleet sizes, ascending. Default 100,1000,10000.
 	Sizes []int
 	// OutDir is the output root. Default out.
@@ -85,11 +87,15 @@ func (o *sweepOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoReport, "no-report", false, "skip the per-size reports (the sweep report is still rendered)")
 	fs.BoolVar(&o.FreshFleets, "fresh-fleets", false, freshFleetsHelp)
 	fs.Var(&o.SetupMemory, "setup-memory-limit", setupMemoryLimitHelp)
+	fs.IntVar(&o.Parallel, "parallel", 0, parallelHelp+" (default: an A/B scenario's ab.parallel, else 1)"+"; the sizes still run one after another")
 }
 
 // Validate checks the flags and that the template parses at every size; reading the template
 // gives up when ctx ends.
 func (o *sweepOptions) Validate(ctx context.Context) error {
+	if err := sim.CheckParallel(o.Parallel); err != nil {
+		return err
+	}
 	if o.File == "" {
 		return errors.New("-f SCENARIO is required")
 	}
@@ -180,7 +186,7 @@ func (o *sweepOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 		rep, err := sim.Run(ctx, sim.Options{
 			Scenario: sc, ScenarioFile: o.File, OutDir: o.OutDir, AssetsDir: o.EnvtestAssets,
 			Stdout: stdout, Progress: stderr, Logger: log, Version: Version(), NoReport: o.NoReport, NoFleetSnapshot: o.FreshFleets,
-			HeapPeakProfile: heapPeakFile(profileDir), SetupMemoryLimit: o.SetupMemory.bytes,
+			HeapPeakProfile: heapPeakFile(profileDir), SetupMemoryLimit: o.SetupMemory.bytes, Parallel: o.Parallel,
 		})
 		if stop != nil {
 			stop()
