@@ -68,7 +68,8 @@ func TestEC2CapacityThrottling(t *testing.T) {
 	for _, b := range e.srv.Buckets() {
 		buckets[b.Key] = true
 	}
-	if !buckets[fakeaws.BucketEC2RunInstancesResource] || !buckets[fakeaws.CategoryEC2ResourceIntensive+"/RunInstances"] {
+	if !buckets[fakeaws.BucketEC2RunInstancesResource] || !buckets[fakeaws.CategoryEC2RunInstances] ||
+		!buckets[fakeaws.CategoryEC2ResourceIntensive+"/CreateFleet"] {
 		t.Fatalf("buckets: %v", buckets)
 	}
 }

@@ -60,6 +60,11 @@ const (
 	CategoryEC2Mutating          = throttle.EC2Mutating
 	CategoryEC2SecurityGroup     = throttle.EC2SecurityGroup
 	CategoryEC2ResourceIntensive = throttle.EC2ResourceIntensive
+	// The actions with request figures of their own: each one bucket, keyed by this name.
+	CategoryEC2RunInstances       = throttle.EC2RunInstancesRequest
+	CategoryEC2TerminateInstances = throttle.EC2TerminateInstancesRequest
+	CategoryEC2CreateTags         = throttle.EC2CreateTagsRequest
+	CategoryEC2DeleteTags         = throttle.EC2DeleteTagsRequest
 	// The resource token buckets: one token per instance an EC2 call launches or terminates.
 	BucketEC2RunInstancesResource       = throttle.EC2RunInstancesResource
 	BucketEC2TerminateInstancesResource = throttle.EC2TerminateInstancesResource

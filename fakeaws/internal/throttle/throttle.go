@@ -44,9 +44,16 @@ const (
 	EC2Unfiltered        = "ec2/unfiltered-describe"
 	EC2Mutating          = "ec2/mutating"
 	EC2SecurityGroup     = "ec2/security-group-ingress"
-	// EC2ResourceIntensive is the request bucket AWS gives the launch actions (RunInstances, CreateFleet),
-	// the same size and refill as the mutating bucket.
+	// EC2ResourceIntensive is the request bucket of CreateFleet, the same size and refill as the
+	// mutating bucket.
 	EC2ResourceIntensive = "ec2/resource-intensive"
+	// The actions AWS's request token table gives figures of their own (each still evaluated on its own,
+	// as every EC2 action is): RunInstances 5 tokens, 2 a second; TerminateInstances 100, 5 a second;
+	// CreateTags and DeleteTags 100, 10 a second.
+	EC2RunInstancesRequest       = "ec2/request/RunInstances"
+	EC2TerminateInstancesRequest = "ec2/request/TerminateInstances"
+	EC2CreateTagsRequest         = "ec2/request/CreateTags"
+	EC2DeleteTagsRequest         = "ec2/request/DeleteTags"
 	// The resource token buckets of AWS's "Request throttling for the Amazon EC2 API" (Resource token
 	// bucket sizes and refill rates): one token per instance launched or terminated, taken besides the
 	// request token. RunInstances: 1,000 tokens, 2 per second; TerminateInstances: 1,000, 20 per second.
@@ -98,15 +105,17 @@ var profiles = map[string]map[string]Limit{
 		ELBRegistration: {4, 20}, ELBDescribe: {10, 40}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
 		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000},
-		EC2TerminateInstancesResource: {20, 1000},
-		STSRequest:                    {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
+		EC2TerminateInstancesResource: {20, 1000}, EC2RunInstancesRequest: {2, 5}, EC2TerminateInstancesRequest: {5, 100},
+		EC2CreateTagsRequest: {10, 100}, EC2DeleteTagsRequest: {10, 100},
+		STSRequest: {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
 	},
 	Profile2026: {
 		ELBRegistration: {4, 20}, ELBDescribe: {50, 200}, ELBMutating: {3, 20}, ELBResourceIntensive: {0.2, 10},
 		EC2Describe: {20, 100}, EC2Unfiltered: {10, 50}, EC2Mutating: {5, 50}, EC2SecurityGroup: {5, 50},
 		EC2ResourceIntensive: {5, 50}, EC2RunInstancesResource: {2, 1000},
-		EC2TerminateInstancesResource: {20, 1000},
-		STSRequest:                    {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
+		EC2TerminateInstancesResource: {20, 1000}, EC2RunInstancesRequest: {2, 5}, EC2TerminateInstancesRequest: {5, 100},
+		EC2CreateTagsRequest: {10, 100}, EC2DeleteTagsRequest: {10, 100},
+		STSRequest: {600, 600}, Route53Request: {5, 5}, SSMParameterStore: {40, 40},
 	},
 	ProfileUnlimited: {},
 }
@@ -144,6 +153,12 @@ var unfilteredEC2 = map[string]bool{
 	"DescribeSnapshots": true, "DescribeSpotInstanceRequests": true, "DescribeVolumes": true,
 }
 
+// ec2ActionBuckets are the EC2 actions with request figures of their own, by action.
+var ec2ActionBuckets = map[string]string{
+	"RunInstances": EC2RunInstancesRequest, "TerminateInstances": EC2TerminateInstancesRequest,
+	"CreateTags": EC2CreateTagsRequest, "DeleteTags": EC2DeleteTagsRequest,
+}
+
 // Category returns the bucket category of an operation. unfiltered tells whether an EC2 describe carried no
 // filter, no ID list and no MaxResults.
 func Category(service, op string, unfiltered bool) string {
@@ -163,7 +178,9 @@ func Category(service, op string, unfiltered bool) string {
 		switch {
 		case strings.HasPrefix(op, "AuthorizeSecurityGroup") || strings.HasPrefix(op, "RevokeSecurityGroup"):
 			return EC2SecurityGroup
-		case op == "RunInstances" || op == "CreateFleet":
+		case ec2ActionBuckets[op] != "":
+			return ec2ActionBuckets[op]
+		case op == "CreateFleet":
 			return EC2ResourceIntensive
 		case strings.HasPrefix(op, "Describe"):
 			if unfiltered && unfilteredEC2[op] {
@@ -278,7 +295,7 @@ func (t *Throttler) resolve(service, op string, unfiltered bool) (string, Limit)
 			l = Unlimited
 		}
 	}
-	if service == "ec2" {
+	if service == "ec2" && ec2ActionBuckets[op] == "" {
 		return cat + "/" + op, l
 	}
 	return cat, l
