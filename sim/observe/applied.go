@@ -77,7 +77,9 @@ func (a *IngressApplied) SeenAt(id string) (time.Time, bool) {
 	return t, ok
 }
 
-func (a *IngressApplied) poll(now time.Time) {
+// poll judges the pending changes on AWS's state and records those applied at now(), read once the
+// state was: the snapshot reads lazily, so a time taken before could precede the change it saw.
+func (a *IngressApplied) poll(now func() time.Time) {
 	a.mu.Lock()
 	pending := maps.Clone(a.pending)
 	a.mu.Unlock()
@@ -85,10 +87,15 @@ func (a *IngressApplied) poll(now time.Time) {
 		return
 	}
 	snap := newLBSnapshot(a.aws, a.targets, a.cluster)
+	var applied []string
 	for id, ch := range pending {
 		if !slices.ContainsFunc(ch.expect, func(e workload.Expectation) bool { return !snap.holds(e) }) {
-			a.applied(id, ch, now)
+			applied = append(applied, id)
 		}
+	}
+	at := now()
+	for _, id := range applied {
+		a.applied(id, pending[id], at)
 	}
 }
 
@@ -239,15 +246,15 @@ func (s *lbSnapshot) forwardsToBackend(a fakeaws.Action, e workload.Expectation)
 }
 
 // pollEvery calls poll with the time every interval until ctx ends.
-func pollEvery(ctx context.Context, interval time.Duration, poll func(time.Time)) {
+func pollEvery(ctx context.Context, interval time.Duration, poll func(now func() time.Time)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-t.C:
-			poll(now)
+		case <-t.C: // the tick's own time may be an interval old on a busy machine
+			poll(time.Now)
 		}
 	}
 }

@@ -146,7 +146,7 @@ func TestIngressAppliedCountsASupersededChangeWithTheLaterOne(t *testing.T) {
 	a.Track("later", ing, []workload.Expectation{{Check: workload.ExpectOIDCClientSecret, Group: "shop-g", Ingress: ing,
 		Host: "shop.example.com", Path: "/cart", Value: "s3cret-1"}})
 	now := time.Now()
-	a.poll(now)
+	a.poll(func() time.Time { return now })
 	for id, want := range map[string]bool{"earlier": true, "later": true, "elsewhere": false} {
 		if at, ok := a.SeenAt(id); ok != want || ok && !at.Equal(now) {
 			t.Errorf("%s: seen %v at %v, want seen %v at the poll", id, ok, at, want)

@@ -203,7 +203,8 @@ func (a *ObjectsApplied) ResourceID(id string) string {
 	return a.ids[id]
 }
 
-func (a *ObjectsApplied) poll(now time.Time) {
+// poll judges the pending changes on the objects and AWS, and records those applied at now().
+func (a *ObjectsApplied) poll(now func() time.Time) {
 	a.mu.Lock()
 	pending := maps.Clone(a.pending)
 	a.mu.Unlock()
@@ -223,13 +224,18 @@ func (a *ObjectsApplied) poll(now time.Time) {
 		}
 		snap = snap.WithObjects(a.objs.Fleet.IndexObjects(objs))
 	}
+	var applied []string
 	for id, ch := range pending {
 		a.mu.Lock()
 		ch.ResolveResourceID(snap) // a resource found by name may be made after the patch
 		a.mu.Unlock()
 		if ok, _ := ch.Applied(snap); ok {
-			a.applied(id, ch, now)
+			applied = append(applied, id)
 		}
+	}
+	at := now() // once the state was read: see IngressApplied.poll
+	for _, id := range applied {
+		a.applied(id, pending[id], at)
 	}
 }
 
