@@ -116,6 +116,9 @@ func newRunConfig(o Options) runConfig {
 	if o.Parallel == 0 && o.Scenario != nil && o.Scenario.AB != nil {
 		o.Parallel = o.Scenario.AB.Parallel
 	}
+	if o.Parallel > 1 {
+		o.Progress = io.Discard // the spinners of runs side by side would write over each other
+	}
 	switch {
 	case os.Getenv("GOMEMLIMIT") != "":
 		o.SetupMemoryLimit = -1

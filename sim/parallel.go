@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,7 +33,6 @@ type blockRun struct {
 // (results.AB.StarvedRuns), while such runs are few (transient): beside other runs, a starved run
 // says more of the machine than of the build.
 func runBlocks(ctx context.Context, p *preparedRun, dir string, res *results.Results) ([][]*strategyOutcome, error) {
-	p.o.Progress = io.Discard // the spinners of runs side by side would write over each other
 	o, sc, arms := p.o, p.sc, p.arms
 	runs := make([][]*strategyOutcome, len(arms))
 	snaps := map[int64]*fleetSnapshot{}

@@ -16,9 +16,6 @@ import (
 // runRounds runs every arm once per round (repeat), each round's seed on a fleet snapshot shared
 // by its arms when the scenario allows one, and returns every arm's runs.
 func runRounds(ctx context.Context, p *preparedRun, dir string, res *results.Results) ([][]*strategyOutcome, error) {
-	if p.o.Parallel > 1 {
-		return runBlocks(ctx, p, dir, res)
-	}
 	o, sc, arms := p.o, p.sc, p.arms
 	runs := make([][]*strategyOutcome, len(arms))
 	strategyRuns := 0 // numbers the strategy runs, which on a kubeconfig cluster name their namespaces

@@ -93,7 +93,11 @@ func runScenario(ctx context.Context, p *preparedRun, dir string, started time.T
 		res.Scenario.Repeats = rounds(sc)
 	}
 	peak := observe.StartRSSWatch(o.HeapPeakProfile)
-	runs, err := runRounds(ctx, p, dir, res)
+	run := runRounds
+	if p.o.Parallel > 1 {
+		run = runBlocks
+	}
+	runs, err := run(ctx, p, dir, res)
 	if err != nil {
 		return nil, err
 	}
