@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
+
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -63,15 +65,16 @@ func newRig(t *testing.T, sc *scenario.Scenario, spec workload.Spec) *rig {
 	return r
 }
 
-// advanceWhenWaiting steps the wall clock by d once something waits on it, until ctx ends.
+// advanceWhenWaiting steps the wall clock by d each time something waits on it, until ctx ends:
+// the fake clock has no way to announce a new waiter, so it is polled for one.
 func (r *rig) advanceWhenWaiting(ctx context.Context, d time.Duration) {
 	go func() {
-		for ctx.Err() == nil {
+		_ = wait.PollUntilContextCancel(ctx, time.Millisecond, true, func(context.Context) (bool, error) {
 			if r.wall.HasWaiters() {
 				r.wall.Step(d)
 			}
-			time.Sleep(time.Millisecond)
-		}
+			return false, nil
+		})
 	}()
 }
 
