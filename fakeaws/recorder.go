@@ -63,6 +63,17 @@ type Call struct {
 	RequestID         string            `json:"requestId"`
 }
 
+// Mutates reports whether the call's operation changes AWS state rather than reading it: every
+// operation but the Describe, List, Get and Head ones, in each service fakeaws speaks.
+func (c *Call) Mutates() bool {
+	for _, read := range []string{"Describe", "List", "Get", "Head"} {
+		if strings.HasPrefix(c.Operation, read) {
+			return false
+		}
+	}
+	return true
+}
+
 // MaxErrorMessage bounds a recorded call's error message: enough to say why, without letting the
 // messages of many refused calls (which may name their resources) grow the log.
 const MaxErrorMessage = 256

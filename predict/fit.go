@@ -333,7 +333,7 @@ func nearestMutation(rr reRead, at float64) *timedCall {
 	bestD := math.Inf(1)
 	for i := range rr.calls {
 		c := &rr.calls[i]
-		if c.Outcome != fakeaws.OutcomeOK || !mutating(c.Call) {
+		if c.Outcome != fakeaws.OutcomeOK || !c.Call.Mutates() {
 			continue
 		}
 		d := at - (c.at + c.Latency.Seconds())

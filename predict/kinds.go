@@ -68,7 +68,7 @@ func fitKinds(rr reRead, fleet int, known map[string]map[string]bool) []Kind {
 		k.times[c.item] = append(k.times[c.item], c.at)
 		k.ok = append(k.ok, okCall{c.item, c.at})
 		if k.buckets[c.Bucket] == 0 {
-			k.PerObject = append(k.PerObject, BucketCalls{Bucket: c.Bucket, Mutating: mutating(c.Call)})
+			k.PerObject = append(k.PerObject, BucketCalls{Bucket: c.Bucket, Mutating: c.Call.Mutates()})
 		}
 		k.buckets[c.Bucket]++
 		if len(k.times) > 1 || len(k.times[c.item]) > 1 {

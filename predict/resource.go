@@ -41,13 +41,3 @@ func arnKind(arn string) string {
 	typ, _, _ := strings.Cut(parts[5], "/")
 	return typ
 }
-
-// mutating reports whether a call changes AWS state rather than reading it.
-func mutating(c *fakeaws.Call) bool {
-	for _, p := range []string{"Describe", "List", "Get", "Head"} {
-		if strings.HasPrefix(c.Operation, p) {
-			return false
-		}
-	}
-	return true
-}

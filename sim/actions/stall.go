@@ -3,7 +3,6 @@ package actions
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/restartsim/restartsim/fakeaws"
@@ -47,22 +46,11 @@ func (s *stallRule) observe(now time.Time, p progress) bool {
 func progressOf(in *measure.Input, unapplied int, objects uint64) progress {
 	p := progress{made: len(in.Changes) + len(in.Drifts), unapplied: unapplied, objects: objects}
 	for _, c := range in.Calls {
-		if c.Outcome == fakeaws.OutcomeOK && mutates(c.Operation) {
+		if c.Outcome == fakeaws.OutcomeOK && c.Mutates() {
 			p.mutations++
 		}
 	}
 	return p
-}
-
-// mutates tells an AWS operation that changes something from one that reads (Describe, Get, List,
-// Head, and the dry runs and token calls that read no state being errors or reads already).
-func mutates(op string) bool {
-	for _, read := range []string{"Describe", "Get", "List", "Head"} {
-		if strings.HasPrefix(op, read) {
-			return false
-		}
-	}
-	return true
 }
 
 // stalledDetail says what the stall event means.
