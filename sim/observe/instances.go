@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/restartsim/restartsim/sim/kubesim"
+
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -75,13 +77,13 @@ func ProviderIDs(ctx context.Context, c client.Reader) ([]string, error) {
 }
 
 // LeakedInstances are the pending or running instances of insts that no provider ID names
-// (aws:///<zone>/<instance-id>: its last segment), in ID order. Seeded instances (never launched
+// (aws:///<zone>/<instance-id>), in ID order. Seeded instances (never launched
 // through the API, so never pending: the harness's own fixtures) are not capacity anyone launched.
 func LeakedInstances(insts []fakeaws.Instance, providerIDs []string) []fakeaws.Instance {
 	named := make(map[string]bool, len(providerIDs))
 	for _, p := range providerIDs {
-		if i := strings.LastIndexByte(p, '/'); i >= 0 && i < len(p)-1 {
-			named[p[i+1:]] = true
+		if id := kubesim.InstanceID(p); id != "" {
+			named[id] = true
 		}
 	}
 	var out []fakeaws.Instance
