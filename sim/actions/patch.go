@@ -42,10 +42,12 @@ func (e *Executor) objectChurn(ctx context.Context, index int, st scenario.Step)
 	// The objects changed before an error are changes all the same.
 	for _, ch := range changes {
 		id := fmt.Sprintf("%s-%s-%04d", st.Kind, ch.Group, ch.Seq)
+		// Read before Track: from then on the applied watch may resolve the change's ResourceID.
+		mc := measure.Change{ID: id, Kind: st.Kind, Object: ch.Group + "/" + ch.Key.String(),
+			ResourceID: ch.ResourceID, AnyResource: ch.UnnamedByCalls(), Mutations: ch.Mutations, At: e.sec(at)}
 		e.objApplied.Track(id, ch)
 		e.mu.Lock()
-		e.changes = append(e.changes, measure.Change{ID: id, Kind: st.Kind, Object: ch.Group + "/" + ch.Key.String(),
-			ResourceID: ch.ResourceID, AnyResource: ch.UnnamedByCalls(), Mutations: ch.Mutations, At: e.sec(at)})
+		e.changes = append(e.changes, mc)
 		e.mu.Unlock()
 	}
 	if err != nil {
