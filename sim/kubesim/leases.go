@@ -2,8 +2,9 @@ package kubesim
 
 import (
 	"context"
-	"strings"
 	"time"
+
+	"github.com/restartsim/restartsim/internal/providerid"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -45,7 +46,7 @@ func (s *Simulator) renewLeasesOnce(ctx context.Context) {
 	duration := int32(max(40, 4*s.opts.NodeLeaseInterval/time.Second))
 	for i := range nodes.Items {
 		n := &nodes.Items[i]
-		if !NodeReady(n) || InstanceID(n.Spec.ProviderID) == "" {
+		if !NodeReady(n) || providerid.InstanceID(n.Spec.ProviderID) == "" {
 			continue
 		}
 		err := RenewLease(ctx, s.c, n, duration, now, s.opts.Labels)
@@ -83,16 +84,4 @@ func NodeReady(n *corev1.Node) bool {
 		}
 	}
 	return false
-}
-
-// InstanceID is the instance ID at the end of an aws:///<zone>/<id> provider ID.
-func InstanceID(providerID string) string {
-	if !strings.HasPrefix(providerID, "aws://") {
-		return ""
-	}
-	id := providerID[strings.LastIndexByte(providerID, '/')+1:]
-	if !strings.HasPrefix(id, "i-") {
-		return ""
-	}
-	return id
 }

@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/restartsim/restartsim/internal/providerid"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -31,7 +33,7 @@ func NodeName(privateIP, region string) string {
 
 // ProviderID is the cloud provider's ID of an instance's Node.
 func ProviderID(in fakeaws.Instance) string {
-	return "aws:///" + in.AvailabilityZone + "/" + in.ID
+	return providerid.Format(in.AvailabilityZone, in.ID)
 }
 
 // nodeObject is the Node a kubelet registers for in: NotReady until the join delay has passed.

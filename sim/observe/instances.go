@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/restartsim/restartsim/sim/kubesim"
+	"github.com/restartsim/restartsim/internal/providerid"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -82,7 +82,7 @@ func ProviderIDs(ctx context.Context, c client.Reader) ([]string, error) {
 func LeakedInstances(insts []fakeaws.Instance, providerIDs []string) []fakeaws.Instance {
 	named := make(map[string]bool, len(providerIDs))
 	for _, p := range providerIDs {
-		if id := kubesim.InstanceID(p); id != "" {
+		if id := providerid.InstanceID(p); id != "" {
 			named[id] = true
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/restartsim/restartsim/internal/providerid"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
@@ -69,7 +71,7 @@ type NodePlan struct {
 }
 
 // ProviderID is the node's spec.providerID, aws:///<zone>/<instance-id>.
-func (n NodePlan) ProviderID() string { return "aws:///" + n.Zone + "/" + n.InstanceID }
+func (n NodePlan) ProviderID() string { return providerid.Format(n.Zone, n.InstanceID) }
 
 // NetworkingSource is where a TGB's networking rule allows traffic from.
 type NetworkingSource string

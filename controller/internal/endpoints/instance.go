@@ -3,7 +3,8 @@ package endpoints
 import (
 	"fmt"
 	"reflect"
-	"strings"
+
+	"github.com/restartsim/restartsim/internal/providerid"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -41,7 +42,7 @@ func ResolveInstance(in InstanceInput) (Result, error) {
 		if in.Selector != nil && !in.Selector.Matches(labels.Set(n.Labels)) {
 			continue
 		}
-		id := InstanceID(n.Spec.ProviderID)
+		id := providerid.InstanceID(n.Spec.ProviderID)
 		if id == "" {
 			continue
 		}
@@ -53,18 +54,6 @@ func ResolveInstance(in InstanceInput) (Result, error) {
 	}
 	sortEndpoints(res.Endpoints)
 	return res, nil
-}
-
-// InstanceID parses aws:///<az>/<instance-id>; "" when the provider ID is not an EC2 instance.
-func InstanceID(providerID string) string {
-	if !strings.HasPrefix(providerID, "aws://") {
-		return ""
-	}
-	id := providerID[strings.LastIndexByte(providerID, '/')+1:]
-	if !strings.HasPrefix(id, "i-") {
-		return ""
-	}
-	return id
 }
 
 func nodeReady(n *corev1.Node) bool {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/restartsim/restartsim/internal/providerid"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -185,7 +187,7 @@ func (st *clusterState) desired(tgb *v1beta1.TargetGroupBinding) (DesiredTGB, er
 			sel = s
 		}
 		for _, n := range st.nodes {
-			id := kubesim.InstanceID(n.Spec.ProviderID)
+			id := providerid.InstanceID(n.Spec.ProviderID)
 			if id == "" || !kubesim.NodeReady(n) || !sel.Matches(labels.Set(n.Labels)) {
 				continue
 			}
