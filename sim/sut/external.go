@@ -29,6 +29,7 @@ const gracefulStopTimeout = 30 * time.Second
 type external struct {
 	x       *scenario.External
 	base    scenario.TemplateData
+	command commandTemplates
 	env     []string
 	dir     string
 	secrets string // where the webhook certificates and keys go: the environment's private directory

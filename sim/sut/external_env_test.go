@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/restartsim/restartsim/sim/backend"
 	"github.com/restartsim/restartsim/sim/env"
+	"github.com/restartsim/restartsim/sim/runerr"
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -157,6 +160,45 @@ func awaitChildReport(t *testing.T, report string, exited <-chan struct{}) awsCh
 		case <-deadline:
 			t.Fatal("no report from the child after 60 s")
 		case <-tick.C:
+		}
+	}
+}
+
+// testExternal is an external controller of x's command, as NewExternal builds one, without an environment.
+func testExternal(t *testing.T, x *scenario.External, dir, secrets string, reps int) *external {
+	t.Helper()
+	command, err := parseCommand(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &external{x: x, command: command, dir: dir, secrets: secrets, reps: reps, log: logr.Discard()}
+}
+
+// The command and environment are parsed once, when the controller is built (a mistake is bad input
+// naming the field), and each process's start only fills in its own values.
+func TestCommandParsedOnceFilledPerReplica(t *testing.T) {
+	_, err := parseCommand(&scenario.External{Command: []string{"ctl", "--port={{.Port"}})
+	if !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "controller.external.command[1]") {
+		t.Fatalf("err %v: want bad input naming command[1]", err)
+	}
+	_, err = parseCommand(&scenario.External{Command: []string{"ctl"}, Env: map[string]string{"A": "{{end}}"}})
+	if !runerr.IsBadInput(err) || !strings.Contains(err.Error(), "controller.external.env[A]") {
+		t.Fatalf("err %v: want bad input naming env[A]", err)
+	}
+	c, err := parseCommand(&scenario.External{Command: []string{"ctl", "--id={{.Replica}}", "--metrics=:{{.MetricsPort}}"},
+		Env: map[string]string{"Z": "{{.Region}}", "A": "r{{.Replica}}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []scenario.TemplateData{{Replica: 0, MetricsPort: 20001, Region: "eu-west-1"}, {Replica: 1, MetricsPort: 20002, Region: "eu-west-1"}} {
+		argv, env, err := c.fill(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantArgv := []string{"ctl", fmt.Sprintf("--id=%d", d.Replica), fmt.Sprintf("--metrics=:%d", d.MetricsPort)}
+		wantEnv := []string{fmt.Sprintf("A=r%d", d.Replica), "Z=eu-west-1"}
+		if !slices.Equal(argv, wantArgv) || !slices.Equal(env, wantEnv) {
+			t.Errorf("replica %d: argv %q env %q, want %q %q", d.Replica, argv, env, wantArgv, wantEnv)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,8 +24,9 @@ import (
 func shExternal(t *testing.T, script string, reps int) *external {
 	t.Helper()
 	dir := t.TempDir()
-	return &external{x: &scenario.External{Command: []string{"/bin/sh", "-c", script}}, dir: dir, secrets: dir, reps: reps,
-		log: logr.Discard(), exited: make(chan struct{})}
+	x := testExternal(t, &scenario.External{Command: []string{"/bin/sh", "-c", script}}, dir, dir, reps)
+	x.exited = make(chan struct{})
+	return x
 }
 
 // A controller that exits at once fails its start with its exit status and log: bad input or

@@ -44,6 +44,10 @@ func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 		return nil, err
 	}
 	envv := append(withoutAWS(os.Environ()), append(awsEnv, "KUBECONFIG="+e.ControllerKubeconfig)...)
+	command, err := parseCommand(x)
+	if err != nil {
+		return nil, err
+	}
 	var synced *regexp.Regexp
 	if x.CacheSyncedLog != "" {
 		if synced, err = regexp.Compile(x.CacheSyncedLog); err != nil {
@@ -60,7 +64,7 @@ func NewExternal(x *scenario.External, e *env.Env, b backend.Backend, cr backend
 			return nil, err
 		}
 	}
-	return &external{x: x, base: base, env: envv, dir: dir, secrets: e.PrivateDir(), log: log, reps: sc.Controller.Replicas,
+	return &external{x: x, base: base, command: command, env: envv, dir: dir, secrets: e.PrivateDir(), log: log, reps: sc.Controller.Replicas,
 		metrics: &http.Client{Timeout: 2 * time.Second}, synced: synced, lease: lease, exited: make(chan struct{}), aws: b}, nil
 }
 
@@ -93,15 +97,72 @@ func withoutAWS(environ []string) []string {
 }
 
 func render(text string, data scenario.TemplateData) (string, error) {
-	t, err := template.New("").Option("missingkey=error").Parse(text)
+	t, err := parseTemplate(text)
 	if err != nil {
 		return "", err
 	}
+	return execute(t, data)
+}
+
+func parseTemplate(text string) (*template.Template, error) {
+	return template.New("").Option("missingkey=error").Parse(text)
+}
+
+func execute(t *template.Template, data scenario.TemplateData) (string, error) {
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// commandTemplates are the external controller's command and environment, parsed once when it is
+// built, so a replacement's start (timed) only fills them in.
+type commandTemplates struct {
+	argv []*template.Template
+	env  []envTemplate // sorted by name
+}
+
+type envTemplate struct {
+	name string
+	t    *template.Template
+}
+
+func parseCommand(x *scenario.External) (commandTemplates, error) {
+	var c commandTemplates
+	for i, a := range x.Command {
+		t, err := parseTemplate(a)
+		if err != nil {
+			return c, runerr.BadInput(fmt.Errorf("controller.external.command[%d]: %w", i, err))
+		}
+		c.argv = append(c.argv, t)
+	}
+	for _, k := range slices.Sorted(maps.Keys(x.Env)) {
+		t, err := parseTemplate(x.Env[k])
+		if err != nil {
+			return c, runerr.BadInput(fmt.Errorf("controller.external.env[%s]: %w", k, err))
+		}
+		c.env = append(c.env, envTemplate{k, t})
+	}
+	return c, nil
+}
+
+// fill renders the command and the environment variables for one process.
+func (c commandTemplates) fill(d scenario.TemplateData) (argv, env []string, err error) {
+	argv = make([]string, len(c.argv))
+	for i, t := range c.argv {
+		if argv[i], err = execute(t, d); err != nil {
+			return nil, nil, runerr.BadInput(fmt.Errorf("controller.external.command[%d]: %w", i, err))
+		}
+	}
+	for _, e := range c.env {
+		v, err := execute(e.t, d)
+		if err != nil {
+			return nil, nil, runerr.BadInput(fmt.Errorf("controller.external.env[%s]: %w", e.name, err))
+		}
+		env = append(env, e.name+"="+v)
+	}
+	return argv, env, nil
 }
 
 // Ports handed to a child process are drawn below Linux's default ephemeral range (32768–60999):
@@ -184,20 +245,11 @@ func (x *external) start() (*proc, error) {
 	if err := certs.WriteSelfSigned(d.CertDir); err != nil {
 		return nil, err
 	}
-	argv := make([]string, len(x.x.Command))
-	for i, a := range x.x.Command {
-		if argv[i], err = render(a, d); err != nil {
-			return nil, runerr.BadInput(fmt.Errorf("controller.external.command[%d]: %w", i, err))
-		}
+	argv, own, err := x.command.fill(d)
+	if err != nil {
+		return nil, err
 	}
-	envv := append([]string(nil), x.env...)
-	for _, k := range slices.Sorted(maps.Keys(x.x.Env)) {
-		v, err := render(x.x.Env[k], d)
-		if err != nil {
-			return nil, runerr.BadInput(fmt.Errorf("controller.external.env[%s]: %w", k, err))
-		}
-		envv = append(envv, k+"="+v)
-	}
+	envv := append(slices.Clone(x.env), own...)
 	logf, err := os.Create(filepath.Join(x.dir, fmt.Sprintf("controller-%d.log", id)))
 	if err != nil {
 		return nil, err

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
-
 	"github.com/restartsim/restartsim/sim/scenario"
 )
 
@@ -18,7 +16,7 @@ import (
 // controller started after the cancel is killed too: no child outlives the run.
 func TestExternalChildrenDieWithTheRun(t *testing.T) {
 	dir := t.TempDir()
-	x := &external{x: &scenario.External{Command: []string{"sleep", "300"}}, dir: dir, secrets: dir, reps: 2, log: logr.Discard()}
+	x := testExternal(t, &scenario.External{Command: []string{"sleep", "300"}}, dir, dir, 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := x.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -64,7 +62,7 @@ func TestExternalChildrenDieWithTheRun(t *testing.T) {
 // environment's private directory, not in the run's folder.
 func TestExternalKeysStayOutOfTheRunFolder(t *testing.T) {
 	run, private := t.TempDir(), t.TempDir()
-	x := &external{x: &scenario.External{Command: []string{"sleep", "300"}}, dir: run, secrets: private, reps: 1, log: logr.Discard()}
+	x := testExternal(t, &scenario.External{Command: []string{"sleep", "300"}}, run, private, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := x.Start(ctx); err != nil {
