@@ -4,14 +4,14 @@ import (
 	"context"
 	"time"
 
-	"github.com/restartsim/restartsim/internal/providerid"
-
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/restartsim/restartsim/internal/providerid"
 )
 
 // NodeLeaseNamespace holds the kubelets' heartbeat Leases.

@@ -5,13 +5,12 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/restartsim/restartsim/internal/providerid"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/providerid"
 )
 
 // ManagedLabel marks the Nodes this package registered, with the instance ID as its value.

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/restartsim/restartsim/internal/providerid"
-
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -16,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/fakeaws"
+	"github.com/restartsim/restartsim/internal/providerid"
 	"github.com/restartsim/restartsim/results"
 )
 

@@ -10,11 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"k8s.io/utils/ptr"
-
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -184,7 +183,8 @@ func StartObjectsApplied(ctx context.Context, objs *Objects, interval time.Durat
 	return a
 }
 
-// Track watches for the change id to be applied.
+// Track watches for the change id to be applied. The watch may then resolve ch.ResourceID at any
+// time: the caller reads ch before Track, and afterwards only through ResourceID.
 func (a *ObjectsApplied) Track(id string, ch *objects.ObjectChange) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -7,11 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/restartsim/restartsim/internal/providerid"
-
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/internal/providerid"
 	"github.com/restartsim/restartsim/sim/oracle/tgbexpect"
 )
 

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/restartsim/restartsim/internal/providerid"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/restartsim/restartsim/controller/internal/checkpoint"
 	"github.com/restartsim/restartsim/controller/internal/targets"
+	"github.com/restartsim/restartsim/internal/providerid"
 )
 
 // LabelExcludeFromLB excludes a node from load balancers.

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/restartsim/restartsim/internal/providerid"
-
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/restartsim/restartsim/controller/api/v1beta1"
+	"github.com/restartsim/restartsim/internal/providerid"
 	"github.com/restartsim/restartsim/sim/kubesim"
 )
 
