@@ -85,6 +85,31 @@ func TestObjectsCompiledOnceByParse(t *testing.T) {
 	}
 }
 
+// A scenario changed in code after Parse (a test scaling a shipped scenario down, the Go API) runs
+// as changed: what Parse compiled is reused only while the groups and the timeline are as read.
+func TestObjectsFollowChangesAfterParse(t *testing.T) {
+	s, err := Parse("o.yaml", []byte(objectsBase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Fleet.Objects[0].Count = 7
+	c, err := s.Objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.Fleet.Members("widgets"); n != 7 {
+		t.Errorf("widgets after the count was changed to 7 in code: %d members", n)
+	}
+	before := objects.Compilations()
+	if _, err := s.Objects(); err != nil || objects.Compilations() == before {
+		t.Errorf("changed scenario asked again: error %v, %d compilations; want it compiled again, not a stale copy", err, objects.Compilations()-before)
+	}
+	s.Timeline[1].Patch = nil
+	if _, err := s.Objects(); err == nil {
+		t.Error("a patch step whose patch was removed in code: want the compile's error, not the patch Parse read")
+	}
+}
+
 // Every problem of an object group or patch is refused before anything starts, placed on its line.
 func TestParseObjectErrors(t *testing.T) {
 	sub := func(old, new string) string {

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -33,11 +35,29 @@ type CompiledObjects struct {
 	Fleet *objects.CompiledGroups
 	// Churn are the compiled churn steps of kinds patch, create and delete, by timeline index.
 	Churn map[int]objects.Churn
+
+	// from identifies what they were compiled from (objectsSource), so that a scenario changed
+	// in code after Parse is compiled again rather than run as it was read.
+	from [sha256.Size]byte
+}
+
+// objectsSource is a digest of what CompileObjects reads from s; ok is false when it cannot be
+// taken, and nothing compiled may then be reused.
+func objectsSource(s *Scenario) (digest [sha256.Size]byte, ok bool) {
+	b, err := json.Marshal(struct {
+		CRDs     []string
+		Objects  []objects.Group
+		Timeline []Step
+	}{s.Cluster.CRDs, s.Fleet.Objects, s.Timeline})
+	if err != nil {
+		return digest, false
+	}
+	return sha256.Sum256(b), true
 }
 
 // ForRun is the compiled objects with members of one run's own (objects.CompiledGroups.ForRun).
 func (c *CompiledObjects) ForRun() *CompiledObjects {
-	run := &CompiledObjects{Fleet: c.Fleet.ForRun(), Churn: make(map[int]objects.Churn, len(c.Churn))}
+	run := &CompiledObjects{Fleet: c.Fleet.ForRun(), Churn: make(map[int]objects.Churn, len(c.Churn)), from: c.from}
 	for i, ch := range c.Churn {
 		run.Churn[i] = ch.On(run.Fleet)
 	}
@@ -45,10 +65,10 @@ func (c *CompiledObjects) ForRun() *CompiledObjects {
 }
 
 // Objects returns the scenario's object groups and object churn steps for one run, compiled when
-// Parse checked the scenario (a scenario built in code is compiled now): every run starts from
-// the groups' counts. Nil without object groups.
+// Parse checked the scenario (a scenario built or changed in code since is compiled now): every
+// run starts from the groups' counts. Nil without object groups.
 func (s *Scenario) Objects() (*CompiledObjects, error) {
-	if s.compiled != nil {
+	if from, ok := objectsSource(s); ok && s.compiled != nil && s.compiled.from == from {
 		return s.compiled.ForRun(), nil
 	}
 	c, errs := CompileObjects(s)
@@ -75,6 +95,7 @@ func CompileObjects(s *Scenario) (*CompiledObjects, ErrorList) {
 		errs = fieldErrors(err, "", "")
 	}
 	out := &CompiledObjects{Fleet: f, Churn: map[int]objects.Churn{}}
+	out.from, _ = objectsSource(s)
 	made := map[string]int{}
 	for _, g := range s.Fleet.Objects {
 		made[g.Name] = g.Count
