@@ -153,7 +153,7 @@ lint-fix: $(GOLANGCI_LINT) ## Apply golangci-lint's fixes and formatters (review
 
 .PHONY: test
 test: cluster-assets scheduler-assets verify ## Build the envtest, local-cluster and scheduler assets, verify, and run all tests (unit + envtest + local-cluster integration).
-	@echo "running every test (about 10-15 min on 2 cores; on a slow machine RESTARTSIM_TEST_TIMEOUT_SCALE=3 waits 3 times longer)"
+	@echo "running every test under -race (about 35 min on 2 cores, most of it the sim package; on a slow machine RESTARTSIM_TEST_TIMEOUT_SCALE=3 waits 3 times longer)"
 	@$(GO_QUIET) go test $(GO_TEST_FLAGS) ./...
 
 # Benchmarks. Every figure worth comparing is a ratio measured in the same run
