@@ -107,6 +107,11 @@ func (s *Simulator) SyncOnce(ctx context.Context) error {
 	byID := make(map[string]fakeaws.Instance, len(insts))
 	for _, in := range insts {
 		byID[in.ID] = in
+		// An instance without a type was seeded by a harness that registers its Node itself (a
+		// workload's existing node group); only instances EC2 launched boot a kubelet here.
+		if in.InstanceType == "" {
+			continue
+		}
 		if in.State == "running" && s.nodes[in.ID] == nil && !s.done[in.ID] {
 			if err := s.register(ctx, in, now); err != nil {
 				return err

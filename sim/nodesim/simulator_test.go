@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr/funcr"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -43,6 +44,32 @@ func seed(t *testing.T, srv *fakeaws.Server, in fakeaws.Instance) {
 	t.Helper()
 	if _, err := srv.SeedInstance(in); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSeededInstanceWithoutTypeIsLeftToItsHarness: a workload seeds its node group's instances without a
+// type and registers their Nodes itself; the simulator neither registers them nor logs them as failures.
+func TestSeededInstanceWithoutTypeIsLeftToItsHarness(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newAWS(t), fakeCluster()
+	seed(t, srv, fakeaws.Instance{ID: "i-00000000000000001", PrivateIP: "10.0.1.4", AvailabilityZone: "us-west-2a"})
+	seed(t, srv, fakeaws.Instance{ID: "i-00000000000000002", PrivateIP: "10.0.1.5", AvailabilityZone: "us-west-2a",
+		InstanceType: "m5.large", UserData: encoded(t, "al2023.mime")})
+	var logged []string
+	logger := funcr.New(func(prefix, args string) { logged = append(logged, args) }, funcr.Options{})
+	s := New(c, backend.Local{Server: srv}, Options{Region: "us-west-2", Logger: logger})
+	if err := s.SyncOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var nodes corev1.NodeList
+	if err := c.List(ctx, &nodes); err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes.Items) != 1 || nodes.Items[0].Labels[ManagedLabel] != "i-00000000000000002" {
+		t.Fatalf("nodes %+v, want only the launched instance's", nodes.Items)
+	}
+	if len(logged) != 0 {
+		t.Errorf("logged %q, want nothing of the seeded instance", logged)
 	}
 }
 
